@@ -1,0 +1,187 @@
+// The Content API: GET /v1/articles and /v1/articles/{slug}, keyed per site, served from
+// pre-serialized bodies. Headers are set in the handlers (no middleware chain) to keep the
+// node-server fast path; CORS is open, caching is one hour with strong ETags.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Hono, type Context } from 'hono';
+import { hashBytes } from '../build/manifest.ts';
+import { newestFirst } from '../build/api-shapes.ts';
+import { MAX_SLUG_LENGTH, SLUG } from '../content/model.ts';
+import type { Keyring } from '../keys/api-keys.ts';
+import { ApiError } from './api-error.ts';
+import type { Body, DistStore, SiteContent } from './dist-store.ts';
+import { isPlainList, parseListQuery } from './list-query.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+import { buildLlmsTxt } from './llms-txt.ts';
+
+export interface ApiDeps {
+  store: DistStore;
+  keyring: Keyring;
+  publicUrl: string;
+  log?: (line: string) => void;
+}
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'ETag, WWW-Authenticate',
+};
+const JSON_TYPE = 'application/json; charset=utf-8';
+const ALLOW = 'GET, HEAD, OPTIONS';
+
+const okHeaders = (etag: string, contentType = JSON_TYPE) => ({
+  'content-type': contentType,
+  'cache-control': 'public, max-age=3600',
+  etag,
+  vary: 'Authorization',
+  'x-content-type-options': 'nosniff',
+  ...CORS,
+});
+
+/** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/"x" matches "x". */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+function sendBody(c: Context, body: Body, contentType = JSON_TYPE): Response {
+  const headers = okHeaders(body.etag, contentType);
+  if (etagMatches(c.req.header('if-none-match'), body.etag)) return new Response(null, { status: 304, headers });
+  return new Response(body.bytes, { status: 200, headers });
+}
+
+function errorResponse(err: ApiError): Response {
+  return new Response(err.body(), {
+    status: err.status,
+    headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...CORS, ...err.headers },
+  });
+}
+
+function bearerOrQueryKey(c: Context): string | null {
+  const auth = c.req.header('authorization');
+  if (auth) {
+    const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(auth);
+    return m ? m[1]! : auth;
+  }
+  return c.req.query('key') ?? null;
+}
+
+export function createApiApp(deps: ApiDeps): Hono {
+  const { store, keyring } = deps;
+  const log = deps.log ?? (() => {});
+  const app = new Hono();
+
+  function siteFor(c: Context): SiteContent {
+    const snapshot = store.current();
+    if (!snapshot) {
+      throw new ApiError(503, 'CONTENT_UNAVAILABLE', 'no build is available yet; run `npm run build`', { 'retry-after': '5' });
+    }
+    const key = bearerOrQueryKey(c);
+    if (key === null) {
+      throw new ApiError(401, 'API_KEY_MISSING', 'send the site key as `Authorization: Bearer <key>` or `?key=<key>`', {
+        'www-authenticate': 'Bearer realm="quire"',
+      });
+    }
+    const siteId = keyring.verify(key);
+    const site = siteId === null ? undefined : snapshot.sites.get(siteId);
+    if (!site) {
+      throw new ApiError(401, 'API_KEY_INVALID', 'the key is not valid for any site on this server', {
+        'www-authenticate': 'Bearer realm="quire", error="invalid_token"',
+      });
+    }
+    return site;
+  }
+
+  app.get('/v1/articles', (c) => {
+    const site = siteFor(c);
+    if (!c.req.url.includes('?') || !/[?&](limit|offset|kind|updatedSince)=/.test(c.req.url)) return sendBody(c, site.list);
+    const query = parseListQuery(new URL(c.req.url).searchParams);
+    if (isPlainList(query)) return sendBody(c, site.list);
+    const matching = site.items
+      .filter((a) => (query.kind === null || a.kind === query.kind) && (query.updatedSince === null || (a.item.updatedAt ?? '') >= query.updatedSince))
+      .map((a) => a.item)
+      .sort(newestFirst);
+    const page = matching.slice(query.offset, query.limit === null ? undefined : query.offset + query.limit);
+    const bytes = Buffer.from(JSON.stringify({ site: site.summary, total: matching.length, articles: page }));
+    return sendBody(c, { bytes, etag: `"${hashBytes(bytes)}"` });
+  });
+
+  app.get('/v1/articles/:slug', (c) => {
+    const site = siteFor(c);
+    const slug = c.req.param('slug');
+    const body = slug.length <= MAX_SLUG_LENGTH && SLUG.test(slug) ? site.articles.get(slug) : undefined;
+    if (!body) throw new ApiError(404, 'ARTICLE_NOT_FOUND', `no published article with this slug`);
+    return sendBody(c, body);
+  });
+
+  app.get('/assets/:site/:name{.+}', async (c) => {
+    const file = store.current()?.sites.get(c.req.param('site'))?.images.get(c.req.param('name'));
+    if (!file) throw new ApiError(404, 'ROUTE_NOT_FOUND', 'no such asset');
+    const bytes = await fs.readFile(file);
+    const etag = `"${path.basename(file).split('.').at(-2) ?? hashBytes(bytes)}"`;
+    const headers = {
+      ...okHeaders(etag, contentTypeOf(file)),
+      'cache-control': 'public, max-age=31536000, immutable',
+      // An uploaded SVG must not run script on this origin, which also serves the admin app.
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+    };
+    if (etagMatches(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+    return new Response(bytes, { status: 200, headers });
+  });
+
+  const openapi: Body = textBody(JSON.stringify(buildOpenApiDocument(deps.publicUrl), null, 2));
+  const llms: Body = textBody(buildLlmsTxt(deps.publicUrl));
+  for (const p of ['/openapi.json', '/v1/openapi.json']) app.get(p, (c) => sendBody(c, openapi));
+  for (const p of ['/llms.txt', '/v1/llms.txt']) app.get(p, (c) => sendBody(c, llms, 'text/plain; charset=utf-8'));
+
+  app.get('/', (c) =>
+    c.json({ name: 'Quire Content API', version: '1.0.0', openapi: `${deps.publicUrl}/openapi.json`, llms: `${deps.publicUrl}/llms.txt` }, 200, CORS),
+  );
+  app.get('/healthz', (c) => c.json({ ok: true, buildId: store.current()?.buildId ?? null }, 200, { 'cache-control': 'no-store' }));
+
+  app.options('*', () =>
+    new Response(null, {
+      status: 204,
+      headers: {
+        ...CORS,
+        'access-control-allow-methods': ALLOW,
+        'access-control-allow-headers': 'Authorization, Content-Type, If-None-Match',
+        'access-control-max-age': '86400',
+        allow: ALLOW,
+      },
+    }),
+  );
+
+  const KNOWN = /^\/(?:v1\/articles(?:\/[^/]+)?|openapi\.json|llms\.txt|v1\/openapi\.json|v1\/llms\.txt|assets\/.+)$/;
+  app.notFound((c) => {
+    if (KNOWN.test(c.req.path)) {
+      return errorResponse(new ApiError(405, 'METHOD_NOT_ALLOWED', `${c.req.method} is not allowed; this API is read-only`, { allow: ALLOW }));
+    }
+    return errorResponse(new ApiError(404, 'ROUTE_NOT_FOUND', `no route for ${c.req.path}; see /openapi.json`));
+  });
+  app.onError((err) => {
+    if (err instanceof ApiError) return errorResponse(err);
+    log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return errorResponse(new ApiError(500, 'INTERNAL_ERROR', 'the server failed to answer this request'));
+  });
+  return app;
+}
+
+function textBody(text: string): Body {
+  const bytes = Buffer.from(text);
+  return { bytes, etag: `"${hashBytes(bytes)}"` };
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.svg': 'image/svg+xml',
+};
+
+function contentTypeOf(file: string): string {
+  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+}

@@ -1,0 +1,95 @@
+// Holds dist/ in memory as ready-to-send bytes, and swaps in a new build when the manifest
+// changes on disk, without a restart.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ArticleListItem, SiteSummary } from '../build/api-shapes.ts';
+import { readManifest, type Manifest } from '../build/manifest.ts';
+
+export interface Body {
+  bytes: Buffer;
+  etag: string;
+}
+
+export interface SiteContent {
+  id: string;
+  summary: SiteSummary;
+  list: Body;
+  /** Parsed list items with their kinds, for filtered and paged lists. */
+  items: { item: ArticleListItem; kind: string }[];
+  articles: Map<string, Body>;
+  /** Hashed image file name → absolute path. */
+  images: Map<string, string>;
+}
+
+export interface DistSnapshot {
+  buildId: string;
+  manifest: Manifest;
+  sites: Map<string, SiteContent>;
+}
+
+export interface DistStore {
+  current(): DistSnapshot | null;
+  /** Loads dist/ now; returns true when a different build was loaded. */
+  reload(): boolean;
+  /** Polls the manifest and reloads on change; returns a stop function. */
+  watch(onReload?: (snap: DistSnapshot) => void, intervalMs?: number): () => void;
+}
+
+const etagOf = (hash: string) => `"${hash}"`;
+
+export function loadDistSnapshot(distDir: string): DistSnapshot | null {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const manifest = readManifest(distDir);
+    if (!manifest) return null;
+    try {
+      const sites = new Map<string, SiteContent>();
+      for (const [id, m] of Object.entries(manifest.sites)) {
+        const dir = path.join(distDir, id);
+        const listBytes = fs.readFileSync(path.join(dir, 'articles.json'));
+        const list = JSON.parse(listBytes.toString('utf8')) as { site: SiteSummary; articles: ArticleListItem[] };
+        const articles = new Map<string, Body>();
+        for (const [slug, entry] of Object.entries(m.articles)) {
+          articles.set(slug, { bytes: fs.readFileSync(path.join(dir, 'articles', `${slug}.json`)), etag: etagOf(entry.bodyHash) });
+        }
+        const images = new Map<string, string>();
+        for (const distName of Object.values(m.images)) images.set(distName, path.join(dir, 'images', distName));
+        sites.set(id, {
+          id,
+          summary: list.site,
+          list: { bytes: listBytes, etag: etagOf(m.listHash) },
+          items: list.articles.map((item) => ({ item, kind: m.articles[item.slug]?.kind ?? 'standard' })),
+          articles,
+          images,
+        });
+      }
+      // A build swapped in while we read would mix two trees: read again.
+      if (readManifest(distDir)?.buildId !== manifest.buildId) continue;
+      return { buildId: manifest.buildId, manifest, sites };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+  return null;
+}
+
+export function createDistStore(distDir: string): DistStore {
+  let snapshot: DistSnapshot | null = null;
+  const store: DistStore = {
+    current: () => snapshot,
+    reload() {
+      const next = loadDistSnapshot(distDir);
+      if (!next || next.buildId === snapshot?.buildId) return false;
+      snapshot = next;
+      return true;
+    },
+    watch(onReload, intervalMs = 500) {
+      const manifestFile = path.join(distDir, 'manifest.json');
+      const listener = () => {
+        if (store.reload() && snapshot) onReload?.(snapshot);
+      };
+      fs.watchFile(manifestFile, { interval: intervalMs, persistent: false }, listener);
+      return () => fs.unwatchFile(manifestFile, listener);
+    },
+  };
+  return store;
+}

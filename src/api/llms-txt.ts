@@ -1,0 +1,22 @@
+// /llms.txt in the llmstxt.org format: a title, a summary, then sections of links.
+export function buildLlmsTxt(publicUrl: string): string {
+  return `# Quire Content API
+
+> A read-only JSON API over one site's published articles: title, meta description, language, image, sanitized HTML, raw Markdown, author, related articles and dates. Every request needs the site's key; the key scopes every result to its site.
+
+Authenticate with the site key \`pk_<site_id>.<signature>\`, sent as \`Authorization: Bearer <key>\` (recommended) or as the query parameter \`?key=<key>\`. A missing or invalid key answers 401. Responses may be cached for one hour and carry a strong ETag; send \`If-None-Match\` to get 304. Errors have the body \`{"error": {"status", "code", "message"}}\`. Inject \`html\` as received: it is already sanitized.
+
+## Endpoints
+
+- [GET /v1/articles](${publicUrl}/v1/articles): \`{site: {name, lang}, total, articles: [...]}\`, newest first. Optional \`limit\`, \`offset\`, \`kind\`, \`updatedSince\`.
+- [GET /v1/articles/{slug}](${publicUrl}/v1/articles/{slug}): one article with \`html\`, \`markdown\`, \`kind\`, \`sourceUrl\`, \`related\` and \`author\` (or null). 404 when no published article has the slug.
+
+## Docs
+
+- [OpenAPI 3.1 document](${publicUrl}/openapi.json): every field with its nullability, the error shape, and the publish webhook (payload and headers).
+
+## Optional
+
+- [Publish webhook](${publicUrl}/openapi.json): on publish or update, a signed POST (\`X-Quire-Event\`, \`X-Quire-Signature: sha256=<hex HMAC of the raw body>\`, \`Authorization: Bearer <secret>\`) to the site's HTTPS receiver; upsert by \`article.id\`.
+`;
+}

@@ -1,0 +1,219 @@
+// The OpenAPI 3.1 description of the Content API and the publish webhook (spec 2, 4, 5, 6).
+import { ARTICLE_KINDS } from '../content/model.ts';
+import { MAX_LIMIT } from './list-query.ts';
+
+const nullable = (schema: Record<string, unknown>) => ({ ...schema, type: [schema.type as string, 'null'] });
+const dateTime = { type: 'string', format: 'date-time', description: 'ISO 8601, UTC, e.g. 2026-03-14T09:30:00Z' };
+
+export function buildOpenApiDocument(publicUrl: string) {
+  const errorResponse = (description: string, code: string) => ({
+    description,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: { error: { status: Number(description.slice(0, 3)) || 400, code, message: '…' } } } },
+  });
+  const cachingHeaders = {
+    ETag: { description: 'Strong validator of the body; send it back in If-None-Match.', schema: { type: 'string' } },
+    'Cache-Control': { description: '`public, max-age=3600`: responses may be cached for one hour.', schema: { type: 'string' } },
+    Vary: { description: '`Authorization`: a shared cache keeps responses apart per key.', schema: { type: 'string' } },
+  };
+  const unauthorized = {
+    ...errorResponse('401 The key is missing, malformed, forged or not valid for any site.', 'API_KEY_INVALID'),
+    headers: { 'WWW-Authenticate': { schema: { type: 'string' }, description: '`Bearer realm="quire"`' } },
+  };
+  const notModified = { description: '304 Not Modified: the If-None-Match validator still matches.', headers: cachingHeaders };
+  const security = [{ bearerKey: [] }, { queryKey: [] }];
+  const webhookHeaders = [
+    { name: 'Authorization', in: 'header', required: true, schema: { type: 'string' }, description: '`Bearer <WEBHOOK_SECRET>`' },
+    { name: 'X-Quire-Event', in: 'header', required: true, schema: { type: 'string', enum: ['published', 'updated'] }, description: 'Same as the body `event`.' },
+    { name: 'X-Quire-Signature', in: 'header', required: true, schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' }, description: '`sha256=` + hex HMAC-SHA256 of the exact raw body under the webhook secret.' },
+    { name: 'Content-Type', in: 'header', required: true, schema: { type: 'string', const: 'application/json' } },
+  ];
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Quire Content API',
+      version: '1.0.0',
+      summary: 'Read-only, keyed access to a site\'s published articles, and the publish webhook.',
+      description:
+        'Each site has one key, `pk_<site_id>.<signature>`. Send it as `Authorization: Bearer <key>` (recommended) or as `?key=<key>`; it scopes every result to its site. Only published articles are returned. CORS is open. Responses may be cached for one hour; revalidate with `If-None-Match`. Every error has the body `{"error": {"status", "code", "message"}}`.',
+    },
+    servers: [{ url: `${publicUrl}/v1` }],
+    security,
+    paths: {
+      '/articles': {
+        get: {
+          operationId: 'listArticles',
+          summary: 'List the site\'s published articles, newest first',
+          description:
+            'Without parameters the full list. `limit`/`offset` page through it, `kind` and `updatedSince` filter it; `total` is the number of articles that match the filters, before paging.',
+          parameters: [
+            { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT }, description: 'At most this many articles.' },
+            { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 }, description: 'Skip this many articles.' },
+            { name: 'kind', in: 'query', required: false, schema: { type: 'string', enum: [...ARTICLE_KINDS] } },
+            { name: 'updatedSince', in: 'query', required: false, schema: { type: 'string', format: 'date-time' }, description: 'Only articles whose `updatedAt` is at or after this time.' },
+            { $ref: '#/components/parameters/IfNoneMatch' },
+          ],
+          responses: {
+            '200': { description: 'The list.', headers: cachingHeaders, content: { 'application/json': { schema: { $ref: '#/components/schemas/ArticleList' } } } },
+            '304': notModified,
+            '400': errorResponse('400 A list parameter has an invalid value.', 'QUERY_INVALID'),
+            '401': unauthorized,
+          },
+        },
+      },
+      '/articles/{slug}': {
+        get: {
+          operationId: 'getArticle',
+          summary: 'One published article by slug',
+          parameters: [
+            { name: 'slug', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 200 } },
+            { $ref: '#/components/parameters/IfNoneMatch' },
+          ],
+          responses: {
+            '200': { description: 'The article.', headers: cachingHeaders, content: { 'application/json': { schema: { $ref: '#/components/schemas/Article' } } } },
+            '304': notModified,
+            '401': unauthorized,
+            '404': errorResponse('404 No published article with this slug for the keyed site.', 'ARTICLE_NOT_FOUND'),
+          },
+        },
+      },
+    },
+    webhooks: {
+      publish: {
+        post: {
+          operationId: 'receivePublishEvent',
+          summary: 'Sent to the site owner\'s HTTPS receiver when an article is published or updated',
+          description:
+            'Verify the Bearer secret or the signature (constant-time, after a length check), over the exact received bytes: re-serialized JSON has another signature. Upsert by `article.id`. Answer 401 when verification fails. Redirects are not followed: a 3xx counts as a failure. Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`) are sent too.',
+          parameters: webhookHeaders,
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookPayload' } } } },
+          responses: {
+            '200': { description: 'Received. The optional reply says where the article landed.', content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookReply' } } } },
+            '401': { description: 'Verification of the Bearer token or the signature failed.' },
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        bearerKey: { type: 'http', scheme: 'bearer', description: 'The site key, `pk_<site_id>.<signature>`.' },
+        queryKey: { type: 'apiKey', in: 'query', name: 'key', description: 'The site key as a query parameter.' },
+      },
+      parameters: {
+        IfNoneMatch: { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'An ETag from an earlier response; a match answers 304.' },
+      },
+      schemas: {
+        SiteSummary: {
+          type: 'object',
+          required: ['name', 'lang'],
+          additionalProperties: false,
+          properties: { name: { type: 'string' }, lang: { type: 'string' } },
+        },
+        ArticleListItem: {
+          type: 'object',
+          required: ['slug', 'title', 'metaDescription', 'excerpt', 'lang', 'publishedAt', 'updatedAt', 'imageUrl', 'imageAlt'],
+          additionalProperties: false,
+          properties: {
+            slug: { type: 'string' },
+            title: { type: 'string' },
+            metaDescription: nullable({ type: 'string' }),
+            excerpt: { type: 'string', description: 'From front matter, else the first paragraph as plain text cut at a word boundary (at most 200 characters, then "…").' },
+            lang: { type: 'string' },
+            publishedAt: nullable(dateTime),
+            updatedAt: nullable(dateTime),
+            imageUrl: nullable({ type: 'string', format: 'uri' }),
+            imageAlt: nullable({ type: 'string' }),
+          },
+        },
+        ArticleList: {
+          type: 'object',
+          required: ['site', 'total', 'articles'],
+          additionalProperties: false,
+          properties: {
+            site: { $ref: '#/components/schemas/SiteSummary' },
+            total: { type: 'integer', minimum: 0 },
+            articles: { type: 'array', items: { $ref: '#/components/schemas/ArticleListItem' } },
+          },
+        },
+        Author: {
+          type: 'object',
+          required: ['name', 'bio', 'url'],
+          additionalProperties: false,
+          properties: { name: { type: 'string' }, bio: nullable({ type: 'string' }), url: nullable({ type: 'string', format: 'uri' }) },
+        },
+        Article: {
+          type: 'object',
+          required: ['slug', 'title', 'metaDescription', 'lang', 'html', 'markdown', 'imageUrl', 'imageAlt', 'publishedAt', 'updatedAt', 'kind', 'sourceUrl', 'related', 'author'],
+          additionalProperties: false,
+          properties: {
+            slug: { type: 'string' },
+            title: { type: 'string' },
+            metaDescription: nullable({ type: 'string' }),
+            lang: { type: 'string' },
+            html: { type: 'string', description: 'Sanitized, render-ready HTML. Inject it as received.' },
+            markdown: { type: 'string', description: 'The raw Markdown source (front matter removed; image paths as written).' },
+            imageUrl: nullable({ type: 'string', format: 'uri' }),
+            imageAlt: nullable({ type: 'string' }),
+            publishedAt: nullable(dateTime),
+            updatedAt: nullable(dateTime),
+            kind: { type: 'string', enum: [...ARTICLE_KINDS] },
+            sourceUrl: nullable({ type: 'string', format: 'uri' }),
+            related: {
+              type: 'array',
+              items: { type: 'object', required: ['slug', 'title'], additionalProperties: false, properties: { slug: { type: 'string' }, title: { type: 'string' } } },
+            },
+            author: { oneOf: [{ $ref: '#/components/schemas/Author' }, { type: 'null' }] },
+          },
+        },
+        WebhookArticle: {
+          type: 'object',
+          required: ['id', 'title', 'slug', 'status', 'metaDescription', 'mdx', 'html', 'imageUrl', 'imageAlt'],
+          additionalProperties: false,
+          description: 'Every field is a string; a value the article does not have is sent as "". A payload has no author: read it from GET /articles/{slug}.',
+          properties: {
+            id: { type: 'string', description: 'Equals the slug; the key to upsert by.' },
+            title: { type: 'string' },
+            slug: { type: 'string' },
+            status: { type: 'string', enum: ['published', 'draft'] },
+            metaDescription: { type: 'string' },
+            mdx: { type: 'string', description: 'Raw Markdown source.' },
+            html: { type: 'string', description: 'Sanitized, ready to render.' },
+            imageUrl: { type: 'string' },
+            imageAlt: { type: 'string' },
+          },
+        },
+        WebhookPayload: {
+          type: 'object',
+          required: ['event', 'article'],
+          additionalProperties: false,
+          properties: { event: { type: 'string', enum: ['published', 'updated'] }, article: { $ref: '#/components/schemas/WebhookArticle' } },
+        },
+        WebhookReply: {
+          type: 'object',
+          required: ['url', 'id'],
+          properties: { url: { type: 'string', format: 'uri' }, id: { type: 'string' } },
+        },
+        Error: {
+          type: 'object',
+          required: ['error'],
+          additionalProperties: false,
+          properties: {
+            error: {
+              type: 'object',
+              required: ['status', 'code', 'message'],
+              additionalProperties: false,
+              properties: {
+                status: { type: 'integer' },
+                code: {
+                  type: 'string',
+                  enum: ['API_KEY_MISSING', 'API_KEY_INVALID', 'ARTICLE_NOT_FOUND', 'ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED', 'QUERY_INVALID', 'CONTENT_UNAVAILABLE', 'INTERNAL_ERROR'],
+                },
+                message: { type: 'string' },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,108 @@
+// The exact JSON shapes of the contract (spec 2.1–2.4). Field order is fixed here, once.
+import type { SafeHtml } from '../render/safe-html.ts';
+
+export interface SiteSummary {
+  name: string;
+  lang: string;
+}
+
+export interface ArticleListItem {
+  slug: string;
+  title: string;
+  metaDescription: string | null;
+  excerpt: string;
+  lang: string;
+  publishedAt: string | null;
+  updatedAt: string | null;
+  imageUrl: string | null;
+  imageAlt: string | null;
+}
+
+export interface AuthorBody {
+  name: string;
+  bio: string | null;
+  url: string | null;
+}
+
+export interface ArticleBody {
+  slug: string;
+  title: string;
+  metaDescription: string | null;
+  lang: string;
+  html: SafeHtml;
+  markdown: string;
+  imageUrl: string | null;
+  imageAlt: string | null;
+  publishedAt: string | null;
+  updatedAt: string | null;
+  kind: string;
+  sourceUrl: string | null;
+  related: { slug: string; title: string }[];
+  author: AuthorBody | null;
+}
+
+export interface ArticleListBody {
+  site: SiteSummary;
+  total: number;
+  articles: ArticleListItem[];
+}
+
+/** Spec 2.4: every field is a string; absent values are sent as "". */
+export interface WebhookArticle {
+  id: string;
+  title: string;
+  slug: string;
+  status: 'published' | 'draft';
+  metaDescription: string;
+  mdx: string;
+  html: SafeHtml;
+  imageUrl: string;
+  imageAlt: string;
+}
+
+export type WebhookEvent = 'published' | 'updated';
+
+export function toListItem(a: ArticleBody, excerpt: string): ArticleListItem {
+  return {
+    slug: a.slug,
+    title: a.title,
+    metaDescription: a.metaDescription,
+    excerpt,
+    lang: a.lang,
+    publishedAt: a.publishedAt,
+    updatedAt: a.updatedAt,
+    imageUrl: a.imageUrl,
+    imageAlt: a.imageAlt,
+  };
+}
+
+export function toWebhookArticle(a: ArticleBody): WebhookArticle {
+  return {
+    id: a.slug,
+    title: a.title,
+    slug: a.slug,
+    status: 'published',
+    metaDescription: a.metaDescription ?? '',
+    mdx: a.markdown,
+    html: a.html,
+    imageUrl: a.imageUrl ?? '',
+    imageAlt: a.imageAlt ?? '',
+  };
+}
+
+/** Newest first: publishedAt, then updatedAt, then slug for a stable order. */
+export function newestFirst(a: ArticleListItem, b: ArticleListItem): number {
+  return (
+    (b.publishedAt ?? '').localeCompare(a.publishedAt ?? '') ||
+    (b.updatedAt ?? '').localeCompare(a.updatedAt ?? '') ||
+    a.slug.localeCompare(b.slug)
+  );
+}
+
+/**
+ * The webhook body, built from the payload's exact stored bytes so it is serialized once:
+ * these bytes are what gets signed and sent.
+ */
+export function webhookBody(event: WebhookEvent, articleJson: string): string {
+  return `{"event":${JSON.stringify(event)},"article":${articleJson}}`;
+}

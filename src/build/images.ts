@@ -1,0 +1,46 @@
+// Images get content-hashed public names, so they can be cached forever; only images that
+// published articles use are copied to dist/.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ImageFile } from '../content/load-content.ts';
+
+export interface PublishedImage {
+  sitePath: string;
+  source: string;
+  /** File name under dist/<site>/images/ (the part after `images/`, hashed). */
+  distName: string;
+  url: string;
+}
+
+/** Hashes by path+size+mtime, so unchanged images are not read again on a rebuild. */
+export type ImageHashCache = Map<string, string>;
+
+export function createImageResolver(
+  siteId: string,
+  images: Map<string, ImageFile>,
+  publicUrl: string,
+  hashCache: ImageHashCache,
+) {
+  const resolved = new Map<string, PublishedImage>();
+  function resolve(sitePath: string): PublishedImage | undefined {
+    const known = resolved.get(sitePath);
+    if (known) return known;
+    const img = images.get(sitePath);
+    if (!img) return undefined;
+    const cacheKey = `${img.file}\0${img.size}\0${img.mtimeMs}`;
+    let hash = hashCache.get(cacheKey);
+    if (!hash) {
+      hash = createHash('sha256').update(fs.readFileSync(img.file)).digest('hex').slice(0, 16);
+      hashCache.set(cacheKey, hash);
+    }
+    const rel = sitePath.slice('images/'.length);
+    const ext = path.posix.extname(rel);
+    const distName = `${rel.slice(0, rel.length - ext.length)}.${hash}${ext.toLowerCase()}`;
+    const url = `${publicUrl}/assets/${siteId}/${distName.split('/').map(encodeURIComponent).join('/')}`;
+    const out = { sitePath, source: img.file, distName, url };
+    resolved.set(sitePath, out);
+    return out;
+  }
+  return { resolve, url: (sitePath: string) => resolve(sitePath)?.url };
+}

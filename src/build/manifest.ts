@@ -1,0 +1,61 @@
+// dist/manifest.json: what a build produced, with content hashes. The server and the publish
+// step read it; a build whose manifest matches the current one writes nothing.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+export const MANIFEST_FILE = 'manifest.json';
+export const MANIFEST_FORMAT = 1;
+
+const ArticleEntry = z.object({
+  file: z.string(),
+  sourceHash: z.string(),
+  bodyHash: z.string(),
+  payloadHash: z.string(),
+  kind: z.string(),
+  publishedAt: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+});
+
+const SiteEntry = z.object({
+  name: z.string(),
+  lang: z.string(),
+  url: z.string(),
+  articlePath: z.string(),
+  listHash: z.string(),
+  articles: z.record(z.string(), ArticleEntry),
+  images: z.record(z.string(), z.string()),
+});
+
+export const ManifestSchema = z.object({
+  format: z.literal(MANIFEST_FORMAT),
+  buildId: z.string(),
+  builtAt: z.string(),
+  renderer: z.string(),
+  publicUrl: z.string(),
+  sites: z.record(z.string(), SiteEntry),
+});
+
+export type Manifest = z.infer<typeof ManifestSchema>;
+export type ManifestSite = z.infer<typeof SiteEntry>;
+export type ManifestArticle = z.infer<typeof ArticleEntry>;
+
+export const hashBytes = (data: string | Uint8Array): string =>
+  createHash('sha256').update(data).digest('base64url').slice(0, 32);
+
+/** The build id covers everything but the time, so identical builds share it. */
+export function buildIdOf(m: Omit<Manifest, 'buildId' | 'builtAt'>): string {
+  return hashBytes(JSON.stringify({ ...m }));
+}
+
+export function readManifest(distDir: string): Manifest | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(distDir, MANIFEST_FILE), 'utf8');
+  } catch {
+    return null;
+  }
+  const parsed = ManifestSchema.safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data : null;
+}

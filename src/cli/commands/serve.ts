@@ -1,0 +1,77 @@
+// `quire start` and `quire dev`: build, serve, and (dev) rebuild on change.
+import chokidar, { type FSWatcher } from 'chokidar';
+import { buildDist, createBuildCaches } from '../../build/build.ts';
+import { createApiApp } from '../../api/app.ts';
+import { createDistStore } from '../../api/dist-store.ts';
+import { listen } from '../../server/serve.ts';
+import { reportBuild } from '../report.ts';
+import { createKeyringFor, type CliContext } from '../context.ts';
+
+export async function runServer({ config, out, err }: CliContext, opts: { watch: boolean }): Promise<number> {
+  const { keyring, generations } = createKeyringFor(config);
+  const caches = createBuildCaches(config.stateDir);
+  const first = await buildDist(config, caches);
+  reportBuild(first, first.ok ? out : err);
+  const store = createDistStore(config.distDir);
+  store.reload();
+  if (!store.current()) {
+    err('No build to serve: fix the problems above and start again.');
+    return 1;
+  }
+  if (!first.ok) err('Serving the last good build.');
+  const app = createApiApp({ store, keyring, publicUrl: config.publicUrl, log: err });
+  const server = await listen(app, config.port, config.host);
+  const stopWatchingDist = store.watch(() => out('Loaded the new build.'));
+  const keyTimer = setInterval(() => generations.refresh(), 1000);
+  keyTimer.unref();
+
+  const base = config.publicUrlExplicit ? config.publicUrl : `http://localhost:${server.port}`;
+  out(`\nQuire Content API on ${base}/v1  (OpenAPI: ${base}/openapi.json)\n`);
+  const snapshot = store.current()!;
+  for (const [id, site] of snapshot.sites) {
+    out(`  ${id.padEnd(16)} ${site.summary.name} — ${site.articles.size} published`);
+    out(`  ${''.padEnd(16)} key: ${keyring.keyFor(id)}`);
+  }
+  const [firstSite] = snapshot.sites.keys();
+  if (firstSite) out(`\nTry:\n  curl -H "Authorization: Bearer ${keyring.keyFor(firstSite)}" ${base}/v1/articles\n`);
+
+  let watcher: FSWatcher | null = null;
+  if (opts.watch) {
+    let running: Promise<void> | null = null;
+    let again = false;
+    const rebuild = async () => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = (async () => {
+        do {
+          again = false;
+          const result = await buildDist(config, caches);
+          reportBuild(result, result.ok ? out : err);
+          if (result.ok && store.reload()) out('Serving the new build.');
+          if (!result.ok) err('The last good build stays up.');
+        } while (again);
+      })();
+      await running;
+      running = null;
+    };
+    let timer: NodeJS.Timeout | null = null;
+    watcher = chokidar.watch(config.contentDir, { ignoreInitial: true, ignored: (p) => /(^|[/\\])\./.test(p.slice(config.contentDir.length)) });
+    watcher.on('all', () => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => void rebuild(), 80);
+    });
+    out(`Watching ${config.contentDir} for changes.`);
+  }
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  stopWatchingDist();
+  await watcher?.close();
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,191 @@
+// Article dates from git, read in one pass over the whole tree (never a `git log` per file).
+// publishedAt: the first mainline commit whose version of the file was published;
+// updatedAt: the last commit that changed it. Uncommitted work falls back to the file's mtime.
+import { spawn, execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import matter from 'gray-matter';
+import { parse as parseYaml } from 'yaml';
+import { toIsoUtc } from './dates.ts';
+
+const run = promisify(execFile);
+
+export interface FileDates {
+  publishedAt: string | null;
+  updatedAt: string | null;
+}
+
+export interface DateQuery {
+  /** Absolute path. */
+  file: string;
+  mtimeMs: number;
+  /** Whether publishedAt is wanted (the article is published and has no date in front matter). */
+  wantPublishedAt: boolean;
+}
+
+interface Change {
+  time: number;
+  blob: string;
+}
+
+export async function readGitDates(dir: string, queries: DateQuery[]): Promise<Map<string, FileDates>> {
+  const out = new Map<string, FileDates>();
+  const root = await gitRoot(dir);
+  const mtimeDate = (q: DateQuery) => toIsoUtc(new Date(Math.floor(q.mtimeMs / 1000) * 1000));
+  if (!root) {
+    for (const q of queries) out.set(q.file, { publishedAt: mtimeDate(q), updatedAt: mtimeDate(q) });
+    return out;
+  }
+  const rel = path.relative(root, dir) || '.';
+  const [dirty, history] = await Promise.all([dirtyFiles(root, rel), changesByFile(root, rel)]);
+  const blobs = new BlobReader(root);
+  try {
+    for (const q of queries) {
+      const changes = history.get(q.file) ?? [];
+      const isDirty = dirty.has(q.file) || changes.length === 0;
+      const updatedAt = isDirty ? mtimeDate(q) : toIsoUtc(new Date(changes[0]!.time * 1000));
+      let publishedAt: string | null = null;
+      if (q.wantPublishedAt) {
+        // Oldest first: the first committed version that was published.
+        for (let i = changes.length - 1; i >= 0 && publishedAt === null; i--) {
+          const c = changes[i]!;
+          const onlyVersion = changes.length === 1 && !isDirty;
+          if (onlyVersion || (await blobs.isPublished(c.blob))) publishedAt = toIsoUtc(new Date(c.time * 1000));
+        }
+        publishedAt ??= mtimeDate(q);
+      }
+      out.set(q.file, { publishedAt, updatedAt });
+    }
+  } finally {
+    blobs.close();
+  }
+  return out;
+}
+
+async function gitRoot(dir: string): Promise<string | null> {
+  try {
+    const { stdout } = await run('git', ['-C', dir, 'rev-parse', '--show-toplevel']);
+    return stdout.trim();
+  } catch {
+    return null;
+  }
+}
+
+async function dirtyFiles(root: string, rel: string): Promise<Set<string>> {
+  const { stdout } = await run(
+    'git',
+    ['-C', root, 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', rel],
+    { maxBuffer: 256 * 1024 * 1024 },
+  );
+  const dirty = new Set<string>();
+  for (const entry of stdout.split('\0')) {
+    if (entry.length > 3) dirty.add(path.join(root, entry.slice(3)));
+  }
+  return dirty;
+}
+
+/** Every change per current file path, newest first, following renames along the mainline. */
+async function changesByFile(root: string, rel: string): Promise<Map<string, Change[]>> {
+  let stdout: string;
+  try {
+    ({ stdout } = await run(
+      'git',
+      ['-C', root, 'log', '--format=%x1e%H %ct', '-M', '--raw', '-z', '--no-abbrev', '--first-parent',
+        '--diff-merges=first-parent', '--', rel],
+      { maxBuffer: 1024 * 1024 * 1024 },
+    ));
+  } catch {
+    return new Map(); // no commits yet
+  }
+  const byPath = new Map<string, Change[]>();
+  const alias = new Map<string, string>(); // older path → path it has now
+  const born = new Set<string>(); // current paths whose creation was seen: older entries are another file
+  for (const record of stdout.split('\x1e')) {
+    if (!record) continue;
+    const headerEnd = record.indexOf('\0');
+    const time = Number(record.slice(0, headerEnd).split(' ')[1]);
+    const tokens = record.slice(headerEnd + 1).replace(/^\n/, '').split('\0');
+    for (let i = 0; i < tokens.length; i++) {
+      const meta = tokens[i]!;
+      if (!meta.startsWith(':')) continue;
+      const fields = meta.split(' ');
+      const status = fields[4] ?? '';
+      const blob = fields[3] ?? '';
+      const first = path.join(root, tokens[++i] ?? '');
+      const second = status.startsWith('R') || status.startsWith('C') ? path.join(root, tokens[++i] ?? '') : null;
+      const atCommit = second ?? first;
+      const current = alias.get(atCommit) ?? atCommit;
+      if (born.has(current) || status === 'D') continue;
+      let list = byPath.get(current);
+      if (!list) byPath.set(current, (list = []));
+      list.push({ time, blob });
+      if (status === 'A' || status.startsWith('C')) born.add(current);
+      if (second && status.startsWith('R')) alias.set(first, current);
+    }
+  }
+  return byPath;
+}
+
+/** Reads blobs through one long-lived `git cat-file --batch`. */
+class BlobReader {
+  private proc: ReturnType<typeof spawn> | null = null;
+  private buffer = Buffer.alloc(0);
+  private waiting: ((b: Buffer | null) => void) | null = null;
+  private readonly root: string;
+
+  constructor(root: string) {
+    this.root = root;
+  }
+
+  async isPublished(blob: string): Promise<boolean> {
+    const bytes = await this.read(blob);
+    if (!bytes) return false;
+    try {
+      const split = matter(bytes.toString('utf8'), { engines: { yaml: () => ({}) } } as Parameters<typeof matter>[1]) as unknown as { matter: string };
+      const data = parseYaml(split.matter) as { status?: unknown } | null;
+      return data?.status === 'published';
+    } catch {
+      return false;
+    }
+  }
+
+  private read(blob: string): Promise<Buffer | null> {
+    if (!this.proc) {
+      this.proc = spawn('git', ['-C', this.root, 'cat-file', '--batch'], { stdio: ['pipe', 'pipe', 'ignore'] });
+      this.proc.stdout!.on('data', (chunk: Buffer) => {
+        this.buffer = Buffer.concat([this.buffer, chunk]);
+        this.drain();
+      });
+    }
+    return new Promise((resolve) => {
+      this.waiting = resolve;
+      this.proc!.stdin!.write(`${blob}\n`);
+    });
+  }
+
+  private drain(): void {
+    const nl = this.buffer.indexOf(10);
+    if (nl === -1 || !this.waiting) return;
+    const header = this.buffer.subarray(0, nl).toString();
+    if (header.endsWith(' missing')) {
+      this.buffer = this.buffer.subarray(nl + 1);
+      return this.finish(null);
+    }
+    const size = Number(header.split(' ')[2]);
+    if (this.buffer.length < nl + 1 + size + 1) return;
+    const body = this.buffer.subarray(nl + 1, nl + 1 + size);
+    this.buffer = this.buffer.subarray(nl + 1 + size + 1);
+    this.finish(Buffer.from(body));
+  }
+
+  private finish(value: Buffer | null): void {
+    const resolve = this.waiting;
+    this.waiting = null;
+    resolve?.(value);
+  }
+
+  close(): void {
+    this.proc?.stdin?.end();
+    this.proc = null;
+  }
+}

@@ -1,0 +1,90 @@
+// Problems with content are data with a place: collected, reported together, fatal only at the end.
+import path from 'node:path';
+
+export type IssueCode =
+  | 'CONTENT_YAML_INVALID'
+  | 'CONTENT_FIELD_REQUIRED'
+  | 'CONTENT_FIELD_TYPE'
+  | 'CONTENT_FIELD_UNKNOWN'
+  | 'CONTENT_SITE_ID_INVALID'
+  | 'CONTENT_SITE_CONFIG_MISSING'
+  | 'CONTENT_AUTHOR_ID_INVALID'
+  | 'CONTENT_SLUG_INVALID'
+  | 'CONTENT_SLUG_DUPLICATE'
+  | 'CONTENT_STATUS_UNKNOWN'
+  | 'CONTENT_KIND_UNKNOWN'
+  | 'CONTENT_LANG_INVALID'
+  | 'CONTENT_URL_INVALID'
+  | 'CONTENT_DATE_INVALID'
+  | 'CONTENT_AUTHOR_UNKNOWN'
+  | 'CONTENT_RELATED_UNKNOWN'
+  | 'CONTENT_RELATED_SELF'
+  | 'CONTENT_IMAGE_MISSING'
+  | 'CONTENT_IMAGE_OUTSIDE'
+  | 'CONTENT_ENCODING_INVALID'
+  | 'CONTENT_NO_SITES';
+
+export interface ContentIssue {
+  /** Absolute path of the file the problem is in. */
+  file: string;
+  line: number;
+  column: number;
+  message: string;
+  code: IssueCode;
+  severity: 'error' | 'warning';
+  hint?: string;
+}
+
+export interface Place {
+  line: number;
+  column: number;
+}
+
+export const START: Place = Object.freeze({ line: 1, column: 1 });
+
+export function issue(
+  file: string,
+  place: Place,
+  code: IssueCode,
+  message: string,
+  opts: { hint?: string; severity?: 'error' | 'warning' } = {},
+): ContentIssue {
+  const out: ContentIssue = {
+    file,
+    line: place.line,
+    column: place.column,
+    message,
+    code,
+    severity: opts.severity ?? 'error',
+  };
+  if (opts.hint) out.hint = opts.hint;
+  return out;
+}
+
+/** `path:line:col  message  [CODE]`, path relative to `cwd`, then an indented hint. */
+export function formatIssue(i: ContentIssue, cwd: string = process.cwd()): string {
+  const rel = path.relative(cwd, i.file) || i.file;
+  const label = i.severity === 'warning' ? 'warning: ' : '';
+  const head = `${rel}:${i.line}:${i.column}  ${label}${i.message}  [${i.code}]`;
+  return i.hint ? `${head}\n    hint: ${i.hint}` : head;
+}
+
+export function sortIssues(issues: ContentIssue[]): ContentIssue[] {
+  return [...issues].sort(
+    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column,
+  );
+}
+
+export const hasErrors = (issues: readonly ContentIssue[]): boolean =>
+  issues.some((i) => i.severity === 'error');
+
+/** Thrown when a build cannot go on; carries every problem found. */
+export class ContentError extends Error {
+  readonly issues: ContentIssue[];
+  constructor(issues: ContentIssue[]) {
+    const errors = issues.filter((i) => i.severity === 'error').length;
+    super(`Content has ${errors} error${errors === 1 ? '' : 's'}`);
+    this.name = 'ContentError';
+    this.issues = issues;
+  }
+}

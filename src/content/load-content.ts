@@ -1,0 +1,162 @@
+// Discover content/<site>/… and check it as a whole: every problem collected, none thrown.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { issue, START, type ContentIssue } from './issues.ts';
+import { loadAuthors, loadSite } from './load-site.ts';
+import type { ArticleSource, Author, Site } from './model.ts';
+import { parseArticle, type ParsedArticle } from './parse-article.ts';
+
+export interface ImageFile {
+  /** `images/…`, forward slashes. */
+  sitePath: string;
+  file: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface LoadedSite {
+  site: Site;
+  authors: Map<string, Author>;
+  /** Every article that parsed, drafts included, in path order. */
+  articles: ArticleSource[];
+  images: Map<string, ImageFile>;
+}
+
+export interface LoadedContent {
+  sites: LoadedSite[];
+  issues: ContentIssue[];
+}
+
+/** Parsed articles by `file\0hash`, so a watcher re-parses only what changed. */
+export type ParseCache = Map<string, ParsedArticle>;
+
+const READ_CONCURRENCY = 64;
+
+export async function loadContent(contentDir: string, cache?: ParseCache): Promise<LoadedContent> {
+  const issues: ContentIssue[] = [];
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = await fs.readdir(contentDir, { withFileTypes: true });
+  } catch (err) {
+    issues.push(issue(contentDir, START, 'CONTENT_NO_SITES', `cannot read the content folder: ${(err as Error).message}`));
+    return { sites: [], issues };
+  }
+  const siteDirs = entries
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+    .map((e) => path.join(contentDir, e.name))
+    .sort();
+  const sites: LoadedSite[] = [];
+  for (const dir of siteDirs) {
+    const site = await loadSite(dir, issues);
+    if (!site) continue;
+    const [authors, articles, images] = await Promise.all([
+      loadAuthors(path.join(dir, 'authors'), issues),
+      loadArticles(site, issues, cache),
+      loadImages(dir),
+    ]);
+    checkArticles({ site, authors, articles, images }, issues);
+    sites.push({ site, authors, articles, images });
+  }
+  if (siteDirs.length === 0) {
+    issues.push(issue(contentDir, START, 'CONTENT_NO_SITES', 'no sites found', {
+      hint: 'create content/<site-id>/site.yaml',
+    }));
+  }
+  return { sites, issues };
+}
+
+async function loadArticles(site: Site, issues: ContentIssue[], cache?: ParseCache): Promise<ArticleSource[]> {
+  const files = (await walk(path.join(site.dir, 'articles'))).filter((f) => f.toLowerCase().endsWith('.md')).sort();
+  const results: (ArticleSource | null)[] = new Array(files.length).fill(null);
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const index = next++;
+      const file = files[index]!;
+      const [bytes, stat] = await Promise.all([fs.readFile(file), fs.stat(file)]);
+      const hash = createHash('sha256').update(bytes).digest('hex');
+      const key = `${file}\0${hash}`;
+      let parsed = cache?.get(key);
+      if (!parsed) {
+        parsed = parseArticle(file, bytes);
+        cache?.set(key, parsed);
+      }
+      issues.push(...parsed.issues);
+      if (!parsed.meta) continue;
+      results[index] = {
+        siteId: site.id,
+        file,
+        sitePath: path.relative(site.dir, file).split(path.sep).join('/'),
+        hash,
+        mtimeMs: stat.mtimeMs,
+        meta: parsed.meta,
+        markdown: parsed.markdown,
+        bodyLine: parsed.bodyLine,
+      };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker));
+  return results.filter((r): r is ArticleSource => r !== null);
+}
+
+async function loadImages(siteDir: string): Promise<Map<string, ImageFile>> {
+  const images = new Map<string, ImageFile>();
+  for (const file of await walk(path.join(siteDir, 'images'))) {
+    const stat = await fs.stat(file);
+    const sitePath = path.relative(siteDir, file).split(path.sep).join('/');
+    images.set(sitePath, { sitePath, file, size: stat.size, mtimeMs: stat.mtimeMs });
+  }
+  return images;
+}
+
+/** Cross-article checks: duplicate slugs, unknown authors, related slugs and images. */
+function checkArticles(loaded: LoadedSite, issues: ContentIssue[]): void {
+  const bySlug = new Map<string, ArticleSource>();
+  for (const a of loaded.articles) {
+    const first = bySlug.get(a.meta.slug);
+    if (first) {
+      issues.push(issue(a.file, a.meta.places.slug, 'CONTENT_SLUG_DUPLICATE', `slug "${a.meta.slug}" is also used by ${first.file}`, {
+        hint: 'give one of the two articles its own `slug:`',
+      }));
+    } else bySlug.set(a.meta.slug, a);
+  }
+  for (const a of loaded.articles) {
+    const { meta } = a;
+    if (meta.author !== null && !loaded.authors.has(meta.author)) {
+      const known = [...loaded.authors.keys()];
+      issues.push(issue(a.file, meta.places.author, 'CONTENT_AUTHOR_UNKNOWN', `unknown author "${meta.author}"`, {
+        hint: known.length ? `add authors/${meta.author}.yaml or use one of: ${known.join(', ')}` : `add authors/${meta.author}.yaml`,
+      }));
+    }
+    for (const r of meta.related) {
+      if (r.slug === meta.slug) {
+        issues.push(issue(a.file, r, 'CONTENT_RELATED_SELF', 'an article cannot be related to itself', { severity: 'warning' }));
+      } else if (!bySlug.has(r.slug)) {
+        issues.push(issue(a.file, r, 'CONTENT_RELATED_UNKNOWN', `related slug "${r.slug}" matches no article of site "${loaded.site.id}"`));
+      }
+    }
+    if (meta.image?.kind === 'file' && !loaded.images.has(meta.image.sitePath)) {
+      issues.push(issue(a.file, meta.places.image, 'CONTENT_IMAGE_MISSING', `image "${meta.image.sitePath}" does not exist`, {
+        hint: `add the file to content/${loaded.site.id}/${meta.image.sitePath} or fix the path`,
+      }));
+    }
+  }
+}
+
+async function walk(dir: string): Promise<string[]> {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = await fs.readdir(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const e of entries) {
+    if (e.name.startsWith('.')) continue;
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await walk(full)));
+    else if (e.isFile()) out.push(full);
+  }
+  return out;
+}

@@ -1,0 +1,87 @@
+// site.yaml and authors/<id>.yaml → checked Site and Author records.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { FieldReader } from './field-reader.ts';
+import { issue, START, type ContentIssue } from './issues.ts';
+import { DEFAULT_ARTICLE_PATH, LANG_TAG, SITE_ID, type Author, type Site } from './model.ts';
+import { decodeUtf8 } from './parse-article.ts';
+import { parseYamlMapping } from './yaml-fields.ts';
+
+const SITE_FIELDS = ['name', 'lang', 'url', 'articlePath'] as const;
+const AUTHOR_FIELDS = ['name', 'bio', 'url'] as const;
+
+async function readYaml(file: string, issues: ContentIssue[]) {
+  const text = decodeUtf8(await fs.readFile(file));
+  if (text === null) {
+    issues.push(issue(file, START, 'CONTENT_ENCODING_INVALID', 'file is not valid UTF-8'));
+    return null;
+  }
+  const yaml = parseYamlMapping(text, file);
+  issues.push(...yaml.issues);
+  return yaml.ok ? new FieldReader(yaml, file, issues) : null;
+}
+
+export async function loadSite(dir: string, issues: ContentIssue[]): Promise<Site | null> {
+  const id = path.basename(dir);
+  const file = path.join(dir, 'site.yaml');
+  if (!SITE_ID.test(id)) {
+    issues.push(
+      issue(dir, START, 'CONTENT_SITE_ID_INVALID', `site folder "${id}" is not a valid site id`, {
+        hint: 'use lower-case letters, digits and dashes, starting with a letter or digit (no dots)',
+      }),
+    );
+    return null;
+  }
+  try {
+    await fs.access(file);
+  } catch {
+    issues.push(issue(file, START, 'CONTENT_SITE_CONFIG_MISSING', `site "${id}" has no site.yaml`, {
+      hint: 'add site.yaml with name, lang and url',
+    }));
+    return null;
+  }
+  const f = await readYaml(file, issues);
+  if (!f) return null;
+  const before = issues.length;
+  const name = f.string('name', { required: true });
+  const lang = f.string('lang', { required: true });
+  if (lang !== null && !LANG_TAG.test(lang)) {
+    f.fail('lang', 'CONTENT_LANG_INVALID', `\`lang\` "${lang}" is not a language tag`, 'use a BCP 47 tag such as en, fr or pt-BR');
+  }
+  const url = f.url('url', ['https:', 'http:'], { required: true });
+  const articlePath = f.string('articlePath') ?? DEFAULT_ARTICLE_PATH;
+  if (!articlePath.startsWith('/') || !articlePath.includes('{slug}')) {
+    f.fail('articlePath', 'CONTENT_URL_INVALID', `\`articlePath\` must start with "/" and contain {slug}: "${articlePath}"`);
+  }
+  f.warnUnknown(SITE_FIELDS);
+  const failed = issues.slice(before).some((i) => i.severity === 'error');
+  if (failed || name === null || lang === null || url === null) return null;
+  return { id, name, lang, url, articlePath, dir };
+}
+
+export async function loadAuthors(dir: string, issues: ContentIssue[]): Promise<Map<string, Author>> {
+  const authors = new Map<string, Author>();
+  let names: string[];
+  try {
+    names = (await fs.readdir(dir)).filter((n) => /\.ya?ml$/.test(n)).sort();
+  } catch {
+    return authors;
+  }
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const id = name.replace(/\.ya?ml$/, '');
+    if (!SITE_ID.test(id)) {
+      issues.push(issue(file, START, 'CONTENT_AUTHOR_ID_INVALID', `author file name "${id}" is not a valid id`, {
+        hint: 'use lower-case letters, digits and dashes',
+      }));
+      continue;
+    }
+    const f = await readYaml(file, issues);
+    if (!f) continue;
+    const authorName = f.string('name', { required: true });
+    const author: Author = { id, name: authorName ?? '', bio: f.string('bio'), url: f.url('url') };
+    f.warnUnknown(AUTHOR_FIELDS);
+    if (authorName !== null) authors.set(id, author);
+  }
+  return authors;
+}

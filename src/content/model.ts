@@ -1,0 +1,104 @@
+// The editors' content model, as read from content/<site>/… and checked.
+import type { Place } from './issues.ts';
+
+export const SITE_ID = /^[a-z0-9][a-z0-9-]*$/;
+export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const MAX_SLUG_LENGTH = 200;
+export const LANG_TAG = /^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{1,8})*$/;
+
+export const ARTICLE_KINDS = ['standard', 'programmatic', 'youtube', 'news'] as const;
+export type ArticleKind = (typeof ARTICLE_KINDS)[number];
+export const ARTICLE_STATUSES = ['draft', 'published'] as const;
+export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
+
+export const DEFAULT_ARTICLE_PATH = '/blog/{slug}';
+
+export interface Site {
+  id: string;
+  name: string;
+  lang: string;
+  /** Base URL of the site that renders the articles. */
+  url: string;
+  articlePath: string;
+  /** Absolute path of content/<site>. */
+  dir: string;
+}
+
+export interface Author {
+  id: string;
+  name: string;
+  bio: string | null;
+  url: string | null;
+}
+
+/** An image referenced by content: a file under the site's images/ or an https URL. */
+export type ImageRef = { kind: 'file'; sitePath: string } | { kind: 'url'; url: string };
+
+/** Front matter after checking, before cross-article checks. */
+export interface ArticleMeta {
+  title: string;
+  slug: string;
+  status: ArticleStatus;
+  metaDescription: string | null;
+  excerpt: string | null;
+  lang: string | null;
+  image: ImageRef | null;
+  imageAlt: string | null;
+  author: string | null;
+  related: { slug: string; line: number; column: number }[];
+  kind: ArticleKind;
+  sourceUrl: string | null;
+  publishedAt: string | null;
+  updatedAt: string | null;
+  /** Where fields checked later (against other files) sit, for error places. */
+  places: { slug: Place; author: Place; image: Place };
+}
+
+export interface ArticleSource {
+  siteId: string;
+  /** Absolute path. */
+  file: string;
+  /** Path relative to the site dir, with forward slashes: `articles/guides/x.md`. */
+  sitePath: string;
+  /** sha256 of the file's bytes. */
+  hash: string;
+  mtimeMs: number;
+  meta: ArticleMeta;
+  /** The Markdown body (front matter removed). */
+  markdown: string;
+  /** Line of the file where the body starts (1-based). */
+  bodyLine: number;
+}
+
+export const FRONT_MATTER_FIELDS = [
+  'title',
+  'slug',
+  'status',
+  'metaDescription',
+  'excerpt',
+  'lang',
+  'image',
+  'imageAlt',
+  'author',
+  'related',
+  'kind',
+  'sourceUrl',
+  'publishedAt',
+  'updatedAt',
+] as const;
+
+/** Turns a file name into a slug: lower-case words joined by `-`. */
+export function slugFromFileName(name: string): string {
+  return name
+    .replace(/\.md$/i, '')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/** The URL of an article on the receiving site. */
+export function articleUrl(site: Pick<Site, 'url' | 'articlePath'>, slug: string): string {
+  return new URL(site.articlePath.replaceAll('{slug}', slug), site.url).href;
+}

@@ -1,0 +1,116 @@
+// One Markdown file → checked front matter + body. Cross-article checks happen in load-content.
+import path from 'node:path';
+import matter from 'gray-matter';
+import { FieldReader } from './field-reader.ts';
+import { issue, START, type ContentIssue } from './issues.ts';
+import {
+  ARTICLE_KINDS,
+  ARTICLE_STATUSES,
+  FRONT_MATTER_FIELDS,
+  LANG_TAG,
+  MAX_SLUG_LENGTH,
+  SLUG,
+  slugFromFileName,
+  type ArticleMeta,
+  type ImageRef,
+} from './model.ts';
+import { parseYamlMapping } from './yaml-fields.ts';
+
+export interface ParsedArticle {
+  meta: ArticleMeta | null;
+  markdown: string;
+  bodyLine: number;
+  issues: ContentIssue[];
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+// gray-matter only splits the file; YAML is parsed by `yaml`, which keeps positions.
+const splitOnly = { engines: { yaml: () => ({}) } };
+
+export function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return utf8.decode(bytes).replace(/^\uFEFF/, '');
+  } catch {
+    return null;
+  }
+}
+
+export function parseArticle(file: string, bytes: Uint8Array): ParsedArticle {
+  const issues: ContentIssue[] = [];
+  const text = decodeUtf8(bytes);
+  if (text === null) {
+    issues.push(issue(file, START, 'CONTENT_ENCODING_INVALID', 'file is not valid UTF-8', { hint: 'save the file as UTF-8' }));
+    return { meta: null, markdown: '', bodyLine: 1, issues };
+  }
+  const split = matter(text, splitOnly as Parameters<typeof matter>[1]) as unknown as { matter: string; content: string };
+  const bodyLine = countLines(text.slice(0, text.length - split.content.length)) + 1;
+  const yaml = parseYamlMapping(split.matter, file);
+  issues.push(...yaml.issues);
+  if (!yaml.ok) return { meta: null, markdown: split.content, bodyLine, issues };
+
+  const f = new FieldReader(yaml, file, issues);
+  const title = f.string('title', { required: true });
+  const slug = readSlug(f, file);
+  const status = f.oneOf('status', ARTICLE_STATUSES, 'draft', 'CONTENT_STATUS_UNKNOWN');
+  const kind = f.oneOf('kind', ARTICLE_KINDS, 'standard', 'CONTENT_KIND_UNKNOWN');
+  const lang = f.string('lang');
+  if (lang !== null && !LANG_TAG.test(lang)) {
+    f.fail('lang', 'CONTENT_LANG_INVALID', `\`lang\` "${lang}" is not a language tag`, 'use a BCP 47 tag such as en, fr or pt-BR');
+  }
+  const meta: ArticleMeta = {
+    title: title ?? '',
+    slug,
+    status,
+    metaDescription: f.string('metaDescription'),
+    excerpt: f.string('excerpt'),
+    lang: lang !== null && LANG_TAG.test(lang) ? lang : null,
+    image: readImage(f),
+    imageAlt: f.string('imageAlt'),
+    author: f.string('author'),
+    related: f.stringList('related').map((r) => ({ slug: r.value, ...r.place })),
+    kind,
+    sourceUrl: f.url('sourceUrl'),
+    publishedAt: f.date('publishedAt'),
+    updatedAt: f.date('updatedAt'),
+    places: { slug: f.placeOf('slug'), author: f.placeOf('author'), image: f.placeOf('image') },
+  };
+  f.warnUnknown(FRONT_MATTER_FIELDS);
+  return { meta: title === null ? null : meta, markdown: split.content, bodyLine, issues };
+}
+
+function readSlug(f: FieldReader, file: string): string {
+  const explicit = f.string('slug');
+  const slug = explicit ?? slugFromFileName(path.basename(file));
+  if (!SLUG.test(slug) || slug.length > MAX_SLUG_LENGTH) {
+    const why = slug.length > MAX_SLUG_LENGTH ? `longer than ${MAX_SLUG_LENGTH} characters` : 'not lower-case words joined by "-"';
+    if (explicit !== null) {
+      f.fail('slug', 'CONTENT_SLUG_INVALID', `slug "${slug}" is ${why}`, 'use a-z, 0-9 and single dashes, e.g. my-first-post');
+    } else {
+      f.fail('slug', 'CONTENT_SLUG_INVALID', `no slug can be made from the file name (${why})`, 'rename the file or set `slug:` in the front matter');
+    }
+  }
+  return slug;
+}
+
+function readImage(f: FieldReader): ImageRef | null {
+  const v = f.string('image');
+  if (v === null) return null;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(v) || v.startsWith('//')) {
+    const url = f.url('image', ['https:']);
+    return url ? { kind: 'url', url } : null;
+  }
+  // A path under images/; a leading "images/" or "/images/" is accepted too.
+  const rel = v.replace(/^\/+/, '').replace(/^images\//, '');
+  const normal = path.posix.normalize(`images/${rel}`);
+  if (!normal.startsWith('images/') || normal === 'images/') {
+    f.fail('image', 'CONTENT_IMAGE_OUTSIDE', `\`image\` must be a file under the site's images/ folder: "${v}"`);
+    return null;
+  }
+  return { kind: 'file', sitePath: normal };
+}
+
+function countLines(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+}

@@ -1,0 +1,27 @@
+// What one render call hands its plugins, carried on the VFile so processors are built once.
+import type { VFile } from 'vfile';
+
+export interface RenderProblem {
+  line: number;
+  column: number;
+  code: 'CONTENT_IMAGE_MISSING' | 'CONTENT_IMAGE_OUTSIDE';
+  message: string;
+}
+
+export interface RenderContext {
+  /** Site-relative folder of the article, e.g. `articles/guides`. */
+  articleDir: string;
+  /** Line of the file where the Markdown body starts. */
+  bodyLine: number;
+  /** Public URL for an image under the site folder (`images/…`), or undefined when missing. */
+  resolveImage: (sitePath: string) => string | undefined;
+  problems: RenderProblem[];
+  /** Site paths of the images the body references. */
+  images: string[];
+}
+
+export function renderContext(file: VFile): RenderContext {
+  const ctx = file.data.quire as RenderContext | undefined;
+  if (!ctx) throw new Error('render context missing: call renderMarkdown()');
+  return ctx;
+}

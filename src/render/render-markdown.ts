@@ -1,0 +1,140 @@
+// Markdown → sanitized HTML with unified. Processors are built once per language; the costly
+// rehype-raw pass runs only for documents that contain raw HTML. rehype-sanitize is the last
+// transform: nothing touches the tree after it but the serializer.
+import type { Element, ElementContent, Root as HastRoot } from 'hast';
+import type { Root as MdastRoot } from 'mdast';
+import rehypeRaw from 'rehype-raw';
+import rehypeSanitize from 'rehype-sanitize';
+import rehypeStringify from 'rehype-stringify';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
+import { unified, type Processor } from 'unified';
+import { visit, EXIT } from 'unist-util-visit';
+import { VFile } from 'vfile';
+import { rehypeFragmentLinks } from './fragment-links.ts';
+import type { RenderContext, RenderProblem } from './render-context.ts';
+import { rehypeResolveImages } from './resolve-images.ts';
+import { markSanitized, type SafeHtml } from './safe-html.ts';
+import { sanitizeSchema } from './sanitize-schema.ts';
+
+/** Bump when output for the same input changes: it keys the render cache. */
+export const RENDERER_VERSION = 'quire-render-1';
+
+export const EXCERPT_MAX_LENGTH = 200;
+
+export interface RenderInput {
+  markdown: string;
+  lang: string;
+  articleDir: string;
+  bodyLine: number;
+  resolveImage: (sitePath: string) => string | undefined;
+}
+
+export interface RenderOutput {
+  html: SafeHtml;
+  /** Plain text of the first paragraph, cut at a word boundary (see deriveExcerpt). */
+  excerpt: string;
+  problems: RenderProblem[];
+  images: string[];
+}
+
+const FOOTNOTE_LABELS: Record<string, { label: string; back: string }> = {
+  en: { label: 'Footnotes', back: 'Back to reference' },
+  fr: { label: 'Notes', back: 'Retour à la référence' },
+  de: { label: 'Fußnoten', back: 'Zurück zum Verweis' },
+  es: { label: 'Notas', back: 'Volver a la referencia' },
+  it: { label: 'Note', back: 'Torna al riferimento' },
+  pt: { label: 'Notas', back: 'Voltar à referência' },
+  nl: { label: 'Voetnoten', back: 'Terug naar verwijzing' },
+};
+
+const parser = unified().use(remarkParse).use(remarkGfm);
+type HtmlProcessor = Processor<undefined, MdastRoot, HastRoot, HastRoot, string>;
+const htmlProcessors = new Map<string, HtmlProcessor>();
+
+function htmlProcessor(lang: string, withRaw: boolean): HtmlProcessor {
+  const base = lang.split('-')[0]!.toLowerCase();
+  const key = `${base}:${withRaw}`;
+  let processor = htmlProcessors.get(key);
+  if (!processor) {
+    const labels = FOOTNOTE_LABELS[base] ?? FOOTNOTE_LABELS.en!;
+    const p = unified()
+      .use(remarkRehype, {
+        allowDangerousHtml: withRaw,
+        clobberPrefix: '',
+        footnoteLabel: labels.label,
+        footnoteBackLabel: labels.back,
+      })
+      .use(withRaw ? [rehypeRaw] : [])
+      .use(rehypeResolveImages)
+      .use(rehypeFragmentLinks)
+      .use(rehypeSanitize, sanitizeSchema)
+      .use(rehypeStringify);
+    processor = p as unknown as HtmlProcessor;
+    htmlProcessors.set(key, processor);
+  }
+  return processor;
+}
+
+export function renderMarkdown(input: RenderInput): RenderOutput {
+  const ctx: RenderContext = {
+    articleDir: input.articleDir,
+    bodyLine: input.bodyLine,
+    resolveImage: input.resolveImage,
+    problems: [],
+    images: [],
+  };
+  const file = new VFile({ value: input.markdown, data: { quire: ctx } });
+  const mdast = parser.parse(file);
+  const processor = htmlProcessor(input.lang, containsRawHtml(mdast));
+  const hast = processor.runSync(mdast, file);
+  const html = processor.stringify(hast, file);
+  return { html: markSanitized(html), excerpt: deriveExcerpt(hast), problems: ctx.problems, images: ctx.images };
+}
+
+function containsRawHtml(tree: MdastRoot): boolean {
+  let found = false;
+  visit(tree, 'html', () => {
+    found = true;
+    return EXIT;
+  });
+  return found;
+}
+
+/**
+ * The excerpt rule: the plain text of the first paragraph that has any, read from the sanitized
+ * tree (so no markup or stripped content leaks into it), footnote markers left out, whitespace
+ * collapsed; when longer than EXCERPT_MAX_LENGTH characters it is cut at the last space before
+ * that length and ends with "…".
+ */
+export function deriveExcerpt(tree: HastRoot): string {
+  let text = '';
+  visit(tree, 'element', (node: Element) => {
+    if (node.tagName !== 'p') return;
+    const candidate = textOf(node).replace(/\s+/g, ' ').trim();
+    if (candidate) {
+      text = candidate;
+      return EXIT;
+    }
+    return undefined;
+  });
+  return cutAtWord(text, EXCERPT_MAX_LENGTH);
+}
+
+export function cutAtWord(text: string, max: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  const head = chars.slice(0, max).join('');
+  const space = head.lastIndexOf(' ');
+  const cut = space > max / 2 ? head.slice(0, space) : head;
+  return `${cut.replace(/[\s,;:.!?\-–—]+$/u, '')}…`;
+}
+
+function textOf(node: ElementContent | Element): string {
+  if (node.type === 'text') return node.value;
+  if (node.type !== 'element') return '';
+  if (node.properties.dataFootnoteRef !== undefined) return '';
+  if (node.tagName === 'sup' && node.children.some((c) => c.type === 'element' && c.properties.dataFootnoteRef !== undefined)) return '';
+  return node.children.map(textOf).join('');
+}
