@@ -62,6 +62,8 @@ export async function runServer({ config, out, err }: CliContext, opts: { watch:
       if (timer) clearTimeout(timer);
       timer = setTimeout(() => void rebuild(), 80);
     });
+    const w = watcher;
+    await new Promise<void>((resolve) => w.once('ready', () => resolve()));
     out(`Watching ${config.contentDir} for changes.`);
   }
 

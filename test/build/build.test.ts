@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildDist, createBuildCaches } from '../../src/build/build.ts';
+import { readManifest } from '../../src/build/manifest.ts';
+import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
+
+let p: TempProject;
+afterEach(() => p?.cleanup());
+
+const settings = () => ({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'https://api.example.com' });
+
+function snapshotTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else out[path.relative(dir, full)] = `${fs.statSync(full).mtimeMs}:${fs.readFileSync(full).toString('base64')}`;
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function setup(): void {
+  p = createTempProject();
+  writeSite(p, 'site');
+  p.write('site/images/public.png', 'public-image');
+  p.write('site/images/secret.png', 'draft-only-image');
+  p.write('site/articles/live.md', article({ title: 'Live', status: 'published', image: 'public.png', publishedAt: '2026-01-01', updatedAt: '2026-01-02' }, 'Published words.\n'));
+  p.write('site/articles/live-two.md', article({ title: 'Live two', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-03' }, 'More words.\n'));
+  p.write('site/articles/hidden.md', article({ title: 'Hidden plans', image: 'secret.png' }, 'TOP-SECRET-DRAFT-TEXT\n'));
+}
+
+describe('static export', () => {
+  it('writes the API bodies, webhook payloads, images and a manifest; drafts never appear', async () => {
+    setup();
+    const result = await buildDist(settings());
+    expect(result.ok).toBe(true);
+    const files = Object.keys(snapshotTree(p.distDir)).sort();
+    expect(files).toEqual([
+      'manifest.json',
+      'site/articles.json',
+      'site/articles/live-two.json',
+      'site/articles/live.json',
+      expect.stringMatching(/^site\/images\/public\.[0-9a-f]{16}\.png$/),
+      'site/webhooks/live-two.json',
+      'site/webhooks/live.json',
+    ]);
+    const everything = Object.values(snapshotTree(p.distDir)).map((v) => Buffer.from(v.split(':')[1]!, 'base64').toString()).join('\n');
+    expect(everything).not.toContain('TOP-SECRET-DRAFT-TEXT');
+    expect(everything).not.toContain('Hidden plans');
+    expect(everything).not.toContain('draft-only-image');
+
+    const payload = JSON.parse(fs.readFileSync(path.join(p.distDir, 'site/webhooks/live-two.json'), 'utf8'));
+    expect(payload).toEqual({
+      id: 'live-two', title: 'Live two', slug: 'live-two', status: 'published', metaDescription: '',
+      mdx: '\nMore words.\n', html: '<p>More words.</p>', imageUrl: '', imageAlt: '',
+    });
+    const manifest = readManifest(p.distDir)!;
+    expect(Object.keys(manifest.sites.site!.articles).sort()).toEqual(['live', 'live-two']);
+    expect(manifest.sites.site!.articles.live).toMatchObject({ file: 'articles/live.md', payloadHash: expect.any(String), bodyHash: expect.any(String) });
+  });
+
+  it('leaves the previous dist/ untouched when a build fails, and leaves no temp folders', async () => {
+    setup();
+    expect((await buildDist(settings())).ok).toBe(true);
+    const before = snapshotTree(p.distDir);
+    p.write('site/articles/live.md', '---\ntitle: Live\nstatus: published\nkind: [broken\n---\n');
+    p.write('site/articles/new.md', article({ title: 'New', status: 'published' }));
+    const failed = await buildDist(settings());
+    expect(failed.ok).toBe(false);
+    expect(failed.issues.some((i) => i.code === 'CONTENT_YAML_INVALID')).toBe(true);
+    expect(snapshotTree(p.distDir)).toEqual(before);
+    expect(fs.readdirSync(p.root).filter((n) => n.includes('dist'))).toEqual(['dist']);
+  });
+
+  it('re-renders only what changed, and rewrites nothing when nothing changed', async () => {
+    setup();
+    const first = await buildDist(settings());
+    expect(first.stats).toMatchObject({ rendered: 3, cached: 0 });
+    const manifestBefore = fs.readFileSync(path.join(p.distDir, 'manifest.json'), 'utf8');
+    const again = await buildDist(settings());
+    expect(again.stats).toMatchObject({ rendered: 0, cached: 3 });
+    expect(again.written).toBe(false);
+    expect(fs.readFileSync(path.join(p.distDir, 'manifest.json'), 'utf8')).toBe(manifestBefore);
+
+    p.write('site/articles/live-two.md', article({ title: 'Live two', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-04' }, 'Changed words.\n'));
+    const changed = await buildDist(settings()); // a new process would read the same cache from .quire/
+    expect(changed.stats).toMatchObject({ rendered: 1, cached: 2 });
+    expect(changed.written).toBe(true);
+    expect(fs.readFileSync(path.join(p.distDir, 'site/articles/live-two.json'), 'utf8')).toContain('Changed words.');
+  });
+
+  it('keeps render results across processes in the state dir, and keys them by renderer version', async () => {
+    setup();
+    await buildDist(settings());
+    const cacheDir = path.join(p.stateDir, 'cache', 'render');
+    expect(fs.readdirSync(cacheDir).length).toBeGreaterThan(0);
+    fs.rmSync(p.distDir, { recursive: true });
+    const fresh = await buildDist(settings(), createBuildCaches(p.stateDir));
+    expect(fresh.stats).toMatchObject({ rendered: 0, cached: 3 });
+    expect(fs.existsSync(path.join(p.distDir, 'manifest.json'))).toBe(true);
+  });
+
+  it('renders again when an image the body uses changes', async () => {
+    setup();
+    p.write('site/articles/pic.md', article({ title: 'Pic', status: 'published' }, '![p](../images/public.png)\n'));
+    const caches = createBuildCaches(p.stateDir);
+    await buildDist(settings(), caches);
+    const html1 = JSON.parse(fs.readFileSync(path.join(p.distDir, 'site/articles/pic.json'), 'utf8')).html;
+    const file = p.write('site/images/public.png', 'a different picture');
+    fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    const second = await buildDist(settings(), caches);
+    const html2 = JSON.parse(fs.readFileSync(path.join(p.distDir, 'site/articles/pic.json'), 'utf8')).html;
+    expect(html2).not.toBe(html1);
+    expect(second.stats.rendered).toBe(1);
+    const [img] = fs.readdirSync(path.join(p.distDir, 'site/images'));
+    expect(html2).toContain(`https://api.example.com/assets/site/${img}`);
+  });
+
+  it('fails on a content folder with no sites', async () => {
+    p = createTempProject();
+    const result = await buildDist(settings());
+    expect(result.ok).toBe(false);
+    expect(result.issues.map((i) => i.code)).toEqual(['CONTENT_NO_SITES']);
+  });
+});

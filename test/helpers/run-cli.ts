@@ -1,0 +1,69 @@
+// Runs the real `quire` command line in a child process.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+const MAIN = path.join(ROOT, 'src', 'cli', 'main.ts');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  delete env.QUIRE_SECRET;
+  delete env.QUIRE_PUBLIC_URL;
+  return { ...env, ...extra };
+}
+
+export function runCli(args: string[], env: Record<string, string>, cwd = ROOT): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, [MAIN, ...args], { cwd, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Starts a long-running command and resolves once its output matches `ready`. */
+export function startCli(
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  timeoutMs = 30_000,
+): Promise<{ child: ChildProcess; output: () => string; match: RegExpMatchArray; stop: () => Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, [MAIN, ...args], { cwd: ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const stop = () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done();
+        child.once('close', () => done());
+        child.kill('SIGTERM');
+      });
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`not ready after ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    const onData = (d: Buffer) => {
+      output += d.toString();
+      const match = output.match(ready);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, output: () => output, match, stop });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before ready:\n${output}`));
+    });
+  });
+}
