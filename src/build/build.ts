@@ -9,6 +9,7 @@ import { compileSite, type CompileDeps, type CompiledSite } from './compile-site
 import type { ImageHashCache } from './images.ts';
 import { buildIdOf, hashBytes, MANIFEST_FORMAT, readManifest, type Manifest, type ManifestSite } from './manifest.ts';
 import { createRenderCache, type RenderCache } from './render-cache.ts';
+import { createRenderPool, type RenderPool } from './render-pool.ts';
 import { writeDistAtomically, type DistCopy, type DistFile } from './write-dist.ts';
 
 export interface BuildSettings {
@@ -47,8 +48,17 @@ export function createBuildCaches(stateDir: string | null): BuildCaches {
 export async function buildDist(
   settings: BuildSettings,
   caches: BuildCaches = createBuildCaches(settings.stateDir),
-  renderMany?: CompileDeps['renderMany'],
+  options: { pool?: RenderPool } = {},
 ): Promise<BuildResult> {
+  const pool = options.pool ?? createRenderPool();
+  try {
+    return await build(settings, caches, pool);
+  } finally {
+    if (!options.pool) await pool.close();
+  }
+}
+
+async function build(settings: BuildSettings, caches: BuildCaches, pool: RenderPool): Promise<BuildResult> {
   const started = performance.now();
   const before = { ...caches.render.stats };
   const content = await loadContent(settings.contentDir, caches.parse);
@@ -65,7 +75,7 @@ export async function buildDist(
     dates,
     renderCache: caches.render,
     imageHashes: caches.imageHashes,
-    ...(renderMany ? { renderMany } : {}),
+    pool,
   };
   const sites: CompiledSite[] = [];
   for (const loaded of content.sites) sites.push(await compileSite(loaded, deps, issues));

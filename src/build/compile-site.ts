@@ -15,6 +15,8 @@ import {
 } from './api-shapes.ts';
 import { createImageResolver, type ImageHashCache, type PublishedImage } from './images.ts';
 import type { RenderCache } from './render-cache.ts';
+import { POOL_THRESHOLD, type RenderPool } from './render-pool.ts';
+import type { ImageFile } from '../content/load-content.ts';
 import path from 'node:path';
 
 export interface CompiledArticle {
@@ -38,8 +40,8 @@ export interface CompileDeps {
   dates: Map<string, FileDates>;
   renderCache: RenderCache;
   imageHashes: ImageHashCache;
-  /** Renders many inputs; defaults to rendering in this thread. */
-  renderMany?: (inputs: RenderInput[]) => Promise<RenderOutput[]>;
+  /** Worker threads for large batches; without it everything renders in this thread. */
+  pool?: RenderPool;
 }
 
 export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues: ContentIssue[]): Promise<CompiledSite> {
@@ -52,7 +54,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
     bodyLine: a.bodyLine,
     resolveImage: images.url,
   }));
-  const outputs = await renderWithCache(inputs, deps);
+  const outputs = await renderWithCache(inputs, deps, site.id, loaded.images);
 
   const published = new Map<string, string>(); // slug → title, for `related`
   for (const a of loaded.articles) if (a.meta.status === 'published') published.set(a.meta.slug, a.meta.title);
@@ -108,14 +110,22 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   };
 }
 
-async function renderWithCache(inputs: RenderInput[], deps: CompileDeps): Promise<RenderOutput[]> {
+async function renderWithCache(
+  inputs: RenderInput[],
+  deps: CompileDeps,
+  siteId: string,
+  siteImages: Map<string, ImageFile>,
+): Promise<RenderOutput[]> {
   const cache = deps.renderCache;
   const keys = inputs.map((input) => cache.key(input));
   const outputs: (RenderOutput | undefined)[] = inputs.map((input, i) => cache.get(keys[i]!, input));
   const missing = outputs.flatMap((o, i) => (o ? [] : [i]));
   if (missing.length > 0) {
-    const render = deps.renderMany ?? (async (batch: RenderInput[]) => batch.map(renderMarkdown));
-    const rendered = await render(missing.map((i) => inputs[i]!));
+    const todo = missing.map((i) => inputs[i]!);
+    const rendered =
+      deps.pool && todo.length >= POOL_THRESHOLD
+        ? await deps.pool.render(siteId, deps.publicUrl, siteImages, todo.map(({ resolveImage: _, ...rest }) => rest))
+        : todo.map(renderMarkdown);
     missing.forEach((inputIndex, j) => {
       outputs[inputIndex] = rendered[j]!;
       cache.set(keys[inputIndex]!, rendered[j]!, inputs[inputIndex]!);

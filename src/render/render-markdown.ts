@@ -6,15 +6,12 @@ import type { Root as MdastRoot } from 'mdast';
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Processor } from 'unified';
-import { visit, EXIT } from 'unist-util-visit';
 import { VFile } from 'vfile';
-import { rehypeFragmentLinks } from './fragment-links.ts';
+import { parseGfm } from './gfm-parser.ts';
+import { rehypePrepareTree } from './prepare-tree.ts';
 import type { RenderContext, RenderProblem } from './render-context.ts';
-import { rehypeResolveImages } from './resolve-images.ts';
 import { markSanitized, type SafeHtml } from './safe-html.ts';
 import { sanitizeSchema } from './sanitize-schema.ts';
 
@@ -49,7 +46,6 @@ const FOOTNOTE_LABELS: Record<string, { label: string; back: string }> = {
   nl: { label: 'Voetnoten', back: 'Terug naar verwijzing' },
 };
 
-const parser = unified().use(remarkParse).use(remarkGfm);
 type HtmlProcessor = Processor<undefined, MdastRoot, HastRoot, HastRoot, string>;
 const htmlProcessors = new Map<string, HtmlProcessor>();
 
@@ -67,8 +63,7 @@ function htmlProcessor(lang: string, withRaw: boolean): HtmlProcessor {
         footnoteBackLabel: labels.back,
       })
       .use(withRaw ? [rehypeRaw] : [])
-      .use(rehypeResolveImages)
-      .use(rehypeFragmentLinks)
+      .use(rehypePrepareTree)
       .use(rehypeSanitize, sanitizeSchema)
       .use(rehypeStringify);
     processor = p as unknown as HtmlProcessor;
@@ -86,20 +81,16 @@ export function renderMarkdown(input: RenderInput): RenderOutput {
     images: [],
   };
   const file = new VFile({ value: input.markdown, data: { quire: ctx } });
-  const mdast = parser.parse(file);
-  const processor = htmlProcessor(input.lang, containsRawHtml(mdast));
+  const mdast = parseGfm(input.markdown, file);
+  const processor = htmlProcessor(input.lang, containsRawHtml(mdast as MdastRoot));
   const hast = processor.runSync(mdast, file);
   const html = processor.stringify(hast, file);
   return { html: markSanitized(html), excerpt: deriveExcerpt(hast), problems: ctx.problems, images: ctx.images };
 }
 
-function containsRawHtml(tree: MdastRoot): boolean {
-  let found = false;
-  visit(tree, 'html', () => {
-    found = true;
-    return EXIT;
-  });
-  return found;
+function containsRawHtml(node: { type: string; children?: unknown[] }): boolean {
+  if (node.type === 'html') return true;
+  return node.children ? (node.children as { type: string; children?: unknown[] }[]).some(containsRawHtml) : false;
 }
 
 /**
@@ -109,17 +100,21 @@ function containsRawHtml(tree: MdastRoot): boolean {
  * that length and ends with "…".
  */
 export function deriveExcerpt(tree: HastRoot): string {
-  let text = '';
-  visit(tree, 'element', (node: Element) => {
-    if (node.tagName !== 'p') return;
-    const candidate = textOf(node).replace(/\s+/g, ' ').trim();
-    if (candidate) {
-      text = candidate;
-      return EXIT;
+  return cutAtWord(firstParagraphText(tree.children) ?? '', EXCERPT_MAX_LENGTH);
+}
+
+function firstParagraphText(nodes: HastRoot['children']): string | null {
+  for (const node of nodes) {
+    if (node.type !== 'element') continue;
+    if (node.tagName === 'p') {
+      const text = textOf(node).replace(/\s+/g, ' ').trim();
+      if (text) return text;
+    } else {
+      const inner = firstParagraphText(node.children);
+      if (inner) return inner;
     }
-    return undefined;
-  });
-  return cutAtWord(text, EXCERPT_MAX_LENGTH);
+  }
+  return null;
 }
 
 export function cutAtWord(text: string, max: number): string {

@@ -127,3 +127,44 @@ describe('static export', () => {
     expect(result.issues.map((i) => i.code)).toEqual(['CONTENT_NO_SITES']);
   });
 });
+
+describe('render workers', () => {
+  it('give exactly the output of rendering in this thread, problems included', async () => {
+    const { createRenderPool, POOL_THRESHOLD } = await import('../../src/build/render-pool.ts');
+    p = createTempProject();
+    writeSite(p, 'site');
+    p.write('site/images/pic.png', 'pixels');
+    for (let i = 0; i < POOL_THRESHOLD + 20; i++) {
+      p.write(`site/articles/n${i}.md`, article({ title: `N ${i}`, status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }, `Text ${i} with https://example.com/${i} and ![p](../images/pic.png)\n\n<details><summary>${i}</summary>x</details>\n`));
+    }
+    const treeOf = async (workers: number) => {
+      p.remove('../dist');
+      const pool = createRenderPool(workers);
+      try {
+        const result = await buildDist({ ...settings(), stateDir: path.join(p.root, `state-${workers}`) }, undefined, { pool });
+        expect(result.ok).toBe(true);
+        expect(result.stats.rendered).toBe(POOL_THRESHOLD + 20);
+      } finally {
+        await pool.close();
+      }
+      const tree = snapshotTree(p.distDir);
+      return Object.fromEntries(Object.entries(tree).filter(([k]) => k !== 'manifest.json').map(([k, v]) => [k, v.split(':')[1]]));
+    };
+    const inline = await treeOf(0);
+    const pooled = await treeOf(2);
+    expect(Object.keys(pooled).length).toBe(Object.keys(inline).length);
+    expect(pooled).toEqual(inline);
+    expect(JSON.parse(Buffer.from(inline['site/articles/n3.json']!, 'base64').toString()).html).toMatch(/<img src="https:\/\/api\.example\.com\/assets\/site\/pic\.[0-9a-f]{16}\.png" alt="p">/);
+
+    p.write('site/articles/n5.md', article({ title: 'N 5', status: 'published' }, '![gone](../images/gone.png)\n'));
+    for (let i = 0; i < POOL_THRESHOLD; i++) p.write(`site/articles/m${i}.md`, article({ title: `M ${i}` }, `Fresh ${i}\n`));
+    const pool = createRenderPool(2);
+    try {
+      const failed = await buildDist({ ...settings(), stateDir: path.join(p.root, 'state-x') }, undefined, { pool });
+      expect(failed.ok).toBe(false);
+      expect(failed.issues.find((i) => i.code === 'CONTENT_IMAGE_MISSING')).toMatchObject({ file: path.join(p.contentDir, 'site/articles/n5.md'), line: 6, column: 1 });
+    } finally {
+      await pool.close();
+    }
+  });
+});

@@ -1,0 +1,120 @@
+// Renders on worker threads when there is enough to render: Markdown parsing is CPU-bound.
+// Workers pull small batches from a queue, so uneven documents still spread evenly.
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { ImageFile } from '../content/load-content.ts';
+import { renderMarkdown, type RenderInput, type RenderOutput } from '../render/render-markdown.ts';
+import { createImageResolver } from './images.ts';
+
+export type WorkerRenderInput = Omit<RenderInput, 'resolveImage'>;
+
+/** What a worker needs to resolve a site's images itself; sent once per worker and site. */
+export interface SiteMessage {
+  type: 'site';
+  key: string;
+  siteId: string;
+  publicUrl: string;
+  images: [string, ImageFile][];
+}
+
+export interface RenderMessage {
+  type: 'render';
+  id: number;
+  siteKey: string;
+  inputs: WorkerRenderInput[];
+}
+
+export type WorkerReply = { id: number; outputs: RenderOutput[] } | { id: number; error: string };
+
+export interface RenderPool {
+  render(siteId: string, publicUrl: string, images: Map<string, ImageFile>, inputs: WorkerRenderInput[]): Promise<RenderOutput[]>;
+  close(): Promise<void>;
+}
+
+/** Below this many documents the workers' start-up costs more than it saves. */
+export const POOL_THRESHOLD = 48;
+const BATCH = 8;
+
+export function defaultWorkerCount(): number {
+  return Math.max(1, Math.min(4, os.availableParallelism()));
+}
+
+interface Job {
+  message: RenderMessage;
+  site: SiteMessage;
+  resolve: (o: RenderOutput[]) => void;
+  reject: (e: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  sites: Set<string>;
+  job: Job | null;
+}
+
+export function createRenderPool(size = defaultWorkerCount()): RenderPool {
+  let slots: Slot[] | null = null;
+  const queue: Job[] = [];
+  let nextId = 0;
+  let nextSite = 0;
+
+  const dispatch = (slot: Slot) => {
+    const job = queue.shift();
+    slot.job = job ?? null;
+    // Busy workers keep the process alive; idle ones must not hold it open.
+    if (!job) {
+      slot.worker.unref();
+      return;
+    }
+    slot.worker.ref();
+    if (!slot.sites.has(job.site.key)) {
+      slot.worker.postMessage(job.site);
+      slot.sites.add(job.site.key);
+    }
+    slot.worker.postMessage(job.message);
+  };
+
+  const start = (): Slot[] =>
+    Array.from({ length: size }, () => {
+      const worker = new Worker(new URL('./render-worker-entry.mjs', import.meta.url));
+      const slot: Slot = { worker, sites: new Set(), job: null };
+      worker.on('message', (reply: WorkerReply) => {
+        const job = slot.job;
+        if ('error' in reply) job?.reject(new Error(`render worker failed: ${reply.error}`));
+        else job?.resolve(reply.outputs);
+        dispatch(slot);
+      });
+      worker.on('error', (err) => {
+        slot.job?.reject(err);
+        for (const j of queue.splice(0)) j.reject(err);
+      });
+      worker.unref();
+      return slot;
+    });
+
+  return {
+    async render(siteId, publicUrl, images, inputs) {
+      if (size === 0) return renderInline(siteId, publicUrl, images, inputs);
+      slots ??= start();
+      const site: SiteMessage = { type: 'site', key: String(nextSite++), siteId, publicUrl, images: [...images] };
+      const batches: Promise<RenderOutput[]>[] = [];
+      for (let i = 0; i < inputs.length; i += BATCH) {
+        const message: RenderMessage = { type: 'render', id: nextId++, siteKey: site.key, inputs: inputs.slice(i, i + BATCH) };
+        batches.push(new Promise((resolve, reject) => queue.push({ message, site, resolve, reject })));
+      }
+      for (const slot of slots) if (!slot.job) dispatch(slot);
+      return (await Promise.all(batches)).flat();
+    },
+    async close() {
+      const all = slots;
+      slots = null;
+      await Promise.all((all ?? []).map((s) => s.worker.terminate()));
+    },
+  };
+}
+
+/** A pool of size 0 renders in this thread, with the same image resolution as a worker. */
+function renderInline(siteId: string, publicUrl: string, images: Map<string, ImageFile>, inputs: WorkerRenderInput[]): RenderOutput[] {
+  const resolveImage = createImageResolver(siteId, images, publicUrl, new Map()).url;
+  return inputs.map((input) => renderMarkdown({ ...input, resolveImage }));
+}
