@@ -1,16 +1,20 @@
-// content/ → dist/: load and check, date from git, render (cached), then write atomically.
+// content/ → dist/: load and check, date from git, render (cached), write atomically.
+// Work is skipped wherever its inputs are unchanged: a build whose inputs all equal those of
+// the build in dist/ does nothing; unchanged articles are reused from the previous dist/.
+import fs from 'node:fs';
 import path from 'node:path';
+import type { ArticleListItem } from './api-shapes.ts';
+import { toIsoUtc } from '../content/dates.ts';
 import { readGitDates, type DateQuery } from '../content/git-history.ts';
 import { hasErrors, sortIssues, type ContentIssue } from '../content/issues.ts';
-import { loadContent, type ParseCache } from '../content/load-content.ts';
+import { loadContent, type LoadedContent } from '../content/load-content.ts';
 import { RENDERER_VERSION } from '../render/render-markdown.ts';
-import { toIsoUtc } from '../content/dates.ts';
-import { compileSite, type CompileDeps, type CompiledSite } from './compile-site.ts';
-import type { ImageHashCache } from './images.ts';
+import { loadBuildState, saveBuildState, type BuildState } from './build-state.ts';
+import { compileSite, type CompiledSite, type PreviousSite } from './compile-site.ts';
+import { DistWriter } from './dist-writer.ts';
 import { buildIdOf, hashBytes, MANIFEST_FORMAT, readManifest, type Manifest, type ManifestSite } from './manifest.ts';
 import { createRenderCache, type RenderCache } from './render-cache.ts';
 import { createRenderPool, type RenderPool } from './render-pool.ts';
-import { writeDistAtomically, type DistCopy, type DistFile } from './write-dist.ts';
 
 export interface BuildSettings {
   contentDir: string;
@@ -19,30 +23,25 @@ export interface BuildSettings {
   publicUrl: string;
 }
 
-/** Long-lived caches a watcher keeps between builds; a one-shot build makes fresh ones. */
+/** Caches a watcher keeps between builds; a one-shot build loads them from the state dir. */
 export interface BuildCaches {
-  parse: ParseCache;
+  state: BuildState;
   render: RenderCache;
-  imageHashes: ImageHashCache;
 }
 
 export interface BuildResult {
   ok: boolean;
   issues: ContentIssue[];
-  /** The manifest now in dist/ (the previous one when the build failed). */
+  /** The manifest now in dist/ (the previous one when the build failed or changed nothing). */
   manifest: Manifest | null;
   /** Whether dist/ was rewritten. */
   written: boolean;
-  sites: CompiledSite[];
-  stats: { articles: number; published: number; rendered: number; cached: number; ms: number };
+  sites: { id: string; published: number; drafts: number }[];
+  stats: { articles: number; published: number; rendered: number; cached: number; reused: number; ms: number };
 }
 
-export function createBuildCaches(stateDir: string | null): BuildCaches {
-  return {
-    parse: new Map(),
-    render: createRenderCache(stateDir ? path.join(stateDir, 'cache', 'render') : null),
-    imageHashes: new Map(),
-  };
+export function createBuildCaches(stateDir: string): BuildCaches {
+  return { state: loadBuildState(stateDir), render: createRenderCache(path.join(stateDir, 'cache', 'render')) };
 }
 
 export async function buildDist(
@@ -60,87 +59,119 @@ export async function buildDist(
 
 async function build(settings: BuildSettings, caches: BuildCaches, pool: RenderPool): Promise<BuildResult> {
   const started = performance.now();
-  const before = { ...caches.render.stats };
-  const content = await loadContent(settings.contentDir, caches.parse);
+  const { state } = caches;
+  const renderStats = { ...caches.render.stats };
+  const content = await loadContent(settings.contentDir, state.sources);
   const issues = content.issues;
-
   const queries: DateQuery[] = content.sites.flatMap((s) =>
     s.articles
       .filter((a) => a.meta.status === 'published' && (!a.meta.publishedAt || !a.meta.updatedAt))
       .map((a) => ({ file: a.file, mtimeMs: a.mtimeMs, wantPublishedAt: !a.meta.publishedAt })),
   );
-  const dates = queries.length ? await readGitDates(settings.contentDir, queries) : new Map();
-  const deps: CompileDeps = {
-    publicUrl: settings.publicUrl,
-    dates,
-    renderCache: caches.render,
-    imageHashes: caches.imageHashes,
-    pool,
-  };
-  const sites: CompiledSite[] = [];
-  for (const loaded of content.sites) sites.push(await compileSite(loaded, deps, issues));
-
-  const stats = {
-    articles: content.sites.reduce((n, s) => n + s.articles.length, 0),
-    published: sites.reduce((n, s) => n + s.articles.length, 0),
-    rendered: caches.render.stats.misses - before.misses,
-    cached: caches.render.stats.hits - before.hits,
-    ms: 0,
-  };
-  const sorted = sortIssues(issues);
+  const dates = queries.length ? await readGitDates(settings.contentDir, queries, state.git) : new Map();
   const previous = readManifest(settings.distDir);
-  if (hasErrors(sorted)) {
-    stats.ms = performance.now() - started;
-    return { ok: false, issues: sorted, manifest: previous, written: false, sites, stats };
+  const inputs = inputsOf(content, dates, settings.publicUrl);
+  const articles = content.sites.reduce((n, s) => n + s.articles.length, 0);
+  const finish = (result: Omit<BuildResult, 'stats' | 'issues'>, compiled: CompiledSite[]): BuildResult => {
+    prune(state, content);
+    saveBuildState(settings.stateDir, state);
+    return {
+      ...result,
+      issues: sortIssues(issues),
+      stats: {
+        articles,
+        published: compiled.length ? compiled.reduce((n, s) => n + s.published, 0) : result.sites.reduce((n, s) => n + s.published, 0),
+        rendered: caches.render.stats.misses - renderStats.misses,
+        cached: caches.render.stats.hits - renderStats.hits,
+        reused: compiled.reduce((n, s) => n + s.reused, 0),
+        ms: performance.now() - started,
+      },
+    };
+  };
+
+  if (!hasErrors(issues) && previous?.inputs === inputs) {
+    const sites = Object.entries(previous.sites).map(([id, s]) => ({
+      id,
+      published: Object.keys(s.articles).length,
+      drafts: (content.sites.find((l) => l.site.id === id)?.articles.length ?? 0) - Object.keys(s.articles).length,
+    }));
+    return finish({ ok: true, manifest: previous, written: false, sites }, []);
   }
 
-  const { files, copies, manifest } = assembleDist(sites, settings.publicUrl);
-  const written = previous?.buildId !== manifest.buildId;
-  if (written) writeDistAtomically(settings.distDir, files, copies, manifest);
-  stats.ms = performance.now() - started;
-  return { ok: true, issues: sorted, manifest: written ? manifest : previous, written, sites, stats };
+  const writer = hasErrors(issues) ? null : new DistWriter(settings.distDir);
+  const compiled: CompiledSite[] = [];
+  try {
+    for (const loaded of content.sites) {
+      const before = previous?.sites[loaded.site.id];
+      compiled.push(
+        await compileSite(loaded, {
+          publicUrl: settings.publicUrl,
+          dates,
+          renderCache: caches.render,
+          imageHashes: state.imageHashes,
+          checked: state.checked,
+          pool,
+          writer,
+          previous: before && writer ? previousSite(settings.distDir, loaded.site.id, before) : null,
+        }, issues),
+      );
+    }
+    const sites = compiled.map(({ id, published, drafts }) => ({ id, published, drafts }));
+    if (!writer || hasErrors(issues)) {
+      writer?.abort();
+      return finish({ ok: false, manifest: previous, written: false, sites }, compiled);
+    }
+    const manifestSites: Record<string, ManifestSite> = Object.fromEntries(compiled.map((c) => [c.id, c.manifest]));
+    const body = { format: MANIFEST_FORMAT, renderer: RENDERER_VERSION, publicUrl: settings.publicUrl, sites: manifestSites } as const;
+    const manifest: Manifest = { ...body, buildId: buildIdOf(body), builtAt: toIsoUtc(new Date()), inputs };
+    writer.commit(manifest);
+    return finish({ ok: true, manifest, written: true, sites }, compiled);
+  } catch (err) {
+    writer?.abort();
+    throw err;
+  }
 }
 
-function assembleDist(sites: CompiledSite[], publicUrl: string) {
-  const files: DistFile[] = [];
-  const copies: DistCopy[] = [];
-  const manifestSites: Record<string, ManifestSite> = {};
-  for (const compiled of sites) {
-    const { site } = compiled.loaded;
-    const listJson = JSON.stringify(compiled.list);
-    files.push({ path: `${site.id}/articles.json`, data: listJson });
-    const articles: ManifestSite['articles'] = {};
-    for (const a of compiled.articles) {
-      const bodyJson = JSON.stringify(a.body);
-      const payloadJson = JSON.stringify(a.webhook);
-      files.push({ path: `${site.id}/articles/${a.body.slug}.json`, data: bodyJson });
-      files.push({ path: `${site.id}/webhooks/${a.body.slug}.json`, data: payloadJson });
-      articles[a.body.slug] = {
-        file: a.source.sitePath,
-        sourceHash: a.source.hash,
-        bodyHash: hashBytes(bodyJson),
-        payloadHash: hashBytes(payloadJson),
-        kind: a.body.kind,
-        publishedAt: a.body.publishedAt,
-        updatedAt: a.body.updatedAt,
-      };
-    }
-    const images: Record<string, string> = {};
-    for (const img of compiled.images) {
-      copies.push({ path: `${site.id}/images/${img.distName}`, source: img.source });
-      images[img.sitePath] = img.distName;
-    }
-    manifestSites[site.id] = {
-      name: site.name,
-      lang: site.lang,
-      url: site.url,
-      articlePath: site.articlePath,
-      listHash: hashBytes(listJson),
-      articles,
-      images,
-    };
+/** Everything a build's output depends on, hashed. */
+function inputsOf(content: LoadedContent, dates: Map<string, unknown>, publicUrl: string): string {
+  return hashBytes(
+    JSON.stringify([
+      MANIFEST_FORMAT,
+      RENDERER_VERSION,
+      publicUrl,
+      content.sites.map((s) => [
+        { ...s.site, dir: undefined },
+        [...s.authors.values()],
+        [...s.images.values()].map((i) => [i.sitePath, i.size, i.mtimeMs]),
+        s.articles.map((a) => [a.sitePath, a.hash, dates.get(a.file) ?? null]),
+      ]),
+    ]),
+  );
+}
+
+function previousSite(distDir: string, id: string, site: ManifestSite): PreviousSite | null {
+  try {
+    const list = JSON.parse(fs.readFileSync(path.join(distDir, id, 'articles.json'), 'utf8')) as { articles: ArticleListItem[] };
+    return { site, items: new Map(list.articles.map((a) => [a.slug, a])) };
+  } catch {
+    return null; // no usable previous output: build this site in full
   }
-  const body = { format: MANIFEST_FORMAT, renderer: RENDERER_VERSION, publicUrl, sites: manifestSites } as const;
-  const manifest: Manifest = { format: MANIFEST_FORMAT, buildId: buildIdOf(body), builtAt: toIsoUtc(new Date()), renderer: RENDERER_VERSION, publicUrl, sites: manifestSites };
-  return { files, copies, manifest };
+}
+
+/** Keeps the persisted state to what the content has now. */
+function prune(state: BuildState, content: LoadedContent): void {
+  const files = new Set<string>();
+  const imageKeys = new Set<string>();
+  for (const s of content.sites) {
+    for (const a of s.articles) files.add(a.file);
+    for (const i of s.images.values()) imageKeys.add(`${i.file}\0${i.size}\0${i.mtimeMs}`);
+  }
+  for (const file of state.sources.keys()) if (!files.has(file)) state.sources.delete(file);
+  for (const key of state.imageHashes.keys()) if (!imageKeys.has(key)) state.imageHashes.delete(key);
+  const maxChecked = 4 * Math.max(1000, files.size);
+  if (state.checked.size > maxChecked) {
+    const drop = state.checked.size - maxChecked;
+    let i = 0;
+    for (const key of state.checked.keys()) if (i++ < drop) state.checked.delete(key);
+  }
 }

@@ -1,38 +1,23 @@
-// One loaded site → the exact API bodies and webhook payloads of its published articles.
-import { issue, type ContentIssue } from '../content/issues.ts';
-import type { LoadedSite } from '../content/load-content.ts';
+// One loaded site → its part of dist/: the exact API bodies and webhook payloads of its
+// published articles, written as they are made. An article whose inputs are all unchanged since
+// the previous build is taken over from the previous dist/ without being read or rendered.
+import path from 'node:path';
 import type { FileDates } from '../content/git-history.ts';
+import { issue, type ContentIssue } from '../content/issues.ts';
+import { readMarkdown, type LoadedSite } from '../content/load-content.ts';
 import type { ArticleSource } from '../content/model.ts';
-import { renderMarkdown, type RenderInput, type RenderOutput } from '../render/render-markdown.ts';
-import {
-  newestFirst,
-  toListItem,
-  toWebhookArticle,
-  type ArticleBody,
-  type ArticleListBody,
-  type ArticleListItem,
-  type WebhookArticle,
-} from './api-shapes.ts';
+import type { RenderProblem } from '../render/render-context.ts';
+import { renderMarkdown, RENDERER_VERSION, type RenderInput, type RenderOutput } from '../render/render-markdown.ts';
+import { newestFirst, toListItem, toWebhookArticle, type ArticleBody, type ArticleListItem } from './api-shapes.ts';
+import type { DistWriter } from './dist-writer.ts';
 import { createImageResolver, type ImageHashCache, type PublishedImage } from './images.ts';
+import { hashBytes, type ManifestArticle, type ManifestSite } from './manifest.ts';
 import type { RenderCache } from './render-cache.ts';
 import { POOL_THRESHOLD, type RenderPool } from './render-pool.ts';
-import type { ImageFile } from '../content/load-content.ts';
-import path from 'node:path';
 
-export interface CompiledArticle {
-  source: ArticleSource;
-  body: ArticleBody;
-  listItem: ArticleListItem;
-  webhook: WebhookArticle;
-}
-
-export interface CompiledSite {
-  loaded: LoadedSite;
-  /** Published articles, newest first. */
-  articles: CompiledArticle[];
-  list: ArticleListBody;
-  images: PublishedImage[];
-  drafts: ArticleSource[];
+export interface PreviousSite {
+  site: ManifestSite;
+  items: Map<string, ArticleListItem>;
 }
 
 export interface CompileDeps {
@@ -40,96 +25,173 @@ export interface CompileDeps {
   dates: Map<string, FileDates>;
   renderCache: RenderCache;
   imageHashes: ImageHashCache;
+  /** Render problems by check key; see checkKeyOf. */
+  checked: Map<string, RenderProblem[]>;
   /** Worker threads for large batches; without it everything renders in this thread. */
   pool?: RenderPool;
+  /** Where output goes; null when the build has already failed and only checks remain. */
+  writer: DistWriter | null;
+  previous: PreviousSite | null;
 }
+
+export interface CompiledSite {
+  id: string;
+  manifest: ManifestSite;
+  published: number;
+  drafts: number;
+  rendered: number;
+  reused: number;
+}
+
+/** Bounds memory: bodies are rendered, written and dropped this many at a time. */
+const CHUNK = 256;
 
 export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues: ContentIssue[]): Promise<CompiledSite> {
   const { site, authors } = loaded;
   const images = createImageResolver(site.id, loaded.images, deps.publicUrl, deps.imageHashes);
-  const inputs: RenderInput[] = loaded.articles.map((a) => ({
-    markdown: a.markdown,
-    lang: a.meta.lang ?? site.lang,
-    articleDir: path.posix.dirname(a.sitePath),
-    bodyLine: a.bodyLine,
-    resolveImage: images.url,
-  }));
-  const outputs = await renderWithCache(inputs, deps, site.id, loaded.images);
-
+  const imagesKey = hashBytes(JSON.stringify([...loaded.images.values()].map((i) => [i.sitePath, i.size, i.mtimeMs])));
+  const siteKey = JSON.stringify([RENDERER_VERSION, deps.publicUrl, site.name, site.lang, site.url, site.articlePath]);
   const published = new Map<string, string>(); // slug → title, for `related`
   for (const a of loaded.articles) if (a.meta.status === 'published') published.set(a.meta.slug, a.meta.title);
 
-  const articles: CompiledArticle[] = [];
+  const items: ArticleListItem[] = [];
+  const entries: Record<string, ManifestArticle> = {};
   const usedImages = new Map<string, PublishedImage>();
-  loaded.articles.forEach((source, i) => {
-    const out = outputs[i]!;
-    for (const p of out.problems) issues.push(issue(source.file, p, p.code, p.message));
-    if (source.meta.status !== 'published') return;
+  const useImage = (sitePath: string) => {
+    const img = images.resolve(sitePath);
+    if (img) usedImages.set(sitePath, img);
+    return img;
+  };
+  const todo: { source: ArticleSource; checkKey: string; inputKey: string }[] = [];
+  let reused = 0;
+
+  for (const source of loaded.articles) {
     const { meta } = source;
-    const dates = deps.dates.get(source.file);
-    let imageUrl: string | null = null;
-    if (meta.image?.kind === 'url') imageUrl = meta.image.url;
-    if (meta.image?.kind === 'file') {
-      const img = images.resolve(meta.image.sitePath);
-      if (img) usedImages.set(img.sitePath, img);
-      imageUrl = img?.url ?? null;
+    const checkKey = hashBytes(JSON.stringify([RENDERER_VERSION, deps.publicUrl, source.sitePath, source.hash, meta.lang ?? site.lang, imagesKey]));
+    if (meta.status !== 'published') {
+      const problems = deps.checked.get(checkKey);
+      if (problems) reportProblems(source, problems, issues);
+      else todo.push({ source, checkKey, inputKey: '' });
+      continue;
     }
-    for (const sitePath of out.images) {
-      const img = images.resolve(sitePath);
-      if (img) usedImages.set(sitePath, img);
-    }
-    const author = meta.author ? authors.get(meta.author) : undefined;
-    const body: ArticleBody = {
-      slug: meta.slug,
-      title: meta.title,
-      metaDescription: meta.metaDescription,
-      lang: meta.lang ?? site.lang,
-      html: out.html,
-      markdown: source.markdown,
-      imageUrl,
-      imageAlt: meta.imageAlt,
-      publishedAt: meta.publishedAt ?? dates?.publishedAt ?? null,
-      updatedAt: meta.updatedAt ?? dates?.updatedAt ?? null,
-      kind: meta.kind,
-      sourceUrl: meta.sourceUrl,
-      related: meta.related
-        .filter((r) => r.slug !== meta.slug && published.has(r.slug))
-        .map((r) => ({ slug: r.slug, title: published.get(r.slug)! })),
-      author: author ? { name: author.name, bio: author.bio, url: author.url } : null,
-    };
-    const excerpt = meta.excerpt ?? (out.excerpt || meta.metaDescription || '');
-    articles.push({ source, body, listItem: toListItem(body, excerpt), webhook: toWebhookArticle(body) });
-  });
-  articles.sort((a, b) => newestFirst(a.listItem, b.listItem));
+    const author = meta.author ? (authors.get(meta.author) ?? null) : null;
+    const inputKey = hashBytes(JSON.stringify([checkKey, siteKey, author, relatedOf(source, published), deps.dates.get(source.file) ?? null]));
+    const before = deps.previous?.site.articles[meta.slug];
+    const item = deps.previous?.items.get(meta.slug);
+    if (deps.writer && before?.inputKey === inputKey && item) {
+      deps.writer.reuse(`${site.id}/articles/${meta.slug}.json`);
+      deps.writer.reuse(`${site.id}/webhooks/${meta.slug}.json`);
+      before.images.forEach(useImage);
+      reportProblems(source, deps.checked.get(checkKey) ?? [], issues);
+      deps.checked.set(checkKey, deps.checked.get(checkKey) ?? []);
+      items.push(item);
+      entries[meta.slug] = before;
+      reused++;
+    } else todo.push({ source, checkKey, inputKey });
+  }
+
+  for (let start = 0; start < todo.length; start += CHUNK) {
+    const chunk = todo.slice(start, start + CHUNK);
+    const inputs: RenderInput[] = await Promise.all(
+      chunk.map(async ({ source }) => ({
+        markdown: await readMarkdown(source),
+        lang: source.meta.lang ?? site.lang,
+        articleDir: path.posix.dirname(source.sitePath),
+        bodyLine: source.bodyLine,
+        resolveImage: images.url,
+      })),
+    );
+    const outputs = await renderWithCache(inputs, deps, site.id, loaded);
+    chunk.forEach(({ source, checkKey, inputKey }, i) => {
+      const out = outputs[i]!;
+      deps.checked.set(checkKey, out.problems);
+      reportProblems(source, out.problems, issues);
+      if (source.meta.status !== 'published') return;
+      const { meta } = source;
+      const dates = deps.dates.get(source.file);
+      const frontImage = meta.image?.kind === 'file' ? useImage(meta.image.sitePath) : undefined;
+      out.images.forEach(useImage);
+      const author = meta.author ? authors.get(meta.author) : undefined;
+      const body: ArticleBody = {
+        slug: meta.slug,
+        title: meta.title,
+        metaDescription: meta.metaDescription,
+        lang: meta.lang ?? site.lang,
+        html: out.html,
+        markdown: inputs[i]!.markdown,
+        imageUrl: meta.image?.kind === 'url' ? meta.image.url : (frontImage?.url ?? null),
+        imageAlt: meta.imageAlt,
+        publishedAt: meta.publishedAt ?? dates?.publishedAt ?? null,
+        updatedAt: meta.updatedAt ?? dates?.updatedAt ?? null,
+        kind: meta.kind,
+        sourceUrl: meta.sourceUrl,
+        related: relatedOf(source, published),
+        author: author ? { name: author.name, bio: author.bio, url: author.url } : null,
+      };
+      const item = toListItem(body, meta.excerpt ?? (out.excerpt || meta.metaDescription || ''));
+      const bodyJson = JSON.stringify(body);
+      const payloadJson = JSON.stringify(toWebhookArticle(body));
+      deps.writer?.write(`${site.id}/articles/${meta.slug}.json`, bodyJson);
+      deps.writer?.write(`${site.id}/webhooks/${meta.slug}.json`, payloadJson);
+      items.push(item);
+      entries[meta.slug] = {
+        file: source.sitePath,
+        sourceHash: source.hash,
+        inputKey,
+        bodyHash: hashBytes(bodyJson),
+        payloadHash: hashBytes(payloadJson),
+        kind: meta.kind,
+        publishedAt: body.publishedAt,
+        updatedAt: body.updatedAt,
+        images: [...new Set([...(meta.image?.kind === 'file' ? [meta.image.sitePath] : []), ...out.images])],
+      };
+    });
+  }
+
+  items.sort(newestFirst);
+  const listJson = JSON.stringify({ site: { name: site.name, lang: site.lang }, total: items.length, articles: items });
+  deps.writer?.write(`${site.id}/articles.json`, listJson);
+  const imageNames: Record<string, string> = {};
+  for (const img of usedImages.values()) {
+    deps.writer?.copy(`${site.id}/images/${img.distName}`, img.source);
+    imageNames[img.sitePath] = img.distName;
+  }
+  const sortedEntries = Object.fromEntries(items.map((i) => [i.slug, entries[i.slug]!]));
   return {
-    loaded,
-    articles,
-    list: { site: { name: site.name, lang: site.lang }, total: articles.length, articles: articles.map((a) => a.listItem) },
-    images: [...usedImages.values()],
-    drafts: loaded.articles.filter((a) => a.meta.status !== 'published'),
+    id: site.id,
+    manifest: { name: site.name, lang: site.lang, url: site.url, articlePath: site.articlePath, listHash: hashBytes(listJson), articles: sortedEntries, images: imageNames },
+    published: items.length,
+    drafts: loaded.articles.length - items.length,
+    rendered: todo.length,
+    reused,
   };
 }
 
-async function renderWithCache(
-  inputs: RenderInput[],
-  deps: CompileDeps,
-  siteId: string,
-  siteImages: Map<string, ImageFile>,
-): Promise<RenderOutput[]> {
+/** `related`, resolved to the slug and title of published articles only, in the order given. */
+function relatedOf(source: ArticleSource, published: Map<string, string>): { slug: string; title: string }[] {
+  return source.meta.related
+    .filter((r) => r.slug !== source.meta.slug && published.has(r.slug))
+    .map((r) => ({ slug: r.slug, title: published.get(r.slug)! }));
+}
+
+function reportProblems(source: ArticleSource, problems: RenderProblem[], issues: ContentIssue[]): void {
+  for (const p of problems) issues.push(issue(source.file, p, p.code, p.message));
+}
+
+async function renderWithCache(inputs: RenderInput[], deps: CompileDeps, siteId: string, loaded: LoadedSite): Promise<RenderOutput[]> {
   const cache = deps.renderCache;
   const keys = inputs.map((input) => cache.key(input));
   const outputs: (RenderOutput | undefined)[] = inputs.map((input, i) => cache.get(keys[i]!, input));
   const missing = outputs.flatMap((o, i) => (o ? [] : [i]));
-  if (missing.length > 0) {
-    const todo = missing.map((i) => inputs[i]!);
-    const rendered =
-      deps.pool && todo.length >= POOL_THRESHOLD
-        ? await deps.pool.render(siteId, deps.publicUrl, siteImages, todo.map(({ resolveImage: _, ...rest }) => rest))
-        : todo.map(renderMarkdown);
-    missing.forEach((inputIndex, j) => {
-      outputs[inputIndex] = rendered[j]!;
-      cache.set(keys[inputIndex]!, rendered[j]!, inputs[inputIndex]!);
-    });
-  }
+  if (missing.length === 0) return outputs as RenderOutput[];
+  const todo = missing.map((i) => inputs[i]!);
+  const rendered =
+    deps.pool && todo.length >= POOL_THRESHOLD
+      ? await deps.pool.render(siteId, deps.publicUrl, loaded.images, todo.map(({ resolveImage: _, ...rest }) => rest))
+      : todo.map(renderMarkdown);
+  missing.forEach((inputIndex, j) => {
+    outputs[inputIndex] = rendered[j]!;
+    cache.set(keys[inputIndex]!, rendered[j]!, inputs[inputIndex]!);
+  });
   return outputs as RenderOutput[];
 }

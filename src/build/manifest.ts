@@ -11,11 +11,15 @@ export const MANIFEST_FORMAT = 1;
 const ArticleEntry = z.object({
   file: z.string(),
   sourceHash: z.string(),
+  /** Hash of every input of the article's output: unchanged means its files can be reused. */
+  inputKey: z.string(),
   bodyHash: z.string(),
   payloadHash: z.string(),
   kind: z.string(),
   publishedAt: z.string().nullable(),
   updatedAt: z.string().nullable(),
+  /** Site paths of the images its output uses. */
+  images: z.array(z.string()),
 });
 
 const SiteEntry = z.object({
@@ -34,6 +38,8 @@ export const ManifestSchema = z.object({
   builtAt: z.string(),
   renderer: z.string(),
   publicUrl: z.string(),
+  /** Hash of every input of the build: equal means nothing to do. */
+  inputs: z.string(),
   sites: z.record(z.string(), SiteEntry),
 });
 
@@ -45,7 +51,7 @@ export const hashBytes = (data: string | Uint8Array): string =>
   createHash('sha256').update(data).digest('base64url').slice(0, 32);
 
 /** The build id covers everything but the time, so identical builds share it. */
-export function buildIdOf(m: Omit<Manifest, 'buildId' | 'builtAt'>): string {
+export function buildIdOf(m: Omit<Manifest, 'buildId' | 'builtAt' | 'inputs'>): string {
   return hashBytes(JSON.stringify({ ...m }));
 }
 

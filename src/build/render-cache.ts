@@ -19,8 +19,16 @@ export interface RenderCache {
   stats: { hits: number; misses: number };
 }
 
+/** Entries also kept in memory, for a watcher's rebuilds; the disk holds them all. */
+const MEMORY_ENTRIES = 512;
+
 export function createRenderCache(dir: string | null): RenderCache {
   const memory = new Map<string, Entry>();
+  const remember = (key: string, entry: Entry) => {
+    memory.delete(key);
+    memory.set(key, entry);
+    if (memory.size > MEMORY_ENTRIES) memory.delete(memory.keys().next().value!);
+  };
   const stats = { hits: 0, misses: 0 };
   const fileOf = (key: string) => path.join(dir!, key.slice(0, 2), `${key}.json`);
 
@@ -29,7 +37,7 @@ export function createRenderCache(dir: string | null): RenderCache {
     if (hit || !dir) return hit;
     try {
       const entry = JSON.parse(fs.readFileSync(fileOf(key), 'utf8')) as Entry;
-      memory.set(key, entry);
+      remember(key, entry);
       return entry;
     } catch {
       return undefined; // missing or torn entry: render again
@@ -60,7 +68,7 @@ export function createRenderCache(dir: string | null): RenderCache {
         output: rest,
         images: images.map((sitePath) => ({ sitePath, url: input.resolveImage(sitePath) ?? null })),
       };
-      memory.set(key, entry);
+      remember(key, entry);
       if (!dir) return;
       const file = fileOf(key);
       fs.mkdirSync(path.dirname(file), { recursive: true });

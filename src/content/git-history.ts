@@ -23,12 +23,23 @@ export interface DateQuery {
   wantPublishedAt: boolean;
 }
 
-interface Change {
+export interface Change {
   time: number;
   blob: string;
 }
 
-export async function readGitDates(dir: string, queries: DateQuery[]): Promise<Map<string, FileDates>> {
+/** History read at one HEAD, reused while HEAD stays there; whether each blob was published. */
+export interface GitHistoryCache {
+  head: string | null;
+  changes: Map<string, Change[]>;
+  published: Map<string, boolean>;
+}
+
+export async function readGitDates(
+  dir: string,
+  queries: DateQuery[],
+  cache: GitHistoryCache = { head: null, changes: new Map(), published: new Map() },
+): Promise<Map<string, FileDates>> {
   const out = new Map<string, FileDates>();
   const root = await gitRoot(dir);
   const mtimeDate = (q: DateQuery) => toIsoUtc(new Date(Math.floor(q.mtimeMs / 1000) * 1000));
@@ -37,8 +48,16 @@ export async function readGitDates(dir: string, queries: DateQuery[]): Promise<M
     return out;
   }
   const rel = path.relative(root, dir) || '.';
-  const [dirty, history] = await Promise.all([dirtyFiles(root, rel), changesByFile(root, rel)]);
-  const blobs = new BlobReader(root);
+  const head = await headOf(root);
+  const [dirty, history] = await Promise.all([
+    dirtyFiles(root, rel),
+    head !== null && head === cache.head ? cache.changes : changesByFile(root, rel),
+  ]);
+  if (head !== cache.head) {
+    cache.head = head;
+    cache.changes = history;
+  }
+  const blobs = new BlobReader(root, cache.published);
   try {
     for (const q of queries) {
       const changes = history.get(q.file) ?? [];
@@ -68,6 +87,15 @@ async function gitRoot(dir: string): Promise<string | null> {
     return stdout.trim();
   } catch {
     return null;
+  }
+}
+
+async function headOf(root: string): Promise<string | null> {
+  try {
+    const { stdout } = await run('git', ['-C', root, 'rev-parse', '--verify', '-q', 'HEAD']);
+    return `${root}:${stdout.trim()}`;
+  } catch {
+    return null; // no commits yet
   }
 }
 
@@ -132,21 +160,28 @@ class BlobReader {
   private buffer = Buffer.alloc(0);
   private waiting: ((b: Buffer | null) => void) | null = null;
   private readonly root: string;
+  private readonly known: Map<string, boolean>;
 
-  constructor(root: string) {
+  constructor(root: string, known: Map<string, boolean>) {
     this.root = root;
+    this.known = known;
   }
 
   async isPublished(blob: string): Promise<boolean> {
+    const cached = this.known.get(blob);
+    if (cached !== undefined) return cached;
     const bytes = await this.read(blob);
-    if (!bytes) return false;
-    try {
-      const split = matter(bytes.toString('utf8'), { engines: { yaml: () => ({}) } } as Parameters<typeof matter>[1]) as unknown as { matter: string };
-      const data = parseYaml(split.matter) as { status?: unknown } | null;
-      return data?.status === 'published';
-    } catch {
-      return false;
+    let published = false;
+    if (bytes) {
+      try {
+        const split = matter(bytes.toString('utf8'), { engines: { yaml: () => ({}) } } as Parameters<typeof matter>[1]) as unknown as { matter: string };
+        published = (parseYaml(split.matter) as { status?: unknown } | null)?.status === 'published';
+      } catch {
+        published = false; // a version that does not parse was not published
+      }
     }
+    this.known.set(blob, published);
+    return published;
   }
 
   private read(blob: string): Promise<Buffer | null> {

@@ -4,8 +4,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { issue, START, type ContentIssue } from './issues.ts';
 import { loadAuthors, loadSite } from './load-site.ts';
-import type { ArticleSource, Author, Site } from './model.ts';
-import { parseArticle, type ParsedArticle } from './parse-article.ts';
+import type { ArticleMeta, ArticleSource, Author, Site } from './model.ts';
+import { parseArticle, splitBody } from './parse-article.ts';
 
 export interface ImageFile {
   /** `images/…`, forward slashes. */
@@ -28,12 +28,25 @@ export interface LoadedContent {
   issues: ContentIssue[];
 }
 
-/** Parsed articles by `file\0hash`, so a watcher re-parses only what changed. */
-export type ParseCache = Map<string, ParsedArticle>;
+/**
+ * What was learnt of each article file, by path: its stat, content hash and parsed front matter.
+ * A file whose stat is unchanged is not read again; its body is read only when it must be rendered.
+ */
+export interface SourceEntry {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  hash: string;
+  meta: ArticleMeta | null;
+  bodyLine: number;
+  issues: ContentIssue[];
+}
+export type SourceCache = Map<string, SourceEntry>;
 
 const READ_CONCURRENCY = 64;
 
-export async function loadContent(contentDir: string, cache?: ParseCache): Promise<LoadedContent> {
+export async function loadContent(contentDir: string, cache: SourceCache = new Map()): Promise<LoadedContent> {
   const issues: ContentIssue[] = [];
   let entries: import('node:fs').Dirent[];
   try {
@@ -66,7 +79,7 @@ export async function loadContent(contentDir: string, cache?: ParseCache): Promi
   return { sites, issues };
 }
 
-async function loadArticles(site: Site, issues: ContentIssue[], cache?: ParseCache): Promise<ArticleSource[]> {
+async function loadArticles(site: Site, issues: ContentIssue[], cache: SourceCache): Promise<ArticleSource[]> {
   const files = (await walk(path.join(site.dir, 'articles'))).filter((f) => f.toLowerCase().endsWith('.md')).sort();
   const results: (ArticleSource | null)[] = new Array(files.length).fill(null);
   let next = 0;
@@ -74,30 +87,51 @@ async function loadArticles(site: Site, issues: ContentIssue[], cache?: ParseCac
     while (next < files.length) {
       const index = next++;
       const file = files[index]!;
-      const [bytes, stat] = await Promise.all([fs.readFile(file), fs.stat(file)]);
-      const hash = createHash('sha256').update(bytes).digest('hex');
-      const key = `${file}\0${hash}`;
-      let parsed = cache?.get(key);
-      if (!parsed) {
-        parsed = parseArticle(file, bytes);
-        cache?.set(key, parsed);
+      const stat = await fs.stat(file);
+      let entry = cache.get(file);
+      let markdown: string | undefined;
+      if (!entry || entry.size !== stat.size || entry.mtimeMs !== stat.mtimeMs || entry.ctimeMs !== stat.ctimeMs || entry.ino !== stat.ino) {
+        const bytes = await fs.readFile(file);
+        const parsed = parseArticle(file, bytes);
+        markdown = parsed.markdown;
+        entry = {
+          size: stat.size,
+          mtimeMs: stat.mtimeMs,
+          ctimeMs: stat.ctimeMs,
+          ino: stat.ino,
+          hash: createHash('sha256').update(bytes).digest('hex'),
+          meta: parsed.meta,
+          bodyLine: parsed.bodyLine,
+          issues: parsed.issues,
+        };
+        cache.set(file, entry);
       }
-      issues.push(...parsed.issues);
-      if (!parsed.meta) continue;
+      issues.push(...entry.issues);
+      if (!entry.meta) continue;
       results[index] = {
         siteId: site.id,
         file,
         sitePath: path.relative(site.dir, file).split(path.sep).join('/'),
-        hash,
+        hash: entry.hash,
         mtimeMs: stat.mtimeMs,
-        meta: parsed.meta,
-        markdown: parsed.markdown,
-        bodyLine: parsed.bodyLine,
+        meta: entry.meta,
+        bodyLine: entry.bodyLine,
+        ...(markdown !== undefined ? { markdown } : {}),
       };
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker));
   return results.filter((r): r is ArticleSource => r !== null);
+}
+
+/** The article's Markdown body: kept from loading, or read now and checked against the hash. */
+export async function readMarkdown(source: ArticleSource): Promise<string> {
+  if (source.markdown !== undefined) return source.markdown;
+  const bytes = await fs.readFile(source.file);
+  if (createHash('sha256').update(bytes).digest('hex') !== source.hash) {
+    throw new Error(`${source.file} changed while it was being built; build again`);
+  }
+  return splitBody(bytes);
 }
 
 async function loadImages(siteDir: string): Promise<Map<string, ImageFile>> {

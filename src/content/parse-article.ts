@@ -78,6 +78,12 @@ export function parseArticle(file: string, bytes: Uint8Array): ParsedArticle {
   return { meta: title === null ? null : meta, markdown: split.content, bodyLine, issues };
 }
 
+/** The body of an article file already known to be valid UTF-8. */
+export function splitBody(bytes: Uint8Array): string {
+  const text = decodeUtf8(bytes) ?? '';
+  return (matter(text, splitOnly as Parameters<typeof matter>[1]) as unknown as { content: string }).content;
+}
+
 function readSlug(f: FieldReader, file: string): string {
   const explicit = f.string('slug');
   const slug = explicit ?? slugFromFileName(path.basename(file));

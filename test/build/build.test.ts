@@ -82,13 +82,15 @@ describe('static export', () => {
     expect(first.stats).toMatchObject({ rendered: 3, cached: 0 });
     const manifestBefore = fs.readFileSync(path.join(p.distDir, 'manifest.json'), 'utf8');
     const again = await buildDist(settings());
-    expect(again.stats).toMatchObject({ rendered: 0, cached: 3 });
+    expect(again.stats).toMatchObject({ rendered: 0, cached: 0, reused: 0 });
     expect(again.written).toBe(false);
     expect(fs.readFileSync(path.join(p.distDir, 'manifest.json'), 'utf8')).toBe(manifestBefore);
 
     p.write('site/articles/live-two.md', article({ title: 'Live two', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-04' }, 'Changed words.\n'));
     const changed = await buildDist(settings()); // a new process would read the same cache from .quire/
-    expect(changed.stats).toMatchObject({ rendered: 1, cached: 2 });
+    // The changed article renders; the other published one is taken over from dist/; the
+    // unchanged draft was already checked.
+    expect(changed.stats).toMatchObject({ rendered: 1, cached: 0, reused: 1 });
     expect(changed.written).toBe(true);
     expect(fs.readFileSync(path.join(p.distDir, 'site/articles/live-two.json'), 'utf8')).toContain('Changed words.');
   });
@@ -100,8 +102,14 @@ describe('static export', () => {
     expect(fs.readdirSync(cacheDir).length).toBeGreaterThan(0);
     fs.rmSync(p.distDir, { recursive: true });
     const fresh = await buildDist(settings(), createBuildCaches(p.stateDir));
-    expect(fresh.stats).toMatchObject({ rendered: 0, cached: 3 });
+    expect(fresh.stats).toMatchObject({ rendered: 0, cached: 2, reused: 0 });
     expect(fs.existsSync(path.join(p.distDir, 'manifest.json'))).toBe(true);
+    fs.rmSync(path.join(p.stateDir, 'cache', 'build-state.json'));
+    fs.rmSync(p.distDir, { recursive: true });
+    expect((await buildDist(settings())).stats).toMatchObject({ rendered: 0, cached: 3 });
+    fs.rmSync(p.stateDir, { recursive: true });
+    fs.rmSync(p.distDir, { recursive: true });
+    expect((await buildDist(settings())).stats).toMatchObject({ rendered: 3, cached: 0 });
   });
 
   it('renders again when an image the body uses changes', async () => {
@@ -165,6 +173,48 @@ describe('render workers', () => {
       expect(failed.issues.find((i) => i.code === 'CONTENT_IMAGE_MISSING')).toMatchObject({ file: path.join(p.contentDir, 'site/articles/n5.md'), line: 6, column: 1 });
     } finally {
       await pool.close();
+    }
+  });
+});
+
+describe('incremental builds', () => {
+  it('give the same dist/ as a clean build after every kind of edit', async () => {
+    p = createTempProject();
+    writeSite(p, 'site');
+    p.write('site/authors/ada.yaml', 'name: Ada\n');
+    p.write('site/images/pic.png', 'one');
+    const d = { publishedAt: '2026-01-01', updatedAt: '2026-01-02' };
+    p.write('site/articles/a.md', article({ title: 'A', status: 'published', author: 'ada', related: '[b, c]', ...d }, 'A body ![p](../images/pic.png)\n'));
+    p.write('site/articles/b.md', article({ title: 'B', status: 'published', ...d }, 'B body\n'));
+    p.write('site/articles/c.md', article({ title: 'C draft', ...d }, 'C body\n'));
+    const incremental = settings();
+    const clean = (n: number) => ({ ...settings(), distDir: path.join(p.root, `clean-${n}`), stateDir: path.join(p.root, `clean-state-${n}`) });
+    const files = (dir: string) =>
+      Object.fromEntries(Object.entries(snapshotTree(dir)).filter(([k]) => k !== 'manifest.json').map(([k, v]) => [k, v.split(':')[1]]));
+    const edits: (() => void)[] = [
+      () => {},
+      () => p.write('site/articles/b.md', article({ title: 'B renamed', status: 'published', ...d }, 'B body\n')),
+      () => p.write('site/authors/ada.yaml', 'name: Ada Lovelace\nurl: https://ada.example.com\n'),
+      () => p.write('site/site.yaml', 'name: Renamed site\nlang: en\nurl: https://site.example.com\n'),
+      () => p.write('site/articles/c.md', article({ title: 'C', status: 'published', ...d }, 'C body\n')),
+      () => {
+        p.write('site/articles/a.md', article({ title: 'A', status: 'published', author: 'ada', related: '[c]', ...d }, 'A body ![p](../images/pic.png)\n'));
+        p.remove('site/articles/b.md');
+      },
+      () => {
+        const f = p.write('site/images/pic.png', 'two!');
+        fs.utimesSync(f, new Date(), new Date(Date.now() + 10_000));
+      },
+      () => p.write('site/articles/a.md', article({ title: 'A', status: 'published', author: 'ada', related: '[c]', ...d }, 'A body changed ![p](../images/pic.png)\n')),
+      () => p.write('site/articles/c.md', article({ title: 'C', ...d }, 'C body\n')),
+    ];
+    for (const [n, edit] of edits.entries()) {
+      edit();
+      const inc = await buildDist(incremental);
+      const ref = await buildDist(clean(n));
+      expect(inc.ok && ref.ok, `edit ${n}`).toBe(true);
+      expect(files(p.distDir), `edit ${n}`).toEqual(files(clean(n).distDir));
+      expect(readManifest(p.distDir)!.buildId, `edit ${n}`).toBe(readManifest(clean(n).distDir)!.buildId);
     }
   });
 });
