@@ -3,8 +3,9 @@
 // already found per source, so unchanged drafts are not rendered again just to be checked.
 import fs from 'node:fs';
 import path from 'node:path';
+import v8 from 'node:v8';
 import type { GitHistoryCache } from '../content/git-history.ts';
-import type { SourceCache, SourceEntry } from '../content/load-content.ts';
+import type { SourceCache } from '../content/load-content.ts';
 import type { RenderProblem } from '../render/render-context.ts';
 import { RENDERER_VERSION } from '../render/render-markdown.ts';
 import type { ImageHashCache } from './images.ts';
@@ -23,18 +24,13 @@ export function emptyBuildState(): BuildState {
   return { sources: new Map(), imageHashes: new Map(), git: { head: null, changes: new Map(), published: new Map() }, checked: new Map() };
 }
 
-const stateFile = (stateDir: string) => path.join(stateDir, 'cache', 'build-state.json');
+// v8 serialization: Maps as they are, and several times faster than JSON for this shape.
+const stateFile = (stateDir: string) => path.join(stateDir, 'cache', 'build-state.v8');
 
 export function loadBuildState(stateDir: string): BuildState {
   try {
-    const raw = JSON.parse(fs.readFileSync(stateFile(stateDir), 'utf8'));
-    if (raw.format !== FORMAT) return emptyBuildState();
-    return {
-      sources: new Map(raw.sources as [string, SourceEntry][]),
-      imageHashes: new Map(raw.imageHashes),
-      git: { head: raw.git.head, changes: new Map(raw.git.changes), published: new Map(raw.git.published) },
-      checked: new Map(raw.checked),
-    };
+    const raw = v8.deserialize(fs.readFileSync(stateFile(stateDir))) as { format: string; state: BuildState };
+    return raw.format === FORMAT ? raw.state : emptyBuildState();
   } catch {
     return emptyBuildState(); // none yet, or unreadable: start afresh
   }
@@ -43,13 +39,7 @@ export function loadBuildState(stateDir: string): BuildState {
 export function saveBuildState(stateDir: string, state: BuildState): void {
   const file = stateFile(stateDir);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const data = JSON.stringify({
-    format: FORMAT,
-    sources: [...state.sources],
-    imageHashes: [...state.imageHashes],
-    git: { head: state.git.head, changes: [...state.git.changes], published: [...state.git.published] },
-    checked: [...state.checked],
-  });
+  const data = v8.serialize({ format: FORMAT, state });
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, data);
   fs.renameSync(tmp, file);

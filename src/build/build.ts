@@ -11,8 +11,8 @@ import { loadContent, type LoadedContent } from '../content/load-content.ts';
 import { RENDERER_VERSION } from '../render/render-markdown.ts';
 import { loadBuildState, saveBuildState, type BuildState } from './build-state.ts';
 import { compileSite, type CompiledSite, type PreviousSite } from './compile-site.ts';
-import { DistWriter } from './dist-writer.ts';
-import { buildIdOf, hashBytes, MANIFEST_FORMAT, readManifest, type Manifest, type ManifestSite } from './manifest.ts';
+import { DistWriter, sweepLeftovers } from './dist-writer.ts';
+import { hashBytes, MANIFEST_FORMAT, readManifest, type Manifest, type ManifestSite } from './manifest.ts';
 import { createRenderCache, type RenderCache } from './render-cache.ts';
 import { createRenderPool, type RenderPool } from './render-pool.ts';
 
@@ -36,6 +36,8 @@ export interface BuildResult {
   manifest: Manifest | null;
   /** Whether dist/ was rewritten. */
   written: boolean;
+  /** Settles when the replaced dist/ tree has been deleted (that is not part of the build). */
+  cleanup: Promise<void>;
   sites: { id: string; published: number; drafts: number }[];
   stats: { articles: number; published: number; rendered: number; cached: number; reused: number; ms: number };
 }
@@ -72,11 +74,12 @@ async function build(settings: BuildSettings, caches: BuildCaches, pool: RenderP
   const previous = readManifest(settings.distDir);
   const inputs = inputsOf(content, dates, settings.publicUrl);
   const articles = content.sites.reduce((n, s) => n + s.articles.length, 0);
-  const finish = (result: Omit<BuildResult, 'stats' | 'issues'>, compiled: CompiledSite[]): BuildResult => {
+  const finish = (result: Omit<BuildResult, 'stats' | 'issues' | 'cleanup'>, compiled: CompiledSite[], cleanup = Promise.resolve()): BuildResult => {
     prune(state, content);
     saveBuildState(settings.stateDir, state);
     return {
       ...result,
+      cleanup,
       issues: sortIssues(issues),
       stats: {
         articles,
@@ -98,6 +101,7 @@ async function build(settings: BuildSettings, caches: BuildCaches, pool: RenderP
     return finish({ ok: true, manifest: previous, written: false, sites }, []);
   }
 
+  sweepLeftovers(settings.distDir);
   const writer = hasErrors(issues) ? null : new DistWriter(settings.distDir);
   const compiled: CompiledSite[] = [];
   try {
@@ -123,9 +127,10 @@ async function build(settings: BuildSettings, caches: BuildCaches, pool: RenderP
     }
     const manifestSites: Record<string, ManifestSite> = Object.fromEntries(compiled.map((c) => [c.id, c.manifest]));
     const body = { format: MANIFEST_FORMAT, renderer: RENDERER_VERSION, publicUrl: settings.publicUrl, sites: manifestSites } as const;
-    const manifest: Manifest = { ...body, buildId: buildIdOf(body), builtAt: toIsoUtc(new Date()), inputs };
+    // The build is a function of its inputs, so their hash identifies the output too.
+    const manifest: Manifest = { ...body, buildId: inputs, builtAt: toIsoUtc(new Date()), inputs };
     writer.commit(manifest);
-    return finish({ ok: true, manifest, written: true, sites }, compiled);
+    return finish({ ok: true, manifest, written: true, sites }, compiled, writer.cleanup);
   } catch (err) {
     writer?.abort();
     throw err;

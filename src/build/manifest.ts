@@ -50,11 +50,6 @@ export type ManifestArticle = z.infer<typeof ArticleEntry>;
 export const hashBytes = (data: string | Uint8Array): string =>
   createHash('sha256').update(data).digest('base64url').slice(0, 32);
 
-/** The build id covers everything but the time, so identical builds share it. */
-export function buildIdOf(m: Omit<Manifest, 'buildId' | 'builtAt' | 'inputs'>): string {
-  return hashBytes(JSON.stringify({ ...m }));
-}
-
 export function readManifest(distDir: string): Manifest | null {
   let text: string;
   try {
@@ -62,6 +57,12 @@ export function readManifest(distDir: string): Manifest | null {
   } catch {
     return null;
   }
-  const parsed = ManifestSchema.safeParse(JSON.parse(text));
-  return parsed.success ? parsed.data : null;
+  try {
+    const data = JSON.parse(text) as Manifest;
+    // A shallow check: the file is our own output, and a full schema parse of a large site costs
+    // more than the rest of a no-change build. Consumers treat missing parts as absent.
+    return data.format === MANIFEST_FORMAT && typeof data.buildId === 'string' && data.sites && typeof data.sites === 'object' ? data : null;
+  } catch {
+    return null; // torn or hand-edited: as if there were none
+  }
 }

@@ -66,6 +66,8 @@ describe('static export', () => {
   it('leaves the previous dist/ untouched when a build fails, and leaves no temp folders', async () => {
     setup();
     expect((await buildDist(settings())).ok).toBe(true);
+    const second = await buildDist(settings(), undefined);
+    await second.cleanup;
     const before = snapshotTree(p.distDir);
     p.write('site/articles/live.md', '---\ntitle: Live\nstatus: published\nkind: [broken\n---\n');
     p.write('site/articles/new.md', article({ title: 'New', status: 'published' }));
@@ -104,7 +106,7 @@ describe('static export', () => {
     const fresh = await buildDist(settings(), createBuildCaches(p.stateDir));
     expect(fresh.stats).toMatchObject({ rendered: 0, cached: 2, reused: 0 });
     expect(fs.existsSync(path.join(p.distDir, 'manifest.json'))).toBe(true);
-    fs.rmSync(path.join(p.stateDir, 'cache', 'build-state.json'));
+    fs.rmSync(path.join(p.stateDir, 'cache', 'build-state.v8'));
     fs.rmSync(p.distDir, { recursive: true });
     expect((await buildDist(settings())).stats).toMatchObject({ rendered: 0, cached: 3 });
     fs.rmSync(p.stateDir, { recursive: true });
