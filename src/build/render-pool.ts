@@ -34,6 +34,7 @@ export interface RenderPool {
 /** Below this many documents the workers' start-up costs more than it saves. */
 export const POOL_THRESHOLD = 48;
 const BATCH = 8;
+const WORKER_OLD_SPACE_MB = 128;
 
 export function defaultWorkerCount(): number {
   return Math.max(1, Math.min(4, os.availableParallelism()));
@@ -76,7 +77,11 @@ export function createRenderPool(size = defaultWorkerCount()): RenderPool {
 
   const start = (): Slot[] =>
     Array.from({ length: size }, () => {
-      const worker = new Worker(new URL('./render-worker-entry.mjs', import.meta.url));
+      const worker = new Worker(new URL('./render-worker-entry.mjs', import.meta.url), {
+        // A document's render needs little live memory; without a cap V8 lets garbage pile up
+        // (measured at 2,000 articles: peak RSS 419 MiB uncapped, 356 MiB capped, same speed).
+        resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB },
+      });
       const slot: Slot = { worker, sites: new Set(), job: null };
       worker.on('message', (reply: WorkerReply) => {
         const job = slot.job;

@@ -64,8 +64,6 @@ export interface ArticleSource {
   hash: string;
   mtimeMs: number;
   meta: ArticleMeta;
-  /** The Markdown body (front matter removed) when the file was read this build; see readMarkdown. */
-  markdown?: string;
   /** Line of the file where the body starts (1-based). */
   bodyLine: number;
 }
