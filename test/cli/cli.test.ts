@@ -108,6 +108,35 @@ describe('quire start and dev', () => {
     }
   });
 
+  it('start serves the bundled example content: both sites, drafts hidden, sanitizer demo inert', async () => {
+    p = createTempProject(); // only for its dist and state dirs: the content is the repository's own
+    const server = await startCli(['start'], { QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, PORT: '0' }, /Content API on (\S+)\/v1 [\s\S]*Try:\n\s*curl .*\n/);
+    try {
+      const keys = Object.fromEntries([...server.output().matchAll(/^ +(\S+) .*\n +key: (pk_\S+)/gm)].map((m) => [m[1], m[2]]));
+      expect(Object.keys(keys).sort()).toEqual(['carnet', 'field-notes']);
+      const base = server.match[1]!;
+      const get = async (site: string, route: string) => {
+        const res = await fetch(`${base}${route}`, { headers: { authorization: `Bearer ${keys[site]}` } });
+        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      };
+      const fieldNotes = await get('field-notes', '/v1/articles');
+      expect(fieldNotes.body.site).toEqual({ name: 'Field Notes', lang: 'en' });
+      const slugs = (fieldNotes.body.articles as { slug: string }[]).map((a) => a.slug);
+      expect(slugs).toContain('walking-the-ridge');
+      expect(slugs).not.toContain('winter-kit-list');
+      expect((await get('field-notes', '/v1/articles/winter-kit-list')).status).toBe(404);
+      const demo = await get('field-notes', '/v1/articles/what-the-sanitizer-keeps');
+      expect(demo.body.html).toContain('<kbd>Ctrl</kbd>');
+      expect(demo.body.html).not.toMatch(/<script|\son\w+=|href="javascript/i);
+      const carnet = await get('carnet', '/v1/articles/pain-au-levain');
+      expect(carnet.body.lang).toBe('fr');
+      expect(carnet.body.related).toEqual([{ slug: 'le-marche-du-samedi', title: 'Le marché du samedi change de place' }]);
+      expect((await get('carnet', '/v1/articles/walking-the-ridge')).status).toBe(404);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('dev rebuilds on change, and a broken file keeps the last good build up', async () => {
     twoSites();
     const server = await startCli(['dev'], envFor(p, { PORT: '0' }), /Watching .*\n/);
