@@ -61,6 +61,8 @@ export interface WebhookArticle {
 }
 
 export type WebhookEvent = 'published' | 'updated';
+/** Sent only to webhooks that opted in; the article is then just `{id, slug}`. */
+export type ExtraWebhookEvent = 'unpublished' | 'deleted';
 
 export function toListItem(a: ArticleBody, excerpt: string): ArticleListItem {
   return {
@@ -103,6 +105,6 @@ export function newestFirst(a: ArticleListItem, b: ArticleListItem): number {
  * The webhook body, built from the payload's exact stored bytes so it is serialized once:
  * these bytes are what gets signed and sent.
  */
-export function webhookBody(event: WebhookEvent, articleJson: string): string {
+export function webhookBody(event: WebhookEvent | ExtraWebhookEvent, articleJson: string): string {
   return `{"event":${JSON.stringify(event)},"article":${articleJson}}`;
 }

@@ -38,7 +38,8 @@ export interface BuildResult {
   written: boolean;
   /** Settles when the replaced dist/ tree has been deleted (that is not part of the build). */
   cleanup: Promise<void>;
-  sites: { id: string; published: number; drafts: number }[];
+  /** Per site: counts, and the slugs of drafts (kept out of dist/; publish tells withdrawn from deleted). */
+  sites: { id: string; published: number; drafts: number; draftSlugs: string[] }[];
   stats: { articles: number; published: number; rendered: number; cached: number; reused: number; ms: number };
 }
 
@@ -97,6 +98,7 @@ async function build(settings: BuildSettings, caches: BuildCaches, pool: RenderP
       id,
       published: Object.keys(s.articles).length,
       drafts: (content.sites.find((l) => l.site.id === id)?.articles.length ?? 0) - Object.keys(s.articles).length,
+      draftSlugs: draftSlugsOf(content, id),
     }));
     return finish({ ok: true, manifest: previous, written: false, sites }, []);
   }
@@ -120,7 +122,7 @@ async function build(settings: BuildSettings, caches: BuildCaches, pool: RenderP
         }, issues),
       );
     }
-    const sites = compiled.map(({ id, published, drafts }) => ({ id, published, drafts }));
+    const sites = compiled.map(({ id, published, drafts }) => ({ id, published, drafts, draftSlugs: draftSlugsOf(content, id) }));
     if (!writer || hasErrors(issues)) {
       writer?.abort();
       return finish({ ok: false, manifest: previous, written: false, sites }, compiled);
@@ -179,4 +181,9 @@ function prune(state: BuildState, content: LoadedContent): void {
     let i = 0;
     for (const key of state.checked.keys()) if (i++ < drop) state.checked.delete(key);
   }
+}
+
+function draftSlugsOf(content: LoadedContent, siteId: string): string[] {
+  const site = content.sites.find((l) => l.site.id === siteId);
+  return site ? site.articles.filter((a) => a.meta.status === 'draft').map((a) => a.meta.slug) : [];
 }

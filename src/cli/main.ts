@@ -4,6 +4,9 @@ import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig, type QuireConfig } from '../config/config.ts';
 import type { CliContext } from './context.ts';
 import { runBuild } from './commands/build.ts';
+import { runDeliveries, runRedeliver } from './commands/deliveries.ts';
+import { runPublish } from './commands/publish.ts';
+import { runWebhook } from './commands/webhook.ts';
 import { runKeys } from './commands/keys.ts';
 import { runServer } from './commands/serve.ts';
 
@@ -18,9 +21,18 @@ Commands:
   keys [--site <id>] [--json]
                             print each site's API key
   keys rotate <site>        give one site a new key; the old key stops working, other sites keep theirs
+  webhook set <site> --url <https-url> (--secret <s> | --generate-secret) [--extra-events]
+  webhook show [<site>] | webhook remove <site> | webhook test <site>
+                            register, inspect, remove or try a site's webhook receiver
+  publish [--site <id>] [--dry-run] [--baseline]
+                            build, then send published/updated webhooks for what changed (npm run publish)
+  deliveries [--site <id>] [--json] [--limit <n>]
+                            every delivery attempt: time, event, slug, status, duration, error, reply URL
+  redeliver <delivery-id>   send a delivery's payload again
 
 Settings (environment): PORT, HOST, QUIRE_SECRET, QUIRE_STATE_DIR, QUIRE_CONTENT_DIR,
-QUIRE_DIST_DIR, QUIRE_PUBLIC_URL. See README.md.`;
+QUIRE_DIST_DIR, QUIRE_PUBLIC_URL, QUIRE_WEBHOOK_SECRET, QUIRE_WEBHOOK_TIMEOUT_MS,
+QUIRE_PUBLISH_RETRY_WINDOW_MS, QUIRE_ALLOW_PRIVATE_TARGETS (development only). See README.md.`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -56,6 +68,45 @@ async function main(argv: string[]): Promise<number> {
       });
       return runKeys(ctx, { site: values.site ?? null, json: values.json ?? false, rotate: positionals[0] === 'rotate' ? (positionals[1] ?? '') : null });
     }
+    case 'webhook': {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        options: {
+          url: { type: 'string' },
+          secret: { type: 'string' },
+          'generate-secret': { type: 'boolean', default: false },
+          'extra-events': { type: 'boolean' },
+          'no-extra-events': { type: 'boolean' },
+          json: { type: 'boolean', default: false },
+        },
+        allowPositionals: true,
+      });
+      return runWebhook(ctx, {
+        action: positionals[0],
+        site: positionals[1],
+        url: values.url,
+        secret: values.secret,
+        generateSecret: values['generate-secret'] ?? false,
+        extraEvents: values['extra-events'] ? true : values['no-extra-events'] ? false : undefined,
+        json: values.json ?? false,
+      });
+    }
+    case 'publish': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { site: { type: 'string' }, 'dry-run': { type: 'boolean', default: false }, baseline: { type: 'boolean', default: false } },
+      });
+      return runPublish(ctx, { site: values.site ?? null, dryRun: values['dry-run'] ?? false, baseline: values.baseline ?? false });
+    }
+    case 'deliveries': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { site: { type: 'string' }, json: { type: 'boolean', default: false }, limit: { type: 'string', default: '200' } },
+      });
+      return runDeliveries(ctx, { site: values.site ?? null, json: values.json ?? false, limit: Math.max(1, Number(values.limit) || 200) });
+    }
+    case 'redeliver':
+      return runRedeliver(ctx, rest[0]);
     default:
       err(`unknown command "${command}"\n\n${HELP}`);
       return 2;

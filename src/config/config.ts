@@ -15,6 +15,14 @@ export interface QuireConfig {
   readonly publicUrl: string;
   /** True when QUIRE_PUBLIC_URL was set explicitly. */
   readonly publicUrlExplicit: boolean;
+  /** Development and tests only: let webhooks and checks reach loopback and private addresses. */
+  readonly allowPrivateTargets: boolean;
+  /** Time-out of one webhook delivery attempt. */
+  readonly webhookTimeoutMs: number;
+  /** How long `publish` waits for quick retries before leaving them to the next run. */
+  readonly publishRetryWindowMs: number;
+  /** QUIRE_WEBHOOK_SECRET: the secret for `webhook set` when --secret is not given. */
+  readonly webhookSecret: string | null;
 }
 
 export class ConfigError extends Error {
@@ -44,7 +52,19 @@ const EnvSchema = z.object({
     .refine((u) => /^https?:$/.test(new URL(u).protocol), 'must use http or https')
     .refine((u) => !new URL(u).search && !new URL(u).hash, 'must not have a query or fragment')
     .optional(),
+  QUIRE_ALLOW_PRIVATE_TARGETS: z.enum(['0', '1', 'true', 'false'], { message: 'must be 1 or 0' }).optional(),
+  QUIRE_WEBHOOK_TIMEOUT_MS: milliseconds(100, 120_000).optional(),
+  QUIRE_PUBLISH_RETRY_WINDOW_MS: milliseconds(0, 3_600_000).optional(),
+  QUIRE_WEBHOOK_SECRET: z.string().min(1).optional(),
 });
+
+function milliseconds(min: number, max: number) {
+  return z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of milliseconds')
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`);
+}
 
 export const DEFAULT_PORT = 8787;
 
@@ -70,5 +90,9 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     distDir: path.resolve(cwd, e.QUIRE_DIST_DIR ?? 'dist'),
     publicUrl,
     publicUrlExplicit: e.QUIRE_PUBLIC_URL !== undefined,
+    allowPrivateTargets: e.QUIRE_ALLOW_PRIVATE_TARGETS === '1' || e.QUIRE_ALLOW_PRIVATE_TARGETS === 'true',
+    webhookTimeoutMs: e.QUIRE_WEBHOOK_TIMEOUT_MS ?? 10_000,
+    publishRetryWindowMs: e.QUIRE_PUBLISH_RETRY_WINDOW_MS ?? 15_000,
+    webhookSecret: e.QUIRE_WEBHOOK_SECRET ?? null,
   });
 }

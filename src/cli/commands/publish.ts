@@ -1,0 +1,71 @@
+// `quire publish [--site <id>] [--dry-run] [--baseline]` (npm run publish).
+import { publish, type PublishReport } from '../../publish/publish.ts';
+import { openPublishing, type CliContext } from '../context.ts';
+import { reportBuild } from '../report.ts';
+
+export async function runPublish(ctx: CliContext, opts: { site: string | null; dryRun: boolean; baseline: boolean }): Promise<number> {
+  const { config, out, err } = ctx;
+  const deps = openPublishing(ctx);
+  try {
+    const report = await publish(
+      { ...deps, settings: config },
+      {
+        siteId: opts.site,
+        dryRun: opts.dryRun,
+        baseline: opts.baseline,
+        retryWindowMs: config.publishRetryWindowMs,
+        lockWaitMs: 60_000,
+        onAttempt: (id, r) => {
+          const a = r.attempt;
+          const line = `  ${a.status !== null && a.status < 300 ? '✓' : '✗'} ${id}  ${a.status ?? '---'}  ${a.durationMs} ms${a.error ? `  ${a.error}` : ''}${a.replyUrl ? `  → ${a.replyUrl}` : ''}`;
+          (a.status !== null && a.status < 300 ? out : err)(line);
+        },
+      },
+    );
+    return printReport(report, ctx);
+  } finally {
+    deps.close();
+  }
+}
+
+function printReport(report: PublishReport, { out, err }: CliContext): number {
+  switch (report.status) {
+    case 'build-failed':
+      reportBuild(report.build, err);
+      err('Nothing was published.');
+      return 1;
+    case 'locked': {
+      const h = report.holder;
+      err(`Another publish is running (pid ${h.pid} on ${h.host}, since ${new Date(h.acquiredAt).toISOString()}); waited 60 s. Run again when it has finished.`);
+      return 3;
+    }
+    case 'unknown-site':
+      err(`no site "${report.siteId}" in the build`);
+      return 1;
+  }
+  const verb = report.dryRun ? 'would send' : report.baseline ? 'recorded without sending' : 'queued';
+  if (report.dirty) err('warning: content/ has uncommitted changes; publishing what is on disk');
+  out(`Publishing ${report.commit ? `commit ${report.commit.slice(0, 12)}` : 'content (not a git commit)'}${report.dryRun ? ' — dry run, nothing is sent or recorded' : ''}`);
+  for (const s of report.sites) {
+    if (s.skipped) {
+      out(`  ${s.siteId}: skipped, ${s.skipped}`);
+      continue;
+    }
+    const since = s.firstPublish ? 'first publish' : `since ${s.previousCommit ? s.previousCommit.slice(0, 12) : 'last publish'}${s.changedFiles !== null ? ` (${s.changedFiles} file${s.changedFiles === 1 ? '' : 's'} changed)` : ''}`;
+    out(`  ${s.siteId}: ${s.events.length} event${s.events.length === 1 ? '' : 's'} ${verb}, ${since}${s.disabled ? ` — webhook DISABLED (${s.disabled}); set it again to resume` : ''}`);
+    for (const e of s.events.slice(0, 50)) out(`    ${e.event.padEnd(11)} ${e.slug}`);
+    if (s.events.length > 50) out(`    … and ${s.events.length - 50} more`);
+  }
+  if (report.dryRun) return 0;
+  const d = report.drain;
+  out(`Delivered ${d.delivered} of ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}.`);
+  for (const f of report.failed) err(`  failed   ${f.siteId} ${f.event} ${f.slug} (${f.id}): ${f.lastError ?? `HTTP ${f.lastStatus}`}`);
+  for (const p of report.pending.slice(0, 50)) {
+    err(`  pending  ${p.siteId} ${p.event} ${p.slug} (${p.id}), next attempt ${p.nextAttemptAt ? new Date(p.nextAttemptAt).toISOString() : 'when the webhook is enabled'}${p.lastError ? `: ${p.lastError}` : ''}`);
+  }
+  if (report.pending.length || report.failed.length) {
+    err(`${report.pending.length} pending, ${report.failed.length} failed: pending deliveries are retried by the next publish and by the running server; see \`quire deliveries\`.`);
+    return 1;
+  }
+  return 0;
+}

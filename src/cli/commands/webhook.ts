@@ -1,0 +1,97 @@
+// `quire webhook set|show|remove|test <site>`.
+import { loadContent } from '../../content/load-content.ts';
+import { testWebhook } from '../../publish/test-connection.ts';
+import { generateWebhookSecret, saveWebhook } from '../../publish/webhook-settings.ts';
+import { openPublishing, type CliContext } from '../context.ts';
+
+export interface WebhookArgs {
+  action: string | undefined;
+  site: string | undefined;
+  url: string | undefined;
+  secret: string | undefined;
+  generateSecret: boolean;
+  extraEvents: boolean | undefined;
+  json: boolean;
+}
+
+const USAGE = `usage:
+  quire webhook set <site> --url <https-url> (--secret <s> | --generate-secret) [--extra-events | --no-extra-events]
+      (the secret may also come from QUIRE_WEBHOOK_SECRET; omit it to change only the URL)
+  quire webhook show [<site>] [--json]
+  quire webhook remove <site>
+  quire webhook test <site>`;
+
+export async function runWebhook(ctx: CliContext, args: WebhookArgs): Promise<number> {
+  const { out, err, config } = ctx;
+  if (!args.action || !['set', 'show', 'remove', 'test'].includes(args.action) || (args.action !== 'show' && !args.site)) {
+    err(USAGE);
+    return 2;
+  }
+  if (args.site) {
+    const sites = (await loadContent(config.contentDir)).sites.map((s) => s.site.id);
+    if (!sites.includes(args.site)) {
+      err(`no site "${args.site}" in ${config.contentDir} (sites: ${sites.join(', ') || 'none'})`);
+      return 1;
+    }
+  }
+  const deps = openPublishing(ctx);
+  try {
+    const site = args.site!;
+    switch (args.action) {
+      case 'set': {
+        if (!args.url) {
+          err(`--url is required\n${USAGE}`);
+          return 2;
+        }
+        if (args.generateSecret && args.secret !== undefined) {
+          err('give either --secret or --generate-secret, not both');
+          return 2;
+        }
+        const secret = args.generateSecret ? generateWebhookSecret() : (args.secret ?? config.webhookSecret ?? undefined);
+        const saved = await saveWebhook({ ...deps, allowPrivate: config.allowPrivateTargets }, site, {
+          url: args.url,
+          ...(secret !== undefined ? { secret } : {}),
+          ...(args.extraEvents !== undefined ? { extraEvents: args.extraEvents } : {}),
+        });
+        if (!saved.ok) {
+          err(`Not saved: ${saved.field === 'url' ? 'URL' : 'secret'}: ${saved.message}  [${saved.code}]`);
+          return 1;
+        }
+        out(`Webhook of ${site} saved: POST ${saved.webhook.url} (secret ${saved.webhook.secretHint}${saved.webhook.extraEvents ? ', with unpublished/deleted events' : ''})`);
+        if (args.generateSecret) {
+          out('Generated secret — shown once, store it in the receiver now:');
+          out(secret!);
+        }
+        return 0;
+      }
+      case 'show': {
+        const hooks = deps.store.webhooks.list().filter((h) => !args.site || h.siteId === args.site);
+        if (args.json) {
+          out(JSON.stringify(hooks.map((h) => ({ site: h.siteId, url: h.url, secret: h.secretHint, extraEvents: h.extraEvents, disabled: h.disabledReason }))));
+          return 0;
+        }
+        if (!hooks.length) out(args.site ? `${args.site} has no webhook` : 'no webhooks registered');
+        for (const h of hooks) {
+          out(`${h.siteId}\t${h.url}\tsecret ${h.secretHint}${h.extraEvents ? '\t+unpublished/deleted' : ''}${h.disabledAt ? `\tDISABLED: ${h.disabledReason}` : ''}`);
+        }
+        return 0;
+      }
+      case 'remove': {
+        const removed = deps.store.webhooks.remove(site);
+        out(removed ? `Webhook of ${site} removed; nothing more is sent to it.` : `${site} has no webhook`);
+        return removed ? 0 : 1;
+      }
+      default: {
+        const result = await testWebhook({ ...deps, distDir: config.distDir }, site);
+        if (!result.sent) {
+          err(result.message);
+          return 1;
+        }
+        (result.explanation.ok ? out : err)(`${result.explanation.message}\n(delivery ${result.deliveryId}: "updated" for ${result.slug})`);
+        return result.explanation.ok ? 0 : 1;
+      }
+    }
+  } finally {
+    deps.close();
+  }
+}

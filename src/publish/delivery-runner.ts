@@ -1,0 +1,114 @@
+// Sends what is due in the outbox: claims each delivery (so concurrent senders never double-send),
+// attempts it, and records the attempt and its next time. Used by `publish` (with a short wait
+// for quick retries) and by the server's background worker.
+import { randomBytes } from 'node:crypto';
+import type { SafeClient } from '../net/safe-client.ts';
+import type { StateStore } from '../store/state-store.ts';
+import { attemptDelivery, DEFAULT_TIMEOUT_MS, type AttemptResult } from './deliver.ts';
+import { nextDelayMs } from './retry-policy.ts';
+
+export interface DeliveryDeps {
+  store: StateStore;
+  client: SafeClient;
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+  timeoutMs?: number;
+  random?: () => number;
+  log?: (line: string) => void;
+}
+
+export interface DrainOptions {
+  siteId?: string | null;
+  /** Wait up to this long in all for retries that fall due (publish: a few quick retries). */
+  retryWindowMs?: number;
+  concurrency?: number;
+  /** Called after every attempt (progress output). */
+  onAttempt?: (deliveryId: string, result: AttemptResult) => void;
+}
+
+export interface DrainSummary {
+  attempts: number;
+  delivered: number;
+  failed: number;
+}
+
+export async function drainOutbox(deps: DeliveryDeps, opts: DrainOptions = {}): Promise<DrainSummary> {
+  const owner = `${process.pid}:${randomBytes(6).toString('hex')}`;
+  const summary: DrainSummary = { attempts: 0, delivered: 0, failed: 0 };
+  const deadline = deps.now() + (opts.retryWindowMs ?? 0);
+  const concurrency = Math.max(1, opts.concurrency ?? 8);
+  for (;;) {
+    const ids = deps.store.outbox.due(deps.now(), opts.siteId ?? null, 500);
+    if (ids.length) {
+      let next = 0;
+      const worker = async () => {
+        while (next < ids.length) {
+          const id = ids[next++]!;
+          const result = await sendOne(deps, id, owner);
+          if (!result) continue;
+          summary.attempts++;
+          if (result.verdict === 'delivered') summary.delivered++;
+          if (result.verdict === 'failed') summary.failed++;
+          opts.onAttempt?.(id, result.result);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, worker));
+      continue;
+    }
+    const wake = nextDueAt(deps.store, opts.siteId ?? null);
+    if (wake === null || wake > deadline) return summary;
+    await deps.sleep(Math.max(0, wake - deps.now()));
+  }
+}
+
+function nextDueAt(store: StateStore, siteId: string | null): number | null {
+  const row = store.db
+    .prepare<{ site: string | null }, { at: number | null }>(
+      `SELECT min(max(d.next_attempt_at, coalesce(d.lease_until, 0))) AS at FROM deliveries d
+       JOIN webhooks w ON w.site_id = d.site_id AND w.disabled_at IS NULL
+       WHERE d.state = 'pending' AND (@site IS NULL OR d.site_id = @site)`,
+    )
+    .get({ site: siteId });
+  return row?.at ?? null;
+}
+
+/** Claims, attempts and records one delivery; null when another sender holds it. */
+export async function sendOne(deps: DeliveryDeps, id: string, owner: string): Promise<{ verdict: 'delivered' | 'failed' | 'pending'; result: AttemptResult } | null> {
+  const { outbox, webhooks } = deps.store;
+  const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const started = deps.now();
+  // The lease outlives the attempt's own timeout, so it cannot expire while the request runs.
+  if (!outbox.claim(id, owner, started, started + timeoutMs + 30_000)) return null;
+  const delivery = outbox.get(id)!;
+  const webhook = webhooks.get(delivery.siteId);
+  const secret = webhook ? webhooks.secretOf(delivery.siteId) : null;
+  if (!webhook || secret === null) {
+    const result: AttemptResult = {
+      attempt: { url: '', startedAt: started, durationMs: 0, status: null, error: 'no webhook registered for this site', replyUrl: null, replyId: null },
+      outcome: { kind: 'fail', disable: false },
+      summary: 'no webhook registered for this site',
+    };
+    outbox.recordAttempt(id, result.attempt, { state: 'failed' }, started);
+    return { verdict: 'failed', result };
+  }
+  const result = await attemptDelivery(deps.client, delivery, { url: webhook.url, secret }, { now: started, timeoutMs });
+  const now = deps.now();
+  const attemptsMade = delivery.attempts + 1;
+  let verdict: 'delivered' | 'failed' | 'pending';
+  if (result.outcome.kind === 'success') {
+    verdict = 'delivered';
+    outbox.recordAttempt(id, result.attempt, { state: 'delivered' }, now);
+  } else if (result.outcome.kind === 'retry') {
+    const delay = nextDelayMs(attemptsMade, result.outcome.retryAfterMs, deps.random);
+    verdict = delay === null ? 'failed' : 'pending';
+    outbox.recordAttempt(id, result.attempt, delay === null ? { state: 'failed' } : { state: 'pending', nextAttemptAt: now + delay }, now);
+  } else {
+    verdict = 'failed';
+    outbox.recordAttempt(id, result.attempt, { state: 'failed' }, now);
+    if (result.outcome.disable) {
+      webhooks.disable(delivery.siteId, 'the receiver answered 410 Gone', now);
+      deps.log?.(`webhook of ${delivery.siteId} disabled: the receiver answered 410 Gone; set it again to re-enable`);
+    }
+  }
+  return { verdict, result };
+}

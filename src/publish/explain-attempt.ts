@@ -1,0 +1,53 @@
+// Plain words for what happened to a delivery attempt, and what to do about it: shown by
+// `webhook test`, the web app's Test connection and the MCP test_webhook tool.
+import type { AttemptRecord } from '../store/outbox.ts';
+
+export interface Explanation {
+  ok: boolean;
+  /** Stable code for tools and tests. */
+  code: string;
+  message: string;
+}
+
+export function explainAttempt(a: AttemptRecord): Explanation {
+  const ms = `${a.durationMs} ms`;
+  if (a.status !== null) {
+    const s = a.status;
+    if (s >= 200 && s < 300) {
+      const where = a.replyUrl ? ` It says the article is at ${a.replyUrl}${a.replyId ? ` (id ${a.replyId})` : ''}.` : '';
+      const note = a.error ? ` Note: ${a.error}.` : '';
+      return { ok: true, code: 'DELIVERED', message: `Success: the receiver accepted the delivery with HTTP ${s} in ${ms}.${where}${note}` };
+    }
+    if (s === 401 || s === 403) {
+      return { ok: false, code: 'REJECTED_SECRET', message: `The receiver rejected the secret or signature (HTTP ${s}). Make sure it uses the same secret as saved here, and computes the HMAC over the raw request body, not re-serialized JSON.` };
+    }
+    if (s >= 300 && s < 400) return { ok: false, code: 'REDIRECT', message: `The receiver answered with a redirect (HTTP ${s}). Redirects are not followed and the secret is not forwarded; use the final URL. ${a.error ?? ''}`.trim() };
+    if (s === 404 || s === 405) return { ok: false, code: 'NOT_FOUND', message: `The receiver has no endpoint for POST at this URL (HTTP ${s}). Check the path.` };
+    if (s === 410) return { ok: false, code: 'GONE', message: 'The receiver answered 410 Gone, so the webhook was disabled. Save it again to re-enable it.' };
+    if (s === 429) return { ok: false, code: 'RATE_LIMITED', message: 'The receiver is rate-limiting (HTTP 429). Deliveries are retried after the time it asks for.' };
+    if (s >= 500) return { ok: false, code: 'RECEIVER_ERROR', message: `The receiver failed with HTTP ${s}. Check its logs; deliveries are retried with backoff.` };
+    return { ok: false, code: 'REJECTED', message: `The receiver refused the delivery with HTTP ${s}. ${a.error ?? ''}`.trim() };
+  }
+  const [kind, ...rest] = (a.error ?? 'network: unknown error').split(': ');
+  const detail = rest.join(': ');
+  switch (kind) {
+    case 'non_public':
+      return { ok: false, code: 'TARGET_NOT_PUBLIC', message: `Refused before connecting: ${detail}. Webhook receivers must be reachable on a public address.` };
+    case 'dns':
+      return { ok: false, code: 'DNS_FAILED', message: `The host name could not be resolved (${detail}). Check the URL for typos and that its DNS record exists.` };
+    case 'refused':
+      return { ok: false, code: 'CONNECTION_REFUSED', message: `The connection was refused (${detail}). Nothing is listening at that host and port; check that the receiver is running.` };
+    case 'timeout':
+      return { ok: false, code: 'TIMEOUT', message: `No answer in time (${detail}). The receiver must reply within the time-out; do slow work after answering.` };
+    case 'tls':
+      return { ok: false, code: 'TLS_FAILED', message: `The TLS handshake failed (${detail}). The receiver needs a valid certificate for its host name from a public certificate authority.` };
+    case 'reset':
+      return { ok: false, code: 'CONNECTION_RESET', message: `The connection was closed before an answer (${detail}).` };
+    case 'not_https':
+    case 'credentials':
+    case 'url_invalid':
+      return { ok: false, code: 'URL_INVALID', message: `${detail}. Save a valid https URL.` };
+    default:
+      return { ok: false, code: 'NETWORK_ERROR', message: `The request failed: ${a.error}.` };
+  }
+}

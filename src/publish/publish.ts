@@ -1,0 +1,172 @@
+// `quire publish`: build, compare each site with what its receiver was last sent, queue the
+// events (recording the new state in the same transaction), then deliver what is due.
+// Killed at any point, a rerun finds every undelivered event either still queued or not yet
+// recorded as sent, so nothing is lost; the request in flight may be repeated (receivers upsert).
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildDist, type BuildResult, type BuildSettings } from '../build/build.ts';
+import { webhookBody } from '../build/api-shapes.ts';
+import { hashBytes, type Manifest } from '../build/manifest.ts';
+import { tryLock, type LockHolder } from '../store/locks.ts';
+import type { Delivery } from '../store/outbox.ts';
+import { drainOutbox, type DeliveryDeps, type DrainOptions, type DrainSummary } from './delivery-runner.ts';
+import { changedFilesSince, readRevision } from './git-revision.ts';
+import { collapseEvents, planEvents, type PlannedEvent } from './plan-events.ts';
+
+export interface PublishOptions {
+  siteId: string | null;
+  dryRun: boolean;
+  /** Record the current state as sent without sending anything. */
+  baseline: boolean;
+  /** How long to wait for quick retries before leaving the rest to the next run / the server. */
+  retryWindowMs: number;
+  /** How long to wait for another publish run to finish. */
+  lockWaitMs: number;
+  onAttempt?: DrainOptions['onAttempt'];
+}
+
+export interface SiteReport {
+  siteId: string;
+  /** Why nothing was planned for this site (no webhook), or null. */
+  skipped: string | null;
+  disabled: string | null;
+  firstPublish: boolean;
+  previousCommit: string | null;
+  changedFiles: number | null;
+  events: PlannedEvent[];
+}
+
+export type PublishReport =
+  | { status: 'build-failed'; build: BuildResult }
+  | { status: 'locked'; holder: LockHolder }
+  | { status: 'unknown-site'; siteId: string }
+  | {
+      status: 'done';
+      dryRun: boolean;
+      baseline: boolean;
+      commit: string | null;
+      dirty: boolean;
+      sites: SiteReport[];
+      drain: DrainSummary;
+      /** Deliveries of these sites still waiting (with their next attempt) or failed this run. */
+      pending: Delivery[];
+      failed: Delivery[];
+    };
+
+export interface PublishDeps extends DeliveryDeps {
+  settings: BuildSettings;
+}
+
+export class PublishError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PublishError';
+  }
+}
+
+export async function publish(deps: PublishDeps, opts: PublishOptions): Promise<PublishReport> {
+  const { store } = deps;
+  let release = () => {};
+  if (!opts.dryRun) {
+    const owner = `publish:${process.pid}:${randomBytes(4).toString('hex')}`;
+    const waitUntil = deps.now() + opts.lockWaitMs;
+    for (;;) {
+      const lock = tryLock(store.db, 'publish', owner, deps.now());
+      if (lock.acquired) {
+        release = lock.release;
+        break;
+      }
+      if (deps.now() >= waitUntil) return { status: 'locked', holder: lock.holder };
+      await deps.sleep(200);
+    }
+  }
+  try {
+    return await publishLocked(deps, opts);
+  } finally {
+    release();
+  }
+}
+
+async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<PublishReport> {
+  const { store, settings } = deps;
+  const build = await buildDist(settings);
+  void build.cleanup;
+  if (!build.ok || !build.manifest) return { status: 'build-failed', build };
+  const manifest = build.manifest;
+  const siteIds = Object.keys(manifest.sites).filter((id) => opts.siteId === null || id === opts.siteId);
+  if (opts.siteId !== null && !siteIds.length) return { status: 'unknown-site', siteId: opts.siteId };
+  const revision = await readRevision(settings.contentDir);
+  const started = deps.now();
+
+  const reports: SiteReport[] = [];
+  const queued: { siteId: string; slug: string; event: PlannedEvent['event']; body: Buffer }[] = [];
+  const records: { siteId: string; changes: ReturnType<typeof planEvents>['changes'] }[] = [];
+  for (const siteId of siteIds) {
+    const webhook = store.webhooks.get(siteId);
+    const recorded = store.published.get(siteId);
+    const report: SiteReport = {
+      siteId,
+      skipped: webhook ? null : `no webhook registered (quire webhook set ${siteId} --url <https-url> --generate-secret)`,
+      disabled: webhook?.disabledAt ? (webhook.disabledReason ?? 'disabled') : null,
+      firstPublish: recorded === null,
+      previousCommit: recorded?.commit ?? null,
+      changedFiles: recorded?.commit && revision.commit ? await changedFilesSince(path.join(settings.contentDir, siteId), recorded.commit, revision.commit) : null,
+      events: [],
+    };
+    reports.push(report);
+    if (!webhook) continue;
+    const site = manifest.sites[siteId]!;
+    const current = new Map(Object.entries(site.articles).map(([slug, a]) => [slug, a.payloadHash]));
+    const drafts = new Set(build.sites.find((s) => s.id === siteId)?.draftSlugs ?? []);
+    const plan = planEvents(current, drafts, recorded?.articles ?? null, { extraEvents: webhook.extraEvents });
+    report.events = opts.baseline ? [] : plan.events;
+    records.push({ siteId, changes: plan.changes });
+    if (opts.dryRun || opts.baseline) continue;
+    for (const e of plan.events) queued.push({ siteId, slug: e.slug, event: e.event, body: Buffer.alloc(0) });
+  }
+
+  if (!opts.dryRun) {
+    // Bodies are read before the transaction (it must not wait on the disk), checked against
+    // the manifest so a concurrent rebuild cannot slip a different payload under a recorded hash.
+    for (const q of queued) q.body = readBody(settings.distDir, manifest, q.siteId, q.slug, q.event);
+    store.db.transaction(() => {
+      for (const q of queued) {
+        const pending = store.outbox.pendingPublishFor(q.siteId, q.slug);
+        const event = collapseEvents(pending?.event ?? null, q.event);
+        const body = event === q.event ? q.body : readBody(settings.distDir, manifest, q.siteId, q.slug, event);
+        store.outbox.enqueue({ siteId: q.siteId, slug: q.slug, event, body, origin: 'publish' }, started);
+      }
+      for (const r of records) store.published.record(r.siteId, revision.commit, r.changes, started);
+    })();
+  }
+
+  const drain: DrainSummary = { attempts: 0, delivered: 0, failed: 0 };
+  const failed: Delivery[] = [];
+  if (!opts.dryRun) {
+    for (const siteId of siteIds) {
+      if (!store.webhooks.get(siteId)) continue;
+      const s = await drainOutbox(deps, { siteId, retryWindowMs: opts.retryWindowMs, onAttempt: opts.onAttempt });
+      drain.attempts += s.attempts;
+      drain.delivered += s.delivered;
+      drain.failed += s.failed;
+    }
+    for (const siteId of siteIds) {
+      failed.push(...store.outbox.list({ siteId, states: ['failed'], limit: 1000 }).filter((d) => (d.settledAt ?? 0) >= started));
+    }
+  }
+  const pending = opts.dryRun ? [] : siteIds.flatMap((siteId) => store.outbox.list({ siteId, states: ['pending'], limit: 10_000 }));
+  return { status: 'done', dryRun: opts.dryRun, baseline: opts.baseline, commit: revision.commit, dirty: revision.dirty, sites: reports, drain, pending, failed };
+}
+
+function readBody(distDir: string, manifest: Manifest, siteId: string, slug: string, event: PlannedEvent['event']): Buffer {
+  if (event === 'unpublished' || event === 'deleted') {
+    return Buffer.from(webhookBody(event, JSON.stringify({ id: slug, slug })));
+  }
+  const file = path.join(distDir, siteId, 'webhooks', `${slug}.json`);
+  const json = fs.readFileSync(file, 'utf8');
+  if (hashBytes(json) !== manifest.sites[siteId]!.articles[slug]!.payloadHash) {
+    throw new PublishError(`${file} changed while publishing (is another build running?); run publish again`);
+  }
+  return Buffer.from(webhookBody(event, json));
+}

@@ -1,0 +1,50 @@
+// When a failed delivery is tried again. Documented in README ("Delivery and retries").
+//
+// Retried: network errors, timeouts, 408, 429 (Retry-After honoured) and 5xx. Not retried: other
+// 4xx, and 3xx (redirects are never followed). 410 Gone also disables the webhook.
+// Delay after the nth failed attempt, ±20 % jitter so many failed deliveries do not return in
+// step; after the last one the delivery is marked failed (about 2 days after the first).
+
+export const RETRY_DELAYS_MS: readonly number[] = [
+  2_000, // 2 s
+  10_000, // 10 s
+  60_000, // 1 min
+  5 * 60_000, // 5 min
+  30 * 60_000, // 30 min
+  2 * 3_600_000, // 2 h
+  6 * 3_600_000, // 6 h
+  12 * 3_600_000, // 12 h
+  24 * 3_600_000, // 24 h
+];
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+/** A Retry-After longer than this is capped: a receiver cannot park a delivery for weeks. */
+export const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
+const JITTER = 0.2;
+
+export type Outcome =
+  | { kind: 'success' }
+  | { kind: 'retry'; retryAfterMs: number | null }
+  | { kind: 'fail'; disable: boolean };
+
+export function classifyStatus(status: number, retryAfter: string | undefined, now: number): Outcome {
+  if (status >= 200 && status < 300) return { kind: 'success' };
+  if (status === 429 || status === 408 || status >= 500) return { kind: 'retry', retryAfterMs: parseRetryAfter(retryAfter, now) };
+  return { kind: 'fail', disable: status === 410 };
+}
+
+/** Retry-After as delta-seconds or an HTTP date; null when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number): number | null {
+  if (!value) return null;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Math.min(Number(trimmed) * 1000, MAX_RETRY_AFTER_MS);
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? null : Math.min(Math.max(0, at - now), MAX_RETRY_AFTER_MS);
+}
+
+/** Delay before the next attempt, or null when `attemptsMade` attempts were the last allowed. */
+export function nextDelayMs(attemptsMade: number, retryAfterMs: number | null, random: () => number = Math.random): number | null {
+  if (attemptsMade >= MAX_ATTEMPTS) return null;
+  if (retryAfterMs !== null) return retryAfterMs; // the receiver said when: not sooner, not later
+  const base = RETRY_DELAYS_MS[Math.min(attemptsMade, RETRY_DELAYS_MS.length) - 1]!;
+  return Math.round(base * (1 - JITTER + 2 * JITTER * random()));
+}

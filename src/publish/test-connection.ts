@@ -1,0 +1,31 @@
+// "Test connection": a real, signed delivery of the shape a spec-conforming receiver accepts and
+// that leaves no junk there — the site's most recent published article as an `updated` event
+// (an idempotent upsert). Sent once, not retried; logged with the other deliveries.
+import fs from 'node:fs';
+import path from 'node:path';
+import { webhookBody } from '../build/api-shapes.ts';
+import { readManifest } from '../build/manifest.ts';
+import { attemptDelivery, type AttemptResult } from './deliver.ts';
+import type { DeliveryDeps } from './delivery-runner.ts';
+import { explainAttempt, type Explanation } from './explain-attempt.ts';
+
+export type TestResult =
+  | { sent: false; code: 'NO_WEBHOOK' | 'NO_ARTICLE'; message: string }
+  | { sent: true; deliveryId: string; slug: string; attempt: AttemptResult['attempt']; explanation: Explanation };
+
+export async function testWebhook(deps: DeliveryDeps & { distDir: string }, siteId: string): Promise<TestResult> {
+  const { outbox, webhooks } = deps.store;
+  const webhook = webhooks.get(siteId);
+  const secret = webhook ? webhooks.secretOf(siteId) : null;
+  if (!webhook || secret === null) return { sent: false, code: 'NO_WEBHOOK', message: 'No webhook is saved for this site yet: save a URL and a secret first.' };
+  const site = readManifest(deps.distDir)?.sites[siteId];
+  const slug = site ? Object.keys(site.articles)[0] : undefined; // the manifest lists newest first
+  if (!slug) return { sent: false, code: 'NO_ARTICLE', message: 'This site has no published article yet; Test connection sends the most recent one as an `updated` event.' };
+  const json = fs.readFileSync(path.join(deps.distDir, siteId, 'webhooks', `${slug}.json`), 'utf8');
+  const now = deps.now();
+  const body = Buffer.from(webhookBody('updated', json));
+  const id = outbox.enqueue({ siteId, slug, event: 'updated', body, origin: 'test' }, now, { owner: `test:${process.pid}`, until: now + 300_000 });
+  const result = await attemptDelivery(deps.client, outbox.get(id)!, { url: webhook.url, secret }, { now, ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}) });
+  outbox.recordAttempt(id, result.attempt, { state: result.outcome.kind === 'success' ? 'delivered' : 'failed' }, deps.now());
+  return { sent: true, deliveryId: id, slug, attempt: result.attempt, explanation: explainAttempt(result.attempt) };
+}

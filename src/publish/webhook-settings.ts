@@ -1,0 +1,64 @@
+// Registering a site's webhook, shared by the CLI, the web app and the MCP tools: the same
+// checks everywhere (https, no credentials, a public host, a long enough secret).
+import { randomBytes } from 'node:crypto';
+import { checkTargetUrl } from '../net/target-url.ts';
+import type { SafeClient } from '../net/safe-client.ts';
+import type { StateStore } from '../store/state-store.ts';
+import type { WebhookRecord } from '../store/webhooks.ts';
+
+export const MIN_SECRET_LENGTH = 24;
+export const MAX_SECRET_LENGTH = 512;
+
+export type WebhookInputError = { ok: false; field: 'url' | 'secret'; code: string; message: string };
+
+/** `whsec_` + 32 random bytes in base64: also what Standard Webhooks libraries expect by default. */
+export function generateWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+export function checkSecret(secret: string): WebhookInputError | null {
+  const fail = (code: string, message: string): WebhookInputError => ({ ok: false, field: 'secret', code, message });
+  if (secret.length < MIN_SECRET_LENGTH) return fail('SECRET_TOO_SHORT', `the secret must be at least ${MIN_SECRET_LENGTH} characters (it has ${secret.length}); generate one`);
+  if (secret.length > MAX_SECRET_LENGTH) return fail('SECRET_TOO_LONG', `the secret must be at most ${MAX_SECRET_LENGTH} characters`);
+  // It travels in the Authorization header: visible ASCII only.
+  if (!/^[\x21-\x7e]+$/.test(secret)) return fail('SECRET_INVALID', 'the secret may contain only visible ASCII characters (no spaces)');
+  if (secret.startsWith('whsec_') && Buffer.from(secret.slice(6), 'base64').length < MIN_SECRET_LENGTH) {
+    return fail('SECRET_INVALID', 'a whsec_ secret must carry at least 24 bytes of base64 after the prefix');
+  }
+  return null;
+}
+
+/** Checks a webhook URL as it would be used: https, no credentials, every address public. */
+export async function checkWebhookUrl(client: SafeClient, unsafeUrl: string, allowPrivate: boolean): Promise<{ ok: true; url: string } | WebhookInputError> {
+  const checked = checkTargetUrl(unsafeUrl.trim(), { allowPrivate });
+  if (!checked.ok) return { ok: false, field: 'url', code: checked.code, message: checked.message };
+  if (!allowPrivate) {
+    const resolved = await client.resolvePublic(checked.url.hostname);
+    if (!resolved.ok) return { ok: false, field: 'url', code: resolved.kind === 'dns' ? 'URL_HOST_UNRESOLVED' : 'URL_HOST_NOT_PUBLIC', message: resolved.message };
+  }
+  return { ok: true, url: checked.url.href };
+}
+
+export interface WebhookInput {
+  url: string;
+  /** Omitted when changing only the URL of an existing registration. */
+  secret?: string;
+  extraEvents?: boolean;
+}
+
+export async function saveWebhook(
+  deps: { store: StateStore; client: SafeClient; allowPrivate: boolean; now: () => number },
+  siteId: string,
+  input: WebhookInput,
+): Promise<{ ok: true; webhook: WebhookRecord } | WebhookInputError> {
+  if (input.secret !== undefined) {
+    const bad = checkSecret(input.secret);
+    if (bad) return bad;
+  } else if (!deps.store.webhooks.get(siteId)) {
+    return { ok: false, field: 'secret', code: 'SECRET_REQUIRED', message: 'a secret is required: enter one or generate one' };
+  }
+  const url = await checkWebhookUrl(deps.client, input.url, deps.allowPrivate);
+  if (!url.ok) return url;
+  const webhook = deps.store.webhooks.save(siteId, { url: url.url, ...(input.secret !== undefined ? { secret: input.secret } : {}), ...(input.extraEvents !== undefined ? { extraEvents: input.extraEvents } : {}) }, deps.now());
+  return { ok: true, webhook };
+}

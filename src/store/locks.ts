@@ -1,0 +1,43 @@
+// Named locks between processes sharing the state store (two `publish` runs must not both send).
+// A holder that died without releasing (SIGKILL, crash) is detected by its pid on this host.
+import os from 'node:os';
+import type { StateDb } from './database.ts';
+
+export interface LockHolder {
+  owner: string;
+  pid: number;
+  host: string;
+  acquiredAt: number;
+}
+
+export type LockResult = { acquired: true; release: () => void } | { acquired: false; holder: LockHolder };
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function tryLock(db: StateDb, name: string, owner: string, now: number): LockResult {
+  const host = os.hostname();
+  const result = db
+    .transaction((): LockResult => {
+      const row = db.prepare<[string], { owner: string; pid: number; host: string; acquired_at: number }>('SELECT * FROM locks WHERE name = ?').get(name);
+      if (row && !(row.host === host && !isAlive(row.pid)) && row.pid !== process.pid) {
+        return { acquired: false, holder: { owner: row.owner, pid: row.pid, host: row.host, acquiredAt: row.acquired_at } };
+      }
+      db.prepare('INSERT OR REPLACE INTO locks (name, owner, pid, host, acquired_at) VALUES (?, ?, ?, ?, ?)').run(name, owner, process.pid, host, now);
+      return { acquired: true, release: () => undefined };
+    })
+    .immediate();
+  if (!result.acquired) return result;
+  return {
+    acquired: true,
+    release: () => {
+      db.prepare('DELETE FROM locks WHERE name = ? AND owner = ?').run(name, owner);
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// The state store's schema, one step per version. A step is never edited once released: add one.
+// PRAGMA user_version records how many steps a database has had.
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: webhook registrations, the delivery outbox with its attempts, what was last published.
+  `
+  CREATE TABLE webhooks (
+    site_id        TEXT PRIMARY KEY,
+    url            TEXT NOT NULL,
+    secret_sealed  TEXT NOT NULL,   -- AES-256-GCM, key derived from the server secret
+    secret_hint    TEXT NOT NULL,   -- last characters, to tell secrets apart without showing one
+    extra_events   INTEGER NOT NULL DEFAULT 0, -- opt-in: also send unpublished/deleted
+    disabled_at    INTEGER,
+    disabled_reason TEXT,
+    created_at     INTEGER NOT NULL,
+    updated_at     INTEGER NOT NULL
+  ) STRICT;
+
+  CREATE TABLE deliveries (
+    id              TEXT PRIMARY KEY, -- X-Quire-Delivery and webhook-id: the same on every attempt
+    site_id         TEXT NOT NULL,
+    slug            TEXT NOT NULL,
+    event           TEXT NOT NULL,
+    body            BLOB NOT NULL,    -- the exact bytes sent (and signed)
+    origin          TEXT NOT NULL,    -- publish | test | redeliver
+    state           TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed', 'superseded')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER,          -- epoch ms; null once settled
+    lease_until     INTEGER,          -- epoch ms: a sender holds it until then
+    lease_owner     TEXT,
+    created_at      INTEGER NOT NULL,
+    settled_at      INTEGER,
+    last_status     INTEGER,
+    last_error      TEXT,
+    reply_url       TEXT,
+    reply_id        TEXT
+  ) STRICT;
+  CREATE INDEX deliveries_due ON deliveries (state, next_attempt_at);
+  CREATE INDEX deliveries_site ON deliveries (site_id, created_at);
+  CREATE INDEX deliveries_slug ON deliveries (site_id, slug, state);
+
+  CREATE TABLE attempts (
+    id          INTEGER PRIMARY KEY,
+    delivery_id TEXT NOT NULL REFERENCES deliveries (id) ON DELETE CASCADE,
+    url         TEXT NOT NULL,
+    started_at  INTEGER NOT NULL,
+    duration_ms INTEGER NOT NULL,
+    status      INTEGER,
+    error       TEXT,
+    reply_url   TEXT,
+    reply_id    TEXT
+  ) STRICT;
+  CREATE INDEX attempts_delivery ON attempts (delivery_id, started_at);
+
+  CREATE TABLE published_sites (
+    site_id      TEXT PRIMARY KEY,
+    commit_sha   TEXT,
+    published_at INTEGER NOT NULL
+  ) STRICT;
+
+  CREATE TABLE published_articles (
+    site_id      TEXT NOT NULL,
+    slug         TEXT NOT NULL,
+    state        TEXT NOT NULL CHECK (state IN ('published', 'withdrawn', 'deleted')),
+    payload_hash TEXT,               -- of the webhook payload last queued; null unless published
+    changed_at   INTEGER NOT NULL,
+    PRIMARY KEY (site_id, slug)
+  ) STRICT;
+
+  CREATE TABLE locks (
+    name        TEXT PRIMARY KEY,
+    owner       TEXT NOT NULL,
+    pid         INTEGER NOT NULL,
+    host        TEXT NOT NULL,
+    acquired_at INTEGER NOT NULL
+  ) STRICT;
+  `,
+];

@@ -1,0 +1,265 @@
+// The delivery outbox: every event is a row here before any request is made, and each attempt is
+// logged. Senders (a publish run, the server's worker) claim a delivery with a lease, so two of
+// them never send the same one at once, and never two deliveries of one slug at once (order).
+import { randomBytes } from 'node:crypto';
+import type { StateDb } from './database.ts';
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'superseded';
+export type DeliveryOrigin = 'publish' | 'test' | 'redeliver';
+
+export interface Delivery {
+  id: string;
+  siteId: string;
+  slug: string;
+  event: string;
+  body: Buffer;
+  origin: DeliveryOrigin;
+  state: DeliveryState;
+  attempts: number;
+  nextAttemptAt: number | null;
+  createdAt: number;
+  settledAt: number | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  replyUrl: string | null;
+  replyId: string | null;
+}
+
+export interface NewDelivery {
+  siteId: string;
+  slug: string;
+  event: string;
+  body: Buffer;
+  origin: DeliveryOrigin;
+}
+
+export interface AttemptRecord {
+  url: string;
+  startedAt: number;
+  durationMs: number;
+  status: number | null;
+  error: string | null;
+  replyUrl: string | null;
+  replyId: string | null;
+}
+
+/** How an attempt leaves its delivery: settled, or pending again with its next time. */
+export type AttemptVerdict = { state: 'delivered' | 'failed' } | { state: 'pending'; nextAttemptAt: number };
+
+export interface AttemptLogEntry extends AttemptRecord {
+  deliveryId: string;
+  siteId: string;
+  slug: string;
+  event: string;
+  origin: DeliveryOrigin;
+  deliveryState: DeliveryState;
+}
+
+interface Row {
+  id: string;
+  site_id: string;
+  slug: string;
+  event: string;
+  body: Buffer;
+  origin: DeliveryOrigin;
+  state: DeliveryState;
+  attempts: number;
+  next_attempt_at: number | null;
+  created_at: number;
+  settled_at: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  reply_url: string | null;
+  reply_id: string | null;
+}
+
+const toDelivery = (r: Row): Delivery => ({
+  id: r.id,
+  siteId: r.site_id,
+  slug: r.slug,
+  event: r.event,
+  body: r.body,
+  origin: r.origin,
+  state: r.state,
+  attempts: r.attempts,
+  nextAttemptAt: r.next_attempt_at,
+  createdAt: r.created_at,
+  settledAt: r.settled_at,
+  lastStatus: r.last_status,
+  lastError: r.last_error,
+  replyUrl: r.reply_url,
+  replyId: r.reply_id,
+});
+
+/** Time-ordered and unguessable: `dlv_` + 9 base-36 digits of ms + 16 random base64url chars. */
+export function newDeliveryId(now: number): string {
+  return `dlv_${now.toString(36).padStart(9, '0')}${randomBytes(12).toString('base64url')}`;
+}
+
+export function createOutbox(db: StateDb) {
+  const byId = db.prepare<[string], Row>('SELECT * FROM deliveries WHERE id = ?');
+  const insert = db.prepare(
+    `INSERT INTO deliveries (id, site_id, slug, event, body, origin, state, next_attempt_at, created_at, lease_owner, lease_until)
+     VALUES (@id, @siteId, @slug, @event, @body, @origin, 'pending', @now, @now, @leaseOwner, @leaseUntil)`,
+  );
+  const pendingPublish = db.prepare<[string, string], Row>(
+    `SELECT * FROM deliveries WHERE site_id = ? AND slug = ? AND state = 'pending' AND origin = 'publish' ORDER BY created_at DESC`,
+  );
+  const supersede = db.prepare(`UPDATE deliveries SET state = 'superseded', settled_at = ?, next_attempt_at = NULL WHERE id = ? AND state = 'pending'`);
+  const claim = db.prepare(
+    `UPDATE deliveries SET lease_until = @leaseUntil, lease_owner = @owner
+     WHERE id = @id AND state = 'pending' AND (lease_until IS NULL OR lease_until <= @now)
+       AND NOT EXISTS (SELECT 1 FROM deliveries other WHERE other.site_id = deliveries.site_id
+         AND other.slug = deliveries.slug AND other.id <> deliveries.id AND other.lease_until > @now)`,
+  );
+  const due = db.prepare<{ now: number; site: string | null; limit: number }, { id: string }>(
+    `SELECT d.id FROM deliveries d JOIN webhooks w ON w.site_id = d.site_id AND w.disabled_at IS NULL
+     WHERE d.state = 'pending' AND d.next_attempt_at <= @now AND (d.lease_until IS NULL OR d.lease_until <= @now)
+       AND (@site IS NULL OR d.site_id = @site)
+     ORDER BY d.next_attempt_at, d.created_at LIMIT @limit`,
+  );
+  const insertAttempt = db.prepare(
+    `INSERT INTO attempts (delivery_id, url, started_at, duration_ms, status, error, reply_url, reply_id)
+     VALUES (@deliveryId, @url, @startedAt, @durationMs, @status, @error, @replyUrl, @replyId)`,
+  );
+  const settle = db.prepare(
+    `UPDATE deliveries SET attempts = attempts + 1, last_status = @status, last_error = @error,
+       reply_url = COALESCE(@replyUrl, reply_url), reply_id = COALESCE(@replyId, reply_id),
+       state = CASE WHEN state = 'pending' THEN @state ELSE state END,
+       next_attempt_at = CASE WHEN state = 'pending' AND @state = 'pending' THEN @nextAttemptAt ELSE NULL END,
+       settled_at = CASE WHEN state = 'pending' AND @state <> 'pending' THEN @now ELSE settled_at END,
+       lease_until = NULL, lease_owner = NULL
+     WHERE id = @id`,
+  );
+
+  return {
+    get(id: string): Delivery | null {
+      const row = byId.get(id);
+      return row ? toDelivery(row) : null;
+    },
+
+    /** The publish delivery still waiting for this slug, if any (at most one: see enqueue). */
+    pendingPublishFor(siteId: string, slug: string): Delivery | null {
+      const row = pendingPublish.get(siteId, slug);
+      return row ? toDelivery(row) : null;
+    },
+
+    /**
+     * Queues a delivery, due now. A publish delivery replaces the slug's pending one: the
+     * receiver only needs the latest payload (the caller decides the event that stands for both).
+     * With a lease, the caller sends it itself and no other sender can take it first.
+     */
+    enqueue(d: NewDelivery, now: number, lease: { owner: string; until: number } | null = null): string {
+      const id = newDeliveryId(now);
+      db.transaction(() => {
+        if (d.origin === 'publish') for (const old of pendingPublish.all(d.siteId, d.slug)) supersede.run(now, old.id);
+        insert.run({ id, siteId: d.siteId, slug: d.slug, event: d.event, body: d.body, origin: d.origin, now, leaseOwner: lease?.owner ?? null, leaseUntil: lease?.until ?? null });
+      })();
+      return id;
+    },
+
+    /** Ids of pending deliveries due by `now` whose webhook is enabled, oldest first. */
+    due(now: number, siteId: string | null = null, limit = 100): string[] {
+      return due.all({ now, site: siteId, limit }).map((r) => r.id);
+    },
+
+    /** Takes the right to send one delivery until `leaseUntil`; false if another sender has it. */
+    claim(id: string, owner: string, now: number, leaseUntil: number): boolean {
+      return claim.run({ id, owner, now, leaseUntil }).changes === 1;
+    },
+
+    /** Logs an attempt and applies its verdict (unless the delivery was superseded meanwhile). */
+    recordAttempt(id: string, attempt: AttemptRecord, verdict: AttemptVerdict, now: number): void {
+      db.transaction(() => {
+        insertAttempt.run({ deliveryId: id, ...attempt });
+        settle.run({
+          id,
+          now,
+          status: attempt.status,
+          error: attempt.error,
+          replyUrl: attempt.replyUrl,
+          replyId: attempt.replyId,
+          state: verdict.state,
+          nextAttemptAt: verdict.state === 'pending' ? verdict.nextAttemptAt : null,
+        });
+      })();
+    },
+
+    /** The newest delivery of the same slug and site created after this one, if any. */
+    newerForSlug(d: Delivery): Delivery | null {
+      const row = db
+        .prepare<[string, string, string], Row>(
+          `SELECT * FROM deliveries WHERE site_id = ? AND slug = ? AND id > ? AND origin <> 'test' ORDER BY id DESC LIMIT 1`,
+        )
+        .get(d.siteId, d.slug, d.id);
+      return row ? toDelivery(row) : null;
+    },
+
+    counts(siteId: string | null = null): Record<DeliveryState, number> {
+      const rows = db
+        .prepare<{ site: string | null }, { state: DeliveryState; n: number }>(
+          `SELECT state, count(*) AS n FROM deliveries WHERE (@site IS NULL OR site_id = @site) GROUP BY state`,
+        )
+        .all({ site: siteId });
+      const counts = { pending: 0, delivered: 0, failed: 0, superseded: 0 };
+      for (const r of rows) counts[r.state] = r.n;
+      return counts;
+    },
+
+    /** Deliveries, newest first. */
+    list(opts: { siteId?: string | null; limit?: number; states?: DeliveryState[] } = {}): Delivery[] {
+      const states = opts.states ?? ['pending', 'delivered', 'failed', 'superseded'];
+      return db
+        .prepare<{ site: string | null; states: string; limit: number }, Row>(
+          `SELECT * FROM deliveries WHERE (@site IS NULL OR site_id = @site) AND state IN (SELECT value FROM json_each(@states))
+           ORDER BY created_at DESC, id DESC LIMIT @limit`,
+        )
+        .all({ site: opts.siteId ?? null, states: JSON.stringify(states), limit: opts.limit ?? 100 })
+        .map(toDelivery);
+    },
+
+    /** Every attempt with its delivery's facts, newest first. */
+    attemptLog(opts: { siteId?: string | null; limit?: number } = {}): AttemptLogEntry[] {
+      return db
+        .prepare<{ site: string | null; limit: number }, AttemptRow>(
+          `SELECT a.*, d.site_id, d.slug, d.event, d.origin, d.state AS delivery_state FROM attempts a
+           JOIN deliveries d ON d.id = a.delivery_id
+           WHERE (@site IS NULL OR d.site_id = @site) ORDER BY a.started_at DESC, a.id DESC LIMIT @limit`,
+        )
+        .all({ site: opts.siteId ?? null, limit: opts.limit ?? 200 })
+        .map((r) => ({
+          deliveryId: r.delivery_id,
+          siteId: r.site_id,
+          slug: r.slug,
+          event: r.event,
+          origin: r.origin,
+          deliveryState: r.delivery_state,
+          url: r.url,
+          startedAt: r.started_at,
+          durationMs: r.duration_ms,
+          status: r.status,
+          error: r.error,
+          replyUrl: r.reply_url,
+          replyId: r.reply_id,
+        }));
+    },
+  };
+}
+
+interface AttemptRow {
+  delivery_id: string;
+  site_id: string;
+  slug: string;
+  event: string;
+  origin: DeliveryOrigin;
+  delivery_state: DeliveryState;
+  url: string;
+  started_at: number;
+  duration_ms: number;
+  status: number | null;
+  error: string | null;
+  reply_url: string | null;
+  reply_id: string | null;
+}
+
+export type Outbox = ReturnType<typeof createOutbox>;

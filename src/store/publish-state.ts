@@ -1,0 +1,59 @@
+// What each site's receiver was last sent: the commit of the last publish and, per slug, whether
+// the article was published then and the hash of the payload queued for it.
+import type { StateDb } from './database.ts';
+
+export type RecordedState = 'published' | 'withdrawn' | 'deleted';
+
+export interface RecordedArticle {
+  state: RecordedState;
+  payloadHash: string | null;
+}
+
+export interface SitePublishRecord {
+  commit: string | null;
+  publishedAt: number;
+  articles: Map<string, RecordedArticle>;
+}
+
+export interface ArticleChange {
+  slug: string;
+  state: RecordedState;
+  payloadHash: string | null;
+}
+
+export function createPublishState(db: StateDb) {
+  const site = db.prepare<[string], { commit_sha: string | null; published_at: number }>('SELECT commit_sha, published_at FROM published_sites WHERE site_id = ?');
+  const articles = db.prepare<[string], { slug: string; state: RecordedState; payload_hash: string | null }>(
+    'SELECT slug, state, payload_hash FROM published_articles WHERE site_id = ?',
+  );
+  const upsertSite = db.prepare(
+    `INSERT INTO published_sites (site_id, commit_sha, published_at) VALUES (?, ?, ?)
+     ON CONFLICT (site_id) DO UPDATE SET commit_sha = excluded.commit_sha, published_at = excluded.published_at`,
+  );
+  const upsertArticle = db.prepare(
+    `INSERT INTO published_articles (site_id, slug, state, payload_hash, changed_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (site_id, slug) DO UPDATE SET state = excluded.state, payload_hash = excluded.payload_hash, changed_at = excluded.changed_at`,
+  );
+
+  return {
+    /** null: the site was never published (its first publish sends everything, or --baseline). */
+    get(siteId: string): SitePublishRecord | null {
+      const row = site.get(siteId);
+      if (!row) return null;
+      const map = new Map<string, RecordedArticle>();
+      for (const a of articles.iterate(siteId)) map.set(a.slug, { state: a.state, payloadHash: a.payload_hash });
+      return { commit: row.commit_sha, publishedAt: row.published_at, articles: map };
+    },
+    /** Records a publish; call inside the transaction that queues its deliveries. */
+    record(siteId: string, commit: string | null, changes: ArticleChange[], now: number): void {
+      upsertSite.run(siteId, commit, now);
+      for (const c of changes) upsertArticle.run(siteId, c.slug, c.state, c.payloadHash, now);
+    },
+    forget(siteId: string): void {
+      db.prepare('DELETE FROM published_articles WHERE site_id = ?').run(siteId);
+      db.prepare('DELETE FROM published_sites WHERE site_id = ?').run(siteId);
+    },
+  };
+}
+
+export type PublishState = ReturnType<typeof createPublishState>;

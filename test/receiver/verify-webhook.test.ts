@@ -1,0 +1,93 @@
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { deliveryHeaders } from '../../src/publish/signing.ts';
+import { createExampleReceiver } from '../../src/receiver/example-receiver.ts';
+import { verifyWebhook } from '../../src/receiver/verify-webhook.ts';
+
+const SECRET = 'whsec_' + Buffer.alloc(32, 7).toString('base64');
+// Spacing and escapes as a serializer other than JSON.stringify might write them.
+const BODY = Buffer.from('{"event":"updated","article":{"id":"a","slug":"a","title":"Caf\\u00e9 \\"x\\"","status":"published","metaDescription":"","mdx":"# A","html":"<h1>A</h1>","imageUrl":"","imageAlt":""}}');
+const signed = (body: Buffer, secret = SECRET) => deliveryHeaders({ body, secret, event: 'updated', deliveryId: 'dlv_1', timestampSec: 1_700_000_000, attempt: 1 });
+
+describe('verifyWebhook', () => {
+  it('accepts a signed delivery and parses it', () => {
+    const r = verifyWebhook(BODY, signed(BODY), SECRET);
+    expect(r).toMatchObject({ ok: true, verifiedBy: 'signature', payload: { event: 'updated', article: { id: 'a', title: 'Café "x"' } } });
+  });
+
+  it('reads headers from a Fetch Headers object and from Node header records in any case', () => {
+    const h = signed(BODY);
+    expect(verifyWebhook(BODY, new Headers(h), SECRET).ok).toBe(true);
+    const lower = Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+    expect(verifyWebhook(new Uint8Array(BODY), lower, SECRET).ok).toBe(true);
+  });
+
+  it('refuses re-serialized JSON: the HMAC is over the exact bytes', () => {
+    const reserialized = Buffer.from(JSON.stringify(JSON.parse(BODY.toString())));
+    expect(reserialized.equals(BODY)).toBe(false);
+    const r = verifyWebhook(reserialized, signed(BODY), SECRET);
+    expect(r).toMatchObject({ ok: false, status: 401 });
+    expect(r.ok ? '' : r.reason).toMatch(/re-serialized/);
+  });
+
+  it('refuses a wrong secret, a truncated or malformed signature, and a tampered body even with a good bearer', () => {
+    expect(verifyWebhook(BODY, signed(BODY, SECRET + 'x'), SECRET).ok).toBe(false);
+    const h = signed(BODY);
+    expect(verifyWebhook(BODY, { ...h, 'X-Quire-Signature': h['X-Quire-Signature']!.slice(0, -2) }, SECRET).ok).toBe(false);
+    expect(verifyWebhook(BODY, { ...h, 'X-Quire-Signature': 'md5=abc' }, SECRET).ok).toBe(false);
+    const tampered = Buffer.from(BODY.toString().replace('<h1>A</h1>', '<h1>B</h1>'));
+    expect(verifyWebhook(tampered, h, SECRET)).toMatchObject({ ok: false, status: 401 });
+  });
+
+  it('accepts the bearer token alone, compared in full', () => {
+    expect(verifyWebhook(BODY, { authorization: `Bearer ${SECRET}` }, SECRET)).toMatchObject({ ok: true, verifiedBy: 'bearer' });
+    expect(verifyWebhook(BODY, { authorization: `Bearer ${SECRET.slice(0, -1)}` }, SECRET).ok).toBe(false);
+    expect(verifyWebhook(BODY, { authorization: `Bearer ${SECRET}x` }, SECRET).ok).toBe(false);
+    expect(verifyWebhook(BODY, { authorization: `Basic ${SECRET}` }, SECRET).ok).toBe(false);
+    expect(verifyWebhook(BODY, {}, SECRET)).toMatchObject({ ok: false, status: 401, reason: 'no signature and no bearer token' });
+  });
+
+  it('answers 400 for a verified body that is not a webhook payload', () => {
+    const junk = Buffer.from('{"hello":1}');
+    expect(verifyWebhook(junk, signed(junk), SECRET)).toMatchObject({ ok: false, status: 400 });
+    const notJson = Buffer.from('nope');
+    expect(verifyWebhook(notJson, signed(notJson), SECRET)).toMatchObject({ ok: false, status: 400 });
+  });
+
+  it('the Standard Webhooks signature matches the scheme: base64 HMAC of "id.timestamp.body" under the whsec_ key', () => {
+    const h = signed(BODY);
+    const key = Buffer.from(SECRET.slice('whsec_'.length), 'base64');
+    const expected = createHmac('sha256', key).update(`dlv_1.1700000000.${BODY.toString()}`).digest('base64');
+    expect(h['webhook-signature']).toBe(`v1,${expected}`);
+    const raw = 'a-plain-secret-of-enough-length';
+    const rawSigned = deliveryHeaders({ body: BODY, secret: raw, event: 'updated', deliveryId: 'dlv_1', timestampSec: 1, attempt: 1 });
+    expect(rawSigned['webhook-signature']).toBe(`v1,${createHmac('sha256', raw).update(`dlv_1.1.${BODY.toString()}`).digest('base64')}`);
+  });
+});
+
+describe('the example receiver', () => {
+  it('over a real socket: verifies, upserts by article.id without duplicates, and replies {url, id}', async () => {
+    const { app, articles } = createExampleReceiver({ secret: SECRET, publicBaseUrl: 'https://site.example' });
+    const { serve } = await import('@hono/node-server');
+    const server = await new Promise<http.Server>((resolve) => {
+      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as http.Server));
+    });
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/quire`;
+      const post = (body: Buffer, headers: Record<string, string>) => fetch(url, { method: 'POST', body, headers });
+      const first = await post(BODY, signed(BODY));
+      expect(first.status).toBe(200);
+      expect(await first.json()).toEqual({ url: 'https://site.example/blog/a', id: 'a' });
+      const edited = Buffer.from(BODY.toString().replace('<h1>A</h1>', '<h1>A2</h1>'));
+      expect((await post(edited, signed(edited))).status).toBe(200);
+      expect(articles.size).toBe(1);
+      expect(articles.get('a')!.html).toBe('<h1>A2</h1>');
+      expect((await post(BODY, signed(BODY, 'whsec_' + Buffer.alloc(32, 1).toString('base64')))).status).toBe(401);
+      expect(articles.get('a')!.html).toBe('<h1>A2</h1>');
+    } finally {
+      server.close();
+    }
+  });
+});

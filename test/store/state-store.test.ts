@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStateDb, STATE_DB_FILE } from '../../src/store/database.ts';
+import { tryLock } from '../../src/store/locks.ts';
+import { MIGRATIONS } from '../../src/store/migrations.ts';
+import { openStateStore, type StateStore } from '../../src/store/state-store.ts';
+
+const SERVER_SECRET = 'x'.repeat(40);
+let dir: string;
+let store: StateStore;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-store-'));
+  store = openStateStore(dir, SERVER_SECRET);
+});
+afterEach(() => {
+  store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const body = (s: string) => Buffer.from(s);
+
+describe('state store', () => {
+  it('is a WAL SQLite file, mode 0600, at the latest schema version; reopening migrates nothing', () => {
+    const file = path.join(dir, STATE_DB_FILE);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    const again = openStateDb(dir);
+    expect(again.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    again.close();
+  });
+
+  it('refuses a database from a newer Quire', () => {
+    store.db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    expect(() => openStateDb(dir)).toThrow(/newer than this Quire knows/);
+  });
+
+  it('seals webhook secrets: not in the file in clear, opened only with the same server secret', () => {
+    store.webhooks.save('site', { url: 'https://hooks.example.com/q', secret: 'super-secret-value-1234567890' }, 1);
+    expect(store.webhooks.secretOf('site')).toBe('super-secret-value-1234567890');
+    expect(store.webhooks.get('site')).toMatchObject({ url: 'https://hooks.example.com/q', secretHint: '…7890', extraEvents: false });
+    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    expect(fs.readFileSync(path.join(dir, STATE_DB_FILE)).includes('super-secret-value')).toBe(false);
+    const other = openStateStore(dir, 'y'.repeat(40));
+    expect(() => other.webhooks.secretOf('site')).toThrow(/server secret .* changed/);
+    other.close();
+  });
+
+  it('a sealed secret copied to another site does not open', () => {
+    store.webhooks.save('a', { url: 'https://a.example.com', secret: 'secret-of-site-a-000000000' }, 1);
+    store.webhooks.save('b', { url: 'https://b.example.com', secret: 'secret-of-site-b-000000000' }, 1);
+    store.db.prepare(`UPDATE webhooks SET secret_sealed = (SELECT secret_sealed FROM webhooks WHERE site_id = 'a') WHERE site_id = 'b'`).run();
+    expect(() => store.webhooks.secretOf('b')).toThrow();
+  });
+
+  it('saving without a secret keeps the stored one; saving re-enables a disabled webhook', () => {
+    store.webhooks.save('s', { url: 'https://one.example.com', secret: 'first-secret-abcdefghijklmnop' }, 1);
+    store.webhooks.disable('s', 'gone', 2);
+    expect(store.webhooks.get('s')!.disabledAt).toBe(2);
+    store.webhooks.save('s', { url: 'https://two.example.com' }, 3);
+    expect(store.webhooks.get('s')).toMatchObject({ url: 'https://two.example.com', disabledAt: null });
+    expect(store.webhooks.secretOf('s')).toBe('first-secret-abcdefghijklmnop');
+  });
+});
+
+describe('outbox', () => {
+  beforeEach(() => store.webhooks.save('s', { url: 'https://hooks.example.com', secret: 's'.repeat(30) }, 0));
+
+  it('a newer publish event for a slug supersedes the pending one', () => {
+    const first = store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('1'), origin: 'publish' }, 10);
+    const second = store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('2'), origin: 'publish' }, 11);
+    expect(store.outbox.get(first)!.state).toBe('superseded');
+    expect(store.outbox.pendingPublishFor('s', 'a')!.id).toBe(second);
+    expect(store.outbox.due(20)).toEqual([second]);
+  });
+
+  it('claims are exclusive, and a slug with a delivery in flight cannot have another claimed', () => {
+    const a1 = store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('1'), origin: 'redeliver' }, 10);
+    const a2 = store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('2'), origin: 'publish' }, 11);
+    const b = store.outbox.enqueue({ siteId: 's', slug: 'b', event: 'updated', body: body('3'), origin: 'publish' }, 12);
+    expect(store.outbox.claim(a1, 'one', 20, 1000)).toBe(true);
+    expect(store.outbox.claim(a1, 'two', 21, 1000)).toBe(false);
+    expect(store.outbox.claim(a2, 'two', 21, 1000)).toBe(false);
+    expect(store.outbox.claim(b, 'two', 21, 1000)).toBe(true);
+    // An expired lease (a sender that died) can be taken over.
+    expect(store.outbox.claim(a1, 'three', 1001, 2000)).toBe(true);
+  });
+
+  it('records attempts: retry keeps it pending with its next time, success settles it, a superseded one stays superseded', () => {
+    const id = store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('1'), origin: 'publish' }, 10);
+    const attempt = { url: 'https://hooks.example.com', startedAt: 20, durationMs: 5, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null };
+    store.outbox.recordAttempt(id, attempt, { state: 'pending', nextAttemptAt: 500 }, 25);
+    expect(store.outbox.get(id)).toMatchObject({ state: 'pending', attempts: 1, nextAttemptAt: 500, lastStatus: 503 });
+    expect(store.outbox.due(499)).toEqual([]);
+    expect(store.outbox.due(500)).toEqual([id]);
+    store.outbox.recordAttempt(id, { ...attempt, status: 200, error: null, replyUrl: 'https://site.example/a', replyId: '7' }, { state: 'delivered' }, 600);
+    expect(store.outbox.get(id)).toMatchObject({ state: 'delivered', attempts: 2, nextAttemptAt: null, replyUrl: 'https://site.example/a', settledAt: 600 });
+    expect(store.outbox.attemptLog().map((a) => a.status)).toEqual([200, 503]);
+
+    const old = store.outbox.enqueue({ siteId: 's', slug: 'b', event: 'published', body: body('1'), origin: 'publish' }, 700);
+    store.outbox.enqueue({ siteId: 's', slug: 'b', event: 'published', body: body('2'), origin: 'publish' }, 701);
+    store.outbox.recordAttempt(old, { ...attempt, status: 200 }, { state: 'delivered' }, 702);
+    expect(store.outbox.get(old)!.state).toBe('superseded');
+  });
+
+  it('nothing is due for a disabled webhook', () => {
+    store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('1'), origin: 'publish' }, 10);
+    store.webhooks.disable('s', 'gone', 11);
+    expect(store.outbox.due(100)).toEqual([]);
+  });
+});
+
+describe('locks', () => {
+  it('one holder at a time; a dead holder is taken over', () => {
+    const first = tryLock(store.db, 'publish', 'one', 1);
+    expect(first.acquired).toBe(true);
+    store.db.prepare('UPDATE locks SET pid = ?').run(process.pid + 1_000_000); // pretend another live process…
+    const other = openStateStore(dir, SERVER_SECRET);
+    try {
+      // …which does not exist on this host: the lock is stale and taken over.
+      expect(tryLock(other.db, 'publish', 'two', 2).acquired).toBe(true);
+      store.db.prepare('UPDATE locks SET pid = 1').run(); // pid 1 is alive
+      const blocked = tryLock(other.db, 'publish', 'three', 3);
+      expect(blocked).toMatchObject({ acquired: false, holder: { owner: 'two', pid: 1 } });
+    } finally {
+      other.close();
+    }
+  });
+});
