@@ -16,7 +16,7 @@ import { markSanitized, type SafeHtml } from './safe-html.ts';
 import { sanitizeSchema } from './sanitize-schema.ts';
 
 /** Bump when output for the same input changes: it keys the render cache. */
-export const RENDERER_VERSION = 'quire-render-1';
+export const RENDERER_VERSION = 'quire-render-2';
 
 export const EXCERPT_MAX_LENGTH = 200;
 
