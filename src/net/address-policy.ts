@@ -124,3 +124,9 @@ export function describeRange(range: string): string {
 }
 
 const article = (word: string) => (/^[aeiouAEIOU]/.test(word) ? 'an' : 'a');
+
+/** Whether two spellings name the same address (`::ffff:127.0.0.1` and `127.0.0.1` do). */
+export function sameAddress(a: string, b: string): boolean {
+  if (!ipaddr.isValid(a) || !ipaddr.isValid(b)) return false;
+  return ipaddr.process(a).toString() === ipaddr.process(b).toString();
+}

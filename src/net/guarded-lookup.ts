@@ -52,7 +52,7 @@ export async function resolvePublicAddresses(
         error: new NetFailure('non_public', `${host} resolves to ${address}, ${describeRange(verdict.range)}; ${MUST_BE_PUBLIC}`),
       };
     }
-    addresses.push({ address, family });
+    addresses.push({ address, family: family === 6 ? 6 : 4 });
   }
   return { ok: true, addresses };
 }

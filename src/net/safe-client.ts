@@ -1,201 +1,151 @@
-// Outbound HTTPS that cannot be pointed at private networks. The address check runs in the
-// socket's own `lookup` hook, on the very addresses it then connects to, so a DNS answer that
-// changes between a check and the connection (rebinding) gains nothing. IP-literal hosts skip
-// lookup, so they are checked before the request. Redirects are never followed: a 3xx comes back
-// as an ordinary response. node:https with a keep-alive agent: fetch() can neither take a
-// connect-time hook nor keep up (it measured 2–3× slower on loopback).
-import dns from 'node:dns';
+// Outbound HTTPS that cannot be pointed at private networks, for webhook delivery and site checks.
+// The address check runs in each new socket's own `lookup` (guarded-lookup.ts), on the addresses it
+// then connects to, so DNS rebinding gains nothing; IP-literal hosts skip lookup, so they are
+// checked with the URL. node:https with one keep-alive agent per client: fetch() takes no
+// connect-time hook and measured ~3x slower on loopback.
 import https from 'node:https';
 import net from 'node:net';
-import type { TLSSocket } from 'node:tls';
-import { classifyAddress } from './address-policy.ts';
-import { bareHost, checkTargetUrl } from './target-url.ts';
+import tls from 'node:tls';
+import { sameAddress } from './address-policy.ts';
+import { createGuardedLookup, resolvePublicAddresses, systemResolver, type Resolver } from './guarded-lookup.ts';
+import { checkHost } from './host-policy.ts';
+import { exchange, type HttpOutcome } from './https-exchange.ts';
+import type { NetErrorKind } from './net-errors.ts';
+import { bareHost, checkTargetUrl, type TargetErrorCode } from './target-url.ts';
 
-export type Resolver = (host: string) => Promise<{ address: string; family: 4 | 6 }[]>;
+export type { HttpOutcome } from './https-exchange.ts';
+export type { NetErrorKind } from './net-errors.ts';
+export type { Resolver } from './guarded-lookup.ts';
 
 export interface SafeClientOptions {
-  /** Development and tests only: allow loopback and private targets. */
+  /** Development and tests only: allow loopback and private targets. Announced through `log`. */
   allowPrivate?: boolean;
+  /** Replaces system DNS (tests); default dns.lookup with all answers. */
   resolver?: Resolver;
-  /** Extra trusted CA (tests); in production NODE_EXTRA_CA_CERTS does this. */
+  /** Trust exactly this CA instead of Node's roots (in-process tests). At runtime use NODE_EXTRA_CA_CERTS. */
   ca?: string | Buffer;
   userAgent?: string;
+  /** Where the allowPrivate warning goes; default process.emitWarning (stderr). */
   log?: (msg: string) => void;
+  /** Per origin (host:port), as in https.Agent. Default 16. */
   maxSockets?: number;
 }
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'HEAD';
+  /** `Host`, `Content-Length`, `Transfer-Encoding` and `Connection` are the client's and are ignored. */
   headers?: Record<string, string>;
   body?: Buffer | string;
+  /** One deadline for connect, TLS, response headers and body. Default 10 s. */
   timeoutMs?: number;
+  /** Read at most this much of the body, then close and flag `truncated`. Default 64 KiB. */
   maxResponseBytes?: number;
 }
 
-export type NetErrorKind = 'url_invalid' | 'not_https' | 'credentials' | 'non_public' | 'dns' | 'refused' | 'reset' | 'timeout' | 'tls' | 'network';
-
-export type HttpOutcome =
-  | { ok: true; status: number; headers: Record<string, string | string[] | undefined>; body: Buffer; truncated: boolean; durationMs: number; address: string }
-  | { ok: false; kind: NetErrorKind; message: string; durationMs: number; address?: string };
+export type ResolvePublicResult = { ok: true; addresses: string[] } | { ok: false; kind: 'dns' | 'non_public'; message: string };
 
 export interface SafeClient {
+  /** Never rejects for network problems; any HTTP status (3xx included) is `ok: true`. */
   request(url: string, opts?: RequestOptions): Promise<HttpOutcome>;
-  /** Save-time check of a host: it resolves, and every address is public. */
-  resolvePublic(host: string): Promise<{ ok: true; addresses: string[] } | { ok: false; kind: 'dns' | 'non_public'; message: string }>;
+  /** Save-time check of a URL's host (name or IP literal): it resolves, and every address is public. */
+  resolvePublic(host: string): Promise<ResolvePublicResult>;
+  /** Destroys the agent's sockets; later requests fail with kind 'network'. */
   close(): void;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
+const DEFAULT_MAX_SOCKETS = 16;
+const DEFAULT_USER_AGENT = 'Quire';
+const CLIENT_OWNED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
 
-class RefusedTarget extends Error {
-  readonly code = 'EQUIRE_NON_PUBLIC';
-}
+const KIND_BY_CODE: Record<TargetErrorCode, NetErrorKind> = {
+  URL_INVALID: 'url_invalid',
+  URL_NOT_HTTPS: 'not_https',
+  URL_HAS_CREDENTIALS: 'credentials',
+  URL_HOST_NOT_PUBLIC: 'non_public',
+};
 
-const systemResolver: Resolver = async (host) =>
-  (await dns.promises.lookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+export const ALLOW_PRIVATE_WARNING =
+  'WARNING: SSRF protection is OFF (allowPrivate): outbound requests may reach loopback and private addresses. ' +
+  'Use this only for local development and tests, never in production.';
 
-export function createSafeClient(opts: SafeClientOptions = {}): SafeClient {
-  const allowPrivate = opts.allowPrivate ?? false;
-  const resolver = opts.resolver ?? systemResolver;
-  if (allowPrivate) opts.log?.('WARNING: QUIRE_ALLOW_PRIVATE_TARGETS is on: webhooks and checks may reach loopback and private addresses. Never use this in production.');
-
-  const refusal = (host: string, address: string): string | null => {
-    if (allowPrivate) return null;
-    const verdict = classifyAddress(address);
-    return verdict.public ? null : host === address ? `${address} is a ${verdict.range} address; targets must be public` : `${host} resolves to ${address}, a ${verdict.range} address; targets must be public`;
-  };
-
-  const guardedLookup: net.LookupFunction = (hostname, options, callback) => {
-    resolver(hostname).then(
-      (found) => {
-        const family = options.family === 4 || options.family === 6 ? options.family : 0;
-        const usable = found.filter((a) => !family || a.family === family);
-        const refused = found.map((a) => refusal(hostname, a.address)).find((r) => r !== null);
-        if (refused) return callback(new RefusedTarget(refused), '', 4);
-        if (!usable.length) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 4);
-        if (options.all) return (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, usable);
-        callback(null, usable[0]!.address, usable[0]!.family);
-      },
-      (e: NodeJS.ErrnoException) => callback(e, '', 4),
-    );
-  };
+export function createSafeClient({
+  allowPrivate = false,
+  resolver = systemResolver,
+  ca,
+  userAgent = DEFAULT_USER_AGENT,
+  log = (msg) => process.emitWarning(msg, { code: 'QUIRE_ALLOW_PRIVATE' }),
+  maxSockets = DEFAULT_MAX_SOCKETS,
+}: SafeClientOptions = {}): SafeClient {
+  if (!Number.isInteger(maxSockets) || maxSockets < 1) throw new RangeError(`maxSockets must be a positive integer, got ${maxSockets}`);
+  if (allowPrivate) log(ALLOW_PRIVATE_WARNING);
 
   const agent = new https.Agent({
     keepAlive: true,
-    maxSockets: opts.maxSockets ?? 16,
-    lookup: guardedLookup,
-    ...(opts.ca ? { ca: opts.ca } : {}),
+    maxSockets,
+    // Built once rather than per connection. (Adding Node's ~150 roots to it would cost ~70 ms per
+    // client; production trusts extra CAs through NODE_EXTRA_CA_CERTS instead.)
+    ...(ca ? { secureContext: tls.createSecureContext({ ca }) } : {}),
   });
+  const verifiedSockets = new WeakSet<net.Socket>();
+  let closed = false;
 
-  async function request(unsafeUrl: string, ropts: RequestOptions = {}): Promise<HttpOutcome> {
+  async function request(
+    unsafeUrl: string,
+    { method = 'GET', headers = {}, body, timeoutMs = DEFAULT_TIMEOUT_MS, maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES }: RequestOptions = {},
+  ): Promise<HttpOutcome> {
     const started = performance.now();
-    const elapsed = () => performance.now() - started;
-    const checked = checkTargetUrl(unsafeUrl, { allowPrivate });
-    if (!checked.ok) {
-      const kind: NetErrorKind = checked.code === 'URL_NOT_HTTPS' ? 'not_https' : checked.code === 'URL_HAS_CREDENTIALS' ? 'credentials' : checked.code === 'URL_INVALID' ? 'url_invalid' : 'non_public';
-      return { ok: false, kind, message: checked.message, durationMs: elapsed() };
-    }
-    const url = checked.url;
-    const host = bareHost(url);
-    return new Promise<HttpOutcome>((resolve) => {
-      let settled = false;
-      let address: string | undefined;
-      const finish = (outcome: HttpOutcome) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(outcome);
-      };
-      const fail = (kind: NetErrorKind, message: string) => finish({ ok: false, kind, message, durationMs: elapsed(), ...(address ? { address } : {}) });
-      const headers: Record<string, string> = { ...(opts.userAgent ? { 'User-Agent': opts.userAgent } : {}), ...ropts.headers };
-      if (ropts.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(ropts.body));
-      const req = https.request({
-        agent,
-        protocol: 'https:',
-        hostname: host,
-        port: url.port || 443,
-        path: `${url.pathname}${url.search}`,
-        method: ropts.method ?? 'GET',
-        headers,
-        ...(net.isIP(host) ? {} : { servername: host }),
-      });
-      const timeoutMs = ropts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-      const timer = setTimeout(() => {
-        fail('timeout', `no response within ${timeoutMs} ms`);
-        req.destroy();
-      }, timeoutMs);
-      req.on('socket', (socket) => {
-        const check = () => {
-          address = socket.remoteAddress;
-          // Defence in depth: the lookup hook already refused non-public answers.
-          const refused = address ? refusal(host, address) : null;
-          if (refused) {
-            fail('non_public', refused);
-            req.destroy();
-          }
-        };
-        if ((socket as TLSSocket).encrypted !== undefined && socket.remoteAddress && !socket.connecting) check(); // reused keep-alive socket
-        else socket.once('connect', check);
-      });
-      req.on('error', (e: NodeJS.ErrnoException) => {
-        const [kind, message] = describeError(e, host, timeoutMs);
-        fail(kind, message);
-      });
-      req.on('response', (res) => {
-        const limit = ropts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        let truncated = false;
-        const done = () =>
-          finish({ ok: true, status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), truncated, durationMs: elapsed(), address: address ?? res.socket?.remoteAddress ?? '' });
-        res.on('data', (chunk: Buffer) => {
-          if (truncated) return;
-          if (size + chunk.length > limit) {
-            chunks.push(chunk.subarray(0, limit - size));
-            truncated = true;
-            done();
-            res.destroy(); // stop reading; the socket is not reused
-            return;
-          }
-          chunks.push(chunk);
-          size += chunk.length;
-        });
-        res.on('end', done);
-        res.on('error', (e: NodeJS.ErrnoException) => fail('reset', `the response was cut off (${e.code ?? e.message})`));
-      });
-      req.end(ropts.body);
+    const refuse = (kind: NetErrorKind, message: string): HttpOutcome => ({ ok: false, kind, message, durationMs: performance.now() - started });
+    if (closed) return refuse('network', 'the HTTP client has been closed');
+    const target = checkTargetUrl(unsafeUrl, { allowPrivate });
+    if (!target.ok) return refuse(KIND_BY_CODE[target.code], target.message);
+
+    const host = bareHost(target.url);
+    // Addresses this request's sockets may connect to: the literal, or what its lookup approved.
+    const approved: string[] = net.isIP(host) ? [host] : [];
+    const lookup = createGuardedLookup({ resolver, allowPrivate, onApproved: (addresses) => approved.push(...addresses) });
+    return exchange({
+      url: target.url,
+      host,
+      agent,
+      lookup,
+      isApproved: (remote) => approved.some((a) => sameAddress(a, remote)),
+      verifiedSockets,
+      method,
+      headers: outgoingHeaders(userAgent, headers, body),
+      body,
+      timeoutMs,
+      maxResponseBytes,
+      started,
     });
   }
 
-  async function resolvePublic(host: string): Promise<{ ok: true; addresses: string[] } | { ok: false; kind: 'dns' | 'non_public'; message: string }> {
-    const bare = host.replace(/^\[|\]$/g, '');
-    let found: { address: string }[];
-    try {
-      found = net.isIP(bare) ? [{ address: bare }] : await resolver(bare);
-    } catch (e) {
-      return { ok: false, kind: 'dns', message: `${bare} does not resolve (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
-    }
-    if (!found.length) return { ok: false, kind: 'dns', message: `${bare} has no address` };
-    for (const a of found) {
-      const refused = refusal(bare, a.address);
-      if (refused) return { ok: false, kind: 'non_public', message: refused };
-    }
-    return { ok: true, addresses: found.map((a) => a.address) };
+  async function resolvePublic(unsafeHost: string): Promise<ResolvePublicResult> {
+    const checked = checkHost(unsafeHost, { allowPrivate });
+    if (!checked.ok) return { ok: false, kind: 'non_public', message: checked.message };
+    if (checked.ip) return { ok: true, addresses: [checked.ip] };
+    const result = await resolvePublicAddresses(checked.host, { resolver, allowPrivate });
+    if (result.ok) return { ok: true, addresses: result.addresses.map((a) => a.address) };
+    return { ok: false, kind: result.error.kind === 'non_public' ? 'non_public' : 'dns', message: result.error.message };
   }
 
-  return { request, resolvePublic, close: () => agent.destroy() };
+  return {
+    request,
+    resolvePublic,
+    close() {
+      closed = true;
+      agent.destroy();
+    },
+  };
 }
 
-const TLS_CODES = /^(CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|ERR_TLS_|ERR_SSL_|HOSTNAME_MISMATCH)/;
-
-function describeError(e: NodeJS.ErrnoException, host: string, timeoutMs: number): [NetErrorKind, string] {
-  const code = e.code ?? '';
-  if (code === 'EQUIRE_NON_PUBLIC') return ['non_public', e.message];
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA' || code === 'EAI_FAIL') return ['dns', `${host} does not resolve (${code})`];
-  if (code === 'ECONNREFUSED') return ['refused', `${host} refused the connection (ECONNREFUSED)`];
-  if (code === 'ETIMEDOUT') return ['timeout', `connecting to ${host} timed out (${timeoutMs} ms)`];
-  if (TLS_CODES.test(code)) return ['tls', `${code}: ${e.message}`];
-  if (code === 'ECONNRESET' || code === 'EPIPE' || e.message === 'socket hang up') return ['reset', `${host} closed the connection (${code || e.message})`];
-  return ['network', `${code ? `${code}: ` : ''}${e.message}`];
+function outgoingHeaders(userAgent: string, unsafeHeaders: Record<string, string>, body: Buffer | string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { 'user-agent': userAgent };
+  for (const [name, value] of Object.entries(unsafeHeaders)) {
+    // The URL alone picks the target, and framing is ours: a fixed length, never chunked.
+    if (!CLIENT_OWNED_HEADERS.has(name.toLowerCase())) headers[name.toLowerCase()] = value;
+  }
+  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+  return headers;
 }

@@ -1,8 +1,8 @@
 // Sends what is due in the outbox: claims each delivery (so concurrent senders never double-send),
 // attempts it, and records the attempt and its next time. Used by `publish` (with a short wait
 // for quick retries) and by the server's background worker.
-import { randomBytes } from 'node:crypto';
 import type { SafeClient } from '../net/safe-client.ts';
+import { newLeaseOwner } from '../store/outbox.ts';
 import type { StateStore } from '../store/state-store.ts';
 import { attemptDelivery, DEFAULT_TIMEOUT_MS, type AttemptResult } from './deliver.ts';
 import { nextDelayMs } from './retry-policy.ts';
@@ -33,7 +33,8 @@ export interface DrainSummary {
 }
 
 export async function drainOutbox(deps: DeliveryDeps, opts: DrainOptions = {}): Promise<DrainSummary> {
-  const owner = `${process.pid}:${randomBytes(6).toString('hex')}`;
+  const owner = newLeaseOwner('drain');
+  deps.store.outbox.releaseDeadLeases(deps.now());
   const summary: DrainSummary = { attempts: 0, delivered: 0, failed: 0 };
   const deadline = deps.now() + (opts.retryWindowMs ?? 0);
   const concurrency = Math.max(1, opts.concurrency ?? 8);

@@ -1,6 +1,6 @@
 // `quire redeliver <id>` and the web app's Redeliver: the same bytes again as a new delivery (a
 // new id, so receivers that skip ids they have processed do not skip it), sent now.
-import { randomBytes } from 'node:crypto';
+import { newLeaseOwner } from '../store/outbox.ts';
 import type { AttemptResult } from './deliver.ts';
 import { sendOne, type DeliveryDeps } from './delivery-runner.ts';
 import { explainAttempt, type Explanation } from './explain-attempt.ts';
@@ -21,7 +21,7 @@ export async function redeliver(deps: DeliveryDeps, deliveryId: string, siteId: 
     return { sent: false, code: 'SUPERSEDED', message: `a newer delivery of "${original.slug}" exists (${newer.id}); redeliver that one instead` };
   }
   const now = deps.now();
-  const owner = `redeliver:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const owner = newLeaseOwner('redeliver');
   const id = outbox.enqueue({ siteId: original.siteId, slug: original.slug, event: original.event, body: original.body, origin: 'redeliver' }, now);
   const sent = await sendOne(deps, id, owner);
   if (!sent) return { sent: false, code: 'BUSY', message: `another delivery of "${original.slug}" is in flight; ${id} is queued and will be sent after it` };

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { webhookBody } from '../build/api-shapes.ts';
 import { readManifest } from '../build/manifest.ts';
+import { newLeaseOwner } from '../store/outbox.ts';
 import { attemptDelivery, type AttemptResult } from './deliver.ts';
 import type { DeliveryDeps } from './delivery-runner.ts';
 import { explainAttempt, type Explanation } from './explain-attempt.ts';
@@ -24,7 +25,7 @@ export async function testWebhook(deps: DeliveryDeps & { distDir: string }, site
   const json = fs.readFileSync(path.join(deps.distDir, siteId, 'webhooks', `${slug}.json`), 'utf8');
   const now = deps.now();
   const body = Buffer.from(webhookBody('updated', json));
-  const id = outbox.enqueue({ siteId, slug, event: 'updated', body, origin: 'test' }, now, { owner: `test:${process.pid}`, until: now + 300_000 });
+  const id = outbox.enqueue({ siteId, slug, event: 'updated', body, origin: 'test' }, now, { owner: newLeaseOwner('test'), until: now + 300_000 });
   const result = await attemptDelivery(deps.client, outbox.get(id)!, { url: webhook.url, secret }, { now, ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}) });
   outbox.recordAttempt(id, result.attempt, { state: result.outcome.kind === 'success' ? 'delivered' : 'failed' }, deps.now());
   return { sent: true, deliveryId: id, slug, attempt: result.attempt, explanation: explainAttempt(result.attempt) };

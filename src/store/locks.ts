@@ -12,7 +12,7 @@ export interface LockHolder {
 
 export type LockResult = { acquired: true; release: () => void } | { acquired: false; holder: LockHolder };
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -2,7 +2,9 @@
 // logged. Senders (a publish run, the server's worker) claim a delivery with a lease, so two of
 // them never send the same one at once, and never two deliveries of one slug at once (order).
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import type { StateDb } from './database.ts';
+import { isAlive } from './locks.ts';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'superseded';
 export type DeliveryOrigin = 'publish' | 'test' | 'redeliver';
@@ -96,6 +98,11 @@ export function newDeliveryId(now: number): string {
   return `dlv_${now.toString(36).padStart(9, '0')}${randomBytes(12).toString('base64url')}`;
 }
 
+/** A sender's name on its leases: host and pid, so a rerun can tell a dead sender's leases. */
+export function newLeaseOwner(role: string): string {
+  return `${os.hostname()}/${process.pid}/${role}-${randomBytes(4).toString('hex')}`;
+}
+
 export function createOutbox(db: StateDb) {
   const byId = db.prepare<[string], Row>('SELECT * FROM deliveries WHERE id = ?');
   const insert = db.prepare(
@@ -166,6 +173,22 @@ export function createOutbox(db: StateDb) {
     /** Takes the right to send one delivery until `leaseUntil`; false if another sender has it. */
     claim(id: string, owner: string, now: number, leaseUntil: number): boolean {
       return claim.run({ id, owner, now, leaseUntil }).changes === 1;
+    },
+
+    /**
+     * Frees leases whose sender died on this host (SIGKILL mid-request): their deliveries are
+     * due again at once instead of after the lease runs out. The request may be repeated;
+     * receivers upsert.
+     */
+    releaseDeadLeases(now: number): number {
+      const held = db.prepare<[number], { lease_owner: string }>('SELECT DISTINCT lease_owner FROM deliveries WHERE lease_until > ? AND lease_owner IS NOT NULL').all(now);
+      let freed = 0;
+      for (const { lease_owner: owner } of held) {
+        const [host, pid] = owner.split('/');
+        if (host !== os.hostname() || !pid || isAlive(Number(pid))) continue;
+        freed += db.prepare('UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = ?').run(owner).changes;
+      }
+      return freed;
     },
 
     /** Logs an attempt and applies its verdict (unless the delivery was superseded meanwhile). */

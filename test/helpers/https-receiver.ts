@@ -1,15 +1,37 @@
-// A real HTTPS server on a loopback ephemeral port, with a certificate from a throwaway CA made
-// once per test process. Records every request with its raw body; the response is scriptable.
+// A real HTTPS server on 127.0.0.1 (ephemeral port) with a throwaway CA, for tests of anything that
+// sends to a receiver: the SSRF-safe client, webhook delivery, browser tests. It records every
+// request's raw bytes and counts TCP connections (to prove none was made, or that one was reused).
+// Trust it in-process with `ca: receiver.caPem`, or in a child process with
+// NODE_EXTRA_CA_CERTS=receiver.caFile. The default certificate names localhost, *.quire.test,
+// 127.0.0.1 and ::1, so a test resolver can map any *.quire.test name here.
 import fs from 'node:fs';
-import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import https from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import selfsigned from 'selfsigned';
+import { generate } from 'selfsigned';
+
+export interface TestPki {
+  caPem: string;
+  caKeyPem: string;
+  /** The CA certificate on disk, for NODE_EXTRA_CA_CERTS; removed when the process exits. */
+  caFile: string;
+  /** The default leaf: localhost, *.quire.test, 127.0.0.1, ::1. */
+  certPem: string;
+  keyPem: string;
+}
+
+export interface IssueOptions {
+  names?: string[];
+  ips?: string[];
+  notBefore?: Date;
+  notAfter?: Date;
+}
 
 export interface ReceivedRequest {
   method: string;
+  /** Path and query as sent. */
   path: string;
   headers: IncomingHttpHeaders;
   rawBody: Buffer;
@@ -17,113 +39,169 @@ export interface ReceivedRequest {
 
 export interface Reply {
   status?: number;
-  headers?: Record<string, string>;
+  headers?: Record<string, string | string[]>;
   body?: string | Buffer;
+  /** Shorthand: JSON body with content-type application/json. */
+  json?: unknown;
+  /** Wait before answering. */
   delayMs?: number;
-  /** Never answer (time-out tests). */
+  /** Never answer (until the receiver closes). */
   hang?: boolean;
-  /** Drop the connection without an answer. */
+  /** Drop the connection instead of answering. */
   destroy?: boolean;
 }
 
-export type Responder = (req: ReceivedRequest, index: number) => Reply | Promise<Reply>;
+/** `index` counts requests from 0 across the receiver's life (handy for "fail twice, then succeed"). */
+export type ReceiverHandler = (req: ReceivedRequest, index: number) => Reply | Promise<Reply>;
 
 export interface HttpsReceiver {
   /** https://127.0.0.1:<port> */
-  origin: string;
+  url: string;
   port: number;
+  caPem: string;
+  caFile: string;
   requests: ReceivedRequest[];
-  /** TCP connections accepted so far: stays 0 when a client was refused before connecting. */
-  connections: () => number;
-  respond(responder: Responder): void;
+  /** TCP connections accepted so far (counted before TLS). */
+  readonly connections: number;
+  /** https://<host>:<port><path>, for a host a test resolver maps to 127.0.0.1. */
+  urlFor(host: string, path?: string): string;
+  /** Replaces the handler for requests from now on. Default: 200 with an empty body. */
+  respond(handler: ReceiverHandler): void;
+  /** Closes kept-alive idle connections, so the next request must connect anew. */
+  closeIdleConnections(): void;
   close(): Promise<void>;
 }
 
-export interface TestCa {
-  caPem: string;
-  /** The CA in a file, for NODE_EXTRA_CA_CERTS of child processes. */
-  caFile: string;
-  key: string;
-  cert: string;
+export const TEST_NAMES = ['localhost', '*.quire.test'];
+export const TEST_IPS = ['127.0.0.1', '::1'];
+
+// Key generation is the slow part; one CA and one default leaf per test process.
+let pkiPromise: Promise<TestPki> | undefined;
+
+export function testPki(): Promise<TestPki> {
+  pkiPromise ??= createPki().catch((error: unknown) => {
+    pkiPromise = undefined;
+    throw new Error('could not generate the test CA', { cause: error });
+  });
+  return pkiPromise;
 }
 
-/** Host names the leaf certificate is valid for, besides localhost, 127.0.0.1 and ::1. */
-export const TEST_HOSTS = ['receiver.test', 'hooks.example.com', 'site.example.com', 'other.example.com'];
-
-let caPromise: Promise<TestCa> | null = null;
-
-export function testCa(): Promise<TestCa> {
-  caPromise ??= (async () => {
-    const ca = await selfsigned.generate([{ name: 'commonName', value: 'Quire test CA' }], {
-      keyType: 'ec',
-      algorithm: 'sha256',
-      extensions: [
-        { name: 'basicConstraints', cA: true, critical: true },
-        { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
-      ],
-    });
-    const leaf = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
-      keyType: 'ec',
-      algorithm: 'sha256',
-      ca: { key: ca.private, cert: ca.cert },
-      extensions: [
-        { name: 'basicConstraints', cA: false },
-        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-        { name: 'extKeyUsage', serverAuth: true },
-        {
-          name: 'subjectAltName',
-          altNames: [
-            { type: 2 as const, value: 'localhost' },
-            ...TEST_HOSTS.map((value) => ({ type: 2 as const, value })),
-            { type: 7 as const, ip: '127.0.0.1' },
-            { type: 7 as const, ip: '::1' },
-          ],
-        },
-      ],
-    });
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-ca-'));
-    const caFile = path.join(dir, 'ca.pem');
-    fs.writeFileSync(caFile, ca.cert);
-    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-    return { caPem: ca.cert, caFile, key: leaf.private, cert: leaf.cert };
-  })();
-  return caPromise;
+/** A leaf certificate signed by the test CA, e.g. an expired one or one for other names. */
+export async function issueCertificate(opts: IssueOptions = {}): Promise<{ certPem: string; keyPem: string }> {
+  const { caPem, caKeyPem } = await testPki();
+  return issueLeaf({ cert: caPem, key: caKeyPem }, opts);
 }
 
-export async function startHttpsReceiver(responder: Responder = () => ({ status: 200 })): Promise<HttpsReceiver> {
-  const ca = await testCa();
-  let current = responder;
+async function createPki(): Promise<TestPki> {
+  const ca = await generate([{ name: 'commonName', value: 'Quire Test CA (throwaway)' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    notBeforeDate: new Date(Date.now() - 60_000),
+    notAfterDate: new Date(Date.now() + 7 * 86_400_000),
+    extensions: [
+      { name: 'basicConstraints', cA: true, critical: true },
+      { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+    ],
+  });
+  const leaf = await issueLeaf({ cert: ca.cert, key: ca.private }, {});
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-test-ca-'));
+  const caFile = path.join(dir, 'ca.pem');
+  fs.writeFileSync(caFile, ca.cert);
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  return { caPem: ca.cert, caKeyPem: ca.private, caFile, certPem: leaf.certPem, keyPem: leaf.keyPem };
+}
+
+async function issueLeaf(ca: { cert: string; key: string }, opts: IssueOptions): Promise<{ certPem: string; keyPem: string }> {
+  const names = opts.names ?? TEST_NAMES;
+  const ips = opts.ips ?? TEST_IPS;
+  const notBeforeDate = opts.notBefore ?? new Date(Date.now() - 60_000);
+  const leaf = await generate([{ name: 'commonName', value: names[0] ?? ips[0] ?? 'test' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    ca,
+    notBeforeDate,
+    notAfterDate: opts.notAfter ?? new Date(notBeforeDate.getTime() + 7 * 86_400_000),
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [...names.map((value) => ({ type: 2 as const, value })), ...ips.map((ip) => ({ type: 7 as const, ip }))] },
+    ],
+  });
+  return { certPem: leaf.cert, keyPem: leaf.private };
+}
+
+export async function startHttpsReceiver(
+  opts: { handler?: ReceiverHandler; certificate?: { certPem: string; keyPem: string } } = {},
+): Promise<HttpsReceiver> {
+  const pki = await testPki();
+  const tlsPair = opts.certificate ?? pki;
+  let handler: ReceiverHandler = opts.handler ?? (() => ({}));
   let connections = 0;
   const requests: ReceivedRequest[] = [];
-  const server = https.createServer({ key: ca.key, cert: ca.cert }, (req, res) => {
+  const timers = new Set<NodeJS.Timeout>();
+
+  const server = https.createServer({ cert: tlsPair.certPem, key: tlsPair.keyPem }, (req, res) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
       const received: ReceivedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks) };
-      requests.push(received);
-      const reply = await current(received, requests.length - 1);
-      if (reply.hang) return;
-      if (reply.destroy) return req.socket.destroy();
-      if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
-      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-      res.end(reply.body ?? '');
+      const index = requests.push(received) - 1;
+      Promise.resolve()
+        .then(() => handler(received, index))
+        .then(
+          (reply) => {
+            if (reply.destroy) return void req.socket.destroy();
+            if (reply.hang) return;
+            const send = () => {
+              if (res.destroyed) return;
+              const body = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.body ?? '');
+              const headers = { ...(reply.json !== undefined ? { 'content-type': 'application/json' } : {}), ...reply.headers };
+              res.writeHead(reply.status ?? 200, headers).end(body);
+            };
+            if (!reply.delayMs) return send();
+            const timer = setTimeout(() => (timers.delete(timer), send()), reply.delayMs);
+            timers.add(timer);
+          },
+          (error: unknown) => {
+            // A broken handler is a test bug: answer 500 with it rather than crash the process.
+            if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end(`receiver handler failed: ${String(error)}`);
+          },
+        );
     });
   });
-  server.on('connection', () => connections++);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  server.on('connection', (_socket: Socket) => {
+    connections += 1;
+  });
+  // TLS failures (an untrusting client) are expected in tests; without a listener they would be logged.
+  server.on('tlsClientError', () => {});
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
   return {
-    origin: `https://127.0.0.1:${port}`,
+    url: `https://127.0.0.1:${port}`,
     port,
+    caPem: pki.caPem,
+    caFile: pki.caFile,
     requests,
-    connections: () => connections,
-    respond(r) {
-      current = r;
+    get connections() {
+      return connections;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
+    urlFor: (host, p = '/') => `https://${host}:${port}${p}`,
+    respond(next) {
+      handler = next;
+    },
+    closeIdleConnections: () => server.closeIdleConnections(),
+    close() {
+      for (const timer of timers) clearTimeout(timer);
+      return new Promise<void>((resolve) => {
         server.close(() => resolve());
-      }),
+        server.closeAllConnections();
+      });
+    },
   };
 }

@@ -67,3 +67,21 @@ export function startCli(
     });
   });
 }
+
+/**
+ * Starts a command in its own process group and hands back a way to SIGKILL all of it (tsx runs
+ * the program in a child process) and its eventual result.
+ */
+export function spawnCli(args: string[], env: Record<string, string>): { child: ChildProcess; kill: () => void; result: Promise<CliResult> } {
+  const child = spawn(TSX, [MAIN, ...args], { cwd: ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const kill = () => process.kill(-child.pid!, 'SIGKILL');
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const result = new Promise<CliResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+  return { child, kill, result };
+}

@@ -1,148 +1,218 @@
+// The client's behaviour on the wire, against a real HTTPS receiver with a throwaway CA. Loopback
+// is allowed here (allowPrivate, as QUIRE_ALLOW_PRIVATE_TARGETS does in development); the guard
+// itself is tested in safe-client-ssrf.test.ts.
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSafeClient, type Resolver } from '../../src/net/safe-client.ts';
-import { startHttpsReceiver, testCa, type HttpsReceiver } from '../helpers/https-receiver.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ALLOW_PRIVATE_WARNING, createSafeClient, type Resolver, type SafeClient, type SafeClientOptions } from '../../src/net/safe-client.ts';
+import { issueCertificate, startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.ts';
 
 let receiver: HttpsReceiver;
-let ca: string;
 beforeAll(async () => {
-  ca = (await testCa()).caPem;
   receiver = await startHttpsReceiver();
 });
 afterAll(() => receiver.close());
+afterEach(() => receiver.respond(() => ({})));
 
-const resolveTo = (...addresses: string[]): Resolver => async () => addresses.map((address) => ({ address, family: net.isIPv6(address) ? 6 : 4 }));
+const toLoopback: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
+const hookUrl = (path = '/hook') => receiver.urlFor('hooks.quire.test', path);
 
-describe('SSRF guard: refused without any connection attempt', () => {
-  const mapped = ['127.0.0.1', '10.0.0.5', '192.168.0.10', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '64:ff9b::7f00:1'];
-
-  it.each(mapped)('a name resolving to %s', async (address) => {
-    const before = receiver.connections();
-    const client = createSafeClient({ resolver: resolveTo(address), ca });
-    try {
-      const r = await client.request(`https://receiver.test:${receiver.port}/hook`, { method: 'POST', body: 'x' });
-      expect(r).toMatchObject({ ok: false, kind: 'non_public' });
-      expect(r.ok ? '' : r.message).toContain(address);
-      expect(receiver.connections()).toBe(before);
-    } finally {
-      client.close();
-    }
-  });
-
-  it('a name with one public and one private address (all must be public)', async () => {
-    const client = createSafeClient({ resolver: resolveTo('93.184.215.14', '127.0.0.1'), ca });
-    const r = await client.request(`https://receiver.test:${receiver.port}/hook`);
-    expect(r).toMatchObject({ ok: false, kind: 'non_public' });
+async function withClient<T>(run: (client: SafeClient) => Promise<T>, opts: SafeClientOptions = {}): Promise<T> {
+  const client = createSafeClient({ allowPrivate: true, ca: receiver.caPem, resolver: toLoopback, log: () => {}, ...opts });
+  try {
+    return await run(client);
+  } finally {
     client.close();
-  });
+  }
+}
 
-  it.each(['127.0.0.1', '2130706433', '0x7f.1', '017700000001', '127.1', '[::1]', '[::ffff:7f00:1]'])('the IP literal %s', async (host) => {
-    const before = receiver.connections();
-    const client = createSafeClient({ ca });
-    const r = await client.request(`https://${host}:${receiver.port}/hook`, { method: 'POST', body: 'x' });
-    expect(r).toMatchObject({ ok: false, kind: 'non_public' });
-    expect(receiver.connections()).toBe(before);
-    client.close();
-  });
-
-  it('DNS rebinding: the address checked is the address connected to, on every new connection', async () => {
-    let calls = 0;
-    const rebinding: Resolver = async () => [{ address: calls++ === 0 ? '93.184.215.14' : '127.0.0.1', family: 4 }];
-    const client = createSafeClient({ resolver: rebinding, ca });
-    const saveTime = await client.resolvePublic('receiver.test'); // what a save-time check sees
-    expect(saveTime.ok).toBe(true);
-    const before = receiver.connections();
-    const r = await client.request(`https://receiver.test:${receiver.port}/hook`);
-    expect(r).toMatchObject({ ok: false, kind: 'non_public' });
-    expect(receiver.connections()).toBe(before);
-    client.close();
-  });
-
-  it('resolvePublic explains refusals and DNS failures', async () => {
-    const client = createSafeClient({ resolver: resolveTo('10.1.2.3') });
-    expect(await client.resolvePublic('hooks.example.com')).toMatchObject({ ok: false, kind: 'non_public', message: expect.stringMatching(/hooks\.example\.com resolves to 10\.1\.2\.3, a private address/) });
-    const failing = createSafeClient({ resolver: async () => Promise.reject(Object.assign(new Error('nope'), { code: 'ENOTFOUND' })) });
-    expect(await failing.resolvePublic('nx.example.com')).toMatchObject({ ok: false, kind: 'dns' });
-    expect(await failing.request('https://nx.example.com/x')).toMatchObject({ ok: false, kind: 'dns' });
-    client.close();
-    failing.close();
+describe('allowPrivate', () => {
+  it('is announced once, loudly, when the client is created, and only then', () => {
+    const logs: string[] = [];
+    createSafeClient({ allowPrivate: true, log: (m) => logs.push(m) }).close();
+    createSafeClient({ allowPrivate: false, log: (m) => logs.push(m) }).close();
+    expect(logs).toEqual([ALLOW_PRIVATE_WARNING]);
+    expect(logs[0]).toMatch(/^WARNING: SSRF protection is OFF/);
   });
 });
 
-describe('requests (loopback allowed for the test, as QUIRE_ALLOW_PRIVATE_TARGETS does)', () => {
-  const logs: string[] = [];
-  const client = () => createSafeClient({ allowPrivate: true, ca, log: (m) => logs.push(m), resolver: resolveTo('127.0.0.1') });
-
-  it('warns loudly when private targets are allowed', () => {
-    client().close();
-    expect(logs.join('\n')).toMatch(/WARNING: QUIRE_ALLOW_PRIVATE_TARGETS/);
-  });
-
-  it('POSTs the exact bytes with the headers, returns status and body, and reuses the connection', async () => {
-    receiver.respond(() => ({ status: 201, body: '{"url":"https://x.example/a","id":"a"}' }));
-    const c = client();
-    const before = receiver.connections();
-    const body = Buffer.from('{"b": "é"}');
-    const r1 = await c.request(`https://receiver.test:${receiver.port}/hook?q=1`, { method: 'POST', body, headers: { 'X-Test': '1' } });
-    const r2 = await c.request(`https://receiver.test:${receiver.port}/hook?q=2`, { method: 'POST', body });
-    c.close();
-    expect(r1).toMatchObject({ ok: true, status: 201, truncated: false, address: '127.0.0.1' });
-    expect(r1.ok && r1.body.toString()).toBe('{"url":"https://x.example/a","id":"a"}');
-    expect(r2.ok).toBe(true);
-    const got = receiver.requests.at(-2)!;
+describe('a request that reaches the receiver', () => {
+  it('POSTs the exact bytes with the headers and returns status, headers and body', async () => {
+    receiver.respond(() => ({ status: 201, headers: { 'x-reply': 'yes' }, json: { url: 'https://site.example/a', id: 'a' } }));
+    const body = Buffer.concat([Buffer.from('{"title":"Crème brûlée","n":1}'), Buffer.from([0x00, 0xff, 0x0d, 0x0a])]);
+    const r = await withClient((c) =>
+      c.request(hookUrl('/hook?site=a'), {
+        method: 'POST',
+        body,
+        headers: { 'Content-Type': 'application/json', 'X-Quire-Event': 'published', Host: 'evil.example' },
+      }),
+    );
+    expect(r).toMatchObject({ ok: true, status: 201, truncated: false, address: '127.0.0.1', headers: { 'x-reply': 'yes' } });
+    expect(r.ok && JSON.parse(r.body.toString())).toEqual({ url: 'https://site.example/a', id: 'a' });
+    expect(r.durationMs).toBeGreaterThan(0);
+    const got = receiver.requests.at(-1)!;
     expect(got.rawBody.equals(body)).toBe(true);
-    expect(got).toMatchObject({ method: 'POST', path: '/hook?q=1', headers: { 'x-test': '1', host: `receiver.test:${receiver.port}` } });
-    expect(receiver.connections() - before).toBe(1);
+    expect(got).toMatchObject({ method: 'POST', path: '/hook?site=a' });
+    expect(got.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-quire-event': 'published',
+      'content-length': String(body.length),
+      'user-agent': 'Quire',
+      host: `hooks.quire.test:${receiver.port}`, // the URL decides the Host, not a caller header
+    });
+    expect(got.headers['transfer-encoding']).toBeUndefined();
   });
 
-  it('never follows a redirect: the 3xx comes back and the target receives nothing', async () => {
-    const target = await startHttpsReceiver();
-    receiver.respond(() => ({ status: 307, headers: { location: `${target.origin}/steal` } }));
-    const c = client();
-    const r = await c.request(`https://receiver.test:${receiver.port}/hook`, { method: 'POST', body: 'secret', headers: { Authorization: 'Bearer s' } });
-    c.close();
-    expect(r).toMatchObject({ ok: true, status: 307 });
-    expect(target.requests).toHaveLength(0);
-    expect(target.connections()).toBe(0);
-    await target.close();
+  it('returns 4xx and 5xx as ordinary outcomes', async () => {
+    receiver.respond((_req, i) => ({ status: i % 2 ? 503 : 401, body: 'no' }));
+    const [a, b] = await withClient(async (c) => [await c.request(hookUrl()), await c.request(hookUrl())]);
+    expect([a, b].map((r) => r?.ok && r.status).sort()).toEqual([401, 503]);
   });
 
-  it('times out an attempt that gets no answer', async () => {
+  it('keeps the connection alive: two requests, one TCP connection, one lookup', async () => {
+    let lookups = 0;
+    const counting: Resolver = async () => (lookups++, [{ address: '127.0.0.1', family: 4 }]);
+    const before = receiver.connections;
+    const results = await withClient(async (c) => [await c.request(hookUrl(), { method: 'POST', body: 'one' }), await c.request(hookUrl(), { method: 'POST', body: 'two' })], {
+      resolver: counting,
+    });
+    expect(results.map((r) => r.ok && r.status)).toEqual([200, 200]);
+    expect(results.map((r) => r.ok && r.address)).toEqual(['127.0.0.1', '127.0.0.1']);
+    expect(receiver.connections - before).toBe(1);
+    expect(lookups).toBe(1);
+  });
+
+  it('sends GET and HEAD without a body', async () => {
+    receiver.respond(() => ({ status: 200, body: 'page' }));
+    const [get, head] = await withClient(async (c) => [await c.request(hookUrl('/page')), await c.request(hookUrl('/page'), { method: 'HEAD' })]);
+    expect(get).toMatchObject({ ok: true, status: 200 });
+    expect(get?.ok && get.body.toString()).toBe('page');
+    expect(head).toMatchObject({ ok: true, status: 200, body: Buffer.alloc(0) });
+    expect(receiver.requests.slice(-2).map((q) => [q.method, q.rawBody.length, q.headers['content-length']])).toEqual([
+      ['GET', 0, undefined],
+      ['HEAD', 0, undefined],
+    ]);
+  });
+
+  it('resolves with the system resolver by default (localhost, allowed here)', async () => {
+    const r = await withClient((c) => c.request(`https://localhost:${receiver.port}/`), { resolver: undefined });
+    expect(r).toMatchObject({ ok: true, status: 200 });
+  });
+});
+
+describe('redirects', () => {
+  it('are returned as the 3xx they are; nothing reaches the Location', async () => {
+    const elsewhere = await startHttpsReceiver();
+    try {
+      const location = `${elsewhere.url}/steal`;
+      receiver.respond(() => ({ status: 307, headers: { location } }));
+      const before = receiver.requests.length;
+      const r = await withClient((c) => c.request(hookUrl(), { method: 'POST', body: 'secret', headers: { Authorization: 'Bearer s3cret' } }));
+      expect(r).toMatchObject({ ok: true, status: 307, headers: { location } });
+      expect(receiver.requests.length - before).toBe(1);
+      expect(elsewhere.connections).toBe(0);
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+});
+
+describe('limits', () => {
+  it('times out an attempt that gets no answer, close to timeoutMs', async () => {
     receiver.respond(() => ({ hang: true }));
-    const c = client();
-    const t = performance.now();
-    const r = await c.request(`https://receiver.test:${receiver.port}/hook`, { timeoutMs: 300 });
-    c.close();
-    expect(r).toMatchObject({ ok: false, kind: 'timeout' });
-    expect(performance.now() - t).toBeLessThan(5000);
+    const r = await withClient((c) => c.request(hookUrl(), { method: 'POST', body: 'x', timeoutMs: 300 }));
+    expect(r).toMatchObject({ ok: false, kind: 'timeout', address: '127.0.0.1', message: expect.stringContaining('300 ms') });
+    expect(r.durationMs).toBeGreaterThanOrEqual(295);
+    expect(r.durationMs).toBeLessThan(1500);
   });
 
-  it('caps the response body', async () => {
-    receiver.respond(() => ({ status: 200, body: Buffer.alloc(200_000, 'a') }));
-    const c = client();
-    const r = await c.request(`https://receiver.test:${receiver.port}/hook`, { maxResponseBytes: 1000 });
-    c.close();
-    expect(r).toMatchObject({ ok: true, truncated: true });
+  it('counts a slow answer against the same deadline', async () => {
+    receiver.respond(() => ({ status: 200, delayMs: 1000 }));
+    const r = await withClient((c) => c.request(hookUrl(), { timeoutMs: 300 }));
+    expect(r).toMatchObject({ ok: false, kind: 'timeout' });
+  });
+
+  it('reads at most maxResponseBytes, then stops and flags truncated', async () => {
+    receiver.respond(() => ({ status: 200, body: Buffer.alloc(2_000_000, 'a') }));
+    const r = await withClient((c) => c.request(hookUrl(), { maxResponseBytes: 1000 }));
+    expect(r).toMatchObject({ ok: true, status: 200, truncated: true });
     expect(r.ok && r.body.length).toBe(1000);
   });
 
-  it('reports TLS failures with their code, refused connections and resets', async () => {
-    receiver.respond(() => ({ status: 200 }));
-    const untrusting = createSafeClient({ allowPrivate: true, resolver: resolveTo('127.0.0.1') });
-    const tls = await untrusting.request(`https://receiver.test:${receiver.port}/hook`);
-    expect(tls).toMatchObject({ ok: false, kind: 'tls' });
-    expect(tls.ok ? '' : tls.message).toMatch(/UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED|UNABLE_TO_GET_ISSUER/);
-    const wrongName = createSafeClient({ allowPrivate: true, ca, resolver: resolveTo('127.0.0.1') });
-    const alt = await wrongName.request(`https://not-in-cert.test:${receiver.port}/hook`);
-    expect(alt).toMatchObject({ ok: false, kind: 'tls', message: expect.stringMatching(/ALTNAME/) });
-    const closed = net.createServer();
-    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
-    const port = (closed.address() as net.AddressInfo).port;
-    await new Promise((r) => closed.close(r));
-    expect(await wrongName.request(`https://127.0.0.1:${port}/x`)).toMatchObject({ ok: false, kind: 'refused' });
+  it('does not flag a body of exactly maxResponseBytes', async () => {
+    receiver.respond(() => ({ status: 200, body: Buffer.alloc(1000, 'b') }));
+    const r = await withClient((c) => c.request(hookUrl(), { maxResponseBytes: 1000 }));
+    expect(r).toMatchObject({ ok: true, truncated: false });
+    expect(r.ok && r.body.length).toBe(1000);
+  });
+});
+
+describe('failures come back as kinds with plain-words messages', () => {
+  it('tls: a client that does not trust the CA', async () => {
+    const r = await withClient((c) => c.request(hookUrl()), { ca: undefined });
+    expect(r).toMatchObject({ ok: false, kind: 'tls', address: '127.0.0.1' });
+    expect(r.ok ? '' : r.message).toMatch(/^the TLS handshake with hooks\.quire\.test failed: .+ \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)$/);
+  });
+
+  it('tls: a certificate for another name', async () => {
+    const r = await withClient((c) => c.request(receiver.urlFor('hooks.example.com')));
+    expect(r).toMatchObject({ ok: false, kind: 'tls', message: expect.stringContaining('(ERR_TLS_CERT_ALTNAME_INVALID)') });
+  });
+
+  it('tls: an expired certificate', async () => {
+    const day = 86_400_000;
+    const expired = await startHttpsReceiver({ certificate: await issueCertificate({ notBefore: new Date(Date.now() - 30 * day), notAfter: new Date(Date.now() - day) }) });
+    try {
+      const r = await withClient((c) => c.request(expired.urlFor('hooks.quire.test')));
+      expect(r).toMatchObject({ ok: false, kind: 'tls', message: expect.stringContaining('has expired (CERT_HAS_EXPIRED)') });
+      expect(expired.requests).toEqual([]);
+    } finally {
+      await expired.close();
+    }
+  });
+
+  it('refused: nothing listens on the port', async () => {
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const r = await withClient((c) => c.request(`https://127.0.0.1:${port}/x`));
+    expect(r).toMatchObject({ ok: false, kind: 'refused', message: '127.0.0.1 refused the connection (ECONNREFUSED)' });
+  });
+
+  it('reset: the receiver drops the connection', async () => {
     receiver.respond(() => ({ destroy: true }));
-    expect(await wrongName.request(`https://receiver.test:${receiver.port}/x`)).toMatchObject({ ok: false, kind: 'reset' });
-    untrusting.close();
-    wrongName.close();
+    const r = await withClient((c) => c.request(hookUrl(), { method: 'POST', body: 'x' }));
+    expect(r).toMatchObject({ ok: false, kind: 'reset', message: expect.stringContaining('ECONNRESET') });
+  });
+
+  it('dns: the resolver fails', async () => {
+    const failing: Resolver = async () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND nx.quire.test'), { code: 'ENOTFOUND' }));
+    const r = await withClient((c) => c.request(receiver.urlFor('nx.quire.test')), { resolver: failing });
+    expect(r).toMatchObject({ ok: false, kind: 'dns', message: 'nx.quire.test could not be resolved (ENOTFOUND)' });
+  });
+
+  it.each([
+    ['http://hooks.quire.test/x', 'not_https'],
+    ['https://user:pw@hooks.quire.test/x', 'credentials'],
+    ['hooks.quire.test/x', 'url_invalid'],
+  ])('%s → %s, without a request', async (url, kind) => {
+    const before = receiver.connections;
+    const r = await withClient((c) => c.request(url));
+    expect(r).toMatchObject({ ok: false, kind });
+    expect(receiver.connections).toBe(before);
+  });
+
+  it('never throws, even for a header Node itself rejects', async () => {
+    const r = await withClient((c) => c.request(hookUrl(), { headers: { 'x-bad': 'a\r\nInjected: 1' } }));
+    expect(r).toMatchObject({ ok: false, kind: 'network', message: expect.stringContaining('ERR_INVALID_CHAR') });
+  });
+
+  it('a closed client sends nothing', async () => {
+    const client = createSafeClient({ allowPrivate: true, ca: receiver.caPem, resolver: toLoopback, log: () => {} });
+    client.close();
+    const before = receiver.connections;
+    expect(await client.request(hookUrl())).toMatchObject({ ok: false, kind: 'network', message: 'the HTTP client has been closed' });
+    expect(receiver.connections).toBe(before);
   });
 });

@@ -5,9 +5,11 @@ import { createApiApp } from '../../api/app.ts';
 import { createDistStore } from '../../api/dist-store.ts';
 import { listen } from '../../server/serve.ts';
 import { reportBuild } from '../report.ts';
-import { createKeyringFor, type CliContext } from '../context.ts';
+import { startDeliveryWorker } from '../../publish/delivery-worker.ts';
+import { createKeyringFor, openPublishing, type CliContext } from '../context.ts';
 
-export async function runServer({ config, out, err }: CliContext, opts: { watch: boolean }): Promise<number> {
+export async function runServer(ctx: CliContext, opts: { watch: boolean }): Promise<number> {
+  const { config, out, err } = ctx;
   const { keyring, generations } = createKeyringFor(config);
   const caches = createBuildCaches(config.stateDir);
   const first = await buildDist(config, caches);
@@ -34,6 +36,9 @@ export async function runServer({ config, out, err }: CliContext, opts: { watch:
   }
   const [firstSite] = snapshot.sites.keys();
   if (firstSite) out(`\nTry:\n  curl -H "Authorization: Bearer ${keyring.keyFor(firstSite)}" ${base}/v1/articles\n`);
+
+  const publishing = openPublishing(ctx);
+  const worker = startDeliveryWorker(publishing);
 
   let watcher: FSWatcher | null = null;
   if (opts.watch) {
@@ -75,5 +80,7 @@ export async function runServer({ config, out, err }: CliContext, opts: { watch:
   stopWatchingDist();
   await watcher?.close();
   await server.close();
+  await worker.stop();
+  publishing.close();
   return 0;
 }
