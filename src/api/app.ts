@@ -19,6 +19,8 @@ export interface ApiDeps {
   keyring: Keyring;
   publicUrl: string;
   log?: (line: string) => void;
+  /** Other apps served by the same server (the admin app under /admin), matched first. */
+  mounts?: { path: string; app: Hono<any> }[];
 }
 
 const CORS = {
@@ -91,6 +93,8 @@ export function createApiApp(deps: ApiDeps): Hono {
     }
     return site;
   }
+
+  for (const mount of deps.mounts ?? []) app.route(mount.path, mount.app);
 
   app.get('/v1/articles', (c) => {
     const site = siteFor(c);

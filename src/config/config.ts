@@ -23,6 +23,8 @@ export interface QuireConfig {
   readonly publishRetryWindowMs: number;
   /** QUIRE_WEBHOOK_SECRET: the secret for `webhook set` when --secret is not given. */
   readonly webhookSecret: string | null;
+  /** QUIRE_ADMIN_TOKEN: signs in to /admin; null: the server generates one per start. */
+  readonly adminToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -56,6 +58,7 @@ const EnvSchema = z.object({
   QUIRE_WEBHOOK_TIMEOUT_MS: milliseconds(100, 120_000).optional(),
   QUIRE_PUBLISH_RETRY_WINDOW_MS: milliseconds(0, 3_600_000).optional(),
   QUIRE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  QUIRE_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 function milliseconds(min: number, max: number) {
@@ -94,5 +97,6 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     webhookTimeoutMs: e.QUIRE_WEBHOOK_TIMEOUT_MS ?? 10_000,
     publishRetryWindowMs: e.QUIRE_PUBLISH_RETRY_WINDOW_MS ?? 15_000,
     webhookSecret: e.QUIRE_WEBHOOK_SECRET ?? null,
+    adminToken: e.QUIRE_ADMIN_TOKEN ?? null,
   });
 }

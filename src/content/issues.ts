@@ -61,11 +61,15 @@ export function issue(
   return out;
 }
 
+/** `path:line:col`, path relative to `cwd`. */
+export function formatPlace(i: Pick<ContentIssue, 'file' | 'line' | 'column'>, cwd: string = process.cwd()): string {
+  return `${path.relative(cwd, i.file) || i.file}:${i.line}:${i.column}`;
+}
+
 /** `path:line:col  message  [CODE]`, path relative to `cwd`, then an indented hint. */
 export function formatIssue(i: ContentIssue, cwd: string = process.cwd()): string {
-  const rel = path.relative(cwd, i.file) || i.file;
   const label = i.severity === 'warning' ? 'warning: ' : '';
-  const head = `${rel}:${i.line}:${i.column}  ${label}${i.message}  [${i.code}]`;
+  const head = `${formatPlace(i, cwd)}  ${label}${i.message}  [${i.code}]`;
   return i.hint ? `${head}\n    hint: ${i.hint}` : head;
 }
 

@@ -1,5 +1,9 @@
-// `quire start` and `quire dev`: build, serve, and (dev) rebuild on change.
+// `quire start` and `quire dev`: build, serve the API and the admin app, deliver queued webhooks,
+// and (dev) rebuild on change.
+import { randomBytes } from 'node:crypto';
 import chokidar, { type FSWatcher } from 'chokidar';
+import { createAdminApp } from '../../admin/admin-app.tsx';
+import type { ContentIssue } from '../../content/issues.ts';
 import { buildDist, createBuildCaches } from '../../build/build.ts';
 import { createApiApp } from '../../api/app.ts';
 import { createDistStore } from '../../api/dist-store.ts';
@@ -21,13 +25,31 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
     return 1;
   }
   if (!first.ok) err('Serving the last good build.');
-  const app = createApiApp({ store, keyring, publicUrl: config.publicUrl, log: err });
+  let latestIssues: ContentIssue[] = first.issues;
+  const publishing = openPublishing(ctx);
+  const worker = startDeliveryWorker(publishing);
+  const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
+  let base = config.publicUrl;
+  const admin = createAdminApp({
+    adminToken,
+    publicUrl: () => base,
+    contentDir: config.contentDir,
+    distDir: config.distDir,
+    dist: store,
+    keyring,
+    rotateKey: (siteId) => generations.rotate(siteId),
+    publishing,
+    allowPrivate: config.allowPrivateTargets,
+    buildIssues: () => latestIssues,
+    wakeDeliveries: () => worker.wake(),
+  });
+  const app = createApiApp({ store, keyring, publicUrl: config.publicUrl, log: err, mounts: [{ path: '/admin', app: admin }] });
   const server = await listen(app, config.port, config.host);
   const stopWatchingDist = store.watch(() => out('Loaded the new build.'));
   const keyTimer = setInterval(() => generations.refresh(), 1000);
   keyTimer.unref();
 
-  const base = config.publicUrlExplicit ? config.publicUrl : `http://localhost:${server.port}`;
+  base = config.publicUrlExplicit ? config.publicUrl : `http://localhost:${server.port}`;
   out(`\nQuire Content API on ${base}/v1  (OpenAPI: ${base}/openapi.json)\n`);
   const snapshot = store.current()!;
   for (const [id, site] of snapshot.sites) {
@@ -36,9 +58,8 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
   }
   const [firstSite] = snapshot.sites.keys();
   if (firstSite) out(`\nTry:\n  curl -H "Authorization: Bearer ${keyring.keyFor(firstSite)}" ${base}/v1/articles\n`);
-
-  const publishing = openPublishing(ctx);
-  const worker = startDeliveryWorker(publishing);
+  // The token goes in the fragment: browsers never send it to the server, so it reaches no log.
+  out(config.adminToken ? `Publishing app: ${base}/admin (sign in with QUIRE_ADMIN_TOKEN)\n` : `Publishing app: ${base}/admin/sign-in#token=${adminToken}\n`);
 
   let watcher: FSWatcher | null = null;
   if (opts.watch) {
@@ -53,6 +74,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
         do {
           again = false;
           const result = await buildDist(config, caches);
+          latestIssues = result.issues;
           reportBuild(result, result.ok ? out : err);
           if (result.ok && store.reload()) out('Serving the new build.');
           if (!result.ok) err('The last good build stays up.');

@@ -1,0 +1,235 @@
+// The Publishing web app under /admin: sign in with the admin token, then per site the
+// Articles, Publishing (key, webhook, Test connection) and Deliveries tabs. Server-rendered
+// forms that work without JavaScript; every POST needs the session's CSRF token.
+import { Hono, type Context } from 'hono';
+import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
+import type { DistStore, SiteContent } from '../api/dist-store.ts';
+import { formatPlace, type ContentIssue } from '../content/issues.ts';
+import { loadContent } from '../content/load-content.ts';
+import type { Keyring } from '../keys/api-keys.ts';
+import type { DeliveryDeps } from '../publish/delivery-runner.ts';
+import { redeliver } from '../publish/redeliver.ts';
+import { testWebhook } from '../publish/test-connection.ts';
+import { generateWebhookSecret, saveWebhook } from '../publish/webhook-settings.ts';
+import { ADMIN_ASSETS } from './assets.ts';
+import { ADMIN_SECURITY_HEADERS } from './security-headers.ts';
+import { createSessions, SESSION_COOKIE, type Session } from './sessions.ts';
+import { ArticlesTab, type ArticleRow } from './views/site-articles.tsx';
+import { DeliveriesTab } from './views/site-deliveries.tsx';
+import { PublishingTab, type PublishingView } from './views/site-publishing.tsx';
+import { SignInPage } from './views/sign-in.tsx';
+import { SitesPage } from './views/sites.tsx';
+
+export interface AdminDeps {
+  adminToken: string;
+  /** Base URL of this server as clients see it (known once it listens). */
+  publicUrl: () => string;
+  contentDir: string;
+  distDir: string;
+  dist: DistStore;
+  keyring: Keyring;
+  rotateKey: (siteId: string) => void;
+  publishing: DeliveryDeps;
+  allowPrivate: boolean;
+  /** Problems of the latest build (the server keeps them). */
+  buildIssues: () => ContentIssue[];
+  /** Called after a change that should reach receivers soon (Redeliver queued behind another). */
+  wakeDeliveries?: () => void;
+}
+
+type Env = { Variables: { session: Session } };
+
+export function createAdminApp(deps: AdminDeps) {
+  const sessions = createSessions(deps.adminToken, deps.publishing.now);
+  const app = new Hono<Env>();
+
+  app.use('*', async (c, next) => {
+    await next();
+    for (const [k, v] of Object.entries(ADMIN_SECURITY_HEADERS)) if (!c.res.headers.has(k)) c.res.headers.set(k, v);
+  });
+
+  for (const asset of Object.values(ADMIN_ASSETS)) {
+    app.get(asset.path.replace('/admin', ''), () =>
+      new Response(asset.body, { headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=31536000, immutable' } }),
+    );
+  }
+
+  const secure = (c: Context) => new URL(c.req.url).protocol === 'https:' || deps.publicUrl().startsWith('https:');
+
+  app.get('/sign-in', (c) => c.html(<SignInPage />));
+  app.post('/sign-in', async (c) => {
+    if (crossSite(c)) return c.text('Cross-site request refused', 403);
+    const form = await c.req.parseBody();
+    const result = sessions.signIn(typeof form.token === 'string' ? form.token : '');
+    if (result === 'throttled') return c.html(<SignInPage error="Too many wrong tokens: wait a minute and try again." />, 429);
+    if (!result) return c.html(<SignInPage error="That token is not right." />, 401);
+    setCookie(c, SESSION_COOKIE, result.id, { path: '/admin', httpOnly: true, sameSite: 'Strict', secure: secure(c), maxAge: 12 * 3600 });
+    return c.redirect('/admin', 303);
+  });
+
+  // Everything below needs a session; every POST also needs its CSRF token.
+  app.use('*', async (c, next) => {
+    const session = sessions.get(getCookie(c, SESSION_COOKIE));
+    if (!session) {
+      if (c.req.method === 'GET' || c.req.method === 'HEAD') return c.redirect('/admin/sign-in', 303);
+      return c.text('Sign in first', 401);
+    }
+    if (c.req.method === 'POST') {
+      if (crossSite(c)) return c.text('Cross-site request refused', 403);
+      const form = await c.req.parseBody();
+      const token = typeof form._csrf === 'string' ? form._csrf : c.req.header('x-csrf-token');
+      if (!sessions.csrfValid(session, token)) return c.text('The form expired or did not come from this app: reload the page and try again.', 403);
+    }
+    c.set('session', session);
+    await next();
+  });
+
+  app.post('/sign-out', (c) => {
+    sessions.signOut(c.get('session').id);
+    deleteCookie(c, SESSION_COOKIE, { path: '/admin' });
+    return c.redirect('/admin/sign-in', 303);
+  });
+
+  const sitesOf = (): Map<string, SiteContent> => deps.dist.current()?.sites ?? new Map();
+  const siteOr404 = (c: Context<Env>) => {
+    const site = sitesOf().get(c.req.param('site') ?? '');
+    return site ? { id: site.id, name: site.summary.name } : null;
+  };
+  const flashOf = (c: Context<Env>) => sessions.takeFlash(c.get('session'));
+  const redirectWith = (c: Context<Env>, to: string, kind: 'ok' | 'error', text: string) => {
+    c.get('session').flash = { kind, text };
+    return c.redirect(to, 303);
+  };
+
+  app.get('/', (c) => {
+    const { store } = deps.publishing;
+    const sites = [...sitesOf().values()].map((s) => {
+      const hook = store.webhooks.get(s.id);
+      const counts = store.outbox.counts(s.id);
+      return { id: s.id, name: s.summary.name, published: s.articles.size, webhook: hook ? { url: hook.url, disabled: hook.disabledAt !== null } : null, pending: counts.pending, failed: counts.failed };
+    });
+    return c.html(<SitesPage csrf={c.get('session').csrf} flash={flashOf(c)} sites={sites} />);
+  });
+
+  app.get('/sites/:site', (c) => c.redirect(`/admin/sites/${c.req.param('site')}/publishing`, 303));
+
+  app.get('/sites/:site/articles', async (c) => {
+    const site = siteOr404(c);
+    if (!site) return c.notFound();
+    const content = await loadContent(deps.contentDir);
+    const loaded = content.sites.find((s) => s.site.id === site.id);
+    const published = new Map(deps.dist.current()!.sites.get(site.id)!.items.map((i) => [i.item.slug, i.item]));
+    const rows: ArticleRow[] = (loaded?.articles ?? []).map((a) => {
+      const live = published.get(a.meta.slug);
+      return {
+        slug: a.meta.slug,
+        title: a.meta.title,
+        status: live ? 'published' : 'draft',
+        kind: a.meta.kind,
+        publishedAt: live?.publishedAt ?? a.meta.publishedAt,
+        updatedAt: live?.updatedAt ?? a.meta.updatedAt,
+        file: `content/${site.id}/${a.sitePath}`,
+      };
+    });
+    rows.sort((x, y) => (x.status === y.status ? (y.updatedAt ?? '').localeCompare(x.updatedAt ?? '') : x.status === 'draft' ? -1 : 1));
+    const problems = [...deps.buildIssues(), ...content.issues]
+      .filter((i) => i.file.includes(`/${site.id}/`))
+      .filter((i, n, all) => all.findIndex((j) => j.file === i.file && j.line === i.line && j.code === i.code) === n)
+      .map((i) => ({ place: formatPlace(i), message: i.message, code: i.code, severity: i.severity }));
+    return c.html(<ArticlesTab csrf={c.get('session').csrf} flash={flashOf(c)} site={site} articles={rows} problems={problems} />);
+  });
+
+  app.get('/sites/:site/articles/:file{[a-z0-9-]+\\.json}', (c) => {
+    const body = sitesOf().get(c.req.param('site'))?.articles.get(c.req.param('file').replace(/\.json$/, ''));
+    if (!body) return c.notFound();
+    return new Response(body.bytes, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+  });
+
+  const publishingPage = (c: Context<Env>, site: { id: string; name: string }, extra: Partial<PublishingView> = {}, status: 200 | 422 = 200) => {
+    const hook = deps.publishing.store.webhooks.get(site.id);
+    const view: PublishingView = {
+      apiBase: `${deps.publicUrl()}/v1`,
+      key: deps.keyring.keyFor(site.id),
+      webhook: hook ? { url: hook.url, secretHint: hook.secretHint, extraEvents: hook.extraEvents, disabledReason: hook.disabledReason } : null,
+      ...extra,
+    };
+    return c.html(<PublishingTab csrf={c.get('session').csrf} flash={flashOf(c)} site={site} view={view} />, status);
+  };
+
+  app.get('/sites/:site/publishing', (c) => {
+    const site = siteOr404(c);
+    return site ? publishingPage(c, site) : c.notFound();
+  });
+
+  app.post('/sites/:site/rotate-key', async (c) => {
+    const site = siteOr404(c);
+    if (!site) return c.notFound();
+    const form = await c.req.parseBody();
+    if (form.confirm !== 'yes') return redirectWith(c, `/admin/sites/${site.id}/publishing`, 'error', 'Tick the confirmation to rotate the key.');
+    deps.rotateKey(site.id);
+    return redirectWith(c, `/admin/sites/${site.id}/publishing`, 'ok', 'New key issued. The previous key no longer works: update your site.');
+  });
+
+  app.post('/sites/:site/webhook', async (c) => {
+    const site = siteOr404(c);
+    if (!site) return c.notFound();
+    const form = await c.req.parseBody();
+    const url = typeof form.url === 'string' ? form.url : '';
+    if (form.method === 'none') {
+      const removed = deps.publishing.store.webhooks.remove(site.id);
+      return redirectWith(c, `/admin/sites/${site.id}/publishing`, 'ok', removed ? 'Webhook removed: nothing more is sent to it.' : 'Content API only: nothing is pushed.');
+    }
+    const generated = form.generate === 'yes' ? generateWebhookSecret() : null;
+    const typed = typeof form.secret === 'string' && form.secret !== '' ? form.secret : undefined;
+    const secret = generated ?? typed;
+    const saved = await saveWebhook({ ...deps.publishing, allowPrivate: deps.allowPrivate }, site.id, {
+      url,
+      ...(secret !== undefined ? { secret } : {}),
+      extraEvents: form.extraEvents === 'yes',
+    });
+    if (!saved.ok) return publishingPage(c, site, { form: { method: 'webhook', url, error: { field: saved.field, message: saved.message } } }, 422);
+    if (generated) {
+      c.get('session').flash = { kind: 'ok', text: 'Webhook saved.' };
+      return publishingPage(c, site, { generatedSecret: generated });
+    }
+    return redirectWith(c, `/admin/sites/${site.id}/publishing`, 'ok', 'Webhook saved. Run Test connection to check it.');
+  });
+
+  app.post('/sites/:site/test', async (c) => {
+    const site = siteOr404(c);
+    if (!site) return c.notFound();
+    const result = await testWebhook({ ...deps.publishing, distDir: deps.distDir }, site.id);
+    const outcome = result.sent ? { ok: result.explanation.ok, message: result.explanation.message, code: result.explanation.code, deliveryId: result.deliveryId } : { ok: false, message: result.message, code: result.code };
+    if ((c.req.header('accept') ?? '').includes('application/json')) return c.json(outcome);
+    return publishingPage(c, site, { testResult: outcome });
+  });
+
+  app.get('/sites/:site/deliveries', (c) => {
+    const site = siteOr404(c);
+    if (!site) return c.notFound();
+    const { outbox } = deps.publishing.store;
+    return c.html(<DeliveriesTab csrf={c.get('session').csrf} flash={flashOf(c)} site={site} log={outbox.attemptLog({ siteId: site.id, limit: 200 })} pending={outbox.counts(site.id).pending} />);
+  });
+
+  app.post('/sites/:site/deliveries/:id/redeliver', async (c) => {
+    const site = siteOr404(c);
+    if (!site) return c.notFound();
+    const result = await redeliver(deps.publishing, c.req.param('id'), site.id);
+    const back = `/admin/sites/${site.id}/deliveries`;
+    if (!result.sent) {
+      if (result.code === 'BUSY') deps.wakeDeliveries?.();
+      return redirectWith(c, back, 'error', result.message);
+    }
+    return redirectWith(c, back, result.explanation.ok ? 'ok' : 'error', `Redelivered (${result.deliveryId}): ${result.explanation.message}`);
+  });
+
+  return app;
+}
+
+/** Browsers say where a request comes from; a page on another site may not post here. */
+function crossSite(c: Context): boolean {
+  const fetchSite = c.req.header('sec-fetch-site');
+  if (fetchSite && fetchSite !== 'same-origin' && fetchSite !== 'none') return true;
+  const origin = c.req.header('origin');
+  return !!origin && origin !== 'null' && origin !== new URL(c.req.url).origin;
+}
