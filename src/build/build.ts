@@ -47,20 +47,29 @@ export function createBuildCaches(stateDir: string): BuildCaches {
   return { state: loadBuildState(stateDir), render: createRenderCache(path.join(stateDir, 'cache', 'render')) };
 }
 
+export interface BuildOptions {
+  pool?: RenderPool;
+  /**
+   * false: compute what dist/ would hold (the manifest, with every hash) without writing it;
+   * unchanged articles are taken from the current dist/ as in a normal build (publish --dry-run).
+   */
+  write?: boolean;
+}
+
 export async function buildDist(
   settings: BuildSettings,
   caches: BuildCaches = createBuildCaches(settings.stateDir),
-  options: { pool?: RenderPool } = {},
+  options: BuildOptions = {},
 ): Promise<BuildResult> {
   const pool = options.pool ?? createRenderPool();
   try {
-    return await build(settings, caches, pool);
+    return await build(settings, caches, pool, options.write ?? true);
   } finally {
     if (!options.pool) await pool.close();
   }
 }
 
-async function build(settings: BuildSettings, caches: BuildCaches, pool: RenderPool): Promise<BuildResult> {
+async function build(settings: BuildSettings, caches: BuildCaches, pool: RenderPool, write: boolean): Promise<BuildResult> {
   const started = performance.now();
   const { state } = caches;
   const renderStats = { ...caches.render.stats };
@@ -103,8 +112,8 @@ async function build(settings: BuildSettings, caches: BuildCaches, pool: RenderP
     return finish({ ok: true, manifest: previous, written: false, sites }, []);
   }
 
-  sweepLeftovers(settings.distDir);
-  const writer = hasErrors(issues) ? null : new DistWriter(settings.distDir);
+  if (write) sweepLeftovers(settings.distDir);
+  const writer = hasErrors(issues) || !write ? null : new DistWriter(settings.distDir);
   const compiled: CompiledSite[] = [];
   try {
     for (const loaded of content.sites) {
@@ -118,12 +127,12 @@ async function build(settings: BuildSettings, caches: BuildCaches, pool: RenderP
           checked: state.checked,
           pool,
           writer,
-          previous: before && writer ? previousSite(settings.distDir, loaded.site.id, before) : null,
+          previous: before && (writer || !write) ? previousSite(settings.distDir, loaded.site.id, before) : null,
         }, issues),
       );
     }
     const sites = compiled.map(({ id, published, drafts }) => ({ id, published, drafts, draftSlugs: draftSlugsOf(content, id) }));
-    if (!writer || hasErrors(issues)) {
+    if (hasErrors(issues)) {
       writer?.abort();
       return finish({ ok: false, manifest: previous, written: false, sites }, compiled);
     }
@@ -131,6 +140,7 @@ async function build(settings: BuildSettings, caches: BuildCaches, pool: RenderP
     const body = { format: MANIFEST_FORMAT, renderer: RENDERER_VERSION, publicUrl: settings.publicUrl, sites: manifestSites } as const;
     // The build is a function of its inputs, so their hash identifies the output too.
     const manifest: Manifest = { ...body, buildId: inputs, builtAt: toIsoUtc(new Date()), inputs };
+    if (!writer) return finish({ ok: true, manifest, written: false, sites }, compiled);
     writer.commit(manifest);
     return finish({ ok: true, manifest, written: true, sites }, compiled, writer.cleanup);
   } catch (err) {

@@ -78,9 +78,9 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
     const inputKey = hashBytes(JSON.stringify([checkKey, siteKey, author, relatedOf(source, published), deps.dates.get(source.file) ?? null]));
     const before = deps.previous?.site.articles[meta.slug];
     const item = deps.previous?.items.get(meta.slug);
-    if (deps.writer && before?.inputKey === inputKey && item) {
-      deps.writer.reuse(`${site.id}/articles/${meta.slug}.json`);
-      deps.writer.reuse(`${site.id}/webhooks/${meta.slug}.json`);
+    if (before?.inputKey === inputKey && item) {
+      deps.writer?.reuse(`${site.id}/articles/${meta.slug}.json`);
+      deps.writer?.reuse(`${site.id}/webhooks/${meta.slug}.json`);
       before.images.forEach(useImage);
       reportProblems(source, deps.checked.get(checkKey) ?? [], issues);
       deps.checked.set(checkKey, deps.checked.get(checkKey) ?? []);

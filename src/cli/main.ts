@@ -1,14 +1,9 @@
 #!/usr/bin/env node
-// `quire`: the command line. The only module that reads argv and the environment.
+// `quire`: the command line. The only module that reads argv and the environment. Commands are
+// loaded when used: a `publish` does not pay for compiling the web app or the MCP server.
 import { parseArgs } from 'node:util';
 import { ConfigError, parseConfig, type QuireConfig } from '../config/config.ts';
 import type { CliContext } from './context.ts';
-import { runBuild } from './commands/build.ts';
-import { runDeliveries, runRedeliver } from './commands/deliveries.ts';
-import { runPublish } from './commands/publish.ts';
-import { runWebhook } from './commands/webhook.ts';
-import { runKeys } from './commands/keys.ts';
-import { runServer } from './commands/serve.ts';
 
 const HELP = `quire — Markdown in git → sanitized HTML, a keyed Content API and signed webhooks
 
@@ -29,6 +24,8 @@ Commands:
   deliveries [--site <id>] [--json] [--limit <n>]
                             every delivery attempt: time, event, slug, status, duration, error, reply URL
   redeliver <delivery-id>   send a delivery's payload again
+  verify <site> [--url <base>] [--slug <s>]… [--json]
+                            check the receiving site: sitemap, canonical, unmodified HTML, byline
 
 Settings (environment): PORT, HOST, QUIRE_SECRET, QUIRE_STATE_DIR, QUIRE_CONTENT_DIR,
 QUIRE_DIST_DIR, QUIRE_PUBLIC_URL, QUIRE_WEBHOOK_SECRET, QUIRE_WEBHOOK_TIMEOUT_MS,
@@ -55,18 +52,18 @@ async function main(argv: string[]): Promise<number> {
   const ctx: CliContext = { config, out, err };
   switch (command) {
     case 'build':
-      return runBuild(ctx);
+      return (await import('./commands/build.ts')).runBuild(ctx);
     case 'start':
-      return runServer(ctx, { watch: false });
+      return (await import('./commands/serve.ts')).runServer(ctx, { watch: false });
     case 'dev':
-      return runServer(ctx, { watch: true });
+      return (await import('./commands/serve.ts')).runServer(ctx, { watch: true });
     case 'keys': {
       const { values, positionals } = parseArgs({
         args: rest,
         options: { site: { type: 'string' }, json: { type: 'boolean', default: false } },
         allowPositionals: true,
       });
-      return runKeys(ctx, { site: values.site ?? null, json: values.json ?? false, rotate: positionals[0] === 'rotate' ? (positionals[1] ?? '') : null });
+      return (await import('./commands/keys.ts')).runKeys(ctx, { site: values.site ?? null, json: values.json ?? false, rotate: positionals[0] === 'rotate' ? (positionals[1] ?? '') : null });
     }
     case 'webhook': {
       const { values, positionals } = parseArgs({
@@ -81,7 +78,7 @@ async function main(argv: string[]): Promise<number> {
         },
         allowPositionals: true,
       });
-      return runWebhook(ctx, {
+      return (await import('./commands/webhook.ts')).runWebhook(ctx, {
         action: positionals[0],
         site: positionals[1],
         url: values.url,
@@ -96,17 +93,25 @@ async function main(argv: string[]): Promise<number> {
         args: rest,
         options: { site: { type: 'string' }, 'dry-run': { type: 'boolean', default: false }, baseline: { type: 'boolean', default: false } },
       });
-      return runPublish(ctx, { site: values.site ?? null, dryRun: values['dry-run'] ?? false, baseline: values.baseline ?? false });
+      return (await import('./commands/publish.ts')).runPublish(ctx, { site: values.site ?? null, dryRun: values['dry-run'] ?? false, baseline: values.baseline ?? false });
     }
     case 'deliveries': {
       const { values } = parseArgs({
         args: rest,
         options: { site: { type: 'string' }, json: { type: 'boolean', default: false }, limit: { type: 'string', default: '200' } },
       });
-      return runDeliveries(ctx, { site: values.site ?? null, json: values.json ?? false, limit: Math.max(1, Number(values.limit) || 200) });
+      return (await import('./commands/deliveries.ts')).runDeliveries(ctx, { site: values.site ?? null, json: values.json ?? false, limit: Math.max(1, Number(values.limit) || 200) });
     }
     case 'redeliver':
-      return runRedeliver(ctx, rest[0]);
+      return (await import('./commands/deliveries.ts')).runRedeliver(ctx, rest[0]);
+    case 'verify': {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        options: { url: { type: 'string' }, slug: { type: 'string', multiple: true }, json: { type: 'boolean', default: false } },
+        allowPositionals: true,
+      });
+      return (await import('./commands/verify.ts')).runVerify(ctx, { site: positionals[0], url: values.url ?? null, slugs: values.slug ?? [], json: values.json ?? false });
+    }
     default:
       err(`unknown command "${command}"\n\n${HELP}`);
       return 2;

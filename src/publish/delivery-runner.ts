@@ -4,6 +4,7 @@
 import type { SafeClient } from '../net/safe-client.ts';
 import { newLeaseOwner } from '../store/outbox.ts';
 import type { StateStore } from '../store/state-store.ts';
+import type { WebhookRecord } from '../store/webhooks.ts';
 import { attemptDelivery, DEFAULT_TIMEOUT_MS, type AttemptResult } from './deliver.ts';
 import { nextDelayMs } from './retry-policy.ts';
 
@@ -34,6 +35,8 @@ export interface DrainSummary {
 
 export async function drainOutbox(deps: DeliveryDeps, opts: DrainOptions = {}): Promise<DrainSummary> {
   const owner = newLeaseOwner('drain');
+  let targets = new TargetCache(deps.store);
+  const recorder = new GroupRecorder(deps.store);
   deps.store.outbox.releaseDeadLeases(deps.now());
   const summary: DrainSummary = { attempts: 0, delivered: 0, failed: 0 };
   const deadline = deps.now() + (opts.retryWindowMs ?? 0);
@@ -41,11 +44,12 @@ export async function drainOutbox(deps: DeliveryDeps, opts: DrainOptions = {}): 
   for (;;) {
     const ids = deps.store.outbox.due(deps.now(), opts.siteId ?? null, 500);
     if (ids.length) {
+      targets = new TargetCache(deps.store); // a batch sees a webhook change made before it
       let next = 0;
       const worker = async () => {
         while (next < ids.length) {
           const id = ids[next++]!;
-          const result = await sendOne(deps, id, owner);
+          const result = await sendOne(deps, id, owner, targets, recorder);
           if (!result) continue;
           summary.attempts++;
           if (result.verdict === 'delivered') summary.delivered++;
@@ -54,6 +58,7 @@ export async function drainOutbox(deps: DeliveryDeps, opts: DrainOptions = {}): 
         }
       };
       await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, worker));
+      recorder.flush();
       continue;
     }
     const wake = nextDueAt(deps.store, opts.siteId ?? null);
@@ -73,39 +78,85 @@ function nextDueAt(store: StateStore, siteId: string | null): number | null {
   return row?.at ?? null;
 }
 
+type Recorder = Pick<StateStore['outbox'], 'recordAttempt'>;
+
+/**
+ * Group commit for attempt records: one transaction per few milliseconds instead of one per
+ * delivery (the commit was most of a delivery's local cost). A crash can lose the record of a
+ * delivery that completed in that window; it is then sent again (receivers upsert) — the same
+ * at-least-once promise as a request in flight.
+ */
+class GroupRecorder implements Recorder {
+  private pending: Parameters<StateStore['outbox']['recordAttempts']>[0] = [];
+  private timer: NodeJS.Timeout | null = null;
+  constructor(private readonly store: StateStore) {}
+  recordAttempt(id: string, attempt: AttemptResult['attempt'], verdict: Parameters<Recorder['recordAttempt']>[2], now: number): void {
+    this.pending.push({ id, attempt, verdict, now });
+    if (this.pending.length >= 64) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), 5);
+  }
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (!this.pending.length) return;
+    const batch = this.pending;
+    this.pending = [];
+    this.store.outbox.recordAttempts(batch);
+  }
+}
+
+/** Each site's webhook and opened secret, looked up once per batch instead of per delivery. */
+class TargetCache {
+  private readonly targets = new Map<string, { webhook: WebhookRecord; secret: string } | null>();
+  constructor(private readonly store: StateStore) {}
+  get(siteId: string) {
+    if (!this.targets.has(siteId)) {
+      const webhook = this.store.webhooks.get(siteId);
+      const secret = webhook ? this.store.webhooks.secretOf(siteId) : null;
+      this.targets.set(siteId, webhook && secret !== null ? { webhook, secret } : null);
+    }
+    return this.targets.get(siteId)!;
+  }
+}
+
 /** Claims, attempts and records one delivery; null when another sender holds it. */
-export async function sendOne(deps: DeliveryDeps, id: string, owner: string): Promise<{ verdict: 'delivered' | 'failed' | 'pending'; result: AttemptResult } | null> {
+export async function sendOne(
+  deps: DeliveryDeps,
+  id: string,
+  owner: string,
+  targets: TargetCache = new TargetCache(deps.store),
+  recorder: Recorder = deps.store.outbox,
+): Promise<{ verdict: 'delivered' | 'failed' | 'pending'; result: AttemptResult } | null> {
   const { outbox, webhooks } = deps.store;
   const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const started = deps.now();
   // The lease outlives the attempt's own timeout, so it cannot expire while the request runs.
-  if (!outbox.claim(id, owner, started, started + timeoutMs + 30_000)) return null;
-  const delivery = outbox.get(id)!;
-  const webhook = webhooks.get(delivery.siteId);
-  const secret = webhook ? webhooks.secretOf(delivery.siteId) : null;
-  if (!webhook || secret === null) {
+  const delivery = outbox.take(id, owner, started, started + timeoutMs + 30_000);
+  if (!delivery) return null;
+  const target = targets.get(delivery.siteId);
+  if (!target) {
     const result: AttemptResult = {
       attempt: { url: '', startedAt: started, durationMs: 0, status: null, error: 'no webhook registered for this site', replyUrl: null, replyId: null },
       outcome: { kind: 'fail', disable: false },
       summary: 'no webhook registered for this site',
     };
-    outbox.recordAttempt(id, result.attempt, { state: 'failed' }, started);
+    recorder.recordAttempt(id, result.attempt, { state: 'failed' }, started);
     return { verdict: 'failed', result };
   }
-  const result = await attemptDelivery(deps.client, delivery, { url: webhook.url, secret }, { now: started, timeoutMs });
+  const result = await attemptDelivery(deps.client, delivery, { url: target.webhook.url, secret: target.secret }, { now: started, timeoutMs });
   const now = deps.now();
   const attemptsMade = delivery.attempts + 1;
   let verdict: 'delivered' | 'failed' | 'pending';
   if (result.outcome.kind === 'success') {
     verdict = 'delivered';
-    outbox.recordAttempt(id, result.attempt, { state: 'delivered' }, now);
+    recorder.recordAttempt(id, result.attempt, { state: 'delivered' }, now);
   } else if (result.outcome.kind === 'retry') {
     const delay = nextDelayMs(attemptsMade, result.outcome.retryAfterMs, deps.random);
     verdict = delay === null ? 'failed' : 'pending';
-    outbox.recordAttempt(id, result.attempt, delay === null ? { state: 'failed' } : { state: 'pending', nextAttemptAt: now + delay }, now);
+    recorder.recordAttempt(id, result.attempt, delay === null ? { state: 'failed' } : { state: 'pending', nextAttemptAt: now + delay }, now);
   } else {
     verdict = 'failed';
-    outbox.recordAttempt(id, result.attempt, { state: 'failed' }, now);
+    recorder.recordAttempt(id, result.attempt, { state: 'failed' }, now);
     if (result.outcome.disable) {
       webhooks.disable(delivery.siteId, 'the receiver answered 410 Gone', now);
       deps.log?.(`webhook of ${delivery.siteId} disabled: the receiver answered 410 Gone; set it again to re-enable`);

@@ -90,7 +90,8 @@ export async function publish(deps: PublishDeps, opts: PublishOptions): Promise<
 
 async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<PublishReport> {
   const { store, settings } = deps;
-  const build = await buildDist(settings);
+  // A dry run computes the would-be manifest and leaves dist/ as it is.
+  const build = await buildDist(settings, undefined, { write: !opts.dryRun });
   void build.cleanup;
   if (!build.ok || !build.manifest) return { status: 'build-failed', build };
   const manifest = build.manifest;

@@ -14,7 +14,6 @@ export interface Delivery {
   siteId: string;
   slug: string;
   event: string;
-  body: Buffer;
   origin: DeliveryOrigin;
   state: DeliveryState;
   attempts: number;
@@ -25,6 +24,11 @@ export interface Delivery {
   lastError: string | null;
   replyUrl: string | null;
   replyId: string | null;
+}
+
+/** A delivery with the exact bytes it sends. */
+export interface DeliveryWithBody extends Delivery {
+  body: Buffer;
 }
 
 export interface NewDelivery {
@@ -62,7 +66,6 @@ interface Row {
   site_id: string;
   slug: string;
   event: string;
-  body: Buffer;
   origin: DeliveryOrigin;
   state: DeliveryState;
   attempts: number;
@@ -80,7 +83,6 @@ const toDelivery = (r: Row): Delivery => ({
   siteId: r.site_id,
   slug: r.slug,
   event: r.event,
-  body: r.body,
   origin: r.origin,
   state: r.state,
   attempts: r.attempts,
@@ -105,10 +107,13 @@ export function newLeaseOwner(role: string): string {
 
 export function createOutbox(db: StateDb) {
   const byId = db.prepare<[string], Row>('SELECT * FROM deliveries WHERE id = ?');
+  const bodyOf = db.prepare<[string], { body: Buffer }>('SELECT body FROM delivery_bodies WHERE delivery_id = ?');
+  const withBody = (d: Delivery): DeliveryWithBody => ({ ...d, body: bodyOf.get(d.id)?.body ?? Buffer.alloc(0) });
   const insert = db.prepare(
-    `INSERT INTO deliveries (id, site_id, slug, event, body, origin, state, next_attempt_at, created_at, lease_owner, lease_until)
-     VALUES (@id, @siteId, @slug, @event, @body, @origin, 'pending', @now, @now, @leaseOwner, @leaseUntil)`,
+    `INSERT INTO deliveries (id, site_id, slug, event, origin, state, next_attempt_at, created_at, lease_owner, lease_until)
+     VALUES (@id, @siteId, @slug, @event, @origin, 'pending', @now, @now, @leaseOwner, @leaseUntil)`,
   );
+  const insertBody = db.prepare('INSERT INTO delivery_bodies (delivery_id, body) VALUES (?, ?)');
   const pendingPublish = db.prepare<[string, string], Row>(
     `SELECT * FROM deliveries WHERE site_id = ? AND slug = ? AND state = 'pending' AND origin = 'publish' ORDER BY created_at DESC`,
   );
@@ -117,7 +122,8 @@ export function createOutbox(db: StateDb) {
     `UPDATE deliveries SET lease_until = @leaseUntil, lease_owner = @owner
      WHERE id = @id AND state = 'pending' AND (lease_until IS NULL OR lease_until <= @now)
        AND NOT EXISTS (SELECT 1 FROM deliveries other WHERE other.site_id = deliveries.site_id
-         AND other.slug = deliveries.slug AND other.id <> deliveries.id AND other.lease_until > @now)`,
+         AND other.slug = deliveries.slug AND other.id <> deliveries.id AND other.lease_until > @now)
+     RETURNING *`,
   );
   const due = db.prepare<{ now: number; site: string | null; limit: number }, { id: string }>(
     `SELECT d.id FROM deliveries d JOIN webhooks w ON w.site_id = d.site_id AND w.disabled_at IS NULL
@@ -140,9 +146,9 @@ export function createOutbox(db: StateDb) {
   );
 
   return {
-    get(id: string): Delivery | null {
+    get(id: string): DeliveryWithBody | null {
       const row = byId.get(id);
-      return row ? toDelivery(row) : null;
+      return row ? withBody(toDelivery(row)) : null;
     },
 
     /** The publish delivery still waiting for this slug, if any (at most one: see enqueue). */
@@ -160,7 +166,8 @@ export function createOutbox(db: StateDb) {
       const id = newDeliveryId(now);
       db.transaction(() => {
         if (d.origin === 'publish') for (const old of pendingPublish.all(d.siteId, d.slug)) supersede.run(now, old.id);
-        insert.run({ id, siteId: d.siteId, slug: d.slug, event: d.event, body: d.body, origin: d.origin, now, leaseOwner: lease?.owner ?? null, leaseUntil: lease?.until ?? null });
+        insert.run({ id, siteId: d.siteId, slug: d.slug, event: d.event, origin: d.origin, now, leaseOwner: lease?.owner ?? null, leaseUntil: lease?.until ?? null });
+        insertBody.run(id, d.body);
       })();
       return id;
     },
@@ -172,7 +179,13 @@ export function createOutbox(db: StateDb) {
 
     /** Takes the right to send one delivery until `leaseUntil`; false if another sender has it. */
     claim(id: string, owner: string, now: number, leaseUntil: number): boolean {
-      return claim.run({ id, owner, now, leaseUntil }).changes === 1;
+      return this.take(id, owner, now, leaseUntil) !== null;
+    },
+
+    /** claim() that hands back the claimed delivery (one statement: UPDATE … RETURNING). */
+    take(id: string, owner: string, now: number, leaseUntil: number): DeliveryWithBody | null {
+      const row = claim.get({ id, owner, now, leaseUntil }) as Row | undefined;
+      return row ? withBody(toDelivery(row)) : null;
     },
 
     /**
@@ -193,18 +206,25 @@ export function createOutbox(db: StateDb) {
 
     /** Logs an attempt and applies its verdict (unless the delivery was superseded meanwhile). */
     recordAttempt(id: string, attempt: AttemptRecord, verdict: AttemptVerdict, now: number): void {
+      this.recordAttempts([{ id, attempt, verdict, now }]);
+    },
+
+    /** Several attempts in one transaction (one commit instead of one per delivery). */
+    recordAttempts(records: { id: string; attempt: AttemptRecord; verdict: AttemptVerdict; now: number }[]): void {
       db.transaction(() => {
-        insertAttempt.run({ deliveryId: id, ...attempt });
-        settle.run({
-          id,
-          now,
-          status: attempt.status,
-          error: attempt.error,
-          replyUrl: attempt.replyUrl,
-          replyId: attempt.replyId,
-          state: verdict.state,
-          nextAttemptAt: verdict.state === 'pending' ? verdict.nextAttemptAt : null,
-        });
+        for (const { id, attempt, verdict, now } of records) {
+          insertAttempt.run({ deliveryId: id, ...attempt });
+          settle.run({
+            id,
+            now,
+            status: attempt.status,
+            error: attempt.error,
+            replyUrl: attempt.replyUrl,
+            replyId: attempt.replyId,
+            state: verdict.state,
+            nextAttemptAt: verdict.state === 'pending' ? verdict.nextAttemptAt : null,
+          });
+        }
       })();
     },
 
@@ -216,6 +236,16 @@ export function createOutbox(db: StateDb) {
         )
         .get(d.siteId, d.slug, d.id);
       return row ? toDelivery(row) : null;
+    },
+
+    /** Where the receiver last said this slug landed (its `{url}` reply), if it ever did. */
+    latestReplyUrl(siteId: string, slug: string): string | null {
+      const row = db
+        .prepare<[string, string], { reply_url: string }>(
+          `SELECT reply_url FROM deliveries WHERE site_id = ? AND slug = ? AND reply_url IS NOT NULL ORDER BY settled_at DESC, id DESC LIMIT 1`,
+        )
+        .get(siteId, slug);
+      return row?.reply_url ?? null;
     },
 
     counts(siteId: string | null = null): Record<DeliveryState, number> {

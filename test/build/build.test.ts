@@ -97,6 +97,23 @@ describe('static export', () => {
     expect(fs.readFileSync(path.join(p.distDir, 'site/articles/live-two.json'), 'utf8')).toContain('Changed words.');
   });
 
+  it('with write: false computes the new manifest and leaves dist/ exactly as it was', async () => {
+    setup();
+    await buildDist(settings());
+    const before = snapshotTree(p.distDir);
+    const manifestBefore = readManifest(p.distDir)!;
+    p.write('site/articles/live-two.md', article({ title: 'Live two', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-04' }, 'Changed words.\n'));
+    const planned = await buildDist(settings(), undefined, { write: false });
+    expect(planned).toMatchObject({ ok: true, written: false });
+    expect(planned.stats).toMatchObject({ rendered: 1, reused: 1 });
+    expect(planned.manifest!.sites.site!.articles['live-two']!.payloadHash).not.toBe(manifestBefore.sites.site!.articles['live-two']!.payloadHash);
+    expect(planned.manifest!.sites.site!.articles.live).toEqual(manifestBefore.sites.site!.articles.live);
+    expect(snapshotTree(p.distDir)).toEqual(before);
+    // The same manifest a real build then writes.
+    const real = await buildDist(settings());
+    expect(real.manifest!.sites).toEqual(planned.manifest!.sites);
+  });
+
   it('keeps render results across processes in the state dir, and keys them by renderer version', async () => {
     setup();
     await buildDist(settings());

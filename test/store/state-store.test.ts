@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { openStateDb, STATE_DB_FILE } from '../../src/store/database.ts';
 import { tryLock } from '../../src/store/locks.ts';
 import { MIGRATIONS } from '../../src/store/migrations.ts';
@@ -30,6 +31,23 @@ describe('state store', () => {
     const again = openStateDb(dir);
     expect(again.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     again.close();
+  });
+
+  it('migrates a version-1 store: delivery bodies move to their own table, intact', () => {
+    const old = path.join(dir, 'old');
+    fs.mkdirSync(old);
+    const raw = new Database(path.join(old, STATE_DB_FILE));
+    raw.exec(MIGRATIONS[0]!);
+    raw.pragma('user_version = 1');
+    raw.prepare(`INSERT INTO deliveries (id, site_id, slug, event, body, origin, state, next_attempt_at, created_at) VALUES ('dlv_1', 's', 'a', 'published', ?, 'publish', 'pending', 1, 1)`).run(Buffer.from('{"x":1}'));
+    raw.close();
+    const migrated = openStateStore(old, SERVER_SECRET);
+    try {
+      expect(migrated.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+      expect(migrated.outbox.get('dlv_1')!.body.toString()).toBe('{"x":1}');
+    } finally {
+      migrated.close();
+    }
   });
 
   it('refuses a database from a newer Quire', () => {

@@ -1,0 +1,81 @@
+// Content API speed: the real server (createApiApp on @hono/node-server) next to a bare
+// node:http server answering the same bytes with the same headers, on loopback, with autocannon.
+// Saturation throughput for both; latency at half the bare server's saturation rate; 304s.
+//   npm run bench -- --only api
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { createApiApp } from '../../src/api/app.ts';
+import { createDistStore } from '../../src/api/dist-store.ts';
+import { buildDist } from '../../src/build/build.ts';
+import { createKeyring } from '../../src/keys/api-keys.ts';
+import { listen } from '../../src/server/serve.ts';
+import { writeCorpus } from './corpus.ts';
+
+interface Row { route: string; server: string; mode: string; reqPerSec: number; p50: number; p99: number }
+
+function run(url: string, headers: Record<string, string>, opts: { duration: number; connections: number; overallRate?: number }): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, headers, duration: opts.duration, connections: opts.connections, ...(opts.overallRate ? { overallRate: opts.overallRate } : {}) }, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-api-'));
+  const settings = { contentDir: path.join(dir, 'content'), distDir: path.join(dir, 'dist'), stateDir: path.join(dir, '.quire'), publicUrl: 'http://127.0.0.1' };
+  writeCorpus(settings.contentDir, count);
+  await buildDist(settings);
+  const store = createDistStore(settings.distDir);
+  store.reload();
+  const keyring = createKeyring('k'.repeat(40), { generationOf: () => 0 });
+  const key = keyring.keyFor('bench');
+  const quire = await listen(createApiApp({ store, keyring, publicUrl: settings.publicUrl }), 0, '127.0.0.1');
+
+  // The bare server: the same bytes and headers, taken from the real server's answers.
+  const routes = { list: '/v1/articles', article: '/v1/articles/article-1' };
+  const canned = new Map<string, { headers: Record<string, string>; body: Buffer }>();
+  for (const route of Object.values(routes)) {
+    const res = await fetch(`http://127.0.0.1:${quire.port}${route}`, { headers: { authorization: `Bearer ${key}` } });
+    canned.set(route, { headers: Object.fromEntries(res.headers), body: Buffer.from(await res.arrayBuffer()) });
+  }
+  const bare = http.createServer((req, res) => {
+    const c = canned.get(req.url ?? '')!;
+    if (req.headers['if-none-match'] === c.headers.etag) {
+      res.writeHead(304, c.headers);
+      return res.end();
+    }
+    res.writeHead(200, c.headers);
+    res.end(c.body);
+  });
+  await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
+  const barePort = (bare.address() as AddressInfo).port;
+
+  const rows: Row[] = [];
+  const auth = { authorization: `Bearer ${key}` };
+  try {
+    for (const [name, route] of Object.entries(routes)) {
+      const bareSat = await run(`http://127.0.0.1:${barePort}${route}`, auth, { duration, connections: 50 });
+      const quireSat = await run(`http://127.0.0.1:${quire.port}${route}`, auth, { duration, connections: 50 });
+      rows.push({ route: name, server: 'bare node:http', mode: 'saturation, 50 conns', reqPerSec: bareSat.requests.average, p50: bareSat.latency.p50, p99: bareSat.latency.p99 });
+      rows.push({ route: name, server: 'Quire', mode: 'saturation, 50 conns', reqPerSec: quireSat.requests.average, p50: quireSat.latency.p50, p99: quireSat.latency.p99 });
+      const rate = Math.round(bareSat.requests.average / 2);
+      const half = await run(`http://127.0.0.1:${quire.port}${route}`, auth, { duration, connections: 10, overallRate: rate });
+      rows.push({ route: name, server: 'Quire', mode: `fixed ${rate} req/s (half bare)`, reqPerSec: half.requests.average, p50: half.latency.p50, p99: half.latency.p99 });
+      const etag = canned.get(route)!.headers.etag!;
+      const notModified = await run(`http://127.0.0.1:${quire.port}${route}`, { ...auth, 'if-none-match': etag }, { duration, connections: 50 });
+      rows.push({ route: name, server: 'Quire', mode: '304 (If-None-Match), 50 conns', reqPerSec: notModified.requests.average, p50: notModified.latency.p50, p99: notModified.latency.p99 });
+    }
+  } finally {
+    await quire.close();
+    bare.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const r of await benchApi()) console.log(`| ${r.route} | ${r.server} | ${r.mode} | ${r.reqPerSec.toFixed(0)} | ${r.p50} ms | ${r.p99} ms |`);
+}

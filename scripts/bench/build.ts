@@ -1,0 +1,65 @@
+// Build speed and memory: cold builds of N articles, each in a fresh child process (peak RSS
+// is the child's maxRSS, worker threads included), then rebuilds at the largest N with nothing
+// changed and with one article changed (median of 5, through the real CLI).
+//   npm run bench -- --only build [--sizes 1000,4000,10000]
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { editArticle, writeCorpus } from './corpus.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+const MAIN = path.join(ROOT, 'src', 'cli', 'main.ts');
+const CHILD = path.join(import.meta.dirname, 'build-child.ts');
+
+export interface ColdBuild { articles: number; seconds: number; msPerArticle: number; peakRssMiB: number }
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function project(count: number) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `quire-bench-build-${count}-`));
+  const contentDir = path.join(dir, 'content');
+  writeCorpus(contentDir, count);
+  const env = { ...process.env, QUIRE_CONTENT_DIR: contentDir, QUIRE_DIST_DIR: path.join(dir, 'dist'), QUIRE_STATE_DIR: path.join(dir, '.quire'), QUIRE_SECRET: 'b'.repeat(40) };
+  return { dir, contentDir, env };
+}
+
+export function coldBuild(count: number): ColdBuild {
+  const p = project(count);
+  try {
+    const r = spawnSync(TSX, [CHILD], { env: p.env, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(r.stderr);
+    const { ms, maxRssKiB } = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { ms: number; maxRssKiB: number };
+    return { articles: count, seconds: ms / 1000, msPerArticle: ms / count, peakRssMiB: maxRssKiB / 1024 };
+  } finally {
+    fs.rmSync(p.dir, { recursive: true, force: true });
+  }
+}
+
+export function rebuilds(count: number, runs = 5): { noChangeMs: number; oneChangeMs: number } {
+  const p = project(count);
+  const build = () => {
+    const t = performance.now();
+    execFileSync(TSX, [MAIN, 'build'], { env: p.env, stdio: 'ignore' });
+    return performance.now() - t;
+  };
+  try {
+    build(); // cold, not measured
+    const noChange = Array.from({ length: runs }, build);
+    const oneChange = Array.from({ length: runs }, (_, i) => {
+      editArticle(p.contentDir, i * 11, `run ${i}`);
+      return build();
+    });
+    return { noChangeMs: median(noChange), oneChangeMs: median(oneChange) };
+  } finally {
+    fs.rmSync(p.dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const n of (process.argv[2] ?? '1000,4000,10000').split(',').map(Number)) {
+    const c = coldBuild(n);
+    console.log(`| cold build | ${n} | ${c.seconds.toFixed(1)} s | ${c.msPerArticle.toFixed(1)} ms/article | ${c.peakRssMiB.toFixed(0)} MiB |`);
+  }
+}

@@ -1,0 +1,68 @@
+// A deterministic benchmark corpus: one site, N articles of about 1,000 words of realistic
+// Markdown (headings, emphasis, links, code, lists, tables, footnotes, quotes), explicit dates
+// (no git needed), a few authors. Same seed, same bytes.
+import fs from 'node:fs';
+import path from 'node:path';
+
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = 'river ridge trail map contour valley saddle summit water wind forecast granite birch moss lichen shelter bridge ford gully scree cairn compass bearing north south east west morning evening weather cloud rain snow ice path stone wall gate field meadow forest heath bog lake tide shore harbour boat rope knot lantern'.split(' ');
+
+export function writeCorpus(contentDir: string, count: number, seed = 42): void {
+  const r = rng(seed);
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
+  const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
+  const sentence = () => {
+    const w = words(8 + Math.floor(r() * 12)).split(' ');
+    const i = Math.floor(r() * w.length);
+    if (r() < 0.2) w[i] = `*${w[i]}*`;
+    else if (r() < 0.15) w[i] = `**${w[i]}**`;
+    else if (r() < 0.1) w[i] = `\`${w[i]}\``;
+    else if (r() < 0.1) w[i] = `[${w[i]}](https://example.com/${w[i]})`;
+    const s = w.join(' ');
+    return s[0]!.toUpperCase() + s.slice(1) + '.';
+  };
+  const paragraph = () => Array.from({ length: 4 + Math.floor(r() * 4) }, sentence).join(' ');
+  const site = path.join(contentDir, 'bench');
+  fs.mkdirSync(path.join(site, 'articles'), { recursive: true });
+  fs.mkdirSync(path.join(site, 'authors'), { recursive: true });
+  fs.writeFileSync(path.join(site, 'site.yaml'), 'name: Bench\nlang: en\nurl: https://bench.example.com\n');
+  for (const a of ['ann', 'bo', 'cy']) fs.writeFileSync(path.join(site, 'authors', `${a}.yaml`), `name: ${a.toUpperCase()} Writer\nurl: https://bench.example.com/${a}\n`);
+  for (let i = 0; i < count; i++) {
+    const parts: string[] = [paragraph(), `## ${words(3)}`, paragraph(), paragraph()];
+    parts.push(Array.from({ length: 4 }, () => `- ${sentence()}`).join('\n'));
+    parts.push(`## ${words(2)}`, paragraph());
+    if (r() < 0.5) parts.push(`| ${words(1)} | ${words(1)} | ${words(1)} |\n| --- | --- | --- |\n` + Array.from({ length: 4 }, () => `| ${words(1)} | ${words(2)} | ${Math.floor(r() * 1000)} |`).join('\n'));
+    if (r() < 0.5) parts.push('```js\nconst x = ' + Math.floor(r() * 100) + ';\nconsole.log(x);\n```');
+    parts.push(`> ${sentence()}`, paragraph() + ' See the note[^1].', paragraph(), paragraph(), `[^1]: ${sentence()}`);
+    const day = String(1 + (i % 28)).padStart(2, '0');
+    const month = String(1 + (Math.floor(i / 28) % 12)).padStart(2, '0');
+    const front = [
+      `title: "${words(4)} ${i}"`,
+      `slug: article-${i}`,
+      `status: ${r() < 0.95 ? 'published' : 'draft'}`,
+      `author: ${pick(['ann', 'bo', 'cy'])}`,
+      `publishedAt: 2025-${month}-${day}T08:00:00Z`,
+      `updatedAt: 2025-${month}-${day}T09:30:00Z`,
+      `metaDescription: "${sentence()}"`,
+    ];
+    fs.writeFileSync(path.join(site, 'articles', `article-${i}.md`), `---\n${front.join('\n')}\n---\n\n${parts.join('\n\n')}\n`);
+  }
+}
+
+/** Changes one article's body, so its render and payload change; returns the undo. */
+export function editArticle(contentDir: string, index: number, stamp: string): () => void {
+  const file = path.join(contentDir, 'bench', 'articles', `article-${index}.md`);
+  const original = fs.readFileSync(file);
+  fs.appendFileSync(file, `\nEdited ${stamp}.\n`);
+  return () => fs.writeFileSync(file, original);
+}

@@ -1,0 +1,51 @@
+// `npm run bench [-- --only build,api,deliveries,publish,eleventy] [--sizes 1000,4000,10000]`:
+// every benchmark, printed as Markdown tables for docs/benchmarks.md.
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { benchApi } from './api.ts';
+import { coldBuild, rebuilds } from './build.ts';
+import { benchDeliveries } from './deliveries.ts';
+import { eleventyBuild, ensureEleventy } from './eleventy.ts';
+import { benchPublishDryRun } from './publish-dry-run.ts';
+
+const { values } = parseArgs({ options: { only: { type: 'string' }, sizes: { type: 'string', default: '1000,4000,10000' } } });
+const only = new Set((values.only ?? 'build,eleventy,api,deliveries,publish').split(','));
+const sizes = values.sizes!.split(',').map(Number);
+const largest = Math.max(...sizes);
+const out = (line = '') => process.stdout.write(`${line}\n`);
+
+out(`Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}`);
+
+if (only.has('build')) {
+  out('\n| Quire build | articles | total | per article | peak RSS |\n|---|---|---|---|---|');
+  for (const n of sizes) {
+    const c = coldBuild(n);
+    out(`| cold | ${n} | ${c.seconds.toFixed(1)} s | ${c.msPerArticle.toFixed(1)} ms | ${c.peakRssMiB.toFixed(0)} MiB |`);
+  }
+  const r = rebuilds(largest);
+  out(`\n| Rebuild at ${largest} (CLI, median of 5) | time |\n|---|---|\n| nothing changed | ${r.noChangeMs.toFixed(0)} ms |\n| one article changed | ${r.oneChangeMs.toFixed(0)} ms |`);
+}
+
+if (only.has('eleventy')) {
+  const version = ensureEleventy();
+  out(`\n| Eleventy ${version}, same corpus | articles | total | per article |\n|---|---|---|---|`);
+  for (const n of sizes.filter((s) => s <= 4000)) {
+    const e = eleventyBuild(n);
+    out(`| cold | ${n} | ${e.seconds.toFixed(1)} s | ${e.msPerArticle.toFixed(1)} ms |`);
+  }
+}
+
+if (only.has('api')) {
+  out('\n| Content API (1,000 articles) | server | load | req/s | p50 | p99 |\n|---|---|---|---|---|---|');
+  for (const r of await benchApi()) out(`| ${r.route} | ${r.server} | ${r.mode} | ${r.reqPerSec.toFixed(0)} | ${r.p50} ms | ${r.p99} ms |`);
+}
+
+if (only.has('deliveries')) {
+  const d = await benchDeliveries();
+  out(`\n| Webhook deliveries (1,000 × ${(d.bytes / 1024).toFixed(1)} KB, loopback HTTPS) | per second |\n|---|---|\n| bare keep-alive https.request loop | ${d.barePerSec.toFixed(0)} |\n| Quire outbox → delivery runner → SSRF-safe client | ${d.quirePerSec.toFixed(0)} (${(d.ratio * 100).toFixed(0)} %) |`);
+}
+
+if (only.has('publish')) {
+  const p = benchPublishDryRun(largest);
+  out(`\n| publish --dry-run, 1 of ${p.count} articles changed (CLI, median of 5) | ${p.medianMs.toFixed(0)} ms |\n|---|---|`);
+}

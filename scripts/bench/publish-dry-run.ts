@@ -1,0 +1,43 @@
+// `publish --dry-run` with 1 article changed among N (default 10,000), through the real CLI:
+// build (incremental), compare with the recorded publish state, print. Median of 5.
+//   npm run bench -- --only publish
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { editArticle, writeCorpus } from './corpus.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+const MAIN = path.join(ROOT, 'src', 'cli', 'main.ts');
+
+export function benchPublishDryRun(count = 10_000, runs = 5): { medianMs: number; runsMs: number[]; count: number } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-publish-'));
+  const contentDir = path.join(dir, 'content');
+  writeCorpus(contentDir, count);
+  const env = { ...process.env, QUIRE_CONTENT_DIR: contentDir, QUIRE_DIST_DIR: path.join(dir, 'dist'), QUIRE_STATE_DIR: path.join(dir, '.quire'), QUIRE_SECRET: 'b'.repeat(40), QUIRE_ALLOW_PRIVATE_TARGETS: '1' };
+  const quire = (...args: string[]) => execFileSync(TSX, [MAIN, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    quire('webhook', 'set', 'bench', '--url', 'https://127.0.0.1:9/hook', '--secret', 'bench-secret-0123456789abcdef');
+    quire('publish', '--baseline'); // records all N as sent (cold build included, not timed)
+    const runsMs: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const undo = editArticle(contentDir, i * 7, `run ${i}`); // a dry run records nothing: undo after
+      const started = performance.now();
+      const out = quire('publish', '--dry-run');
+      runsMs.push(performance.now() - started);
+      undo();
+      if (!/1 event would send/.test(out)) throw new Error(`expected one event:\n${out}`);
+    }
+    const sorted = [...runsMs].sort((a, b) => a - b);
+    return { medianMs: sorted[Math.floor(sorted.length / 2)]!, runsMs, count };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const count = Number(process.argv[2] ?? 10_000);
+  const r = benchPublishDryRun(count);
+  console.log(`| publish --dry-run, 1 of ${r.count} changed (CLI, median of 5) | ${r.medianMs.toFixed(0)} ms | runs: ${r.runsMs.map((m) => m.toFixed(0)).join(', ')} |`);
+}
