@@ -29,6 +29,8 @@ export interface DistSnapshot {
 
 export interface DistStore {
   current(): DistSnapshot | null;
+  /** The current snapshot, reloaded first if dist/ was rebuilt since (for callers without watch). */
+  fresh(): DistSnapshot | null;
   /** Loads dist/ now; returns true when a different build was loaded. */
   reload(): boolean;
   /** Polls the manifest and reloads on change; returns a stop function. */
@@ -74,8 +76,24 @@ export function loadDistSnapshot(distDir: string): DistSnapshot | null {
 
 export function createDistStore(distDir: string): DistStore {
   let snapshot: DistSnapshot | null = null;
+  let seen = '';
   const store: DistStore = {
     current: () => snapshot,
+    fresh() {
+      // A stat is cheap; loading a snapshot is not: reload only when the manifest was replaced.
+      let stamp = '';
+      try {
+        const st = fs.statSync(path.join(distDir, 'manifest.json'));
+        stamp = `${st.ino}:${st.mtimeMs}:${st.size}`;
+      } catch {
+        return snapshot;
+      }
+      if (stamp !== seen) {
+        seen = stamp;
+        store.reload();
+      }
+      return snapshot;
+    },
     reload() {
       const next = loadDistSnapshot(distDir);
       if (!next || next.buildId === snapshot?.buildId) return false;

@@ -1,0 +1,161 @@
+// A reference receiving site: what a site owner can start from.
+// - POST /webhooks/quire: verified with Quire's receiver kit (raw body), upserted by article.id;
+//   the article's author and updatedAt come from GET /v1/articles/{slug} (a webhook payload has
+//   neither); replies {url, id}.
+// - GET /blog/{slug}: the article page: a self-referencing canonical, the byline (linked to the
+//   author's url when there is one), and `html` injected exactly as received.
+// - GET /sitemap.xml (announced in /robots.txt): every article with lastmod = its updatedAt,
+//   refreshed on every `updated` event.
+import { Hono } from 'hono';
+import { verifyWebhook } from '../../src/receiver/verify-webhook.ts';
+
+export interface StoredArticle {
+  id: string;
+  slug: string;
+  title: string;
+  metaDescription: string;
+  html: string;
+  updatedAt: string | null;
+  author: { name: string; url: string | null } | null;
+}
+
+/**
+ * Deliberate mistakes, for showing what verify_integration catches (the verifier's own tests use
+ * them). A real site has none of these on.
+ */
+export type SiteFault =
+  | 'stale-lastmod' // lastmod not refreshed on `updated`
+  | 'build-time-lastmod' // lastmod = when the sitemap was generated
+  | 'missing-from-sitemap'
+  | 'no-canonical'
+  | 'canonical-to-home'
+  | 'canonical-trailing-slash'
+  | 'lazy-images' // a template adds loading="lazy" to every <img>
+  | 'smart-quotes' // a typography filter rewrites quotes
+  | 'escaped-html' // html printed as text
+  | 'html-only-in-hydration-json'
+  | 'no-byline'
+  | 'byline-only-in-json-ld'
+  | 'byline-not-linked';
+
+export interface ExampleSiteOptions {
+  /** The webhook secret registered in Quire. */
+  secret: string;
+  /** Quire's Content API base, e.g. https://content.example.com/v1, and this site's key. */
+  apiBase: string;
+  apiKey: string;
+  /** This site's public base URL, e.g. https://www.example.com */
+  publicUrl: string;
+  faults?: Set<SiteFault>;
+  fetchImpl?: typeof fetch;
+}
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+export function createExampleSite(opts: ExampleSiteOptions) {
+  const articles = new Map<string, StoredArticle>();
+  const faults = opts.faults ?? new Set<SiteFault>();
+  const doFetch = opts.fetchImpl ?? fetch;
+  const pageUrl = (slug: string) => new URL(`/blog/${encodeURIComponent(slug)}`, opts.publicUrl).href;
+  const app = new Hono();
+
+  app.post('/webhooks/quire', async (c) => {
+    const raw = Buffer.from(await c.req.arrayBuffer()); // verify the bytes, not re-serialized JSON
+    const verified = verifyWebhook(raw, c.req.raw.headers, opts.secret);
+    if (!verified.ok) return c.json({ error: verified.reason }, verified.status);
+    const { event, article } = verified.payload;
+    if (event === 'unpublished' || event === 'deleted') {
+      articles.delete(article.id);
+      return c.json({ ok: true });
+    }
+    // Author and updatedAt live in the Content API's article, not in the webhook payload.
+    const full = await fetchMatchingArticle(article.slug, article.html);
+    const previous = articles.get(article.id);
+    articles.set(article.id, {
+      id: article.id,
+      slug: article.slug,
+      title: article.title,
+      metaDescription: article.metaDescription,
+      html: article.html,
+      updatedAt: faults.has('stale-lastmod') && previous ? previous.updatedAt : (full?.updatedAt ?? null),
+      author: full?.author ? { name: full.author.name, url: full.author.url } : null,
+    });
+    return c.json({ url: pageUrl(article.slug), id: article.id });
+  });
+
+  /**
+   * The API may not serve the new build yet when the webhook arrives (a separate server picks it
+   * up a moment later): wait until its html is the payload's, for a few seconds at most.
+   */
+  async function fetchMatchingArticle(slug: string, html: string) {
+    type Full = { html: string; updatedAt: string | null; author: { name: string; url: string | null } | null };
+    let last: Full | null = null;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const res = await doFetch(`${opts.apiBase}/articles/${encodeURIComponent(slug)}`, { headers: { authorization: `Bearer ${opts.apiKey}` } });
+      if (res.ok) {
+        last = (await res.json()) as Full;
+        if (last.html === html) return last;
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return last;
+  }
+
+  app.get('/blog/:slug', (c) => {
+    const a = articles.get(c.req.param('slug'));
+    if (!a) return c.notFound();
+    return c.html(renderPage(a, pageUrl(a.slug), opts.publicUrl, faults));
+  });
+
+  app.get('/robots.txt', (c) => c.text(`User-agent: *\nAllow: /\nSitemap: ${new URL('/sitemap.xml', opts.publicUrl).href}\n`));
+
+  app.get('/sitemap.xml', (c) => {
+    const generatedAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const entries = [...articles.values()]
+      .filter((a) => !faults.has('missing-from-sitemap'))
+      .map((a) => {
+        const lastmod = faults.has('build-time-lastmod') ? generatedAt : a.updatedAt;
+        return `  <url><loc>${escape(pageUrl(a.slug))}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`;
+      });
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</urlset>\n`;
+    return c.body(xml, 200, { 'content-type': 'application/xml; charset=utf-8' });
+  });
+
+  return { app, articles, faults };
+}
+
+function renderPage(a: StoredArticle, url: string, home: string, faults: Set<SiteFault>): string {
+  const canonical = faults.has('no-canonical')
+    ? ''
+    : `<link rel="canonical" href="${escape(faults.has('canonical-to-home') ? home : faults.has('canonical-trailing-slash') ? `${url}/` : url)}">`;
+  let body = a.html; // as received: no Markdown re-rendering, no sanitizing again, no "improvements"
+  if (faults.has('lazy-images')) body = body.replace(/<img /g, '<img loading="lazy" ');
+  if (faults.has('smart-quotes')) body = body.replace(/"([^"<>]*)"(?=[^<>]*<)/g, '“$1”').replace(/'/g, '’');
+  if (faults.has('escaped-html')) body = escape(a.html);
+  if (faults.has('html-only-in-hydration-json')) body = `<div id="root"></div><script type="application/json" id="__DATA__">${JSON.stringify({ html: a.html }).replace(/</g, '\\u003c')}</script>`;
+  const byline = !a.author || faults.has('no-byline') || faults.has('byline-only-in-json-ld')
+    ? ''
+    : `<p class="byline">By ${a.author.url && !faults.has('byline-not-linked') ? `<a href="${escape(a.author.url)}" rel="author">${escape(a.author.name)}</a>` : escape(a.author.name)}</p>`;
+  const jsonLd = a.author && faults.has('byline-only-in-json-ld')
+    ? `<script type="application/ld+json">${JSON.stringify({ '@type': 'Article', author: { '@type': 'Person', name: a.author.name } })}</script>`
+    : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>${escape(a.title)}</title>
+<meta name="description" content="${escape(a.metaDescription)}">
+${canonical}
+${jsonLd}
+</head>
+<body>
+<header><a href="/">Home</a></header>
+<article>
+<h1>${escape(a.title)}</h1>
+${byline}
+<div class="article-body">${body}</div>
+</article>
+</body>
+</html>
+`;
+}

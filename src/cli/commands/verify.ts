@@ -1,0 +1,44 @@
+// `quire verify <site> [--url <base>] [--slug <s>]… [--json]`: verify_integration as a table.
+import { loadDistSnapshot } from '../../api/dist-store.ts';
+import { verifySite } from '../../integration/verify-site.ts';
+import { openPublishing, type CliContext } from '../context.ts';
+
+const MARK: Record<string, string> = { pass: 'pass', warn: 'WARN', fail: 'FAIL', error: 'ERROR', skipped: 'skip' };
+
+export async function runVerify(ctx: CliContext, opts: { site: string | undefined; url: string | null; slugs: string[]; json: boolean }): Promise<number> {
+  if (!opts.site) {
+    ctx.err('usage: quire verify <site> [--url <base-url>] [--slug <slug>]… [--json]');
+    return 2;
+  }
+  const deps = openPublishing(ctx);
+  try {
+    const r = await verifySite(
+      { snapshot: loadDistSnapshot(ctx.config.distDir), outbox: deps.store.outbox, client: deps.client },
+      { siteId: opts.site, baseUrl: opts.url ?? undefined, slugs: opts.slugs },
+    );
+    if (!r.ok) {
+      ctx.err(r.message);
+      return 1;
+    }
+    const { report } = r;
+    if (opts.json) {
+      ctx.out(JSON.stringify(report, null, 2));
+      return report.ok ? 0 : 1;
+    }
+    for (const a of report.articles) {
+      ctx.out(`\n${a.slug}  ${a.url}${a.finalUrl && a.finalUrl !== a.url ? `  → ${a.finalUrl}` : ''}`);
+      for (const c of a.checks) {
+        ctx.out(`  ${MARK[c.status]!.padEnd(5)} ${c.id.padEnd(9)} ${c.code.padEnd(24)} ${c.message}`);
+        if (c.status === 'fail' || c.status === 'error') {
+          if (c.expected !== null) ctx.out(`${' '.repeat(42)}expected: ${c.expected}`);
+          if (c.actual !== null) ctx.out(`${' '.repeat(42)}actual:   ${c.actual}`);
+          if (c.fix) ctx.out(`${' '.repeat(42)}fix: ${c.fix}`);
+        }
+      }
+    }
+    ctx.out(`\n${report.summary}${r.capped ? ` (${r.capped} more not checked: pass --slug to choose)` : ''}`);
+    return report.ok ? 0 : 1;
+  } finally {
+    deps.close();
+  }
+}

@@ -1,0 +1,45 @@
+// The inputs of verify_integration for one site, from what Quire published: the site's base URL
+// and article path, each published article's html, updatedAt and author, and where the
+// receiver said it landed. Shared by the MCP tool and `quire verify`.
+import type { DistSnapshot } from '../api/dist-store.ts';
+import type { SafeClient } from '../net/safe-client.ts';
+import type { Outbox } from '../store/outbox.ts';
+import type { VerifyReport } from '../verify/report.ts';
+import { verifyIntegration, type ArticleToVerify } from '../verify/verify-integration.ts';
+
+/** Checks fetch pages one by one; beyond this many articles the caller must name slugs. */
+export const DEFAULT_ARTICLE_CAP = 25;
+
+export interface VerifySiteInput {
+  siteId: string;
+  baseUrl?: string | undefined;
+  slugs?: string[] | undefined;
+}
+
+export type VerifySiteResult = { ok: true; report: VerifyReport; capped: number } | { ok: false; message: string };
+
+export async function verifySite(
+  deps: { snapshot: DistSnapshot | null; outbox: Outbox; client: SafeClient; timeoutMs?: number },
+  input: VerifySiteInput,
+): Promise<VerifySiteResult> {
+  const site = deps.snapshot?.sites.get(input.siteId);
+  const manifestSite = deps.snapshot?.manifest.sites[input.siteId];
+  if (!site || !manifestSite) return { ok: false, message: `no site "${input.siteId}" in the build (sites: ${[...(deps.snapshot?.sites.keys() ?? [])].join(', ') || 'none'})` };
+  const baseUrl = (input.baseUrl ?? manifestSite.url).replace(/\/+$/, '');
+  try {
+    if (!/^https?:$/.test(new URL(baseUrl).protocol)) throw new Error('not http(s)');
+  } catch {
+    return { ok: false, message: `"${baseUrl}" is not an http(s) base URL` };
+  }
+  let slugs = input.slugs?.length ? input.slugs : site.items.map((i) => i.item.slug);
+  const unknown = slugs.filter((s) => !site.articles.has(s));
+  if (unknown.length) return { ok: false, message: `not published on ${input.siteId}: ${unknown.join(', ')}` };
+  const capped = Math.max(0, slugs.length - DEFAULT_ARTICLE_CAP);
+  if (!input.slugs?.length) slugs = slugs.slice(0, DEFAULT_ARTICLE_CAP);
+  const articles: ArticleToVerify[] = slugs.map((slug) => {
+    const a = JSON.parse(site.articles.get(slug)!.bytes.toString('utf8')) as { html: string; updatedAt: string | null; author: { name: string; url: string | null } | null };
+    return { slug, html: a.html, updatedAt: a.updatedAt, author: a.author ? { name: a.author.name, url: a.author.url } : null, replyUrl: deps.outbox.latestReplyUrl(input.siteId, slug) };
+  });
+  const report = await verifyIntegration({ client: deps.client, ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}) }, { siteId: input.siteId, baseUrl, articlePath: manifestSite.articlePath, articles });
+  return { ok: true, report, capped };
+}

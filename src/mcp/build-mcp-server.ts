@@ -1,0 +1,148 @@
+// The MCP tool server: verify_integration and the helpers a site owner needs to wire a site up.
+// Every tool is backed by the same code as the API, CLI and web app. Results are returned as
+// structuredContent and, for clients that show only text, as JSON text too.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { DistSnapshot } from '../api/dist-store.ts';
+import { verifySite } from '../integration/verify-site.ts';
+import type { Keyring } from '../keys/api-keys.ts';
+import type { DeliveryDeps } from '../publish/delivery-runner.ts';
+import { testWebhook } from '../publish/test-connection.ts';
+import { ArticleShape, ListItemShape, SiteShape, TestWebhookShape, VerifyReportShape } from './schemas.ts';
+
+export interface McpDeps {
+  snapshot: () => DistSnapshot | null;
+  keyring: Keyring;
+  publicUrl: string;
+  distDir: string;
+  publishing: DeliveryDeps;
+  version: string;
+}
+
+const result = <T extends Record<string, unknown>>(data: T): CallToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(data, null, 2) }],
+  structuredContent: data,
+});
+const failure = (message: string): CallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
+
+const siteArg = z.string().describe('Site id, as in content/<site>/ (see list_sites)');
+
+export function buildMcpServer(deps: McpDeps): McpServer {
+  const server = new McpServer({ name: 'quire', version: deps.version });
+  const siteOf = (id: string) => deps.snapshot()?.sites.get(id) ?? null;
+  const unknownSite = (id: string) => failure(`no site "${id}" (sites: ${[...(deps.snapshot()?.sites.keys() ?? [])].join(', ') || 'none'}; run \`npm run build\` if one is missing)`);
+
+  server.registerTool(
+    'list_sites',
+    {
+      title: 'List sites',
+      description: 'The sites Quire publishes: id, name, language, the URL of the site that renders them, article path, published count and webhook.',
+      inputSchema: {},
+      outputSchema: { sites: z.array(SiteShape) },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async () => {
+      const snap = deps.snapshot();
+      const sites = [...(snap?.sites.values() ?? [])].map((s) => {
+        const m = snap!.manifest.sites[s.id]!;
+        const hook = deps.publishing.store.webhooks.get(s.id);
+        return { id: s.id, name: s.summary.name, lang: s.summary.lang, url: m.url, articlePath: m.articlePath, published: s.articles.size, webhook: hook ? { url: hook.url, disabled: hook.disabledAt !== null } : null };
+      });
+      return result({ sites });
+    },
+  );
+
+  server.registerTool(
+    'get_api_key',
+    {
+      title: 'Get a site\'s API key',
+      description: 'The Content API base URL and the site\'s key (pk_<site>.<signature>), with a ready curl command. The key reads published articles only.',
+      inputSchema: { site: siteArg },
+      outputSchema: { site: z.string(), apiBase: z.string(), key: z.string(), curl: z.string() },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ site }) => {
+      if (!siteOf(site)) return unknownSite(site);
+      const key = deps.keyring.keyFor(site);
+      const apiBase = `${deps.publicUrl}/v1`;
+      return result({ site, apiBase, key, curl: `curl -H "Authorization: Bearer ${key}" ${apiBase}/articles` });
+    },
+  );
+
+  server.registerTool(
+    'list_articles',
+    {
+      title: 'List published articles',
+      description: 'What GET /v1/articles returns for the site: {site, total, articles}, newest first.',
+      inputSchema: { site: siteArg, limit: z.number().int().min(1).max(1000).optional().describe('At most this many articles (default: all)') },
+      outputSchema: { site: z.object({ name: z.string(), lang: z.string() }), total: z.number().int(), articles: z.array(ListItemShape) },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ site, limit }) => {
+      const s = siteOf(site);
+      if (!s) return unknownSite(site);
+      const list = JSON.parse(s.list.bytes.toString('utf8')) as { site: { name: string; lang: string }; total: number; articles: unknown[] };
+      return result({ ...list, articles: limit ? list.articles.slice(0, limit) : list.articles });
+    },
+  );
+
+  server.registerTool(
+    'get_article',
+    {
+      title: 'Get an article',
+      description: 'What GET /v1/articles/{slug} returns: the full article with html, markdown, author and related articles.',
+      inputSchema: { site: siteArg, slug: z.string().describe('The article slug') },
+      outputSchema: ArticleShape.shape,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ site, slug }) => {
+      const s = siteOf(site);
+      if (!s) return unknownSite(site);
+      const body = s.articles.get(slug);
+      if (!body) return failure(`no published article "${slug}" on ${site}`);
+      return result(JSON.parse(body.bytes.toString('utf8')) as Record<string, unknown>);
+    },
+  );
+
+  server.registerTool(
+    'test_webhook',
+    {
+      title: 'Test the site\'s webhook',
+      description: 'Sends the site\'s most recent published article to its registered webhook as a signed `updated` event (an idempotent upsert) and explains the result.',
+      inputSchema: { site: siteArg },
+      outputSchema: TestWebhookShape.shape,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    async ({ site }) => {
+      if (!siteOf(site)) return unknownSite(site);
+      const r = await testWebhook({ ...deps.publishing, distDir: deps.distDir }, site);
+      if (!r.sent) return result({ sent: false, ok: false, code: r.code, message: r.message, deliveryId: null, slug: null, status: null, durationMs: null, replyUrl: null });
+      return result({ sent: true, ok: r.explanation.ok, code: r.explanation.code, message: r.explanation.message, deliveryId: r.deliveryId, slug: r.slug, status: r.attempt.status, durationMs: r.attempt.durationMs, replyUrl: r.attempt.replyUrl });
+    },
+  );
+
+  server.registerTool(
+    'verify_integration',
+    {
+      title: 'Verify a receiving site',
+      description:
+        'Checks that the site renders Quire\'s articles properly: (1) sitemap lists each article URL with lastmod = updatedAt, (2) the page has one rel=canonical pointing at itself, (3) the article html is injected unmodified, (4) a visible byline, linked to the author\'s url when set. Each failure comes with a code and a fix.',
+      inputSchema: {
+        site: siteArg,
+        baseUrl: z.string().url().optional().describe('Base URL of the receiving site (default: url in site.yaml)'),
+        slugs: z.array(z.string()).max(200).optional().describe('Articles to check (default: the published ones, up to 25)'),
+      },
+      outputSchema: VerifyReportShape.shape,
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    async ({ site, baseUrl, slugs }) => {
+      const r = await verifySite({ snapshot: deps.snapshot(), outbox: deps.publishing.store.outbox, client: deps.publishing.client }, { siteId: site, baseUrl, slugs });
+      if (!r.ok) return failure(r.message);
+      const summary = r.capped ? `${r.report.summary} (first 25 articles; pass slugs to check others)` : r.report.summary;
+      return result({ ...r.report, summary });
+    },
+  );
+
+  return server;
+}
