@@ -1,6 +1,17 @@
 #!/usr/bin/env node
-// The `quire` command for `npm link` / global installs: runs the TypeScript sources through tsx.
-import { register } from 'tsx/esm/api';
+// The `quire` command (npm scripts, `npm link`, global installs). Runs the CLI from its bundle
+// (see cli-bundle.js); if the bundle cannot be made, runs the TypeScript sources through tsx.
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { ensureBundle } from './cli-bundle.js';
 
-register();
-await import('../src/cli/main.ts');
+let entry;
+try {
+  entry = pathToFileURL(path.join(await ensureBundle(), 'main.mjs')).href;
+} catch (err) {
+  process.stderr.write(`quire: running from sources (bundling failed: ${err instanceof Error ? err.message.split('\n')[0] : err})\n`);
+  const { register } = await import('tsx/esm/api');
+  register();
+  entry = new URL('../src/cli/main.ts', import.meta.url).href;
+}
+await import(entry);

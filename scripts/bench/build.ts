@@ -1,5 +1,6 @@
-// Build speed and memory: cold builds of N articles, each in a fresh child process (peak RSS
-// is the child's maxRSS, worker threads included), then rebuilds at the largest N with nothing
+// Build speed and memory: cold builds of N articles, each `quire build` in a fresh child process
+// timed from spawn to exit like Eleventy's (peak RSS is the child's maxRSS, worker threads
+// included), then rebuilds at the largest N with nothing
 // changed and with one article changed (median of 5, through the real CLI).
 //   npm run bench -- --only build [--sizes 1000,4000,10000]
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -9,9 +10,8 @@ import path from 'node:path';
 import { editArticle, writeCorpus } from './corpus.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-const MAIN = path.join(ROOT, 'src', 'cli', 'main.ts');
-const CHILD = path.join(import.meta.dirname, 'build-child.ts');
+const QUIRE = path.join(ROOT, 'bin', 'quire.js');
+const CHILD = path.join(import.meta.dirname, 'build-child.mjs');
 
 export interface ColdBuild { articles: number; seconds: number; msPerArticle: number; peakRssMiB: number }
 
@@ -28,9 +28,11 @@ function project(count: number) {
 export function coldBuild(count: number): ColdBuild {
   const p = project(count);
   try {
-    const r = spawnSync(TSX, [CHILD], { env: p.env, encoding: 'utf8' });
+    const started = performance.now();
+    const r = spawnSync(process.execPath, [CHILD], { env: p.env, encoding: 'utf8' });
+    const ms = performance.now() - started;
     if (r.status !== 0) throw new Error(r.stderr);
-    const { ms, maxRssKiB } = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { ms: number; maxRssKiB: number };
+    const { maxRssKiB } = JSON.parse(r.stderr.trim().split('\n').at(-1)!) as { maxRssKiB: number };
     return { articles: count, seconds: ms / 1000, msPerArticle: ms / count, peakRssMiB: maxRssKiB / 1024 };
   } finally {
     fs.rmSync(p.dir, { recursive: true, force: true });
@@ -41,7 +43,7 @@ export function rebuilds(count: number, runs = 5): { noChangeMs: number; oneChan
   const p = project(count);
   const build = () => {
     const t = performance.now();
-    execFileSync(TSX, [MAIN, 'build'], { env: p.env, stdio: 'ignore' });
+    execFileSync(process.execPath, [QUIRE, 'build'], { env: p.env, stdio: 'ignore' });
     return performance.now() - t;
   };
   try {

@@ -1,6 +1,7 @@
-// A deterministic benchmark corpus: one site, N articles of about 1,000 words of realistic
-// Markdown (headings, emphasis, links, code, lists, tables, footnotes, quotes), explicit dates
-// (no git needed), a few authors. Same seed, same bytes.
+// A deterministic benchmark corpus: one site, N articles of about 1,500 words of realistic
+// Markdown (headings, emphasis, links, inline code, bullet and numbered lists, a table, a fenced
+// block, an image, a quote, a footnote; one in nine with inline HTML), explicit dates (no git
+// needed), a few authors. Same seed, same bytes.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -17,6 +18,14 @@ function rng(seed: number) {
 
 const WORDS = 'river ridge trail map contour valley saddle summit water wind forecast granite birch moss lichen shelter bridge ford gully scree cairn compass bearing north south east west morning evening weather cloud rain snow ice path stone wall gate field meadow forest heath bog lake tide shore harbour boat rope knot lantern'.split(' ');
 
+const IMAGES = ['ridge.png', 'valley.png', 'harbour.png'];
+
+/** A valid 1×1 PNG, different per name so each has its own content hash. */
+function pngBytes(name: string): Buffer {
+  const base = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+  return Buffer.concat([base, Buffer.from(`\0${name}`)]);
+}
+
 export function writeCorpus(contentDir: string, count: number, seed = 42): void {
   const r = rng(seed);
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
@@ -31,19 +40,24 @@ export function writeCorpus(contentDir: string, count: number, seed = 42): void 
     const s = w.join(' ');
     return s[0]!.toUpperCase() + s.slice(1) + '.';
   };
-  const paragraph = () => Array.from({ length: 4 + Math.floor(r() * 4) }, sentence).join(' ');
+  const paragraph = () => Array.from({ length: 4 + Math.floor(r() * 5) }, sentence).join(' ');
   const site = path.join(contentDir, 'bench');
   fs.mkdirSync(path.join(site, 'articles'), { recursive: true });
   fs.mkdirSync(path.join(site, 'authors'), { recursive: true });
   fs.writeFileSync(path.join(site, 'site.yaml'), 'name: Bench\nlang: en\nurl: https://bench.example.com\n');
   for (const a of ['ann', 'bo', 'cy']) fs.writeFileSync(path.join(site, 'authors', `${a}.yaml`), `name: ${a.toUpperCase()} Writer\nurl: https://bench.example.com/${a}\n`);
+  fs.mkdirSync(path.join(site, 'images'), { recursive: true });
+  for (const name of IMAGES) fs.writeFileSync(path.join(site, 'images', name), pngBytes(name));
   for (let i = 0; i < count; i++) {
-    const parts: string[] = [paragraph(), `## ${words(3)}`, paragraph(), paragraph()];
-    parts.push(Array.from({ length: 4 }, () => `- ${sentence()}`).join('\n'));
-    parts.push(`## ${words(2)}`, paragraph());
-    if (r() < 0.5) parts.push(`| ${words(1)} | ${words(1)} | ${words(1)} |\n| --- | --- | --- |\n` + Array.from({ length: 4 }, () => `| ${words(1)} | ${words(2)} | ${Math.floor(r() * 1000)} |`).join('\n'));
-    if (r() < 0.5) parts.push('```js\nconst x = ' + Math.floor(r() * 100) + ';\nconsole.log(x);\n```');
-    parts.push(`> ${sentence()}`, paragraph() + ' See the note[^1].', paragraph(), paragraph(), `[^1]: ${sentence()}`);
+    const list = (marker: () => string) => Array.from({ length: 4 + Math.floor(r() * 3) }, () => `${marker()} ${sentence()}`).join('\n');
+    const parts: string[] = [paragraph(), paragraph(), `## ${words(3)}`, paragraph(), paragraph(), list(() => '-')];
+    parts.push(`![${words(3)}](../images/${pick(IMAGES)})`, paragraph(), `### ${words(2)}`, paragraph(), paragraph());
+    parts.push(`| ${words(1)} | ${words(1)} | ${words(1)} |\n| --- | --- | ---: |\n` + Array.from({ length: 5 }, () => `| ${words(1)} | ${words(2)} | ${Math.floor(r() * 1000)} |`).join('\n'));
+    parts.push(paragraph(), `## ${words(2)}`, paragraph(), '```js\nconst ' + pick(WORDS) + ' = ' + Math.floor(r() * 100) + ';\nconsole.log(' + pick(WORDS) + ');\n```');
+    parts.push(paragraph(), list(() => '1.'), `> ${sentence()} ${sentence()}`, paragraph() + ' See the note[^1].', paragraph());
+    // About one article in nine carries inline HTML, as editors' content does.
+    if (r() < 0.11) parts.push(`<details>\n<summary>${words(3)}</summary>\n\n${paragraph()}\n\n</details>`, `<p>A <abbr title="${words(2)}">${pick(WORDS)}</abbr> and a <kbd>Ctrl</kbd> key.</p>`);
+    parts.push(`## ${words(2)}`, paragraph(), paragraph(), `[^1]: ${sentence()}`);
     const day = String(1 + (i % 28)).padStart(2, '0');
     const month = String(1 + (Math.floor(i / 28) % 12)).padStart(2, '0');
     const front = [

@@ -8,15 +8,14 @@ import path from 'node:path';
 import { editArticle, writeCorpus } from './corpus.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-const MAIN = path.join(ROOT, 'src', 'cli', 'main.ts');
+const QUIRE = path.join(ROOT, 'bin', 'quire.js');
 
 export function benchPublishDryRun(count = 10_000, runs = 5): { medianMs: number; runsMs: number[]; count: number } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-publish-'));
   const contentDir = path.join(dir, 'content');
   writeCorpus(contentDir, count);
   const env = { ...process.env, QUIRE_CONTENT_DIR: contentDir, QUIRE_DIST_DIR: path.join(dir, 'dist'), QUIRE_STATE_DIR: path.join(dir, '.quire'), QUIRE_SECRET: 'b'.repeat(40), QUIRE_ALLOW_PRIVATE_TARGETS: '1' };
-  const quire = (...args: string[]) => execFileSync(TSX, [MAIN, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const quire = (...args: string[]) => execFileSync(process.execPath, [QUIRE, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     quire('webhook', 'set', 'bench', '--url', 'https://127.0.0.1:9/hook', '--secret', 'bench-secret-0123456789abcdef');
     quire('publish', '--baseline'); // records all N as sent (cold build included, not timed)

@@ -26,6 +26,7 @@ Commands:
   redeliver <delivery-id>   send a delivery's payload again
   verify <site> [--url <base>] [--slug <s>]… [--json]
                             check the receiving site: sitemap, canonical, unmodified HTML, byline
+  mcp                       serve the MCP tools over stdio (npm run mcp)
 
 Settings (environment): PORT, HOST, QUIRE_SECRET, QUIRE_STATE_DIR, QUIRE_CONTENT_DIR,
 QUIRE_DIST_DIR, QUIRE_PUBLIC_URL, QUIRE_WEBHOOK_SECRET, QUIRE_WEBHOOK_TIMEOUT_MS,
@@ -104,6 +105,9 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'redeliver':
       return (await import('./commands/deliveries.ts')).runRedeliver(ctx, rest[0]);
+    case 'mcp':
+      await import('../mcp/main.ts'); // serves MCP over stdio until stdin closes
+      return -1;
     case 'verify': {
       const { values, positionals } = parseArgs({
         args: rest,

@@ -80,8 +80,8 @@ beforeAll(async () => {
   expect(set.code, set.stderr).toBe(0);
 
   const transport = new StdioClientTransport({
-    command: path.join(ROOT, 'node_modules', '.bin', 'tsx'),
-    args: [path.join(ROOT, 'src', 'mcp', 'main.ts')],
+    command: process.execPath,
+    args: [path.join(ROOT, 'bin', 'quire.js'), 'mcp'],
     env: cliEnv(env) as Record<string, string>,
     cwd: ROOT,
     stderr: 'pipe',

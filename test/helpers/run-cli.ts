@@ -3,8 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-const MAIN = path.join(ROOT, 'src', 'cli', 'main.ts');
+// The launcher users run (`npm run quire`, `npm start`…): the bundled CLI, rebuilt when src/ changes.
+const NODE = process.execPath;
+const MAIN = path.join(ROOT, 'bin', 'quire.js');
 
 export interface CliResult {
   code: number | null;
@@ -21,7 +22,7 @@ export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 export function runCli(args: string[], env: Record<string, string>, cwd = ROOT): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [MAIN, ...args], { cwd, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(NODE, [MAIN, ...args], { cwd, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -39,7 +40,7 @@ export function startCli(
   timeoutMs = 30_000,
 ): Promise<{ child: ChildProcess; output: () => string; match: RegExpMatchArray; stop: () => Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [MAIN, ...args], { cwd: ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(NODE, [MAIN, ...args], { cwd: ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const stop = () =>
       new Promise<void>((done) => {
@@ -69,11 +70,11 @@ export function startCli(
 }
 
 /**
- * Starts a command in its own process group and hands back a way to SIGKILL all of it (tsx runs
- * the program in a child process) and its eventual result.
+ * Starts a command in its own process group and hands back a way to SIGKILL all of it (render
+ * workers and anything else it started) and its eventual result.
  */
 export function spawnCli(args: string[], env: Record<string, string>): { child: ChildProcess; kill: () => void; result: Promise<CliResult> } {
-  const child = spawn(TSX, [MAIN, ...args], { cwd: ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(NODE, [MAIN, ...args], { cwd: ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const kill = () => process.kill(-child.pid!, 'SIGKILL');
   let stdout = '';
   let stderr = '';
