@@ -92,8 +92,10 @@ export function toWebhookArticle(a: ArticleBody): WebhookArticle {
   };
 }
 
+type Dated = Pick<ArticleListItem, 'slug' | 'publishedAt' | 'updatedAt'>;
+
 /** Newest first: publishedAt, then updatedAt, then slug for a stable order. */
-export function newestFirst(a: ArticleListItem, b: ArticleListItem): number {
+export function newestFirst(a: Dated, b: Dated): number {
   return (
     (b.publishedAt ?? '').localeCompare(a.publishedAt ?? '') ||
     (b.updatedAt ?? '').localeCompare(a.updatedAt ?? '') ||

@@ -1,9 +1,7 @@
 // content/ → dist/: load and check, date from git, render (cached), write atomically.
 // Work is skipped wherever its inputs are unchanged: a build whose inputs all equal those of
 // the build in dist/ does nothing; unchanged articles are reused from the previous dist/.
-import fs from 'node:fs';
 import path from 'node:path';
-import type { ArticleListItem } from './api-shapes.ts';
 import { toIsoUtc } from '../content/dates.ts';
 import { readGitDates, type DateQuery } from '../content/git-history.ts';
 import { hasErrors, sortIssues, type ContentIssue } from '../content/issues.ts';
@@ -11,7 +9,9 @@ import { loadContent, type LoadedContent } from '../content/load-content.ts';
 import { RENDERER_VERSION } from '../render/render-markdown.ts';
 import { loadBuildState, saveBuildState, type BuildState } from './build-state.ts';
 import { compileSite, type CompiledSite, type PreviousSite } from './compile-site.ts';
-import { DistWriter, sweepLeftovers } from './dist-writer.ts';
+import { DistWriter, startBuildHelper } from './dist-writer.ts';
+import type { TreeHelper } from './tree-helper.ts';
+import { readListItems } from './list-items.ts';
 import { hashBytes, MANIFEST_FORMAT, readManifest, type Manifest, type ManifestSite } from './manifest.ts';
 import { createRenderCache, type RenderCache } from './render-cache.ts';
 import { createRenderPool, type RenderPool } from './render-pool.ts';
@@ -36,7 +36,10 @@ export interface BuildResult {
   manifest: Manifest | null;
   /** Whether dist/ was rewritten. */
   written: boolean;
-  /** Settles when the replaced dist/ tree has been deleted (that is not part of the build). */
+  /**
+   * Settles when the trees beside dist/ that this build replaced or found left over are deleted
+   * (that is not part of the build, and the process may exit before; the next build goes on).
+   */
   cleanup: Promise<void>;
   /** Per site: counts, and the slugs of drafts (kept out of dist/; publish tells withdrawn from deleted). */
   sites: { id: string; published: number; drafts: number; draftSlugs: string[] }[];
@@ -62,14 +65,17 @@ export async function buildDist(
   options: BuildOptions = {},
 ): Promise<BuildResult> {
   const pool = options.pool ?? createRenderPool();
+  const write = options.write ?? true;
+  const helper = write ? startBuildHelper(settings.distDir) : null;
   try {
-    return await build(settings, caches, pool, options.write ?? true);
+    return { ...(await build(settings, caches, pool, write, helper)), cleanup: helper?.ended ?? Promise.resolve() };
   } finally {
+    helper?.finish(); // once its jobs are done
     if (!options.pool) await pool.close();
   }
 }
 
-async function build(settings: BuildSettings, caches: BuildCaches, pool: RenderPool, write: boolean): Promise<BuildResult> {
+async function build(settings: BuildSettings, caches: BuildCaches, pool: RenderPool, write: boolean, helper: TreeHelper | null): Promise<Omit<BuildResult, 'cleanup'>> {
   const started = performance.now();
   const { state } = caches;
   const renderStats = { ...caches.render.stats };
@@ -84,12 +90,11 @@ async function build(settings: BuildSettings, caches: BuildCaches, pool: RenderP
   const previous = readManifest(settings.distDir);
   const inputs = inputsOf(content, dates, settings.publicUrl);
   const articles = content.sites.reduce((n, s) => n + s.articles.length, 0);
-  const finish = (result: Omit<BuildResult, 'stats' | 'issues' | 'cleanup'>, compiled: CompiledSite[], cleanup = Promise.resolve()): BuildResult => {
+  const finish = (result: Omit<BuildResult, 'stats' | 'issues' | 'cleanup'>, compiled: CompiledSite[]): Omit<BuildResult, 'cleanup'> => {
     prune(state, content);
     saveBuildState(settings.stateDir, state);
     return {
       ...result,
-      cleanup,
       issues: sortIssues(issues),
       stats: {
         articles,
@@ -112,8 +117,7 @@ async function build(settings: BuildSettings, caches: BuildCaches, pool: RenderP
     return finish({ ok: true, manifest: previous, written: false, sites }, []);
   }
 
-  if (write) sweepLeftovers(settings.distDir);
-  const writer = hasErrors(issues) || !write ? null : new DistWriter(settings.distDir);
+  const writer = hasErrors(issues) || !write ? null : new DistWriter(settings.distDir, helper);
   const compiled: CompiledSite[] = [];
   try {
     for (const loaded of content.sites) {
@@ -133,7 +137,7 @@ async function build(settings: BuildSettings, caches: BuildCaches, pool: RenderP
     }
     const sites = compiled.map(({ id, published, drafts }) => ({ id, published, drafts, draftSlugs: draftSlugsOf(content, id) }));
     if (hasErrors(issues)) {
-      writer?.abort();
+      await writer?.abort();
       return finish({ ok: false, manifest: previous, written: false, sites }, compiled);
     }
     const manifestSites: Record<string, ManifestSite> = Object.fromEntries(compiled.map((c) => [c.id, c.manifest]));
@@ -141,10 +145,10 @@ async function build(settings: BuildSettings, caches: BuildCaches, pool: RenderP
     // The build is a function of its inputs, so their hash identifies the output too.
     const manifest: Manifest = { ...body, buildId: inputs, builtAt: toIsoUtc(new Date()), inputs };
     if (!writer) return finish({ ok: true, manifest, written: false, sites }, compiled);
-    writer.commit(manifest);
-    return finish({ ok: true, manifest, written: true, sites }, compiled, writer.cleanup);
+    await writer.commit(manifest);
+    return finish({ ok: true, manifest, written: true, sites }, compiled);
   } catch (err) {
-    writer?.abort();
+    await writer?.abort();
     throw err;
   }
 }
@@ -167,12 +171,8 @@ function inputsOf(content: LoadedContent, dates: Map<string, unknown>, publicUrl
 }
 
 function previousSite(distDir: string, id: string, site: ManifestSite): PreviousSite | null {
-  try {
-    const list = JSON.parse(fs.readFileSync(path.join(distDir, id, 'articles.json'), 'utf8')) as { articles: ArticleListItem[] };
-    return { site, items: new Map(list.articles.map((a) => [a.slug, a])) };
-  } catch {
-    return null; // no usable previous output: build this site in full
-  }
+  const items = readListItems(distDir, id);
+  return items ? { site, items } : null; // without them, the site is built in full
 }
 
 /** Keeps the persisted state to what the content has now. */

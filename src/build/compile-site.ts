@@ -8,7 +8,8 @@ import { readMarkdown, type LoadedSite } from '../content/load-content.ts';
 import type { ArticleSource } from '../content/model.ts';
 import type { RenderProblem } from '../render/render-context.ts';
 import { renderMarkdown, RENDERER_VERSION, type RenderInput, type RenderOutput } from '../render/render-markdown.ts';
-import { newestFirst, toListItem, toWebhookArticle, type ArticleBody, type ArticleListItem } from './api-shapes.ts';
+import { newestFirst, toListItem, toWebhookArticle, type ArticleBody } from './api-shapes.ts';
+import { listBody, type ListItems } from './list-items.ts';
 import type { DistWriter } from './dist-writer.ts';
 import { createImageResolver, type ImageHashCache, type PublishedImage } from './images.ts';
 import { hashBytes, type ManifestArticle, type ManifestSite } from './manifest.ts';
@@ -17,7 +18,7 @@ import { POOL_THRESHOLD, type RenderPool } from './render-pool.ts';
 
 export interface PreviousSite {
   site: ManifestSite;
-  items: Map<string, ArticleListItem>;
+  items: ListItems;
 }
 
 export interface CompileDeps {
@@ -54,7 +55,8 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   const published = new Map<string, string>(); // slug → title, for `related`
   for (const a of loaded.articles) if (a.meta.status === 'published') published.set(a.meta.slug, a.meta.title);
 
-  const items: ArticleListItem[] = [];
+  // The list is assembled from each item's JSON: an unchanged item is never parsed or re-serialized.
+  const items: ListEntry[] = [];
   const entries: Record<string, ManifestArticle> = {};
   const usedImages = new Map<string, PublishedImage>();
   const useImage = (sitePath: string) => {
@@ -84,7 +86,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
       before.images.forEach(useImage);
       reportProblems(source, deps.checked.get(checkKey) ?? [], issues);
       deps.checked.set(checkKey, deps.checked.get(checkKey) ?? []);
-      items.push(item);
+      items.push({ slug: meta.slug, publishedAt: before.publishedAt, updatedAt: before.updatedAt, json: item });
       entries[meta.slug] = before;
       reused++;
     } else todo.push({ source, checkKey, inputKey });
@@ -133,7 +135,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
       const payloadJson = JSON.stringify(toWebhookArticle(body));
       deps.writer?.write(`${site.id}/articles/${meta.slug}.json`, bodyJson);
       deps.writer?.write(`${site.id}/webhooks/${meta.slug}.json`, payloadJson);
-      items.push(item);
+      items.push({ slug: meta.slug, publishedAt: body.publishedAt, updatedAt: body.updatedAt, json: Buffer.from(JSON.stringify(item)) });
       entries[meta.slug] = {
         file: source.sitePath,
         sourceHash: source.hash,
@@ -149,7 +151,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   }
 
   items.sort(newestFirst);
-  const listJson = JSON.stringify({ site: { name: site.name, lang: site.lang }, total: items.length, articles: items });
+  const listJson = listBody(site, items.map((i) => i.json));
   deps.writer?.write(`${site.id}/articles.json`, listJson);
   const imageNames: Record<string, string> = {};
   for (const img of usedImages.values()) {
@@ -165,6 +167,13 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
     rendered: todo.length,
     reused,
   };
+}
+
+interface ListEntry {
+  slug: string;
+  publishedAt: string | null;
+  updatedAt: string | null;
+  json: Uint8Array;
 }
 
 /** `related`, resolved to the slug and title of published articles only, in the order given. */

@@ -15,8 +15,10 @@ function snapshotTree(dir: string): Record<string, string> {
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const full = path.join(d, e.name);
-      if (e.isDirectory()) walk(full);
-      else out[path.relative(dir, full)] = `${fs.statSync(full).mtimeMs}:${fs.readFileSync(full).toString('base64')}`;
+      if (e.isDirectory()) {
+        out[`${path.relative(dir, full)}/`] = 'dir:'; // an emptied folder left behind shows too
+        walk(full);
+      } else out[path.relative(dir, full)] = `${fs.statSync(full).mtimeMs}:${fs.readFileSync(full).toString('base64')}`;
     }
   };
   walk(dir);
@@ -38,7 +40,7 @@ describe('static export', () => {
     setup();
     const result = await buildDist(settings());
     expect(result.ok).toBe(true);
-    const files = Object.keys(snapshotTree(p.distDir)).sort();
+    const files = Object.keys(snapshotTree(p.distDir)).filter((k) => !k.endsWith('/')).sort();
     expect(files).toEqual([
       'manifest.json',
       'site/articles.json',
@@ -226,6 +228,11 @@ describe('incremental builds', () => {
       },
       () => p.write('site/articles/a.md', article({ title: 'A', status: 'published', author: 'ada', related: '[c]', ...d }, 'A body changed ![p](../images/pic.png)\n')),
       () => p.write('site/articles/c.md', article({ title: 'C', ...d }, 'C body\n')),
+      () => {
+        writeSite(p, 'other');
+        p.write('other/articles/x.md', article({ title: 'X', status: 'published', ...d }, 'X body\n'));
+      },
+      () => p.remove('other'),
     ];
     for (const [n, edit] of edits.entries()) {
       edit();
@@ -234,6 +241,23 @@ describe('incremental builds', () => {
       expect(inc.ok && ref.ok, `edit ${n}`).toBe(true);
       expect(files(p.distDir), `edit ${n}`).toEqual(files(clean(n).distDir));
       expect(readManifest(p.distDir)!.buildId, `edit ${n}`).toBe(readManifest(clean(n).distDir)!.buildId);
+      await inc.cleanup;
+      expect(fs.readdirSync(p.root).filter((name) => name.startsWith('.dist')), `edit ${n}`).toEqual([]);
     }
+  });
+
+  it('sweep trees that killed builds left beside dist/, but not those of a build still running', async () => {
+    setup();
+    expect((await buildDist(settings())).ok).toBe(true);
+    const deadPid = 4_194_301; // above any pid this machine hands out
+    const dead = [`.dist.old-${deadPid}-0badc0de`, `.dist.tmp-${deadPid}-deadbeef`];
+    const running = `.dist.tmp-${process.pid}-feedf00d`;
+    for (const name of [...dead, running]) p.write(`../${name}/site/articles/x.json`, '{}');
+    p.write('site/articles/live.md', article({ title: 'Live again', status: 'published' }, 'Changed.\n'));
+    const result = await buildDist(settings());
+    expect(result.ok && result.written).toBe(true);
+    await result.cleanup;
+    expect(fs.readdirSync(p.root).filter((name) => name.startsWith('.dist')).sort()).toEqual([running]);
+    expect(JSON.parse(fs.readFileSync(path.join(p.distDir, 'site/articles/live.json'), 'utf8')).title).toBe('Live again');
   });
 });
