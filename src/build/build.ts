@@ -59,14 +59,12 @@ export interface BuildOptions {
   write?: boolean;
 }
 
-export async function buildDist(
-  settings: BuildSettings,
-  caches: BuildCaches = createBuildCaches(settings.stateDir),
-  options: BuildOptions = {},
-): Promise<BuildResult> {
-  const pool = options.pool ?? createRenderPool();
+export async function buildDist(settings: BuildSettings, warmCaches?: BuildCaches, options: BuildOptions = {}): Promise<BuildResult> {
   const write = options.write ?? true;
+  // The helper thread first, so that deleting leftover trees overlaps loading the state.
   const helper = write ? startBuildHelper(settings.distDir) : null;
+  const caches = warmCaches ?? createBuildCaches(settings.stateDir);
+  const pool = options.pool ?? createRenderPool();
   try {
     return { ...(await build(settings, caches, pool, write, helper)), cleanup: helper?.ended ?? Promise.resolve() };
   } finally {
@@ -75,7 +73,13 @@ export async function buildDist(
   }
 }
 
-async function build(settings: BuildSettings, caches: BuildCaches, pool: RenderPool, write: boolean, helper: TreeHelper | null): Promise<Omit<BuildResult, 'cleanup'>> {
+async function build(
+  settings: BuildSettings,
+  caches: BuildCaches,
+  pool: RenderPool,
+  write: boolean,
+  helper: TreeHelper | null,
+): Promise<Omit<BuildResult, 'cleanup'>> {
   const started = performance.now();
   const { state } = caches;
   const renderStats = { ...caches.render.stats };
@@ -92,7 +96,8 @@ async function build(settings: BuildSettings, caches: BuildCaches, pool: RenderP
   const articles = content.sites.reduce((n, s) => n + s.articles.length, 0);
   const finish = (result: Omit<BuildResult, 'stats' | 'issues' | 'cleanup'>, compiled: CompiledSite[]): Omit<BuildResult, 'cleanup'> => {
     prune(state, content);
-    saveBuildState(settings.stateDir, state);
+    // A build that writes nothing (publish --dry-run) leaves the state dir as it is too.
+    if (write) saveBuildState(settings.stateDir, state);
     return {
       ...result,
       issues: sortIssues(issues),

@@ -3,49 +3,44 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 1;
 
-const ArticleEntry = z.object({
-  file: z.string(),
-  sourceHash: z.string(),
+export interface ManifestArticle {
+  file: string;
+  sourceHash: string;
   /** Hash of every input of the article's output: unchanged means its files can be reused. */
-  inputKey: z.string(),
-  bodyHash: z.string(),
-  payloadHash: z.string(),
-  kind: z.string(),
-  publishedAt: z.string().nullable(),
-  updatedAt: z.string().nullable(),
+  inputKey: string;
+  bodyHash: string;
+  payloadHash: string;
+  kind: string;
+  publishedAt: string | null;
+  updatedAt: string | null;
   /** Site paths of the images its output uses. */
-  images: z.array(z.string()),
-});
+  images: string[];
+}
 
-const SiteEntry = z.object({
-  name: z.string(),
-  lang: z.string(),
-  url: z.string(),
-  articlePath: z.string(),
-  listHash: z.string(),
-  articles: z.record(z.string(), ArticleEntry),
-  images: z.record(z.string(), z.string()),
-});
+export interface ManifestSite {
+  name: string;
+  lang: string;
+  url: string;
+  articlePath: string;
+  listHash: string;
+  articles: Record<string, ManifestArticle>;
+  images: Record<string, string>;
+}
 
-export const ManifestSchema = z.object({
-  format: z.literal(MANIFEST_FORMAT),
-  buildId: z.string(),
-  builtAt: z.string(),
-  renderer: z.string(),
-  publicUrl: z.string(),
+export interface Manifest {
+  format: typeof MANIFEST_FORMAT;
+  buildId: string;
+  builtAt: string;
+  renderer: string;
+  publicUrl: string;
   /** Hash of every input of the build: equal means nothing to do. */
-  inputs: z.string(),
-  sites: z.record(z.string(), SiteEntry),
-});
-
-export type Manifest = z.infer<typeof ManifestSchema>;
-export type ManifestSite = z.infer<typeof SiteEntry>;
-export type ManifestArticle = z.infer<typeof ArticleEntry>;
+  inputs: string;
+  sites: Record<string, ManifestSite>;
+}
 
 export const hashBytes = (data: string | Uint8Array): string =>
   createHash('sha256').update(data).digest('base64url').slice(0, 32);

@@ -1,6 +1,5 @@
 // The one place that reads process.env: parse and validate settings once, fail before a port opens.
 import path from 'node:path';
-import { z } from 'zod';
 
 export interface QuireConfig {
   readonly port: number;
@@ -36,51 +35,81 @@ export class ConfigError extends Error {
   }
 }
 
-const EnvSchema = z.object({
-  PORT: z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .refine((n) => n >= 0 && n <= 65535, 'must be between 0 and 65535')
-    .optional(),
-  HOST: z.string().min(1).optional(),
-  QUIRE_SECRET: z.string().min(32, 'must be at least 32 characters (use e.g. `openssl rand -hex 32`)').optional(),
-  QUIRE_STATE_DIR: z.string().min(1).optional(),
-  QUIRE_CONTENT_DIR: z.string().min(1).optional(),
-  QUIRE_DIST_DIR: z.string().min(1).optional(),
-  QUIRE_PUBLIC_URL: z
-    .string()
-    .url('must be an absolute URL such as https://api.example.com')
-    .refine((u) => /^https?:$/.test(new URL(u).protocol), 'must use http or https')
-    .refine((u) => !new URL(u).search && !new URL(u).hash, 'must not have a query or fragment')
-    .optional(),
-  QUIRE_ALLOW_PRIVATE_TARGETS: z.enum(['0', '1', 'true', 'false'], { message: 'must be 1 or 0' }).optional(),
-  QUIRE_WEBHOOK_TIMEOUT_MS: milliseconds(100, 120_000).optional(),
-  QUIRE_PUBLISH_RETRY_WINDOW_MS: milliseconds(0, 3_600_000).optional(),
-  QUIRE_WEBHOOK_SECRET: z.string().min(1).optional(),
-  QUIRE_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-});
+// Hand-written checks rather than a schema library: this runs before every command, and
+// loading zod alone cost ~100 ms of each command's start.
+class Invalid extends Error {}
 
-function milliseconds(min: number, max: number) {
-  return z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number of milliseconds')
-    .transform(Number)
-    .refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`);
+const wholeNumber = (min: number, max: number, what = 'a whole number') => (v: string) => {
+  if (!/^\d+$/.test(v)) throw new Invalid(`must be ${what}`);
+  const n = Number(v);
+  if (n < min || n > max) throw new Invalid(`must be between ${min} and ${max}`);
+  return n;
+};
+
+const atLeast = (length: number, message = `must be at least ${length} characters`) => (v: string) => {
+  if (v.length < length) throw new Invalid(message);
+  return v;
+};
+
+const text = (v: string) => v;
+
+function httpUrl(v: string): string {
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    throw new Invalid('must be an absolute URL such as https://api.example.com');
+  }
+  if (!/^https?:$/.test(url.protocol)) throw new Invalid('must use http or https');
+  if (url.search || url.hash) throw new Invalid('must not have a query or fragment');
+  return v;
+}
+
+function flag(v: string): boolean {
+  if (!['0', '1', 'true', 'false'].includes(v)) throw new Invalid('must be 1 or 0');
+  return v === '1' || v === 'true';
+}
+
+const SETTINGS = {
+  PORT: wholeNumber(0, 65535),
+  HOST: text,
+  QUIRE_SECRET: atLeast(32, 'must be at least 32 characters (use e.g. `openssl rand -hex 32`)'),
+  QUIRE_STATE_DIR: text,
+  QUIRE_CONTENT_DIR: text,
+  QUIRE_DIST_DIR: text,
+  QUIRE_PUBLIC_URL: httpUrl,
+  QUIRE_ALLOW_PRIVATE_TARGETS: flag,
+  QUIRE_WEBHOOK_TIMEOUT_MS: wholeNumber(100, 120_000, 'a whole number of milliseconds'),
+  QUIRE_PUBLISH_RETRY_WINDOW_MS: wholeNumber(0, 3_600_000, 'a whole number of milliseconds'),
+  QUIRE_WEBHOOK_SECRET: text,
+  QUIRE_ADMIN_TOKEN: atLeast(16),
+} satisfies Record<string, (v: string) => unknown>;
+
+type Settings = { [K in keyof typeof SETTINGS]?: ReturnType<(typeof SETTINGS)[K]> };
+
+/** Every setting checked; all problems reported at once. An empty value counts as unset. */
+function readSettings(env: Record<string, string | undefined>): Settings {
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, check] of Object.entries(SETTINGS) as [string, (v: string) => unknown][]) {
+    const value = env[name];
+    if (value === undefined || value === '') continue;
+    try {
+      out[name] = check(value);
+    } catch (err) {
+      if (!(err instanceof Invalid)) throw err;
+      problems.push(`${name}: ${err.message}`);
+    }
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return out as Settings;
 }
 
 export const DEFAULT_PORT = 8787;
 
 /** Pure: builds the frozen config from an environment map and a working directory. */
 export function parseConfig(env: Record<string, string | undefined>, cwd: string = process.cwd()): QuireConfig {
-  const raw = Object.fromEntries(
-    Object.keys(EnvSchema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]]),
-  );
-  const parsed = EnvSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
-  }
-  const e = parsed.data;
+  const e = readSettings(env);
   const port = e.PORT ?? DEFAULT_PORT;
   const host = e.HOST ?? '127.0.0.1';
   const publicUrl = (e.QUIRE_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
@@ -93,7 +122,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     distDir: path.resolve(cwd, e.QUIRE_DIST_DIR ?? 'dist'),
     publicUrl,
     publicUrlExplicit: e.QUIRE_PUBLIC_URL !== undefined,
-    allowPrivateTargets: e.QUIRE_ALLOW_PRIVATE_TARGETS === '1' || e.QUIRE_ALLOW_PRIVATE_TARGETS === 'true',
+    allowPrivateTargets: e.QUIRE_ALLOW_PRIVATE_TARGETS ?? false,
     webhookTimeoutMs: e.QUIRE_WEBHOOK_TIMEOUT_MS ?? 10_000,
     publishRetryWindowMs: e.QUIRE_PUBLISH_RETRY_WINDOW_MS ?? 15_000,
     webhookSecret: e.QUIRE_WEBHOOK_SECRET ?? null,

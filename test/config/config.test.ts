@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_PORT, parseConfig } from '../../src/config/config.ts';
+
+const problemsOf = (env: Record<string, string>): string[] => {
+  try {
+    parseConfig(env, '/srv/site');
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+};
+
+describe('parseConfig', () => {
+  it('gives defaults for an empty environment, with paths resolved against the working directory', () => {
+    const c = parseConfig({}, '/srv/site');
+    expect(c).toEqual({
+      port: DEFAULT_PORT,
+      host: '127.0.0.1',
+      secret: null,
+      stateDir: path.resolve('/srv/site/.quire'),
+      contentDir: path.resolve('/srv/site/content'),
+      distDir: path.resolve('/srv/site/dist'),
+      publicUrl: `http://localhost:${DEFAULT_PORT}`,
+      publicUrlExplicit: false,
+      allowPrivateTargets: false,
+      webhookTimeoutMs: 10_000,
+      publishRetryWindowMs: 15_000,
+      webhookSecret: null,
+      adminToken: null,
+    });
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it('reads every setting', () => {
+    const c = parseConfig({
+      PORT: '0', HOST: '0.0.0.0', QUIRE_SECRET: 's'.repeat(32), QUIRE_STATE_DIR: 'state', QUIRE_CONTENT_DIR: '/abs/content', QUIRE_DIST_DIR: 'out',
+      QUIRE_PUBLIC_URL: 'https://api.example.com/base//', QUIRE_ALLOW_PRIVATE_TARGETS: 'true', QUIRE_WEBHOOK_TIMEOUT_MS: '2500',
+      QUIRE_PUBLISH_RETRY_WINDOW_MS: '0', QUIRE_WEBHOOK_SECRET: 'w', QUIRE_ADMIN_TOKEN: 't'.repeat(16),
+    }, '/srv/site');
+    expect(c).toMatchObject({
+      port: 0, host: '0.0.0.0', secret: 's'.repeat(32), stateDir: path.resolve('/srv/site/state'), contentDir: '/abs/content',
+      distDir: path.resolve('/srv/site/out'), publicUrl: 'https://api.example.com/base', publicUrlExplicit: true, allowPrivateTargets: true,
+      webhookTimeoutMs: 2500, publishRetryWindowMs: 0, webhookSecret: 'w', adminToken: 't'.repeat(16),
+    });
+    expect(parseConfig({ QUIRE_ALLOW_PRIVATE_TARGETS: '0' }).allowPrivateTargets).toBe(false);
+  });
+
+  it('treats an empty value as unset', () => {
+    expect(parseConfig({ PORT: '', QUIRE_SECRET: '', QUIRE_PUBLIC_URL: '' }, '/srv/site')).toMatchObject({ port: DEFAULT_PORT, secret: null, publicUrlExplicit: false });
+  });
+
+  it('reports every bad setting at once, each with the reason', () => {
+    expect(problemsOf({
+      PORT: '80a', QUIRE_SECRET: 'short', QUIRE_PUBLIC_URL: 'api.example.com', QUIRE_ALLOW_PRIVATE_TARGETS: 'yes',
+      QUIRE_WEBHOOK_TIMEOUT_MS: '50', QUIRE_PUBLISH_RETRY_WINDOW_MS: '-1', QUIRE_ADMIN_TOKEN: 'tiny',
+    })).toEqual([
+      'PORT: must be a whole number',
+      'QUIRE_SECRET: must be at least 32 characters (use e.g. `openssl rand -hex 32`)',
+      'QUIRE_PUBLIC_URL: must be an absolute URL such as https://api.example.com',
+      'QUIRE_ALLOW_PRIVATE_TARGETS: must be 1 or 0',
+      'QUIRE_WEBHOOK_TIMEOUT_MS: must be between 100 and 120000',
+      'QUIRE_PUBLISH_RETRY_WINDOW_MS: must be a whole number of milliseconds',
+      'QUIRE_ADMIN_TOKEN: must be at least 16 characters',
+    ]);
+    expect(problemsOf({ PORT: '65536' })).toEqual(['PORT: must be between 0 and 65535']);
+    expect(problemsOf({ QUIRE_PUBLIC_URL: 'ftp://files.example.com' })).toEqual(['QUIRE_PUBLIC_URL: must use http or https']);
+    expect(problemsOf({ QUIRE_PUBLIC_URL: 'https://api.example.com/?x=1' })).toEqual(['QUIRE_PUBLIC_URL: must not have a query or fragment']);
+    expect(problemsOf({ QUIRE_PUBLIC_URL: 'https://api.example.com/#top' })).toEqual(['QUIRE_PUBLIC_URL: must not have a query or fragment']);
+  });
+});
