@@ -59,6 +59,40 @@ export function rebuilds(count: number, runs = 5): { noChangeMs: number; oneChan
   }
 }
 
+/**
+ * The same rebuilds as `npm run dev` makes them: in one process that keeps its caches between
+ * builds (what the watcher does), so no start-up and no state load per build.
+ */
+export async function warmRebuilds(count: number, runs = 5): Promise<{ noChangeMs: number; oneChangeMs: number }> {
+  const { buildDist, createBuildCaches } = await import('../../src/build/build.ts');
+  const { parseConfig } = await import('../../src/config/config.ts');
+  const p = project(count);
+  try {
+    execFileSync(process.execPath, [QUIRE, 'build'], { env: p.env, stdio: 'ignore' }); // cold, not measured
+    const config = parseConfig(p.env);
+    const caches = createBuildCaches(config.stateDir);
+    const build = async () => {
+      const t = performance.now();
+      const result = await buildDist(config, caches);
+      if (!result.ok) throw new Error('bench build failed');
+      const ms = performance.now() - t;
+      await result.cleanup();
+      return ms;
+    };
+    await build(); // warms the caches, as the watcher's first build does
+    const noChange: number[] = [];
+    for (let i = 0; i < runs; i++) noChange.push(await build());
+    const oneChange: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      editArticle(p.contentDir, i * 13, `warm ${i}`);
+      oneChange.push(await build());
+    }
+    return { noChangeMs: median(noChange), oneChangeMs: median(oneChange) };
+  } finally {
+    fs.rmSync(p.dir, { recursive: true, force: true });
+  }
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   for (const n of (process.argv[2] ?? '1000,4000,10000').split(',').map(Number)) {
     const c = coldBuild(n);

@@ -37,10 +37,11 @@ export interface BuildResult {
   /** Whether dist/ was rewritten. */
   written: boolean;
   /**
-   * Settles when the trees beside dist/ that this build replaced or found left over are deleted
-   * (that is not part of the build, and the process may exit before; the next build goes on).
+   * Waits until the trees beside dist/ that this build replaced or found left over are deleted.
+   * Not part of the build: without this wait the process may exit first, and the next build
+   * deletes what is left.
    */
-  cleanup: Promise<void>;
+  cleanup(): Promise<void>;
   /** Per site: counts, and the slugs of drafts (kept out of dist/; publish tells withdrawn from deleted). */
   sites: { id: string; published: number; drafts: number; draftSlugs: string[] }[];
   stats: { articles: number; published: number; rendered: number; cached: number; reused: number; ms: number };
@@ -66,7 +67,7 @@ export async function buildDist(settings: BuildSettings, warmCaches?: BuildCache
   const caches = warmCaches ?? createBuildCaches(settings.stateDir);
   const pool = options.pool ?? createRenderPool();
   try {
-    return { ...(await build(settings, caches, pool, write, helper)), cleanup: helper?.ended ?? Promise.resolve() };
+    return { ...(await build(settings, caches, pool, write, helper)), cleanup: () => helper?.waitUntilEnded() ?? Promise.resolve() };
   } finally {
     helper?.finish(); // once its jobs are done
     if (!options.pool) await pool.close();

@@ -65,8 +65,8 @@ export interface TreeHelper {
   remove(dirs: string[], keepAlive: boolean): Promise<void>;
   /** Ends the helper once the jobs sent so far are done. */
   finish(): void;
-  /** Settles when the helper has ended (its jobs done, or cut short). */
-  readonly ended: Promise<void>;
+  /** Settles when the helper has ended (its jobs done); keeps the process alive until then. */
+  waitUntilEnded(): Promise<void>;
   /** Ends it now. */
   terminate(): Promise<void>;
 }
@@ -79,10 +79,15 @@ export function startTreeHelper(): TreeHelper {
   let nextId = 0;
   let failure: Error | null = null;
   let finishing = false;
+  let awaited = false; // someone waits for the end: the process must not exit before it
+  const holdProcess = () => {
+    if (awaited || [...pending.values()].some((w) => w.keepAlive)) worker.ref();
+    else worker.unref();
+  };
   const settle = (id: number, outcome: (w: { resolve: (r: Reply) => void; reject: (e: Error) => void }) => void) => {
     const waiter = pending.get(id);
     pending.delete(id);
-    if (![...pending.values()].some((w) => w.keepAlive)) worker.unref();
+    holdProcess();
     if (waiter) outcome(waiter);
   };
   worker.on('message', (reply: Reply) =>
@@ -104,7 +109,7 @@ export function startTreeHelper(): TreeHelper {
     const id = nextId++;
     return new Promise<Reply>((resolve, reject) => {
       pending.set(id, { resolve, reject, keepAlive });
-      if (keepAlive) worker.ref();
+      holdProcess();
       worker.postMessage({ ...job, id });
     });
   };
@@ -117,7 +122,11 @@ export function startTreeHelper(): TreeHelper {
       if (!failure && !finishing) worker.postMessage({ type: 'exit', id: -1 });
       finishing = true;
     },
-    ended,
+    waitUntilEnded: () => {
+      awaited = true;
+      holdProcess();
+      return ended;
+    },
     terminate: async () => {
       await worker.terminate();
     },

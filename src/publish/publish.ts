@@ -92,7 +92,6 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
   const { store, settings } = deps;
   // A dry run computes the would-be manifest and leaves dist/ as it is.
   const build = await buildDist(settings, undefined, { write: !opts.dryRun });
-  void build.cleanup;
   if (!build.ok || !build.manifest) return { status: 'build-failed', build };
   const manifest = build.manifest;
   const siteIds = Object.keys(manifest.sites).filter((id) => opts.siteId === null || id === opts.siteId);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -69,7 +70,7 @@ describe('static export', () => {
     setup();
     expect((await buildDist(settings())).ok).toBe(true);
     const second = await buildDist(settings(), undefined);
-    await second.cleanup;
+    await second.cleanup();
     const before = snapshotTree(p.distDir);
     p.write('site/articles/live.md', '---\ntitle: Live\nstatus: published\nkind: [broken\n---\n');
     p.write('site/articles/new.md', article({ title: 'New', status: 'published' }));
@@ -241,9 +242,27 @@ describe('incremental builds', () => {
       expect(inc.ok && ref.ok, `edit ${n}`).toBe(true);
       expect(files(p.distDir), `edit ${n}`).toEqual(files(clean(n).distDir));
       expect(readManifest(p.distDir)!.buildId, `edit ${n}`).toBe(readManifest(clean(n).distDir)!.buildId);
-      await inc.cleanup;
+      await inc.cleanup();
       expect(fs.readdirSync(p.root).filter((name) => name.startsWith('.dist')), `edit ${n}`).toEqual([]);
     }
+  });
+
+  it('keep a process that waits for their clean-up alive until it is done', () => {
+    setup();
+    const script = path.join(p.root, 'rebuild.mts');
+    const src = path.resolve(import.meta.dirname, '../../src/build/build.ts');
+    fs.writeFileSync(script, [
+      `import fs from 'node:fs';`,
+      `import { buildDist } from ${JSON.stringify(src)};`,
+      `const settings = ${JSON.stringify(settings())};`,
+      `await (await buildDist(settings)).cleanup();`,
+      `fs.appendFileSync(${JSON.stringify(path.join(p.contentDir, 'site/articles/live.md'))}, 'More.\\n');`,
+      `const second = await buildDist(settings);`,
+      `await second.cleanup();`,
+      `console.log('cleaned', second.written, fs.readdirSync(${JSON.stringify(p.root)}).filter((n) => n.startsWith('.dist')).length);`,
+    ].join('\n'));
+    const tsx = path.resolve(import.meta.dirname, '../../node_modules/.bin/tsx');
+    expect(execFileSync(tsx, [script], { encoding: 'utf8' }).trim()).toBe('cleaned true 0');
   });
 
   it('sweep trees that killed builds left beside dist/, but not those of a build still running', async () => {
@@ -256,7 +275,7 @@ describe('incremental builds', () => {
     p.write('site/articles/live.md', article({ title: 'Live again', status: 'published' }, 'Changed.\n'));
     const result = await buildDist(settings());
     expect(result.ok && result.written).toBe(true);
-    await result.cleanup;
+    await result.cleanup();
     expect(fs.readdirSync(p.root).filter((name) => name.startsWith('.dist')).sort()).toEqual([running]);
     expect(JSON.parse(fs.readFileSync(path.join(p.distDir, 'site/articles/live.json'), 'utf8')).title).toBe('Live again');
   });
