@@ -199,6 +199,25 @@ describe('render workers', () => {
   });
 });
 
+describe('render workers under their memory cap', () => {
+  it('render a document too big for a worker in the main thread, and go on with a fresh worker', async () => {
+    const { createRenderPool } = await import('../../src/build/render-pool.ts');
+    const { renderMarkdown } = await import('../../src/render/render-markdown.ts');
+    const big = Array.from({ length: 3000 }, (_, i) => `- item ${i} with *emphasis* and [a link](https://example.com/${i})`).join('\n');
+    const inputs = ['before', big, 'after *this*'].map((markdown) => ({ markdown, lang: 'en', articleDir: 'articles', bodyLine: 1 }));
+    const pool = createRenderPool(1, 16);
+    try {
+      const outputs = await pool.render('site', 'https://api.example.com', new Map(), inputs);
+      expect(pool.fallbacks).toBeGreaterThan(0);
+      expect(outputs.map((o) => o.html)).toEqual(inputs.map((i) => renderMarkdown({ ...i, resolveImage: () => undefined }).html));
+      const again = await pool.render('site', 'https://api.example.com', new Map(), [inputs[2]!]);
+      expect(again[0]!.html).toBe('<p>after <em>this</em></p>');
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe('incremental builds', () => {
   it('give the same dist/ as a clean build after every kind of edit', async () => {
     p = createTempProject();
