@@ -188,6 +188,11 @@ export function createOutbox(db: StateDb) {
       return row ? withBody(toDelivery(row)) : null;
     },
 
+    /** take() for several deliveries in one transaction; those another sender holds are left out. */
+    takeMany(ids: string[], owner: string, now: number, leaseUntil: number): DeliveryWithBody[] {
+      return db.transaction(() => ids.flatMap((id) => this.take(id, owner, now, leaseUntil) ?? []))();
+    },
+
     /**
      * Frees leases whose sender died on this host (SIGKILL mid-request): their deliveries are
      * due again at once instead of after the lease runs out. The request may be repeated;

@@ -106,6 +106,17 @@ describe('outbox', () => {
     expect(store.outbox.claim(a1, 'three', 1001, 2000)).toBe(true);
   });
 
+  it('claims in a batch follow the same rules, within the batch too', () => {
+    const a1 = store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('1'), origin: 'redeliver' }, 10);
+    const a2 = store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('2'), origin: 'publish' }, 11);
+    const b = store.outbox.enqueue({ siteId: 's', slug: 'b', event: 'updated', body: body('3'), origin: 'publish' }, 12);
+    const c = store.outbox.enqueue({ siteId: 's', slug: 'c', event: 'updated', body: body('4'), origin: 'publish' }, 13);
+    expect(store.outbox.claim(c, 'other', 20, 1000)).toBe(true);
+    const taken = store.outbox.takeMany([a1, a2, b, c], 'one', 21, 1000);
+    expect(taken.map((d) => [d.id, d.body.toString()])).toEqual([[a1, '1'], [b, '3']]);
+    expect(store.outbox.takeMany([a1, a2, b], 'two', 22, 1000)).toEqual([]);
+  });
+
   it('records attempts: retry keeps it pending with its next time, success settles it, a superseded one stays superseded', () => {
     const id = store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('1'), origin: 'publish' }, 10);
     const attempt = { url: 'https://hooks.example.com', startedAt: 20, durationMs: 5, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null };
