@@ -75,20 +75,38 @@ export async function ensureBundle() {
     fs.rmSync(tmp, { recursive: true, force: true });
     throw err;
   }
-  pruneOldBundles(fingerprint);
+  pruneOldBundles(CACHE_DIR, fingerprint);
   return dir;
 }
 
-/** Drops bundles of older sources once nothing can still be loading them lazily (a day). */
-function pruneOldBundles(current) {
-  const dayAgo = Date.now() - 24 * 3600 * 1000;
-  for (const name of fs.readdirSync(CACHE_DIR)) {
-    if (name === current) continue;
-    const dir = path.join(CACHE_DIR, name);
+/**
+ * Drops bundles of older sources, keeping the five newest and any made within a week: a server
+ * started from an older bundle may still load chunks of it (a command, the render worker).
+ */
+export function pruneOldBundles(cacheDir, current) {
+  const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
+  const names = fs.readdirSync(cacheDir);
+  // Half-made bundles of a killed command: their builder is long gone after a day.
+  for (const name of names.filter((n) => n.startsWith('.'))) {
+    const dir = path.join(cacheDir, name);
     try {
-      if (fs.statSync(dir).mtimeMs < dayAgo) fs.rmSync(dir, { recursive: true, force: true });
+      if (fs.statSync(dir).mtimeMs < Date.now() - 24 * 3600 * 1000) fs.rmSync(dir, { recursive: true, force: true });
     } catch {
       // raced with another pruner
     }
+  }
+  const bundles = names
+    .filter((name) => name !== current && !name.startsWith('.'))
+    .map((name) => {
+      try {
+        return { dir: path.join(cacheDir, name), mtimeMs: fs.statSync(path.join(cacheDir, name)).mtimeMs };
+      } catch {
+        return null; // raced with another pruner
+      }
+    })
+    .filter((b) => b !== null)
+    .sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const { dir, mtimeMs } of bundles.slice(4)) {
+    if (mtimeMs < weekAgo) fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ensureBundle, sourceFingerprint } from '../../bin/cli-bundle.js';
+import { ensureBundle, pruneOldBundles, sourceFingerprint } from '../../bin/cli-bundle.js';
 import { runCli } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
@@ -40,6 +40,23 @@ describe('the bundled CLI', () => {
     // Concurrent callers agree on one bundle.
     const again = await Promise.all([ensureBundle(), ensureBundle()]);
     expect(again).toEqual([dir, dir]);
+  });
+
+  it('keeps the current bundle, the five newest and any from the last week; drops stale half-made ones', () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bundles-'));
+    const day = 24 * 3600 * 1000;
+    const make = (name: string, ageDays: number) => {
+      fs.mkdirSync(path.join(tmp!, name));
+      const t = new Date(Date.now() - ageDays * day);
+      fs.utimesSync(path.join(tmp!, name), t, t);
+    };
+    make('current', 30);
+    for (let i = 1; i <= 7; i++) make(`old${i}`, 7 + i); // all older than a week
+    make('recent', 3);
+    make('.half-made-old', 2);
+    make('.half-made-now', 0);
+    pruneOldBundles(tmp, 'current');
+    expect(fs.readdirSync(tmp).sort()).toEqual(['.half-made-now', 'current', 'old1', 'old2', 'old3', 'recent']);
   });
 
   it('builds through render worker threads (enough articles for the pool) the same as in-thread', async () => {
