@@ -92,7 +92,7 @@ export async function benchDeliveries(): Promise<{ quirePerSec: number; barePerS
   // Alternating rounds, best of each: neither side gets the warm-up advantage.
   let bareMs = Infinity;
   let quireMs = Infinity;
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < 5; round++) {
     bareMs = Math.min(bareMs, await runBare());
     quireMs = Math.min(quireMs, await runQuire());
   }
