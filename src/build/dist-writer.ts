@@ -48,13 +48,7 @@ export class DistWriter {
   }
 
   write(rel: string, data: string | Uint8Array): void {
-    const file = this.target(rel);
-    if (!this.linking) return fs.writeFileSync(file, data);
-    // The helper may have linked the old file here: writing into it would change the old
-    // tree's file too. A new file renamed over the link leaves the old one alone.
-    const part = `${file}.${this.writes++}.part`;
-    fs.writeFileSync(part, data);
-    fs.renameSync(part, file);
+    this.place(rel, (file) => fs.writeFileSync(file, data));
   }
 
   /** Takes `rel` over from the current dist/ unchanged. */
@@ -64,16 +58,22 @@ export class DistWriter {
   }
 
   copy(rel: string, source: string): void {
+    this.place(rel, (file) => fs.copyFileSync(source, file));
+  }
+
+  private place(rel: string, make: (file: string) => void): void {
     const file = this.target(rel);
-    if (!this.linking) return fs.copyFileSync(source, file);
+    if (!this.linking) return make(file);
+    // The helper may have linked the old file here: writing into it would change the old
+    // tree's file too. A new file renamed over the link leaves the old one alone.
     const part = `${file}.${this.writes++}.part`;
-    fs.copyFileSync(source, part);
+    make(part);
     fs.renameSync(part, file);
   }
 
   /** Completes the tree, writes the manifest last (its presence marks a complete tree) and swaps it in. */
   async commit(manifest: Manifest): Promise<void> {
-    if (this.linking) await this.completeLinkedTree(await this.linking);
+    if (this.linking) this.completeLinkedTree(await this.linking);
     else if (this.reused.length) throw new Error('dist/ has no previous build to take unchanged files from');
     fs.writeFileSync(path.join(this.tmp, MANIFEST_FILE), JSON.stringify(manifest) + '\n');
     let hadOld = false;
@@ -100,7 +100,7 @@ export class DistWriter {
   }
 
   /** Drops what the new tree must not hold: files of the old one that this build did not produce. */
-  private async completeLinkedTree(linked: string[]): Promise<void> {
+  private completeLinkedTree(linked: string[]): void {
     const have = new Set(linked);
     const missing = this.reused.filter((rel) => !have.has(rel) && !fs.existsSync(path.join(this.tmp, rel)));
     if (missing.length) throw new Error(`dist/ changed during the build: ${missing.length} unchanged files are gone (first: ${missing[0]})`);
