@@ -1,37 +1,40 @@
-// GFM parsing without paying for the literal-autolink tokenizer where it changes nothing.
+// GFM parsing as remark-gfm does it, minus three costs that change nothing in the tree.
 //
-// remark-gfm finds bare URLs twice over: a micromark tokenizer marks them while parsing, and an
-// mdast transform (mdast-util-gfm-autolink-literal) turns URLs found in text nodes into links.
-// The tokenizer costs about a third of all parsing, yet the transform alone gives the same tree
-// unless a bare URL or e-mail has an unusual shape: markup characters inside it, a `mailto:` or
-// `xmpp:` prefix, a host without a dot. A document whose every candidate has a plain shape is
-// parsed without the tokenizer (the transform still makes the links); any other by the full
-// remark-gfm. test/render/gfm-parser.test.ts holds the two to identical output.
+// 1. Bare URLs. remark-gfm finds them twice over: a micromark tokenizer marks them while
+//    parsing, and an mdast transform (mdast-util-gfm-autolink-literal) turns URLs found in text
+//    nodes into links. The tokenizer costs about a third of all parsing, yet the transform alone
+//    gives the same tree unless a bare URL or e-mail has an unusual shape: markup characters
+//    inside it, a `mailto:` or `xmpp:` prefix, a host without a dot. A document whose every
+//    candidate has a plain shape is parsed without the tokenizer.
+// 2. The transform itself walks every text node with four regular expressions. Each of them
+//    needs `http://`, `https://`, `www.` or `@` in the node, so when no text node holds one of
+//    those the walk is skipped.
+// 3. Tables. micromark tries a table at the start of every block and reads the whole first line
+//    as a possible header row before it looks at the next line for the delimiter row (`| --- |`).
+//    A table is only tried where the next line could be a delimiter row.
+// test/render/gfm-parser.test.ts holds the result to remark-gfm's, trees and positions included.
 import type { Root } from 'mdast';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
+import type { Extension as FromMarkdownExtension, Transform } from 'mdast-util-from-markdown';
+import type { Construct, Extension, State, TokenizeContext, Tokenizer } from 'micromark-util-types';
+import { gfmAutolinkLiteral } from 'micromark-extension-gfm-autolink-literal';
 import { gfmFootnote } from 'micromark-extension-gfm-footnote';
 import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
 import { gfmTable } from 'micromark-extension-gfm-table';
 import { gfmTaskListItem } from 'micromark-extension-gfm-task-list-item';
 import { combineExtensions } from 'micromark-util-combine-extensions';
-import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified, type Processor } from 'unified';
-
-function remarkGfmWithoutLiteralTokenizer(this: Processor) {
-  const data = this.data();
-  (data.micromarkExtensions ??= []).push(combineExtensions([gfmFootnote(), gfmStrikethrough(), gfmTable(), gfmTaskListItem()]));
-  (data.fromMarkdownExtensions ??= []).push(gfmFromMarkdown());
-}
-
-export const fullGfmParser = unified().use(remarkParse).use(remarkGfm).freeze();
-export const fastGfmParser = unified().use(remarkParse).use(remarkGfmWithoutLiteralTokenizer).freeze();
 
 /** Bare-URL and e-mail candidates, the way the GFM tokenizer starts them, up to white space. */
 const CANDIDATE = /(?:https?:\/\/|www\.)\S*|\S*@\S*/gi;
 /** Shapes both ways of finding links agree on (checked by test/render/gfm-parser.test.ts). */
 const PLAIN_URL = /^(?:https?:\/\/|www\.)[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:[/?#][a-z0-9\-./?=#%+,()]*)?[.,)]*$/i;
 const PLAIN_EMAIL = /^\(?[a-z0-9.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+[.,)]*$/i;
+/** What every pattern of the literal-autolink transform needs somewhere in a text node. */
+const LITERAL_LINK_HINT = /https?:\/\/|www\.|@/i;
+/** A line that could be a table's delimiter row: only pipes, colons, dashes, blanks, after any `>`. */
+const DELIMITER_ROW_SHAPE = /^[\t >]*[-:|][\t |:-]*$/;
 
 /** True unless every bare URL or e-mail candidate has a plain shape. */
 export function needsLiteralTokenizer(markdown: string): boolean {
@@ -44,6 +47,87 @@ export function needsLiteralTokenizer(markdown: string): boolean {
   return false;
 }
 
+// --- tables ---------------------------------------------------------------------------------
+
+/**
+ * The document being parsed, for the table gate. Parsing is synchronous and parseGfm sets and
+ * clears it around the call, so it always belongs to the parse that reads it. Outside parseGfm
+ * it is null and every table attempt goes to micromark unchanged.
+ */
+let current: { markdown: string; delimiterAfter: Uint8Array | null } | null = null;
+
+/** delimiterAfter[n] is 1 when line n + 1 (1-based, as micromark counts) could be a delimiter row. */
+function delimiterAfter(doc: NonNullable<typeof current>): Uint8Array {
+  if (!doc.delimiterAfter) {
+    const lines = doc.markdown.split(/\r\n|\r|\n/); // micromark's line endings
+    const flags = new Uint8Array(lines.length + 1);
+    lines.forEach((line, i) => {
+      if (i > 0 && line.includes('-') && DELIMITER_ROW_SHAPE.test(line)) flags[i] = 1; // line i + 1 follows line i
+    });
+    doc.delimiterAfter = flags;
+  }
+  return doc.delimiterAfter;
+}
+
+/** Whether the table tokenizer would read a body row here (it follows a head or a row). */
+function continuesTable(context: TokenizeContext): boolean {
+  let index = context.events.length - 1;
+  while (index > -1) {
+    const type = context.events[index]![1].type;
+    if (type !== 'lineEnding' && type !== 'linePrefix') return type === 'tableHead' || type === 'tableRow';
+    index--;
+  }
+  return false;
+}
+
+function gatedTable(): Extension {
+  const table = (gfmTable().flow as Record<string, Construct>)['null']!;
+  const tokenizeTable = table.tokenize;
+  const tokenize: Tokenizer = function (this: TokenizeContext, effects, ok, nok) {
+    const context = this;
+    const start: State = (code) => {
+      const doc = current;
+      if (doc && !continuesTable(context) && !delimiterAfter(doc)[context.now().line]) return nok(code);
+      return tokenizeTable.call(context, effects, ok, nok)(code);
+    };
+    return start;
+  };
+  return { flow: { null: { ...table, tokenize } } };
+}
+
+// --- the literal-autolink transform ---------------------------------------------------------
+
+function mayHoldLiteralLink(node: { type: string; value?: unknown; children?: unknown[] }): boolean {
+  if (node.type === 'text') return LITERAL_LINK_HINT.test(node.value as string);
+  return node.children ? (node.children as (typeof node)[]).some(mayHoldLiteralLink) : false;
+}
+
+function gatedFromMarkdown(): FromMarkdownExtension[] {
+  return gfmFromMarkdown().map((extension) => {
+    if (!extension.transforms?.length) return extension;
+    const transforms: Transform[] = extension.transforms.map((transform) => (tree) => (mayHoldLiteralLink(tree) ? transform(tree) : undefined));
+    return { ...extension, transforms };
+  });
+}
+
+// --- the parsers ----------------------------------------------------------------------------
+
+function remarkQuireGfm(this: Processor, options: { literalTokenizer: boolean }) {
+  const data = this.data();
+  const syntax = [gfmFootnote(), gfmStrikethrough(), gatedTable(), gfmTaskListItem()];
+  (data.micromarkExtensions ??= []).push(combineExtensions(options.literalTokenizer ? [gfmAutolinkLiteral(), ...syntax] : syntax));
+  (data.fromMarkdownExtensions ??= []).push(gatedFromMarkdown());
+}
+
+export const fullGfmParser = unified().use(remarkParse).use(remarkQuireGfm, { literalTokenizer: true }).freeze();
+export const fastGfmParser = unified().use(remarkParse).use(remarkQuireGfm, { literalTokenizer: false }).freeze();
+
 export function parseGfm(markdown: string, file: Parameters<typeof fullGfmParser.parse>[0]): Root {
-  return (needsLiteralTokenizer(markdown) ? fullGfmParser : fastGfmParser).parse(file) as Root;
+  const parser = needsLiteralTokenizer(markdown) ? fullGfmParser : fastGfmParser;
+  current = { markdown, delimiterAfter: null };
+  try {
+    return parser.parse(file) as Root;
+  } finally {
+    current = null;
+  }
 }
