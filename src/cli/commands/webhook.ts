@@ -1,5 +1,5 @@
 // `quire webhook set|show|remove|test <site>`.
-import { loadContent } from '../../content/load-content.ts';
+import { discoverSites } from '../../content/load-content.ts';
 import { testWebhook } from '../../publish/test-connection.ts';
 import { generateWebhookSecret, saveWebhook } from '../../publish/webhook-settings.ts';
 import { openPublishing, type CliContext } from '../context.ts';
@@ -28,7 +28,7 @@ export async function runWebhook(ctx: CliContext, args: WebhookArgs): Promise<nu
     return 2;
   }
   if (args.site) {
-    const sites = (await loadContent(config.contentDir)).sites.map((s) => s.site.id);
+    const sites = (await discoverSites(config.contentDir, [])).map((s) => s.id);
     if (!sites.includes(args.site)) {
       err(`no site "${args.site}" in ${config.contentDir} (sites: ${sites.join(', ') || 'none'})`);
       return 1;
