@@ -119,10 +119,13 @@ class TargetCache {
 }
 
 /**
- * Claims deliveries a few at a time, as many as there are concurrent senders, in one transaction:
- * a claim is a committed write, and one per delivery was a fifth of a delivery's local cost.
- * Claimed deliveries wait only for the next free sender, well inside their lease.
+ * Claims deliveries CLAIM_ROUNDS senders' worth at a time, in one transaction: a claim is a
+ * committed write, and its commit was the largest local cost of a delivery (claiming 8 at a time
+ * gave 70 % of a bare client's rate in the deliveries benchmark, 32 at a time 80 %). A claimed
+ * delivery waits at most CLAIM_ROUNDS - 1 attempts for a free sender; its lease covers that wait.
  */
+const CLAIM_ROUNDS = 4;
+
 class BatchClaimer {
   private nextIndex = 0;
   private claimed: DeliveryWithBody[] = [];
@@ -130,21 +133,22 @@ class BatchClaimer {
     private readonly deps: DeliveryDeps,
     private readonly ids: string[],
     private readonly owner: string,
-    private readonly batch: number,
+    private readonly concurrency: number,
   ) {}
   next(): DeliveryWithBody | null {
     while (!this.claimed.length && this.nextIndex < this.ids.length) {
-      const ids = this.ids.slice(this.nextIndex, this.nextIndex + this.batch);
+      const ids = this.ids.slice(this.nextIndex, this.nextIndex + this.concurrency * CLAIM_ROUNDS);
       this.nextIndex += ids.length;
       const now = this.deps.now();
-      this.claimed = this.deps.store.outbox.takeMany(ids, this.owner, now, leaseUntil(this.deps, now));
+      this.claimed = this.deps.store.outbox.takeMany(ids, this.owner, now, leaseUntil(this.deps, now, CLAIM_ROUNDS));
     }
     return this.claimed.shift() ?? null;
   }
 }
 
-// The lease outlives the attempt's own timeout, so it cannot expire while the request runs.
-const leaseUntil = (deps: DeliveryDeps, now: number) => now + (deps.timeoutMs ?? DEFAULT_TIMEOUT_MS) + 30_000;
+// The lease outlives the attempts it may wait for and its own, each bounded by the timeout, so it
+// cannot expire while the delivery waits or its request runs.
+const leaseUntil = (deps: DeliveryDeps, now: number, attempts = 1) => now + (deps.timeoutMs ?? DEFAULT_TIMEOUT_MS) * attempts + 30_000;
 
 type SendResult = { verdict: 'delivered' | 'failed' | 'pending'; result: AttemptResult };
 
