@@ -50,8 +50,27 @@ export interface ArticleMeta {
   sourceUrl: string | null;
   publishedAt: string | null;
   updatedAt: string | null;
-  /** Where fields checked later (against other files) sit, for error places. */
-  places: { slug: Place; author: Place; image: Place };
+  /**
+   * Where the fields checked later against other files sit (slug, author, image), as line and
+   * column pairs in one flat array: the build state keeps this for every article, and one small
+   * array deserializes far faster than three objects. Read it with fieldPlace().
+   */
+  places: FieldPlaces;
+}
+
+export type FieldPlaces = [number, number, number, number, number, number];
+const PLACE_INDEX = { slug: 0, author: 2, image: 4 } as const;
+
+export function fieldPlaces(place: (field: keyof typeof PLACE_INDEX) => Place): FieldPlaces {
+  const s = place('slug');
+  const a = place('author');
+  const i = place('image');
+  return [s.line, s.column, a.line, a.column, i.line, i.column];
+}
+
+export function fieldPlace(meta: Pick<ArticleMeta, 'places'>, field: keyof typeof PLACE_INDEX): Place {
+  const at = PLACE_INDEX[field];
+  return { line: meta.places[at]!, column: meta.places[at + 1]! };
 }
 
 export interface ArticleSource {

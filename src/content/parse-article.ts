@@ -10,6 +10,7 @@ import {
   LANG_TAG,
   MAX_SLUG_LENGTH,
   SLUG,
+  fieldPlaces,
   slugFromFileName,
   type ArticleMeta,
   type ImageRef,
@@ -72,7 +73,7 @@ export function parseArticle(file: string, bytes: Uint8Array): ParsedArticle {
     sourceUrl: f.url('sourceUrl'),
     publishedAt: f.date('publishedAt'),
     updatedAt: f.date('updatedAt'),
-    places: { slug: f.placeOf('slug'), author: f.placeOf('author'), image: f.placeOf('image') },
+    places: fieldPlaces((field) => f.placeOf(field)),
   };
   f.warnUnknown(FRONT_MATTER_FIELDS);
   return { meta: title === null ? null : meta, markdown: split.content, bodyLine, issues };

@@ -100,6 +100,20 @@ describe('static export', () => {
     expect(fs.readFileSync(path.join(p.distDir, 'site/articles/live-two.json'), 'utf8')).toContain('Changed words.');
   });
 
+  it('remembers across processes which drafts had render problems, and reports them without rendering again', async () => {
+    setup();
+    p.write('site/articles/broken-draft.md', article({ title: 'Broken draft' }, 'Text.\n\n![gone](../images/gone.png)\n'));
+    const first = await buildDist(settings());
+    const problem = first.issues.find((i) => i.code === 'CONTENT_IMAGE_MISSING');
+    expect(problem).toMatchObject({ file: path.join(p.contentDir, 'site/articles/broken-draft.md'), line: 7 });
+    // No warm caches: the next build reads what the first learnt from the state dir. The failed
+    // build wrote no dist/, so the two published articles come from the render cache; the draft
+    // is neither rendered nor looked up.
+    const second = await buildDist(settings());
+    expect(second.stats).toMatchObject({ rendered: 0, cached: 2 });
+    expect(second.issues.filter((i) => i.code === 'CONTENT_IMAGE_MISSING')).toEqual([problem]);
+  });
+
   it('with write: false computes the new manifest and leaves dist/ exactly as it was', async () => {
     setup();
     await buildDist(settings());
