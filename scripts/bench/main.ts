@@ -1,4 +1,4 @@
-// `npm run bench [-- --only build,api,deliveries,publish,eleventy] [--sizes 1000,4000,10000]`:
+// `npm run bench [-- --only build,parse,api,deliveries,publish,eleventy] [--sizes 1000,4000,10000]`:
 // every benchmark, printed as Markdown tables for docs/benchmarks.md.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -6,10 +6,11 @@ import { benchApi } from './api.ts';
 import { coldBuild, rebuilds, warmRebuilds } from './build.ts';
 import { benchDeliveries } from './deliveries.ts';
 import { eleventyBuild, ensureEleventy } from './eleventy.ts';
+import { benchParse } from './parse.ts';
 import { benchPublishDryRun } from './publish-dry-run.ts';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, sizes: { type: 'string', default: '1000,4000,10000' } } });
-const only = new Set((values.only ?? 'build,eleventy,api,deliveries,publish').split(','));
+const only = new Set((values.only ?? 'build,parse,eleventy,api,deliveries,publish').split(','));
 const sizes = values.sizes!.split(',').map(Number);
 const largest = Math.max(...sizes);
 const out = (line = '') => process.stdout.write(`${line}\n`);
@@ -26,6 +27,11 @@ if (only.has('build')) {
   const w = await warmRebuilds(largest);
   out(`\n| Rebuild at ${largest} (median of 5) | \`quire build\` (new process) | \`quire dev\` watcher (warm) |\n|---|---|---|`);
   out(`| nothing changed | ${r.noChangeMs.toFixed(0)} ms | ${w.noChangeMs.toFixed(0)} ms |\n| one article changed | ${r.oneChangeMs.toFixed(0)} ms | ${w.oneChangeMs.toFixed(0)} ms |`);
+}
+
+if (only.has('parse')) {
+  const p = benchParse();
+  out(`\n| Markdown parse, ${p.count} corpus articles (best of 6 alternating rounds) | per article |\n|---|---|\n| remark-parse + remark-gfm | ${p.stockMs.toFixed(2)} ms |\n| Quire's parser (same trees) | ${p.quireMs.toFixed(2)} ms |`);
 }
 
 if (only.has('eleventy')) {
