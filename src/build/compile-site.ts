@@ -8,6 +8,7 @@ import { readMarkdown, type LoadedSite } from '../content/load-content.ts';
 import type { ArticleSource } from '../content/model.ts';
 import type { RenderProblem } from '../render/render-context.ts';
 import { renderMarkdown, RENDERER_VERSION, type RenderInput, type RenderOutput } from '../render/render-markdown.ts';
+import { collectGarbage } from './collect-garbage.ts';
 import { newestFirst, toListItem, toWebhookArticle, type ArticleBody } from './api-shapes.ts';
 import { listBody, type ListItems } from './list-items.ts';
 import type { DistWriter } from './dist-writer.ts';
@@ -93,6 +94,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   }
 
   for (let start = 0; start < todo.length; start += CHUNK) {
+    if (start > 0) collectGarbage(); // the previous chunk's garbage: see collect-garbage.ts
     const chunk = todo.slice(start, start + CHUNK);
     const inputs: RenderInput[] = await Promise.all(
       chunk.map(async ({ source }) => ({
