@@ -37,9 +37,12 @@ export interface RenderPool {
 export const POOL_THRESHOLD = 48;
 const BATCH = 8;
 // A document's render needs little live memory; without a cap V8 lets garbage pile up in each
-// worker (at 10,000 articles: peak RSS 1.2 GiB uncapped, 390-450 MiB capped, same speed; a
-// 64 MB cap measured no lower). A document too big for the cap is rendered in the main thread.
-const WORKER_OLD_SPACE_MB = 128;
+// worker (at 10,000 articles peak RSS was 1.2 GiB uncapped). A tight cap costs speed instead:
+// every major collection drops the optimized code of the per-document closures micromark and
+// mdast-util-from-markdown create, and V8 compiles it again (4,000 articles: 29.8-31.7 s at
+// 128 MB, 26.7-28.1 s at 256 MB; 10,000 at 256 MB: peak RSS 315 MiB). A document too big for
+// the cap is rendered in the main thread.
+const WORKER_OLD_SPACE_MB = 256;
 
 export function defaultWorkerCount(): number {
   return Math.max(1, Math.min(4, os.availableParallelism()));
