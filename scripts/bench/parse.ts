@@ -4,11 +4,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import matter from 'gray-matter';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { VFile } from 'vfile';
+import { splitBody } from '../../src/content/parse-article.ts';
 import { parseGfm } from '../../src/render/gfm-parser.ts';
 import { writeCorpus } from './corpus.ts';
 
@@ -17,7 +17,7 @@ export function benchParse(count = 800, rounds = 6): { stockMs: number; quireMs:
   try {
     writeCorpus(dir, count);
     const articles = path.join(dir, 'bench', 'articles');
-    const docs = fs.readdirSync(articles).map((f) => matter(fs.readFileSync(path.join(articles, f), 'utf8')).content);
+    const docs = fs.readdirSync(articles).map((f) => splitBody(fs.readFileSync(path.join(articles, f))));
     const stock = unified().use(remarkParse).use(remarkGfm).freeze();
     const perArticle = (parse: (md: string) => unknown) => {
       const started = performance.now();

@@ -85,8 +85,9 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
       deps.writer?.reuse(`${site.id}/articles/${meta.slug}.json`);
       deps.writer?.reuse(`${site.id}/webhooks/${meta.slug}.json`);
       before.images.forEach(useImage);
-      reportProblems(source, deps.checked.get(checkKey) ?? [], issues);
-      deps.checked.set(checkKey, deps.checked.get(checkKey) ?? []);
+      const problems = deps.checked.get(checkKey) ?? [];
+      reportProblems(source, problems, issues);
+      deps.checked.set(checkKey, problems);
       items.push({ slug: meta.slug, publishedAt: before.publishedAt, updatedAt: before.updatedAt, json: item });
       entries[meta.slug] = before;
       reused++;

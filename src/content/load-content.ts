@@ -146,7 +146,7 @@ async function loadImages(siteDir: string): Promise<Map<string, ImageFile>> {
   const images = new Map<string, ImageFile>();
   for (const file of await walk(path.join(siteDir, 'images'))) {
     const stat = await fs.stat(file);
-    const sitePath = path.relative(siteDir, file).split(path.sep).join('/');
+    const sitePath = sitePathOf(siteDir, file);
     images.set(sitePath, { sitePath, file, size: stat.size, mtimeMs: stat.mtimeMs });
   }
   return images;
@@ -186,7 +186,7 @@ function checkArticles(loaded: LoadedSite, issues: ContentIssue[]): void {
   }
 }
 
-/** `articles/x.md` for a file found by walking the site folder (cheaper than path.relative at 10,000 files). */
+/** `articles/x.md`, `images/y.png` for a file found by walking the site folder (cheaper than path.relative at 10,000 files). */
 function sitePathOf(siteDir: string, file: string): string {
   const rel = file.startsWith(siteDir + path.sep) ? file.slice(siteDir.length + 1) : path.relative(siteDir, file);
   return path.sep === '/' ? rel : rel.split(path.sep).join('/');

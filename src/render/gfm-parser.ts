@@ -38,7 +38,7 @@ const DELIMITER_ROW_SHAPE = /^[\t >]*[-:|][\t |:-]*$/;
 
 /** True unless every bare URL or e-mail candidate has a plain shape. */
 export function needsLiteralTokenizer(markdown: string): boolean {
-  if (!/https?:\/\/|www\.|@/i.test(markdown)) return false;
+  if (!LITERAL_LINK_HINT.test(markdown)) return false;
   for (const m of markdown.matchAll(CANDIDATE)) {
     const candidate = m[0];
     const plain = candidate.includes('@') && !/^(?:https?:\/\/|www\.)/i.test(candidate) ? PLAIN_EMAIL : PLAIN_URL;
@@ -102,9 +102,10 @@ function mayHoldLiteralLink(node: { type: string; value?: unknown; children?: un
   return node.children ? (node.children as (typeof node)[]).some(mayHoldLiteralLink) : false;
 }
 
+/** mdast-util-gfm's extensions, with the literal-autolink one's transform gated. */
 function gatedFromMarkdown(): FromMarkdownExtension[] {
   return gfmFromMarkdown().map((extension) => {
-    if (!extension.transforms?.length) return extension;
+    if (!extension.enter?.['literalAutolink'] || !extension.transforms) return extension;
     const transforms: Transform[] = extension.transforms.map((transform) => (tree) => (mayHoldLiteralLink(tree) ? transform(tree) : undefined));
     return { ...extension, transforms };
   });
