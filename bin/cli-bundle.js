@@ -28,7 +28,10 @@ export function sourceFingerprint(srcDir = SRC) {
     }
   };
   walk(srcDir);
-  for (const extra of ['package-lock.json', 'bin/cli-bundle.js']) {
+  // Dependencies are bundled in: a new lock file or a changed patch of one (patches/) counts too.
+  const patches = path.join(ROOT, 'patches');
+  const patchFiles = fs.existsSync(patches) ? fs.readdirSync(patches).sort().map((name) => `patches/${name}`) : [];
+  for (const extra of ['package-lock.json', 'bin/cli-bundle.js', ...patchFiles]) {
     try {
       const st = fs.statSync(path.join(ROOT, extra));
       hash.update(`${extra}\0${st.size}\0${st.mtimeMs}\n`);
