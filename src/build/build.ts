@@ -14,7 +14,7 @@ import type { TreeHelper } from './tree-helper.ts';
 import { readListItems } from './list-items.ts';
 import { hashBytes, MANIFEST_FORMAT, readManifest, type Manifest, type ManifestSite } from './manifest.ts';
 import { createRenderCache, type RenderCache } from './render-cache.ts';
-import { createRenderPool, type RenderPool } from './render-pool.ts';
+import { createRenderPool, POOL_THRESHOLD, type RenderPool } from './render-pool.ts';
 
 export interface BuildSettings {
   contentDir: string;
@@ -84,7 +84,8 @@ async function build(
   const started = performance.now();
   const { state } = caches;
   const renderStats = { ...caches.render.stats };
-  const content = await loadContent(settings.contentDir, state.sources);
+  // Many new or changed articles mean many to render: the workers start while the rest loads.
+  const content = await loadContent(settings.contentDir, state.sources, { threshold: POOL_THRESHOLD, onManyChanged: () => pool.warm() });
   const issues = content.issues;
   const queries: DateQuery[] = content.sites.flatMap((s) =>
     s.articles

@@ -46,7 +46,7 @@ export interface CompiledSite {
 }
 
 /** Bounds memory: bodies are rendered, written and dropped this many at a time. */
-const CHUNK = 256;
+export const CHUNK = 256;
 
 export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues: ContentIssue[]): Promise<CompiledSite> {
   const { site, authors } = loaded;
@@ -94,8 +94,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
     } else todo.push({ source, checkKey, inputKey });
   }
 
-  for (let start = 0; start < todo.length; start += CHUNK) {
-    if (start > 0) collectGarbage(); // the previous chunk's garbage: see collect-garbage.ts
+  const renderChunk = async (start: number) => {
     const chunk = todo.slice(start, start + CHUNK);
     const inputs: RenderInput[] = await Promise.all(
       chunk.map(async ({ source }) => ({
@@ -106,7 +105,21 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
         resolveImage: images.url,
       })),
     );
-    const outputs = await renderWithCache(inputs, deps, site.id, loaded);
+    return { chunk, inputs, outputs: await renderWithCache(inputs, deps, site.id, loaded) };
+  };
+  // Two chunks are under way at a time: while this thread turns one into JSON and writes it,
+  // the next is already read and queued, so the render workers do not wait for this thread.
+  const startChunk = (start: number) => {
+    if (start >= todo.length) return null;
+    const rendering = renderChunk(start);
+    rendering.catch(() => {}); // awaited below; a throw in between must not leave it unhandled
+    return rendering;
+  };
+  const ahead = [startChunk(0), startChunk(CHUNK)];
+  for (let start = 0; start < todo.length; start += CHUNK) {
+    const { chunk, inputs, outputs } = await ahead.shift()!;
+    ahead.push(startChunk(start + 2 * CHUNK));
+    if (start > 0) collectGarbage(); // the previous chunk's garbage: see collect-garbage.ts
     chunk.forEach(({ source, checkKey, inputKey }, i) => {
       const out = outputs[i]!;
       deps.checked.set(checkKey, out.problems);

@@ -27,6 +27,8 @@ export interface RenderMessage {
 export type WorkerReply = { id: number; outputs: RenderOutput[] } | { id: number; error: string };
 
 export interface RenderPool {
+  /** Starts the workers ahead of the first render, so their start-up overlaps other work. */
+  warm(): void;
   render(siteId: string, publicUrl: string, images: Map<string, ImageFile>, inputs: WorkerRenderInput[]): Promise<RenderOutput[]>;
   close(): Promise<void>;
   /** Batches rendered in the main thread because a worker ran out of memory on them. */
@@ -126,6 +128,9 @@ export function createRenderPool(size = defaultWorkerCount(), memoryCapMb = WORK
     });
 
   return {
+    warm() {
+      if (size > 0) slots ??= start();
+    },
     async render(siteId, publicUrl, images, inputs) {
       if (size === 0) return renderInline(siteId, publicUrl, images, inputs);
       slots ??= start();

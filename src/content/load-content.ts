@@ -48,13 +48,23 @@ export type SourceCache = Map<string, SourceEntry>;
 
 const READ_CONCURRENCY = 64;
 
-export async function loadContent(contentDir: string, cache: SourceCache = new Map()): Promise<LoadedContent> {
+/** Told once, while loading, that many articles are new or changed (a build starts its renderers). */
+export interface ChangeWatch {
+  threshold: number;
+  onManyChanged(): void;
+}
+
+export async function loadContent(contentDir: string, cache: SourceCache = new Map(), watch?: ChangeWatch): Promise<LoadedContent> {
   const issues: ContentIssue[] = [];
   const sites: LoadedSite[] = [];
+  let changed = 0;
+  const noteChanged = () => {
+    if (++changed === watch?.threshold) watch.onManyChanged();
+  };
   for (const site of await discoverSites(contentDir, issues)) {
     const [authors, articles, images] = await Promise.all([
       loadAuthors(path.join(site.dir, 'authors'), issues),
-      loadArticles(site, issues, cache),
+      loadArticles(site, issues, cache, noteChanged),
       loadImages(site.dir),
     ]);
     checkArticles({ site, authors, articles, images }, issues);
@@ -89,7 +99,7 @@ export async function discoverSites(contentDir: string, issues: ContentIssue[]):
   return sites;
 }
 
-async function loadArticles(site: Site, issues: ContentIssue[], cache: SourceCache): Promise<ArticleSource[]> {
+async function loadArticles(site: Site, issues: ContentIssue[], cache: SourceCache, noteChanged: () => void): Promise<ArticleSource[]> {
   const files = (await walk(path.join(site.dir, 'articles'))).filter((f) => f.toLowerCase().endsWith('.md')).sort();
   const results: (ArticleSource | null)[] = new Array(files.length).fill(null);
   let next = 0;
@@ -100,6 +110,7 @@ async function loadArticles(site: Site, issues: ContentIssue[], cache: SourceCac
       const stat = fsSync.statSync(file); // sync: ~5x faster than fs.promises.stat for many small files
       let entry = cache.get(file);
       if (!entry || entry.size !== stat.size || entry.mtimeMs !== stat.mtimeMs || entry.ctimeMs !== stat.ctimeMs || entry.ino !== stat.ino) {
+        noteChanged();
         const bytes = await fs.readFile(file);
         // The body is not kept: a large site's bodies would all sit in memory at once. It is read
         // again (and checked against this hash) when it has to be rendered.

@@ -172,6 +172,30 @@ describe('static export', () => {
   });
 });
 
+describe('a build of many chunks', () => {
+  it('writes every article of every chunk once, with its own body', async () => {
+    const { CHUNK } = await import('../../src/build/compile-site.ts');
+    p = createTempProject();
+    writeSite(p, 'site');
+    const count = 2 * CHUNK + 7; // three chunks: two under way at once, then a short one
+    for (let i = 0; i < count; i++) {
+      const day = String((i % 28) + 1).padStart(2, '0');
+      p.write(`site/articles/c${i}.md`, article({ title: `C ${i}`, status: 'published', publishedAt: `2026-01-${day}`, updatedAt: `2026-01-${day}` }, `Body of **${i}**.\n`));
+    }
+    const result = await buildDist(settings());
+    await result.cleanup();
+    expect(result.ok).toBe(true);
+    expect(result.stats).toMatchObject({ articles: count, published: count, rendered: count });
+    const list = JSON.parse(fs.readFileSync(path.join(p.distDir, 'site/articles.json'), 'utf8')) as { total: number; articles: { slug: string }[] };
+    expect(list.total).toBe(count);
+    expect(new Set(list.articles.map((a) => a.slug)).size).toBe(count);
+    for (const i of [0, CHUNK - 1, CHUNK, 2 * CHUNK, count - 1]) {
+      const body = JSON.parse(fs.readFileSync(path.join(p.distDir, `site/articles/c${i}.json`), 'utf8')) as { title: string; html: string };
+      expect(body).toMatchObject({ title: `C ${i}`, html: `<p>Body of <strong>${i}</strong>.</p>` });
+    }
+  });
+});
+
 describe('render workers', () => {
   it('give exactly the output of rendering in this thread, problems included', async () => {
     const { createRenderPool, POOL_THRESHOLD } = await import('../../src/build/render-pool.ts');

@@ -135,3 +135,20 @@ describe('content problems name file, line, column and code', () => {
     expect((await problems()).map((i) => i.code)).toContain('CONTENT_ENCODING_INVALID');
   });
 });
+
+describe('change watch', () => {
+  it('says once that many articles are new or changed, and not when nothing changed', async () => {
+    project();
+    for (let i = 0; i < 5; i++) p.write(`site/articles/a${i}.md`, article({ title: `A ${i}` }, 'body\n'));
+    const cache = new Map();
+    let told = 0;
+    const watch = { threshold: 3, onManyChanged: () => told++ };
+    await loadContent(p.contentDir, cache, watch);
+    expect(told).toBe(1);
+    await loadContent(p.contentDir, cache, watch);
+    expect(told).toBe(1);
+    p.write('site/articles/a1.md', article({ title: 'A 1 again' }, 'body\n'));
+    await loadContent(p.contentDir, cache, watch);
+    expect(told).toBe(1); // one change is under the threshold
+  });
+});
