@@ -45,7 +45,8 @@ if (only.has('eleventy')) {
 
 if (only.has('api')) {
   out('\n| Content API (1,000 articles) | server | load | req/s | p50 | p99 |\n|---|---|---|---|---|---|');
-  for (const r of await benchApi()) out(`| ${r.route} | ${r.server} | ${r.mode} | ${r.reqPerSec.toFixed(0)} | ${r.p50} ms | ${r.p99} ms |`);
+  const ms = (x: number) => (x < 10 ? x.toFixed(1) : x.toFixed(0));
+  for (const r of await benchApi()) out(`| ${r.route} | ${r.server} | ${r.mode} | ${r.reqPerSec.toFixed(0)} | ${ms(r.p50)} ms | ${ms(r.p99)} ms |`);
 }
 
 if (only.has('deliveries')) {
