@@ -14,6 +14,18 @@ export const CACHE_DIR = path.join(ROOT, 'node_modules', '.cache', 'quire-cli');
 // (`./render-worker-entry.mjs` next to the module), which in the bundle is this directory.
 const ENTRIES = { main: 'src/cli/main.ts', 'render-worker-entry': 'src/build/render-worker.ts' };
 
+/** How the CLI's code is bundled; benchmarks that time parts of it bundle them the same way. */
+export const BUNDLE_OPTIONS = {
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: ['better-sqlite3'], // a native addon: loaded from node_modules as installed
+  // CommonJS dependencies call require(); an ES module bundle has to provide one.
+  banner: { js: "import { createRequire as __quireRequire } from 'node:module'; const require = __quireRequire(import.meta.url);" },
+  logLevel: 'silent',
+};
+
 /** A hash of every source file's path, size and mtime, the lock file and the Node version. */
 export function sourceFingerprint(srcDir = SRC) {
   const hash = crypto.createHash('sha256').update(process.version);
@@ -55,19 +67,12 @@ export async function ensureBundle() {
   const tmp = fs.mkdtempSync(path.join(CACHE_DIR, `.${fingerprint}-`));
   try {
     await build({
+      ...BUNDLE_OPTIONS,
       absWorkingDir: ROOT,
       entryPoints: ENTRIES,
       outdir: tmp,
       outExtension: { '.js': '.mjs' },
-      bundle: true,
       splitting: true, // commands stay lazily loaded: each dynamic import is its own chunk
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      external: ['better-sqlite3'], // a native addon: loaded from node_modules as installed
-      // CommonJS dependencies call require(); an ES module bundle has to provide one.
-      banner: { js: "import { createRequire as __quireRequire } from 'node:module'; const require = __quireRequire(import.meta.url);" },
-      logLevel: 'silent',
     });
     try {
       fs.renameSync(tmp, dir);
