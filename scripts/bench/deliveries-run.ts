@@ -16,7 +16,7 @@ import { openStateStore } from '../../src/store/state-store.ts';
 
 export const EVENTS = 1000;
 export const CONCURRENCY = 8;
-const ROUNDS = 5;
+const ROUNDS = 9;
 const SECRET = 'bench-secret-0123456789abcdef';
 
 export interface DeliveriesResult {

@@ -105,10 +105,42 @@ export function newLeaseOwner(role: string): string {
   return `${os.hostname()}/${process.pid}/${role}-${randomBytes(4).toString('hex')}`;
 }
 
+/**
+ * Bodies this process queued, until they are claimed: `publish` queues its events and sends them
+ * at once, and reading each body back out of SQLite cost as much as a fifth of a delivery's
+ * local work. Bounded in bytes (oldest dropped first); a body not held here is read from the
+ * database. A delivery's body never changes once queued, so the two always agree; the caller
+ * hands the buffer over at enqueue and must not change it.
+ */
+class QueuedBodies {
+  private readonly bodies = new Map<string, Buffer>();
+  private bytes = 0;
+  add(id: string, body: Buffer): void {
+    if (body.length > MAX_QUEUED_BODY_BYTES / 4) return;
+    this.bodies.set(id, body);
+    this.bytes += body.length;
+    for (const [oldest, b] of this.bodies) {
+      if (this.bytes <= MAX_QUEUED_BODY_BYTES) break;
+      this.bodies.delete(oldest);
+      this.bytes -= b.length;
+    }
+  }
+  take(id: string): Buffer | undefined {
+    const body = this.bodies.get(id);
+    if (body) {
+      this.bodies.delete(id);
+      this.bytes -= body.length;
+    }
+    return body;
+  }
+}
+const MAX_QUEUED_BODY_BYTES = 32 * 1024 * 1024;
+
 export function createOutbox(db: StateDb) {
   const byId = db.prepare<[string], Row>('SELECT * FROM deliveries WHERE id = ?');
   const bodyOf = db.prepare<[string], { body: Buffer }>('SELECT body FROM delivery_bodies WHERE delivery_id = ?');
-  const withBody = (d: Delivery): DeliveryWithBody => ({ ...d, body: bodyOf.get(d.id)?.body ?? Buffer.alloc(0) });
+  const queuedBodies = new QueuedBodies();
+  const withBody = (d: Delivery): DeliveryWithBody => ({ ...d, body: queuedBodies.take(d.id) ?? bodyOf.get(d.id)?.body ?? Buffer.alloc(0) });
   const insert = db.prepare(
     `INSERT INTO deliveries (id, site_id, slug, event, origin, state, next_attempt_at, created_at, lease_owner, lease_until)
      VALUES (@id, @siteId, @slug, @event, @origin, 'pending', @now, @now, @leaseOwner, @leaseUntil)`,
@@ -131,18 +163,21 @@ export function createOutbox(db: StateDb) {
        AND (@site IS NULL OR d.site_id = @site)
      ORDER BY d.next_attempt_at, d.created_at LIMIT @limit`,
   );
-  const insertAttempt = db.prepare(
+  // Positional parameters: binding by position is cheaper than by name, and these two run for
+  // every attempt.
+  const insertAttempt = db.prepare<[string, string, number, number, number | null, string | null, string | null, string | null]>(
     `INSERT INTO attempts (delivery_id, url, started_at, duration_ms, status, error, reply_url, reply_id)
-     VALUES (@deliveryId, @url, @startedAt, @durationMs, @status, @error, @replyUrl, @replyId)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const settle = db.prepare(
-    `UPDATE deliveries SET attempts = attempts + 1, last_status = @status, last_error = @error,
-       reply_url = COALESCE(@replyUrl, reply_url), reply_id = COALESCE(@replyId, reply_id),
-       state = CASE WHEN state = 'pending' THEN @state ELSE state END,
-       next_attempt_at = CASE WHEN state = 'pending' AND @state = 'pending' THEN @nextAttemptAt ELSE NULL END,
-       settled_at = CASE WHEN state = 'pending' AND @state <> 'pending' THEN @now ELSE settled_at END,
+  // The new state: the verdict's, unless the delivery was superseded meanwhile (it stays so).
+  const settle = db.prepare<[number | null, string | null, string | null, string | null, string, string, number | null, string, number, string]>(
+    `UPDATE deliveries SET attempts = attempts + 1, last_status = ?, last_error = ?,
+       reply_url = COALESCE(?, reply_url), reply_id = COALESCE(?, reply_id),
+       state = CASE WHEN state = 'pending' THEN ? ELSE state END,
+       next_attempt_at = CASE WHEN state = 'pending' AND ? = 'pending' THEN ? ELSE NULL END,
+       settled_at = CASE WHEN state = 'pending' AND ? <> 'pending' THEN ? ELSE settled_at END,
        lease_until = NULL, lease_owner = NULL
-     WHERE id = @id`,
+     WHERE id = ?`,
   );
 
   return {
@@ -169,6 +204,7 @@ export function createOutbox(db: StateDb) {
         insert.run({ id, siteId: d.siteId, slug: d.slug, event: d.event, origin: d.origin, now, leaseOwner: lease?.owner ?? null, leaseUntil: lease?.until ?? null });
         insertBody.run(id, d.body);
       })();
+      queuedBodies.add(id, d.body);
       return id;
     },
 
@@ -217,18 +253,10 @@ export function createOutbox(db: StateDb) {
     /** Several attempts in one transaction (one commit instead of one per delivery). */
     recordAttempts(records: { id: string; attempt: AttemptRecord; verdict: AttemptVerdict; now: number }[]): void {
       db.transaction(() => {
-        for (const { id, attempt, verdict, now } of records) {
-          insertAttempt.run({ deliveryId: id, ...attempt });
-          settle.run({
-            id,
-            now,
-            status: attempt.status,
-            error: attempt.error,
-            replyUrl: attempt.replyUrl,
-            replyId: attempt.replyId,
-            state: verdict.state,
-            nextAttemptAt: verdict.state === 'pending' ? verdict.nextAttemptAt : null,
-          });
+        for (const { id, attempt: a, verdict, now } of records) {
+          insertAttempt.run(id, a.url, a.startedAt, a.durationMs, a.status, a.error, a.replyUrl, a.replyId);
+          const { state } = verdict;
+          settle.run(a.status, a.error, a.replyUrl, a.replyId, state, state, state === 'pending' ? verdict.nextAttemptAt : null, state, now, id);
         }
       })();
     },

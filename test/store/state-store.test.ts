@@ -117,6 +117,20 @@ describe('outbox', () => {
     expect(store.outbox.takeMany([a1, a2, b], 'two', 22, 1000)).toEqual([]);
   });
 
+  it('a claimed delivery carries the exact bytes queued, in the queuing process and in any other', () => {
+    const bytes = Buffer.from(JSON.stringify({ event: 'published', article: { title: 'Ünïcödé ✓', html: '<p>x</p>'.repeat(3000) } }));
+    const [mine, theirs] = ['mine', 'theirs'].map((slug) => store.outbox.enqueue({ siteId: 's', slug, event: 'published', body: Buffer.from(bytes), origin: 'publish' }, 10));
+    const other = openStateStore(dir, SERVER_SECRET); // another sender: reads the body from the database
+    try {
+      expect(other.outbox.takeMany([theirs!], 'other', 20, 1000)[0]!.body.equals(bytes)).toBe(true);
+    } finally {
+      other.close();
+    }
+    expect(store.outbox.takeMany([mine!], 'one', 20, 1000)[0]!.body.equals(bytes)).toBe(true);
+    // Once claimed, the queuing process reads it from the database too (a retry, a redelivery).
+    expect(store.outbox.get(mine!)!.body.equals(bytes)).toBe(true);
+  });
+
   it('records attempts: retry keeps it pending with its next time, success settles it, a superseded one stays superseded', () => {
     const id = store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('1'), origin: 'publish' }, 10);
     const attempt = { url: 'https://hooks.example.com', startedAt: 20, durationMs: 5, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null };
