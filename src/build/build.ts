@@ -9,8 +9,7 @@ import { loadContent, type LoadedContent } from '../content/load-content.ts';
 import { RENDERER_VERSION } from '../render/render-markdown.ts';
 import { loadBuildState, saveBuildState, type BuildState } from './build-state.ts';
 import { compileSite, type CompiledSite, type PreviousSite } from './compile-site.ts';
-import { DistWriter, startBuildHelper } from './dist-writer.ts';
-import type { TreeHelper } from './tree-helper.ts';
+import { DistWriter, startBuildHelper, type HelperSlot } from './dist-writer.ts';
 import { readListItems } from './list-items.ts';
 import { hashBytes, MANIFEST_FORMAT, readManifest, type Manifest, type ManifestSite } from './manifest.ts';
 import { createRenderCache, type RenderCache } from './render-cache.ts';
@@ -67,9 +66,9 @@ export async function buildDist(settings: BuildSettings, warmCaches?: BuildCache
   const caches = warmCaches ?? createBuildCaches(settings.stateDir);
   const pool = options.pool ?? createRenderPool();
   try {
-    return { ...(await build(settings, caches, pool, write, helper)), cleanup: () => helper?.waitUntilEnded() ?? Promise.resolve() };
+    return { ...(await build(settings, caches, pool, write, helper)), cleanup: () => helper?.current()?.waitUntilEnded() ?? Promise.resolve() };
   } finally {
-    helper?.finish(); // once its jobs are done
+    helper?.current()?.finish(); // once its jobs are done
     if (!options.pool) await pool.close();
   }
 }
@@ -79,7 +78,7 @@ async function build(
   caches: BuildCaches,
   pool: RenderPool,
   write: boolean,
-  helper: TreeHelper | null,
+  helper: HelperSlot | null,
 ): Promise<Omit<BuildResult, 'cleanup'>> {
   const started = performance.now();
   const { state } = caches;
@@ -124,7 +123,7 @@ async function build(
     return finish({ ok: true, manifest: previous, written: false, sites }, []);
   }
 
-  const writer = hasErrors(issues) || !write ? null : new DistWriter(settings.distDir, helper);
+  const writer = hasErrors(issues) || !write || !helper ? null : new DistWriter(settings.distDir, helper, previous);
   const compiled: CompiledSite[] = [];
   try {
     for (const loaded of content.sites) {

@@ -171,7 +171,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   deps.writer?.write(`${site.id}/articles.json`, listJson);
   const imageNames: Record<string, string> = {};
   for (const img of usedImages.values()) {
-    deps.writer?.copy(`${site.id}/images/${img.distName}`, img.source);
+    deps.writer?.copyNamedByContent(`${site.id}/images/${img.distName}`, img.source);
     imageNames[img.sitePath] = img.distName;
   }
   const sortedEntries = Object.fromEntries(items.map((i) => [i.slug, entries[i.slug]!]));

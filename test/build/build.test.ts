@@ -292,15 +292,24 @@ describe('incremental builds', () => {
       },
       () => p.remove('other'),
     ];
+    const spare = path.join(p.root, '.dist.spare');
+    const spareFiles = () => Object.fromEntries(Object.entries(files(spare)).filter(([k]) => k !== '.quire-spare.json'));
     for (const [n, edit] of edits.entries()) {
       edit();
+      const before = fs.existsSync(p.distDir) ? files(p.distDir) : null;
+      const spareDir = fs.existsSync(spare) ? fs.statSync(spare).ino : null;
       const inc = await buildDist(incremental);
       const ref = await buildDist(clean(n));
       expect(inc.ok && ref.ok, `edit ${n}`).toBe(true);
       expect(files(p.distDir), `edit ${n}`).toEqual(files(clean(n).distDir));
       expect(readManifest(p.distDir)!.buildId, `edit ${n}`).toBe(readManifest(clean(n).distDir)!.buildId);
       await inc.cleanup();
-      expect(fs.readdirSync(p.root).filter((name) => name.startsWith('.dist')), `edit ${n}`).toEqual([]);
+      // The replaced tree is kept as the spare, exactly as it was served: writing the new tree
+      // never wrote into a file the two shared.
+      expect(fs.readdirSync(p.root).filter((name) => name.startsWith('.dist')), `edit ${n}`).toEqual(before ? ['.dist.spare'] : []);
+      if (before) expect(spareFiles(), `edit ${n}`).toEqual(before);
+      // From the second rebuild on, the new tree is the spare brought up to date, not a new one.
+      if (spareDir !== null && inc.written) expect(fs.statSync(p.distDir).ino, `edit ${n}`).toBe(spareDir);
     }
   });
 
@@ -319,7 +328,9 @@ describe('incremental builds', () => {
       `console.log('cleaned', second.written, fs.readdirSync(${JSON.stringify(p.root)}).filter((n) => n.startsWith('.dist')).length);`,
     ].join('\n'));
     const tsx = path.resolve(import.meta.dirname, '../../node_modules/.bin/tsx');
-    expect(execFileSync(tsx, [script], { encoding: 'utf8' }).trim()).toBe('cleaned true 0');
+    // Left beside dist/: only the spare (the replaced tree, for the next build to start from).
+    expect(execFileSync(tsx, [script], { encoding: 'utf8' }).trim()).toBe('cleaned true 1');
+    expect(fs.readdirSync(p.root).filter((n) => n.startsWith('.dist'))).toEqual(['.dist.spare']);
   });
 
   it('sweep trees that killed builds left beside dist/, but not those of a build still running', async () => {
@@ -333,7 +344,7 @@ describe('incremental builds', () => {
     const result = await buildDist(settings());
     expect(result.ok && result.written).toBe(true);
     await result.cleanup();
-    expect(fs.readdirSync(p.root).filter((name) => name.startsWith('.dist')).sort()).toEqual([running]);
+    expect(fs.readdirSync(p.root).filter((name) => name.startsWith('.dist')).sort()).toEqual(['.dist.spare', running]);
     expect(JSON.parse(fs.readFileSync(path.join(p.distDir, 'site/articles/live.json'), 'utf8')).title).toBe('Live again');
   });
 });
