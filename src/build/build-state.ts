@@ -1,11 +1,17 @@
 // What a build learns and the next one reuses, kept in the state dir: each source file's stat,
 // hash and parsed front matter; image hashes; git history at a HEAD; and the render problems
 // already found per source, so unchanged drafts are not rendered again just to be checked.
+//
+// Every build as a new process loads and saves all of it, so its shape on disk is chosen for
+// that: each source is one flat array, its front matter JSON text. At 10,000 articles v8
+// deserialized the objects in 60-110 ms; the flat arrays take 4-17 ms and parsing the front
+// matter 30-40 ms, and a save writes the JSON it loaded instead of serializing objects again.
 import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import type { GitHistoryCache } from '../content/git-history.ts';
-import type { SourceCache } from '../content/load-content.ts';
+import type { ContentIssue } from '../content/issues.ts';
+import type { SourceCache, SourceEntry } from '../content/load-content.ts';
 import type { RenderProblem } from '../render/render-context.ts';
 import { RENDERER_VERSION } from '../render/render-markdown.ts';
 import type { ImageHashCache } from './images.ts';
@@ -18,7 +24,7 @@ export interface BuildState {
   checked: Map<string, RenderProblem[]>;
 }
 
-const FORMAT = `build-state-2:${RENDERER_VERSION}`;
+const FORMAT = `build-state-3:${RENDERER_VERSION}`;
 
 export function emptyBuildState(): BuildState {
   return { sources: new Map(), imageHashes: new Map(), git: { head: null, changes: new Map(), published: new Map() }, checked: new Map() };
@@ -32,8 +38,24 @@ const stateFile = (stateDir: string) => path.join(stateDir, 'cache', 'build-stat
  * all of them) apart from those with problems: 10,000 strings deserialize much faster than
  * 10,000 map entries each holding an empty array.
  */
-interface StoredState extends Omit<BuildState, 'checked'> {
+interface StoredState extends Omit<BuildState, 'checked' | 'sources'> {
+  sources: StoredSource[];
   checked: { fine: string[]; problems: [string, RenderProblem[]][] };
+}
+
+/** A source entry on disk: file, size, mtimeMs, ctimeMs, ino, hash, meta as JSON (or null), bodyLine, issues. */
+type StoredSource = [string, number, number, number, number, string, string | null, number, ContentIssue[] | null];
+
+function storeSource(file: string, e: SourceEntry): StoredSource {
+  if (e.meta && e.metaJson === undefined) e.metaJson = JSON.stringify(e.meta); // kept: the next save reuses it
+  return [file, e.size, e.mtimeMs, e.ctimeMs, e.ino, e.hash, e.meta ? e.metaJson! : null, e.bodyLine, e.issues ?? null];
+}
+
+function loadSource([file, size, mtimeMs, ctimeMs, ino, hash, metaJson, bodyLine, issues]: StoredSource): [string, SourceEntry] {
+  const entry: SourceEntry = { size, mtimeMs, ctimeMs, ino, hash, meta: metaJson === null ? null : JSON.parse(metaJson), bodyLine };
+  if (metaJson !== null) entry.metaJson = metaJson;
+  if (issues) entry.issues = issues;
+  return [file, entry];
 }
 
 const NO_PROBLEMS: RenderProblem[] = Object.freeze([]) as unknown as RenderProblem[];
@@ -45,7 +67,7 @@ export function loadBuildState(stateDir: string): BuildState {
     const { fine, problems } = raw.state.checked;
     const checked = new Map<string, RenderProblem[]>(problems);
     for (const key of fine) checked.set(key, NO_PROBLEMS);
-    return { ...raw.state, checked };
+    return { ...raw.state, sources: new Map(raw.state.sources.map(loadSource)), checked };
   } catch {
     return emptyBuildState(); // none yet, or unreadable: start afresh
   }
@@ -60,7 +82,8 @@ export function saveBuildState(stateDir: string, state: BuildState): void {
     if (found.length) problems.push([key, found]);
     else fine.push(key);
   }
-  const stored: StoredState = { ...state, checked: { fine, problems } };
+  const sources = Array.from(state.sources, ([file, entry]) => storeSource(file, entry));
+  const stored: StoredState = { ...state, sources, checked: { fine, problems } };
   const data = v8.serialize({ format: FORMAT, state: stored });
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, data);

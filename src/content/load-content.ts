@@ -40,6 +40,8 @@ export interface SourceEntry {
   ino: number;
   hash: string;
   meta: ArticleMeta | null;
+  /** `meta` as JSON, once the build state has been saved or loaded with it (see build-state.ts). */
+  metaJson?: string;
   bodyLine: number;
   /** Absent when there are none (most files): one array less per article in the build state. */
   issues?: ContentIssue[];
