@@ -10,10 +10,10 @@ import type { RenderProblem } from '../render/render-context.ts';
 import { renderMarkdown, RENDERER_VERSION, type RenderInput, type RenderOutput } from '../render/render-markdown.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { newestFirst, toListItem, toWebhookArticle, type ArticleBody } from './api-shapes.ts';
-import { listBody, type ListItems } from './list-items.ts';
+import { listBodyParts, type ListItems } from './list-items.ts';
 import type { DistWriter } from './dist-writer.ts';
 import { createImageResolver, type ImageHashCache, type PublishedImage } from './images.ts';
-import { hashBytes, type ManifestArticle, type ManifestSite } from './manifest.ts';
+import { hashBytes, hashParts, type ManifestArticle, type ManifestSite } from './manifest.ts';
 import type { RenderCache } from './render-cache.ts';
 import { POOL_THRESHOLD, type RenderPool } from './render-pool.ts';
 
@@ -82,8 +82,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
     const before = deps.previous?.site.articles[meta.slug];
     const item = deps.previous?.items.get(meta.slug);
     if (before?.inputKey === inputKey && item) {
-      deps.writer?.reuse(`${site.id}/articles/${meta.slug}.json`);
-      deps.writer?.reuse(`${site.id}/webhooks/${meta.slug}.json`);
+      // Its files are taken over from the current dist/ (the writer completes the tree from the manifest).
       before.images.forEach(useImage);
       const problems = deps.checked.get(checkKey) ?? [];
       reportProblems(source, problems, issues);
@@ -167,8 +166,8 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   }
 
   items.sort(newestFirst);
-  const listJson = listBody(site, items.map((i) => i.json));
-  deps.writer?.write(`${site.id}/articles.json`, listJson);
+  const listParts = listBodyParts(site, items.map((i) => i.json));
+  deps.writer?.writeParts(`${site.id}/articles.json`, listParts);
   const imageNames: Record<string, string> = {};
   for (const img of usedImages.values()) {
     deps.writer?.copyNamedByContent(`${site.id}/images/${img.distName}`, img.source);
@@ -177,7 +176,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   const sortedEntries = Object.fromEntries(items.map((i) => [i.slug, entries[i.slug]!]));
   return {
     id: site.id,
-    manifest: { name: site.name, lang: site.lang, url: site.url, articlePath: site.articlePath, listHash: hashBytes(listJson), articles: sortedEntries, images: imageNames },
+    manifest: { name: site.name, lang: site.lang, url: site.url, articlePath: site.articlePath, listHash: hashParts(listParts), articles: sortedEntries, images: imageNames },
     published: items.length,
     drafts: loaded.articles.length - items.length,
     rendered: todo.length,

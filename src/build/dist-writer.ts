@@ -41,9 +41,8 @@ export class DistWriter {
   private readonly tmp: string;
   private readonly old: string;
   private readonly dirs = new Set<string>();
-  /** Every file the new tree must hold: written, copied or taken over. */
-  private readonly expected = new Set<string>();
-  private readonly reused: string[] = [];
+  /** Files written or copied by this build. The rest of the new tree is taken over from dist/. */
+  private readonly placed = new Set<string>();
   /** Files this build wrote or removed: what the replaced tree, kept as the spare, lacks. */
   private readonly changed: string[] = [];
   private readonly helper: HelperSlot;
@@ -79,7 +78,7 @@ export class DistWriter {
   }
 
   private target(rel: string): string {
-    this.expected.add(rel);
+    this.placed.add(rel);
     const file = path.join(this.tmp, rel);
     const dir = path.dirname(file);
     if (!this.dirs.has(dir)) {
@@ -93,16 +92,23 @@ export class DistWriter {
     this.place(rel, (file) => fs.writeFileSync(file, data));
   }
 
-  /** Takes `rel` over from the current dist/ unchanged. */
-  reuse(rel: string): void {
-    this.expected.add(rel);
-    this.reused.push(rel);
+  /** write() of the pieces joined. */
+  writeParts(rel: string, parts: Uint8Array[]): void {
+    this.place(rel, (file) => {
+      const fd = fs.openSync(file, 'w');
+      try {
+        // Several calls: one writev takes at most IOV_MAX (1,024) pieces.
+        for (let i = 0; i < parts.length; i += 1024) writeAll(fd, parts.slice(i, i + 1024));
+      } finally {
+        fs.closeSync(fd);
+      }
+    });
   }
 
   /** Copies `source` to `rel`, a name that stands for its content (a hash in it): one already there is kept. */
   copyNamedByContent(rel: string, source: string): void {
     if (this.patching && fs.existsSync(path.join(this.tmp, rel))) {
-      this.expected.add(rel);
+      this.placed.add(rel);
       return;
     }
     this.place(rel, (file) => fs.copyFileSync(source, file));
@@ -119,11 +125,17 @@ export class DistWriter {
     fs.renameSync(part, file);
   }
 
-  /** Completes the tree, writes the manifest last (its presence marks a complete tree) and swaps it in. */
+  /**
+   * Completes the tree `manifest` describes (what this build did not write is taken over from
+   * dist/), writes the manifest last (its presence marks a complete tree) and swaps it in.
+   */
   async commit(manifest: Manifest): Promise<void> {
-    if (this.patching) this.dropUnexpected(treeFiles(this.patching));
-    else if (this.linking) this.completeLinkedTree(await this.linking);
-    else if (this.reused.length) throw new Error('dist/ has no previous build to take unchanged files from');
+    if (this.patching) this.dropRemoved(this.patching, manifest);
+    else if (this.linking) this.completeLinkedTree(await this.linking, manifest);
+    else {
+      const missing = treeFiles(manifest).filter((rel) => !this.placed.has(rel));
+      if (missing.length) throw new Error(`dist/ has no previous build to take ${missing.length} unchanged files from (first: ${missing[0]})`);
+    }
     fs.writeFileSync(path.join(this.tmp, MANIFEST_FILE), JSON.stringify(manifest) + '\n');
     let hadOld = false;
     try {
@@ -174,18 +186,37 @@ export class DistWriter {
   }
 
   /** Drops what the new tree must not hold: files of the old one that this build did not produce. */
-  private completeLinkedTree(linked: string[]): void {
+  private completeLinkedTree(linked: string[], manifest: Manifest): void {
     const have = new Set(linked);
-    const missing = this.reused.filter((rel) => !have.has(rel) && !fs.existsSync(path.join(this.tmp, rel)));
+    const expected = treeFiles(manifest);
+    const missing = expected.filter((rel) => !have.has(rel) && !this.placed.has(rel));
     if (missing.length) throw new Error(`dist/ changed during the build: ${missing.length} unchanged files are gone (first: ${missing[0]})`);
-    this.dropUnexpected(linked);
+    const keep = new Set(expected);
+    this.removeFiles(linked.filter((rel) => !keep.has(rel)));
   }
 
-  /** Deletes the files among `present` that this build did not produce, and folders left empty. */
-  private dropUnexpected(present: string[]): void {
+  /**
+   * The files of `previous` (the tree patched from the spare) that `next` no longer has, found
+   * by comparing the two manifests' sites, slugs and image names: no path is built for what stays.
+   */
+  private dropRemoved(previous: Manifest, next: Manifest): void {
+    const gone: string[] = [];
+    for (const [id, site] of Object.entries(previous.sites)) {
+      const now = Object.hasOwn(next.sites, id) ? next.sites[id]! : null;
+      for (const slug of Object.keys(site.articles)) {
+        if (!now || !Object.hasOwn(now.articles, slug)) gone.push(`${id}/articles/${slug}.json`, `${id}/webhooks/${slug}.json`);
+      }
+      const images = new Set(now ? Object.values(now.images) : []);
+      for (const name of Object.values(site.images)) if (!images.has(name)) gone.push(`${id}/images/${name}`);
+      if (!now) gone.push(`${id}/articles.json`);
+    }
+    this.removeFiles(gone);
+  }
+
+  /** Deletes files of the new tree, and the folders they leave empty; notes them as changed. */
+  private removeFiles(rels: string[]): void {
     const emptied = new Set<string>();
-    for (const rel of present) {
-      if (this.expected.has(rel)) continue;
+    for (const rel of rels) {
       try {
         fs.unlinkSync(path.join(this.tmp, rel));
       } catch (err) {
@@ -231,6 +262,7 @@ function claimSpare(distDir: string, tmp: string, previous: Manifest): boolean {
   // From here the tree is this build's: if it dies, the tree is a leftover like any other.
   fs.rmSync(path.join(tmp, MANIFEST_FILE), { force: true });
   fs.rmSync(path.join(tmp, SPARE_CHANGES_FILE), { force: true });
+  const emptied = new Set<string>();
   for (const rel of new Set(changes.changed)) {
     const file = path.join(tmp, rel);
     try {
@@ -238,23 +270,37 @@ function claimSpare(distDir: string, tmp: string, previous: Manifest): boolean {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
-    linkOrCopy(path.join(distDir, rel), file);
+    if (!linkOrCopy(path.join(distDir, rel), file)) emptied.add(path.dirname(rel));
   }
+  for (const dir of [...emptied].sort().reverse()) removeEmptyDirs(tmp, dir);
   return true;
 }
 
-/** Links `source` to `target` (copies where links are refused); nothing when `source` is absent. */
-function linkOrCopy(source: string, target: string): void {
+/** Links `source` to `target` (copies where links are refused); false when `source` is absent. */
+function linkOrCopy(source: string, target: string): boolean {
   try {
     fs.linkSync(source, target);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
-      if (!fs.existsSync(source)) return; // removed by the last build: stays removed
+      if (!fs.existsSync(source)) return false; // removed by the last build: stays removed
       fs.mkdirSync(path.dirname(target), { recursive: true });
       return linkOrCopy(source, target);
     }
     fs.copyFileSync(source, target);
+  }
+  return true;
+}
+
+/** Writes every byte of `parts`, going on after a short write. */
+function writeAll(fd: number, parts: Uint8Array[]): void {
+  let rest = parts;
+  while (rest.length) {
+    let written = fs.writevSync(fd, rest);
+    let i = 0;
+    while (i < rest.length && written >= rest[i]!.byteLength) written -= rest[i++]!.byteLength;
+    rest = rest.slice(i);
+    if (written > 0) rest[0] = rest[0]!.subarray(written);
   }
 }
 

@@ -44,12 +44,21 @@ export function splitListItems(bytes: Buffer): ListItems | null {
 
 /** Byte for byte what JSON.stringify({site, total, articles}) gives for these items. */
 export function listBody(site: { name: string; lang: string }, items: Uint8Array[]): Buffer {
+  return Buffer.concat(listBodyParts(site, items));
+}
+
+/**
+ * listBody() as the pieces it is made of, for writing and hashing without first copying a large
+ * site's list (5 MB at 10,000 articles) into one buffer.
+ */
+export function listBodyParts(site: { name: string; lang: string }, items: Uint8Array[]): Uint8Array[] {
   const parts: Uint8Array[] = [Buffer.from(`{"site":${JSON.stringify({ name: site.name, lang: site.lang })},"total":${items.length},"articles":[`)];
-  const comma = Buffer.from(',');
   items.forEach((item, i) => {
-    if (i) parts.push(comma);
+    if (i) parts.push(COMMA);
     parts.push(item);
   });
-  parts.push(Buffer.from(']}'));
-  return Buffer.concat(parts);
+  parts.push(END);
+  return parts;
 }
+const COMMA = Buffer.from(',');
+const END = Buffer.from(']}');

@@ -1,5 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listBody, splitListItems } from '../../src/build/list-items.ts';
+import { DistWriter } from '../../src/build/dist-writer.ts';
+import { listBody, listBodyParts, splitListItems } from '../../src/build/list-items.ts';
+import { hashBytes, hashParts, MANIFEST_FORMAT } from '../../src/build/manifest.ts';
 
 const site = { name: 'Site "quoted" ☃', lang: 'en' };
 const item = (slug: string, excerpt: string) => ({ slug, title: `T ${slug}`, metaDescription: null, excerpt, lang: 'en', publishedAt: '2026-01-01T00:00:00Z', updatedAt: null, imageUrl: null, imageAlt: null });
@@ -32,5 +37,22 @@ describe('list items', () => {
     expect(splitListItems(Buffer.from('{"articles":[{"title":"no slug first"}]}'))).toBeNull();
     expect(splitListItems(Buffer.from('{"site":{},"total":1,"articles":[{"slug":"a"}'))).toBeNull(); // torn
     expect(splitListItems(Buffer.from('not json'))).toBeNull();
+  });
+
+  it('written and hashed in pieces give the bytes and hash of the whole list, past the pieces one writev takes', async () => {
+    const items = Array.from({ length: 3000 }, (_, i) => Buffer.from(JSON.stringify(item(`s-${i}`, 'é'.repeat(i % 7)))));
+    const parts = listBodyParts(site, items);
+    const whole = listBody(site, items);
+    expect(parts.length).toBeGreaterThan(1024);
+    expect(hashParts(parts)).toBe(hashBytes(whole));
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-list-'));
+    try {
+      const writer = new DistWriter(path.join(root, 'dist'));
+      writer.writeParts('articles.json', parts);
+      await writer.commit({ format: MANIFEST_FORMAT, buildId: 'b', builtAt: '2026-01-01T00:00:00Z', renderer: 'r', publicUrl: 'https://x.example', inputs: 'b', sites: {} });
+      expect(fs.readFileSync(path.join(root, 'dist', 'articles.json')).equals(whole)).toBe(true);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });
