@@ -24,7 +24,7 @@ export interface BuildState {
   checked: Map<string, RenderProblem[]>;
 }
 
-const FORMAT = `build-state-3:${RENDERER_VERSION}`;
+const FORMAT = `build-state-4:${RENDERER_VERSION}`;
 
 export function emptyBuildState(): BuildState {
   return { sources: new Map(), imageHashes: new Map(), git: { head: null, changes: new Map(), published: new Map() }, checked: new Map() };
@@ -43,18 +43,24 @@ interface StoredState extends Omit<BuildState, 'checked' | 'sources'> {
   checked: { fine: string[]; problems: [string, RenderProblem[]][] };
 }
 
-/** A source entry on disk: file, size, mtimeMs, ctimeMs, ino, hash, meta as JSON (or null), bodyLine, issues. */
-type StoredSource = [string, number, number, number, number, string, string | null, number, ContentIssue[] | null];
+/**
+ * A source entry on disk: file, size, mtimeMs, ctimeMs, ino, hash, meta as JSON (or null),
+ * bodyLine, issues, build keys as [context, extra, checkKey, inputKey].
+ */
+type StoredSource = [string, number, number, number, number, string, string | null, number, ContentIssue[] | null, StoredKeys | null];
+type StoredKeys = [string, string, string, string];
 
 function storeSource(file: string, e: SourceEntry): StoredSource {
   if (e.meta && e.metaJson === undefined) e.metaJson = JSON.stringify(e.meta); // kept: the next save reuses it
-  return [file, e.size, e.mtimeMs, e.ctimeMs, e.ino, e.hash, e.meta ? e.metaJson! : null, e.bodyLine, e.issues ?? null];
+  const keys: StoredKeys | null = e.keys ? [e.keys.context, e.keys.extra, e.keys.checkKey, e.keys.inputKey] : null;
+  return [file, e.size, e.mtimeMs, e.ctimeMs, e.ino, e.hash, e.meta ? e.metaJson! : null, e.bodyLine, e.issues ?? null, keys];
 }
 
-function loadSource([file, size, mtimeMs, ctimeMs, ino, hash, metaJson, bodyLine, issues]: StoredSource): [string, SourceEntry] {
+function loadSource([file, size, mtimeMs, ctimeMs, ino, hash, metaJson, bodyLine, issues, keys]: StoredSource): [string, SourceEntry] {
   const entry: SourceEntry = { size, mtimeMs, ctimeMs, ino, hash, meta: metaJson === null ? null : JSON.parse(metaJson), bodyLine };
   if (metaJson !== null) entry.metaJson = metaJson;
   if (issues) entry.issues = issues;
+  if (keys) entry.keys = { context: keys[0], extra: keys[1], checkKey: keys[2], inputKey: keys[3] };
   return [file, entry];
 }
 

@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { issue, START, type ContentIssue } from './issues.ts';
 import { loadAuthors, loadSite } from './load-site.ts';
-import { fieldPlace, type ArticleMeta, type ArticleSource, type Author, type Site } from './model.ts';
+import { fieldPlace, type ArticleKeys, type ArticleMeta, type ArticleSource, type Author, type Site } from './model.ts';
 import { parseArticle, splitBody } from './parse-article.ts';
 
 export interface ImageFile {
@@ -42,6 +42,8 @@ export interface SourceEntry {
   meta: ArticleMeta | null;
   /** `meta` as JSON, once the build state has been saved or loaded with it (see build-state.ts). */
   metaJson?: string;
+  /** The build keys last computed for this version of the file. */
+  keys?: ArticleKeys;
   bodyLine: number;
   /** Absent when there are none (most files): one array less per article in the build state. */
   issues?: ContentIssue[];
@@ -139,6 +141,7 @@ async function loadArticles(site: Site, issues: ContentIssue[], cache: SourceCac
         mtimeMs: stat.mtimeMs,
         meta: entry.meta,
         bodyLine: entry.bodyLine,
+        memo: entry,
       };
     }
   };

@@ -100,6 +100,40 @@ describe('static export', () => {
     expect(fs.readFileSync(path.join(p.distDir, 'site/articles/live-two.json'), 'utf8')).toContain('Changed words.');
   });
 
+  it('keeps the keys of each unchanged article from the last build, and computes them again when what they hash changes', async () => {
+    setup();
+    expect((await buildDist(settings())).ok).toBe(true);
+    const keysOf = (caches: ReturnType<typeof createBuildCaches>) =>
+      new Map([...caches.state.sources].map(([file, e]) => [path.basename(file), e.keys!]));
+    const load = () => createBuildCaches(p.stateDir); // as a new process does
+    const before = keysOf(load());
+    expect([...before.values()].every((k) => k && k.checkKey)).toBe(true);
+
+    // One article changes: only its keys are new; the others' come back from the state as they were.
+    p.write('site/articles/live-two.md', article({ title: 'Live two', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-03' }, 'Other words.\n'));
+    expect((await buildDist(settings(), load())).ok).toBe(true);
+    const after = keysOf(load());
+    expect(after.get('live-two.md')!.checkKey).not.toBe(before.get('live-two.md')!.checkKey);
+    expect(after.get('live.md')).toEqual(before.get('live.md'));
+    expect(after.get('hidden.md')).toEqual(before.get('hidden.md'));
+    // They are taken, not recomputed: a remembered key is what the build uses.
+    const caches = load();
+    const live = [...caches.state.sources].find(([file]) => file.endsWith('live.md'))![1];
+    live.keys = { ...live.keys!, inputKey: 'remembered' };
+    p.write('site/articles/live-two.md', article({ title: 'Live two', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-03' }, 'Third words.\n'));
+    expect((await buildDist(settings(), caches)).ok).toBe(true);
+    expect(readManifest(p.distDir)!.sites.site!.articles.live!.inputKey).toBe('remembered');
+
+    // A site-wide input changes (an author the articles do not even name): every key is computed
+    // again, and the output stays what a clean build gives.
+    p.write('site/authors/new.yaml', 'name: New\n');
+    const rebuilt = await buildDist(settings(), load());
+    expect(rebuilt.ok).toBe(true);
+    const again = keysOf(load());
+    for (const name of ['live.md', 'live-two.md', 'hidden.md']) expect(again.get(name)!.context, name).not.toBe(after.get(name)!.context);
+    expect(again.get('live.md')!.inputKey).toBe(after.get('live.md')!.inputKey); // the same inputs hash the same
+  });
+
   it('remembers across processes which drafts had render problems, and reports them without rendering again', async () => {
     setup();
     p.write('site/articles/broken-draft.md', article({ title: 'Broken draft' }, 'Text.\n\n![gone](../images/gone.png)\n'));
