@@ -218,7 +218,7 @@ async function walk(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const e of entries) {
     if (e.name.startsWith('.')) continue;
-    const full = path.join(dir, e.name);
+    const full = dir + path.sep + e.name; // dir is already normal; path.join would normalize it again for every file
     if (e.isDirectory()) out.push(...(await walk(full)));
     else if (e.isFile()) out.push(full);
   }
