@@ -13,7 +13,7 @@ import type { GitHistoryCache } from '../content/git-history.ts';
 import type { ContentIssue } from '../content/issues.ts';
 import type { SourceCache, SourceEntry } from '../content/load-content.ts';
 import type { RenderProblem } from '../render/render-context.ts';
-import { RENDERER_VERSION } from '../render/render-markdown.ts';
+import { RENDERER_VERSION } from '../render/renderer-version.ts';
 import type { ImageHashCache } from './images.ts';
 
 export interface BuildState {

@@ -6,7 +6,7 @@ import { toIsoUtc } from '../content/dates.ts';
 import { readGitDates, type DateQuery } from '../content/git-history.ts';
 import { hasErrors, sortIssues, type ContentIssue } from '../content/issues.ts';
 import { loadContent, type LoadedContent } from '../content/load-content.ts';
-import { RENDERER_VERSION } from '../render/render-markdown.ts';
+import { RENDERER_VERSION } from '../render/renderer-version.ts';
 import { loadBuildState, saveBuildState, type BuildState } from './build-state.ts';
 import { compileSite, type CompiledSite, type PreviousSite } from './compile-site.ts';
 import { DistWriter, startBuildHelper, type HelperSlot } from './dist-writer.ts';

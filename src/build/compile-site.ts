@@ -7,7 +7,8 @@ import { issue, type ContentIssue } from '../content/issues.ts';
 import { readMarkdown, type LoadedSite } from '../content/load-content.ts';
 import type { ArticleKeys, ArticleSource } from '../content/model.ts';
 import type { RenderProblem } from '../render/render-context.ts';
-import { renderMarkdown, RENDERER_VERSION, type RenderInput, type RenderOutput } from '../render/render-markdown.ts';
+import type { RenderInput, RenderOutput } from '../render/render-markdown.ts';
+import { RENDERER_VERSION } from '../render/renderer-version.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { newestFirst, toListItem, toWebhookArticle, type ArticleBody } from './api-shapes.ts';
 import { listBodyParts, type ListItems } from './list-items.ts';
@@ -227,10 +228,12 @@ async function renderWithCache(inputs: RenderInput[], deps: CompileDeps, siteId:
   const missing = outputs.flatMap((o, i) => (o ? [] : [i]));
   if (missing.length === 0) return outputs as RenderOutput[];
   const todo = missing.map((i) => inputs[i]!);
+  // Many on the workers; a few here, with the pipeline loaded on first use (a build with nothing to
+  // render never loads it).
   const rendered =
     deps.pool && todo.length >= POOL_THRESHOLD
       ? await deps.pool.render(siteId, deps.publicUrl, loaded.images, todo.map(({ resolveImage: _, ...rest }) => rest))
-      : todo.map(renderMarkdown);
+      : todo.map((await import('../render/render-markdown.ts')).renderMarkdown);
   missing.forEach((inputIndex, j) => {
     outputs[inputIndex] = rendered[j]!;
     cache.set(keys[inputIndex]!, rendered[j]!, inputs[inputIndex]!);

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RenderInput, RenderOutput } from '../render/render-markdown.ts';
-import { RENDERER_VERSION } from '../render/render-markdown.ts';
+import { RENDERER_VERSION } from '../render/renderer-version.ts';
 
 interface Entry {
   output: Omit<RenderOutput, 'images'>;

@@ -3,7 +3,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ImageFile } from '../content/load-content.ts';
-import { renderMarkdown, type RenderInput, type RenderOutput } from '../render/render-markdown.ts';
+import type { RenderInput, RenderOutput } from '../render/render-markdown.ts';
 import { createImageResolver } from './images.ts';
 
 export type WorkerRenderInput = Omit<RenderInput, 'resolveImage'>;
@@ -105,11 +105,7 @@ export function createRenderPool(size = defaultWorkerCount(), memoryCapMb = WORK
       if (err.code === 'ERR_WORKER_OUT_OF_MEMORY' && job && slots) {
         // Over the cap: this batch is rendered here, and a fresh worker takes the next ones.
         fallbacks++;
-        try {
-          job.resolve(renderInline(job.site.siteId, job.site.publicUrl, job.images, job.message.inputs));
-        } catch (inlineErr) {
-          job.reject(inlineErr as Error);
-        }
+        renderInline(job.site.siteId, job.site.publicUrl, job.images, job.message.inputs).then(job.resolve, job.reject);
         startWorker(slot);
         dispatch(slot);
         return;
@@ -154,8 +150,12 @@ export function createRenderPool(size = defaultWorkerCount(), memoryCapMb = WORK
   };
 }
 
-/** A pool of size 0 renders in this thread, with the same image resolution as a worker. */
-function renderInline(siteId: string, publicUrl: string, images: Map<string, ImageFile>, inputs: WorkerRenderInput[]): RenderOutput[] {
+/**
+ * A pool of size 0 renders in this thread, with the same image resolution as a worker (as does a
+ * batch too big for a worker). The pipeline is loaded on first use.
+ */
+async function renderInline(siteId: string, publicUrl: string, images: Map<string, ImageFile>, inputs: WorkerRenderInput[]): Promise<RenderOutput[]> {
+  const { renderMarkdown } = await import('../render/render-markdown.ts');
   const resolveImage = createImageResolver(siteId, images, publicUrl, new Map()).url;
   return inputs.map((input) => renderMarkdown({ ...input, resolveImage }));
 }

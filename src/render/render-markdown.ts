@@ -15,8 +15,7 @@ import type { RenderContext, RenderProblem } from './render-context.ts';
 import { markSanitized, type SafeHtml } from './safe-html.ts';
 import { sanitizeSchema } from './sanitize-schema.ts';
 
-/** Bump when output for the same input changes: it keys the render cache. */
-export const RENDERER_VERSION = 'quire-render-2';
+export { RENDERER_VERSION } from './renderer-version.ts';
 
 export const EXCERPT_MAX_LENGTH = 200;
 
