@@ -90,13 +90,15 @@ export async function publish(deps: PublishDeps, opts: PublishOptions): Promise<
 
 async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<PublishReport> {
   const { store, settings } = deps;
+  // git runs while the build does (it reads what the build reads: the commit checked out).
+  const reading = readRevision(settings.contentDir);
   // A dry run computes the would-be manifest and leaves dist/ as it is.
   const build = await buildDist(settings, undefined, { write: !opts.dryRun });
   if (!build.ok || !build.manifest) return { status: 'build-failed', build };
   const manifest = build.manifest;
   const siteIds = Object.keys(manifest.sites).filter((id) => opts.siteId === null || id === opts.siteId);
   if (opts.siteId !== null && !siteIds.length) return { status: 'unknown-site', siteId: opts.siteId };
-  const revision = await readRevision(settings.contentDir);
+  const revision = await reading;
   const started = deps.now();
 
   const reports: SiteReport[] = [];
@@ -117,7 +119,8 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
     reports.push(report);
     if (!webhook) continue;
     const site = manifest.sites[siteId]!;
-    const current = new Map(Object.entries(site.articles).map(([slug, a]) => [slug, a.payloadHash]));
+    const current = new Map<string, string>();
+    for (const slug in site.articles) current.set(slug, site.articles[slug]!.payloadHash);
     const drafts = new Set(build.sites.find((s) => s.id === siteId)?.draftSlugs ?? []);
     const plan = planEvents(current, drafts, recorded?.articles ?? null, { extraEvents: webhook.extraEvents });
     report.events = opts.baseline ? [] : plan.events;
