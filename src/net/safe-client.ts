@@ -57,6 +57,7 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
 const DEFAULT_MAX_SOCKETS = 16;
 const DEFAULT_USER_AGENT = 'Quire';
+const MAX_ACCEPTED_TARGETS = 1024;
 const CLIENT_OWNED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
 
 const KIND_BY_CODE: Record<TargetErrorCode, NetErrorKind> = {
@@ -89,6 +90,10 @@ export function createSafeClient({
     ...(ca ? { secureContext: tls.createSecureContext({ ca }) } : {}),
   });
   const verifiedSockets = new WeakSet<net.Socket>();
+  // A webhook URL is checked once per client, not once per delivery: the check depends on the
+  // string and allowPrivate alone, and parsing it (URL, IP literal) was a tenth of a request's
+  // local cost. Refusals are not kept, so each one is reported afresh.
+  const acceptedTargets = new Map<string, { url: URL; host: string }>();
   let closed = false;
 
   async function request(
@@ -98,10 +103,15 @@ export function createSafeClient({
     const started = performance.now();
     const refuse = (kind: NetErrorKind, message: string): HttpOutcome => ({ ok: false, kind, message, durationMs: performance.now() - started });
     if (closed) return refuse('network', 'the HTTP client has been closed');
-    const target = checkTargetUrl(unsafeUrl, { allowPrivate });
-    if (!target.ok) return refuse(KIND_BY_CODE[target.code], target.message);
-
-    const host = bareHost(target.url);
+    let target = acceptedTargets.get(unsafeUrl);
+    if (!target) {
+      const checked = checkTargetUrl(unsafeUrl, { allowPrivate });
+      if (!checked.ok) return refuse(KIND_BY_CODE[checked.code], checked.message);
+      if (acceptedTargets.size >= MAX_ACCEPTED_TARGETS) acceptedTargets.clear();
+      target = { url: checked.url, host: bareHost(checked.url) };
+      acceptedTargets.set(unsafeUrl, target);
+    }
+    const { host } = target;
     // Addresses this request's sockets may connect to: the literal, or what its lookup approved.
     const approved: string[] = net.isIP(host) ? [host] : [];
     const lookup = createGuardedLookup({ resolver, allowPrivate, onApproved: (addresses) => approved.push(...addresses) });

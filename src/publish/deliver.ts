@@ -1,7 +1,7 @@
 // One delivery attempt: sign the stored bytes, send them through the SSRF-safe client, and read
 // what happened as an attempt record and a retry decision.
 import type { HttpOutcome, SafeClient } from '../net/safe-client.ts';
-import type { AttemptRecord, DeliveryWithBody } from '../store/outbox.ts';
+import type { AttemptRecord, ClaimedDelivery } from '../store/outbox.ts';
 import { deliveryHeaders } from './signing.ts';
 import { classifyStatus, type Outcome } from './retry-policy.ts';
 
@@ -18,7 +18,7 @@ export interface AttemptResult {
 
 export async function attemptDelivery(
   client: SafeClient,
-  delivery: Pick<DeliveryWithBody, 'id' | 'event' | 'body' | 'attempts'>,
+  delivery: Pick<ClaimedDelivery, 'id' | 'event' | 'body' | 'attempts'>,
   target: { url: string; secret: string },
   opts: { now: number; timeoutMs?: number },
 ): Promise<AttemptResult> {

@@ -2,7 +2,7 @@
 // attempts it, and records the attempt and its next time. Used by `publish` (with a short wait
 // for quick retries) and by the server's background worker.
 import type { SafeClient } from '../net/safe-client.ts';
-import { newLeaseOwner, type DeliveryWithBody } from '../store/outbox.ts';
+import { newLeaseOwner, type ClaimedDelivery } from '../store/outbox.ts';
 import type { StateStore } from '../store/state-store.ts';
 import type { WebhookRecord } from '../store/webhooks.ts';
 import { attemptDelivery, DEFAULT_TIMEOUT_MS, type AttemptResult } from './deliver.ts';
@@ -128,14 +128,14 @@ const CLAIM_ROUNDS = 4;
 
 class BatchClaimer {
   private nextIndex = 0;
-  private claimed: DeliveryWithBody[] = [];
+  private claimed: ClaimedDelivery[] = [];
   constructor(
     private readonly deps: DeliveryDeps,
     private readonly ids: string[],
     private readonly owner: string,
     private readonly concurrency: number,
   ) {}
-  next(): DeliveryWithBody | null {
+  next(): ClaimedDelivery | null {
     while (!this.claimed.length && this.nextIndex < this.ids.length) {
       const ids = this.ids.slice(this.nextIndex, this.nextIndex + this.concurrency * CLAIM_ROUNDS);
       this.nextIndex += ids.length;
@@ -162,7 +162,7 @@ export async function sendOne(deps: DeliveryDeps, id: string, owner: string): Pr
 /** Attempts a delivery this sender holds the lease of, and records the attempt. */
 async function deliverClaimed(
   deps: DeliveryDeps,
-  delivery: DeliveryWithBody,
+  delivery: ClaimedDelivery,
   targets: TargetCache = new TargetCache(deps.store),
   recorder: Recorder = deps.store.outbox,
 ): Promise<SendResult> {

@@ -31,6 +31,16 @@ export interface DeliveryWithBody extends Delivery {
   body: Buffer;
 }
 
+/** What a sender needs of a delivery it has claimed: who it goes to, what it is, its bytes. */
+export interface ClaimedDelivery {
+  id: string;
+  siteId: string;
+  event: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  body: Buffer;
+}
+
 export interface NewDelivery {
   siteId: string;
   slug: string;
@@ -140,7 +150,8 @@ export function createOutbox(db: StateDb) {
   const byId = db.prepare<[string], Row>('SELECT * FROM deliveries WHERE id = ?');
   const bodyOf = db.prepare<[string], { body: Buffer }>('SELECT body FROM delivery_bodies WHERE delivery_id = ?');
   const queuedBodies = new QueuedBodies();
-  const withBody = (d: Delivery): DeliveryWithBody => ({ ...d, body: queuedBodies.take(d.id) ?? bodyOf.get(d.id)?.body ?? Buffer.alloc(0) });
+  const bodyFor = (id: string): Buffer => queuedBodies.take(id) ?? bodyOf.get(id)?.body ?? Buffer.alloc(0);
+  const withBody = (d: Delivery): DeliveryWithBody => ({ ...d, body: bodyFor(d.id) });
   const insert = db.prepare(
     `INSERT INTO deliveries (id, site_id, slug, event, origin, state, next_attempt_at, created_at, lease_owner, lease_until)
      VALUES (@id, @siteId, @slug, @event, @origin, 'pending', @now, @now, @leaseOwner, @leaseUntil)`,
@@ -150,12 +161,14 @@ export function createOutbox(db: StateDb) {
     `SELECT * FROM deliveries WHERE site_id = ? AND slug = ? AND state = 'pending' AND origin = 'publish' ORDER BY created_at DESC`,
   );
   const supersede = db.prepare(`UPDATE deliveries SET state = 'superseded', settled_at = ?, next_attempt_at = NULL WHERE id = ? AND state = 'pending'`);
-  const claim = db.prepare(
-    `UPDATE deliveries SET lease_until = @leaseUntil, lease_owner = @owner
-     WHERE id = @id AND state = 'pending' AND (lease_until IS NULL OR lease_until <= @now)
+  // Returns only what a sender needs: building the whole row into an object was a third of a
+  // claim's cost. Positional, like the attempt statements below: it runs for every delivery.
+  const claim = db.prepare<[number, string, string, number, number], { id: string; site_id: string; event: string; attempts: number }>(
+    `UPDATE deliveries SET lease_until = ?, lease_owner = ?
+     WHERE id = ? AND state = 'pending' AND (lease_until IS NULL OR lease_until <= ?)
        AND NOT EXISTS (SELECT 1 FROM deliveries other WHERE other.site_id = deliveries.site_id
-         AND other.slug = deliveries.slug AND other.id <> deliveries.id AND other.lease_until > @now)
-     RETURNING *`,
+         AND other.slug = deliveries.slug AND other.id <> deliveries.id AND other.lease_until > ?)
+     RETURNING id, site_id, event, attempts`,
   );
   const due = db.prepare<{ now: number; site: string | null; limit: number }, { id: string }>(
     `SELECT d.id FROM deliveries d JOIN webhooks w ON w.site_id = d.site_id AND w.disabled_at IS NULL
@@ -219,13 +232,13 @@ export function createOutbox(db: StateDb) {
     },
 
     /** claim() that hands back the claimed delivery (one statement: UPDATE … RETURNING). */
-    take(id: string, owner: string, now: number, leaseUntil: number): DeliveryWithBody | null {
-      const row = claim.get({ id, owner, now, leaseUntil }) as Row | undefined;
-      return row ? withBody(toDelivery(row)) : null;
+    take(id: string, owner: string, now: number, leaseUntil: number): ClaimedDelivery | null {
+      const row = claim.get(leaseUntil, owner, id, now, now);
+      return row ? { id: row.id, siteId: row.site_id, event: row.event, attempts: row.attempts, body: bodyFor(row.id) } : null;
     },
 
     /** take() for several deliveries in one transaction; those another sender holds are left out. */
-    takeMany(ids: string[], owner: string, now: number, leaseUntil: number): DeliveryWithBody[] {
+    takeMany(ids: string[], owner: string, now: number, leaseUntil: number): ClaimedDelivery[] {
       return db.transaction(() => ids.flatMap((id) => this.take(id, owner, now, leaseUntil) ?? []))();
     },
 
