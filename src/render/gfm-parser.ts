@@ -26,8 +26,13 @@ import { combineExtensions } from 'micromark-util-combine-extensions';
 import remarkParse from 'remark-parse';
 import { unified, type Processor } from 'unified';
 
-/** Bare-URL and e-mail candidates, the way the GFM tokenizer starts them, up to white space. */
-const CANDIDATE = /(?:https?:\/\/|www\.)\S*|\S*@\S*/gi;
+/**
+ * Bare-URL and e-mail candidates, the way the GFM tokenizer starts them, up to white space. An
+ * e-mail candidate is a whole run of non-space characters with an `@` in it, so it is tried only
+ * where a run starts (`(?<!\S)`): tried at every position, `\S*@` re-read the rest of each word
+ * from each of its characters, 3 % of all rendering time.
+ */
+const CANDIDATE = /(?:https?:\/\/|www\.)\S*|(?<!\S)\S*@\S*/gi;
 /** Shapes both ways of finding links agree on (checked by test/render/gfm-parser.test.ts). */
 const PLAIN_URL = /^(?:https?:\/\/|www\.)[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:[/?#][a-z0-9\-./?=#%+,()]*)?[.,)]*$/i;
 const PLAIN_EMAIL = /^\(?[a-z0-9.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+[.,)]*$/i;
