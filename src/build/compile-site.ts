@@ -133,6 +133,9 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
     rendering.catch(() => {}); // awaited below; a throw in between must not leave it unhandled
     return rendering;
   };
+  // Loading left its garbage (every file's text and front matter) in this heap; collected now, it
+  // does not add to the peak while the first chunks and the workers' heaps grow.
+  if (todo.length > CHUNK) collectGarbage();
   const ahead = [startChunk(0), startChunk(CHUNK)];
   for (let start = 0; start < todo.length; start += CHUNK) {
     const { chunk, inputs, outputs } = await ahead.shift()!;

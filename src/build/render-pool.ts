@@ -45,6 +45,11 @@ const BATCH = 8;
 // 128 MB, 26.7-28.1 s at 256 MB; 10,000 at 256 MB: peak RSS 315 MiB). A document too big for
 // the cap is rendered in the main thread.
 const WORKER_OLD_SPACE_MB = 256;
+// Rendering allocates a few MB of short-lived objects per document. With V8's default 16 MB
+// semi-spaces a worker ran ~460 scavenges per 2,000 documents and the collector's helper threads
+// took a third of the build's CPU; 32 MB semi-spaces (V8 sizes the young generation as three of
+// them) cut a 4,000-article build's CPU by ~10 % for ~32 MB more per worker (docs/benchmarks.md).
+const WORKER_YOUNG_GENERATION_MB = 96;
 
 export function defaultWorkerCount(): number {
   return Math.max(1, Math.min(4, os.availableParallelism()));
@@ -89,7 +94,7 @@ export function createRenderPool(size = defaultWorkerCount(), memoryCapMb = WORK
 
   const startWorker = (slot: Slot) => {
     const worker = new Worker(new URL('./render-worker-entry.mjs', import.meta.url), {
-      resourceLimits: { maxOldGenerationSizeMb: memoryCapMb },
+      resourceLimits: { maxOldGenerationSizeMb: memoryCapMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
     slot.worker = worker;
     slot.sites = new Set();
