@@ -47,7 +47,7 @@ export interface BuildResult {
 }
 
 export function createBuildCaches(stateDir: string): BuildCaches {
-  return { state: loadBuildState(stateDir), render: createRenderCache(path.join(stateDir, 'cache', 'render')) };
+  return { state: loadBuildState(stateDir), render: createRenderCache(path.join(stateDir, 'cache')) };
 }
 
 export interface BuildOptions {

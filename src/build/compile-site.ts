@@ -241,5 +241,6 @@ async function renderWithCache(inputs: RenderInput[], deps: CompileDeps, siteId:
     outputs[inputIndex] = rendered[j]!;
     cache.set(keys[inputIndex]!, rendered[j]!, inputs[inputIndex]!);
   });
+  cache.flush();
   return outputs as RenderOutput[];
 }

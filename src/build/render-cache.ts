@@ -1,9 +1,17 @@
 // Render results on disk under the state dir, keyed by the source and the renderer's version,
 // so a CI run that keeps .quire/ renders only what changed. An entry also records the image
 // URLs the render resolved; it is used only while those still resolve the same way.
+//
+// The entries live in one SQLite file (<state dir>/cache/render.db), written a batch per
+// transaction. A file per entry cost a file creation per article, which on the main thread of a
+// cold build was most of its write time (docs/benchmarks.md); SQLite also gives atomic entries
+// (no torn files) and lets concurrent builds share the file. It is only a cache: when the file
+// cannot be opened or read, it is set aside and the build renders.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { RenderInput, RenderOutput } from '../render/render-markdown.ts';
 import { RENDERER_VERSION } from '../render/renderer-version.ts';
 
@@ -15,13 +23,25 @@ interface Entry {
 export interface RenderCache {
   key(input: RenderInput): string;
   get(key: string, input: RenderInput): RenderOutput | undefined;
+  /** Kept in memory at once; on disk at the next `flush` (or after a batch of sets). */
   set(key: string, output: RenderOutput, input: RenderInput): void;
+  flush(): void;
   stats: { hits: number; misses: number };
 }
 
+export const RENDER_CACHE_FILE = 'render.db';
+
 /** Entries also kept in memory, for a watcher's rebuilds; the disk holds them all. */
 const MEMORY_ENTRIES = 512;
+/** Unwritten entries that trigger a write without waiting for `flush`. */
+const WRITE_BATCH = 256;
 
+interface Disk {
+  read(key: string): string | undefined;
+  write(rows: [string, string][]): void;
+}
+
+/** `dir`: where render.db lives; null keeps entries in memory only. */
 export function createRenderCache(dir: string | null): RenderCache {
   const memory = new Map<string, Entry>();
   const remember = (key: string, entry: Entry) => {
@@ -30,19 +50,37 @@ export function createRenderCache(dir: string | null): RenderCache {
     if (memory.size > MEMORY_ENTRIES) memory.delete(memory.keys().next().value!);
   };
   const stats = { hits: 0, misses: 0 };
-  const fileOf = (key: string) => path.join(dir!, key.slice(0, 2), `${key}.json`);
+  let pending: [string, string][] = [];
+  // Opened on first use: a build with nothing to render never loads SQLite.
+  let disk: Disk | null | undefined = dir ? undefined : null;
+  const onDisk = (use: (d: Disk) => void) => {
+    if (disk === undefined) disk = openDisk(dir!);
+    if (!disk) return;
+    try {
+      use(disk);
+    } catch (err) {
+      warn(path.join(dir!, RENDER_CACHE_FILE), err);
+      disk = null; // rendering again is always correct; a broken cache must not fail a build
+    }
+  };
 
   function load(key: string): Entry | undefined {
     const hit = memory.get(key);
-    if (hit || !dir) return hit;
-    try {
-      const entry = JSON.parse(fs.readFileSync(fileOf(key), 'utf8')) as Entry;
-      remember(key, entry);
-      return entry;
-    } catch {
-      return undefined; // missing or torn entry: render again
-    }
+    if (hit) return hit;
+    let text: string | undefined;
+    onDisk((d) => (text = d.read(key)));
+    if (text === undefined) return undefined;
+    const entry = JSON.parse(text) as Entry;
+    remember(key, entry);
+    return entry;
   }
+
+  const flush = () => {
+    if (!pending.length) return;
+    const rows = pending;
+    pending = [];
+    onDisk((d) => d.write(rows));
+  };
 
   return {
     stats,
@@ -69,12 +107,55 @@ export function createRenderCache(dir: string | null): RenderCache {
         images: images.map((sitePath) => ({ sitePath, url: input.resolveImage(sitePath) ?? null })),
       };
       remember(key, entry);
-      if (!dir) return;
-      const file = fileOf(key);
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      const tmp = `${file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, JSON.stringify(entry));
-      fs.renameSync(tmp, file);
+      if (disk === null) return;
+      pending.push([key, JSON.stringify(entry)]);
+      if (pending.length >= WRITE_BATCH) flush();
     },
+    flush,
   };
+}
+
+function openDisk(dir: string): Disk | null {
+  const file = path.join(dir, RENDER_CACHE_FILE);
+  try {
+    return openDb(dir, file);
+  } catch (first) {
+    // Unreadable (not a database, corrupt, a newer layout): start a new one in its place.
+    try {
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+      return openDb(dir, file);
+    } catch {
+      warn(file, first);
+      return null;
+    }
+  }
+}
+
+function openDb(dir: string, file: string): Disk {
+  fs.mkdirSync(dir, { recursive: true });
+  // Earlier versions kept a file per entry here.
+  fs.rmSync(path.join(dir, 'render'), { recursive: true, force: true });
+  // Loaded here, not imported: SQLite is a native addon, and most rebuilds never need this file.
+  const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    // A cache: losing the last writes to a power cut only means rendering them again.
+    db.pragma('synchronous = OFF');
+    db.pragma('busy_timeout = 5000'); // concurrent builds share the file
+    db.exec('CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, entry TEXT NOT NULL)');
+    const select = db.prepare<[string], { entry: string }>('SELECT entry FROM entries WHERE key = ?');
+    const insert = db.prepare<[string, string]>('INSERT OR REPLACE INTO entries (key, entry) VALUES (?, ?)');
+    const writeAll = db.transaction((rows: [string, string][]) => {
+      for (const [key, entry] of rows) insert.run(key, entry);
+    });
+    return { read: (key) => select.get(key)?.entry, write: (rows) => writeAll(rows) };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+function warn(file: string, err: unknown): void {
+  process.stderr.write(`quire: render cache ${file} not used (${err instanceof Error ? err.message : String(err)}); articles are rendered\n`);
 }

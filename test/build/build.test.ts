@@ -168,8 +168,7 @@ describe('static export', () => {
   it('keeps render results across processes in the state dir, and keys them by renderer version', async () => {
     setup();
     await buildDist(settings());
-    const cacheDir = path.join(p.stateDir, 'cache', 'render');
-    expect(fs.readdirSync(cacheDir).length).toBeGreaterThan(0);
+    expect(fs.statSync(path.join(p.stateDir, 'cache', 'render.db')).size).toBeGreaterThan(0);
     fs.rmSync(p.distDir, { recursive: true });
     const fresh = await buildDist(settings(), createBuildCaches(p.stateDir));
     expect(fresh.stats).toMatchObject({ rendered: 0, cached: 2, reused: 0 });
@@ -180,6 +179,26 @@ describe('static export', () => {
     fs.rmSync(p.stateDir, { recursive: true });
     fs.rmSync(p.distDir, { recursive: true });
     expect((await buildDist(settings())).stats).toMatchObject({ rendered: 3, cached: 0 });
+  });
+
+  it('renders again over an unreadable render cache, and starts a new one in its place', async () => {
+    setup();
+    await buildDist(settings());
+    const cacheFile = path.join(p.stateDir, 'cache', 'render.db');
+    for (const suffix of ['-wal', '-shm']) fs.rmSync(cacheFile + suffix, { force: true });
+    fs.writeFileSync(cacheFile, 'not a database '.repeat(400));
+    const legacy = path.join(p.stateDir, 'cache', 'render', 'ab');
+    fs.mkdirSync(legacy, { recursive: true });
+    fs.writeFileSync(path.join(legacy, 'ab12.json'), '{}');
+    fs.rmSync(p.distDir, { recursive: true });
+    fs.rmSync(path.join(p.stateDir, 'cache', 'build-state.v8'));
+    const rebuilt = await buildDist(settings());
+    expect(rebuilt.ok).toBe(true);
+    expect(rebuilt.stats).toMatchObject({ rendered: 3, cached: 0 });
+    expect(fs.existsSync(path.join(p.stateDir, 'cache', 'render'))).toBe(false); // the old one-file-per-entry layout
+    fs.rmSync(p.distDir, { recursive: true });
+    fs.rmSync(path.join(p.stateDir, 'cache', 'build-state.v8'));
+    expect((await buildDist(settings())).stats).toMatchObject({ rendered: 0, cached: 3 });
   });
 
   it('renders again when an image the body uses changes', async () => {
