@@ -48,6 +48,8 @@ export interface CompiledSite {
 
 /** Bounds memory: bodies are rendered, written and dropped this many at a time. */
 export const CHUNK = 256;
+/** Articles written between two looks at the event loop (~30 ms of this thread's work). */
+const YIELD_EVERY = 64;
 
 export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues: ContentIssue[]): Promise<CompiledSite> {
   const { site, authors } = loaded;
@@ -141,11 +143,14 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
     const { chunk, inputs, outputs } = await ahead.shift()!;
     ahead.push(startChunk(start + 2 * CHUNK));
     if (start > 0) collectGarbage(); // the previous chunk's garbage: see collect-garbage.ts
-    chunk.forEach(({ source, checkKey, inputKey }, i) => {
+    for (let i = 0; i < chunk.length; i++) {
+      // Now and then the render workers' answers are taken, so they get their next batches.
+      if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise(setImmediate);
+      const { source, checkKey, inputKey } = chunk[i]!;
       const out = outputs[i]!;
       deps.checked.set(checkKey, out.problems);
       reportProblems(source, out.problems, issues);
-      if (source.meta.status !== 'published') return;
+      if (source.meta.status !== 'published') continue;
       const { meta } = source;
       const dates = deps.dates.get(source.file);
       const frontImage = meta.image?.kind === 'file' ? useImage(meta.image.sitePath) : undefined;
@@ -184,7 +189,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
         updatedAt: body.updatedAt,
         images: [...new Set([...(meta.image?.kind === 'file' ? [meta.image.sitePath] : []), ...out.images])],
       };
-    });
+    }
   }
 
   items.sort(newestFirst);
