@@ -3,6 +3,7 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { benchApi } from './api.ts';
+import { ensureBundle } from '../../bin/cli-bundle.js';
 import { coldBuild, rebuilds, warmRebuilds } from './build.ts';
 import { benchDeliveries } from './deliveries.ts';
 import { eleventyBuild, ensureEleventy } from './eleventy.ts';
@@ -13,9 +14,13 @@ const { values } = parseArgs({ options: { only: { type: 'string' }, sizes: { typ
 const only = new Set((values.only ?? 'build,parse,eleventy,api,deliveries,publish').split(','));
 const sizes = values.sizes!.split(',').map(Number);
 const largest = Math.max(...sizes);
+const PAIRED_ROUNDS = 3;
 const out = (line = '') => process.stdout.write(`${line}\n`);
 
 out(`Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}`);
+
+// Bundled once here, so that no timed run includes making the CLI bundle.
+await ensureBundle();
 
 if (only.has('build')) {
   out('\n| Quire build | articles | total | per article | peak RSS |\n|---|---|---|---|---|');
@@ -41,6 +46,14 @@ if (only.has('eleventy')) {
     const e = eleventyBuild(n);
     out(`| cold | ${n} | ${e.seconds.toFixed(1)} s | ${e.msPerArticle.toFixed(1)} ms |`);
   }
+  // The target's ratio, measured in alternating runs so that both see the same machine.
+  const n = Math.min(4000, largest);
+  const pairs = Array.from({ length: PAIRED_ROUNDS }, () => ({ quire: coldBuild(n).seconds, eleventy: eleventyBuild(n).seconds }));
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const ratios = pairs.map((x) => x.quire / x.eleventy);
+  out(`\n| Cold build of ${n}, ${PAIRED_ROUNDS} alternating rounds | Quire | Eleventy | ratio |\n|---|---|---|---|`);
+  pairs.forEach((x, i) => out(`| round ${i + 1} | ${x.quire.toFixed(1)} s | ${x.eleventy.toFixed(1)} s | ${ratios[i]!.toFixed(2)}× |`));
+  out(`| median | ${median(pairs.map((x) => x.quire)).toFixed(1)} s | ${median(pairs.map((x) => x.eleventy)).toFixed(1)} s | ${median(ratios).toFixed(2)}× |`);
 }
 
 if (only.has('api')) {
