@@ -70,7 +70,12 @@ export function createRenderCache(dir: string | null): RenderCache {
     let text: string | undefined;
     onDisk((d) => (text = d.read(key)));
     if (text === undefined) return undefined;
-    const entry = JSON.parse(text) as Entry;
+    let entry: Entry;
+    try {
+      entry = JSON.parse(text) as Entry;
+    } catch {
+      return undefined; // not what this version wrote: render again, and the new entry replaces it
+    }
     remember(key, entry);
     return entry;
   }

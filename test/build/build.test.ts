@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildDist, createBuildCaches } from '../../src/build/build.ts';
 import { readManifest } from '../../src/build/manifest.ts';
@@ -199,6 +200,14 @@ describe('static export', () => {
     fs.rmSync(p.distDir, { recursive: true });
     fs.rmSync(path.join(p.stateDir, 'cache', 'build-state.v8'));
     expect((await buildDist(settings())).stats).toMatchObject({ rendered: 0, cached: 3 });
+
+    // A row that is not an entry this version wrote is a miss, and the render replaces it.
+    const db = new Database(cacheFile);
+    db.prepare('UPDATE entries SET entry = ? WHERE rowid = (SELECT min(rowid) FROM entries)').run('{"output":');
+    db.close();
+    fs.rmSync(p.distDir, { recursive: true });
+    fs.rmSync(path.join(p.stateDir, 'cache', 'build-state.v8'));
+    expect((await buildDist(settings())).stats).toMatchObject({ rendered: 1, cached: 2 });
   });
 
   it('renders again when an image the body uses changes', async () => {
