@@ -5,8 +5,9 @@
 // The entries live in one SQLite file (<state dir>/cache/render.db), written a batch per
 // transaction. A file per entry cost a file creation per article, which on the main thread of a
 // cold build was most of its write time (docs/benchmarks.md); SQLite also gives atomic entries
-// (no torn files) and lets concurrent builds share the file. It is only a cache: when the file
-// cannot be opened or read, it is set aside and the build renders.
+// (no torn files) and lets concurrent builds share the file. It is only a cache: a damaged file
+// is deleted (the next build starts a new one), any other failure turns the disk off for the
+// build, and the build renders.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -39,6 +40,7 @@ const WRITE_BATCH = 256;
 interface Disk {
   read(key: string): string | undefined;
   write(rows: [string, string][]): void;
+  close(): void;
 }
 
 /** `dir`: where render.db lives; null keeps entries in memory only. */
@@ -59,8 +61,12 @@ export function createRenderCache(dir: string | null): RenderCache {
     try {
       use(disk);
     } catch (err) {
-      warn(path.join(dir!, RENDER_CACHE_FILE), err);
-      disk = null; // rendering again is always correct; a broken cache must not fail a build
+      // Rendering again is always correct; a broken cache must not fail a build.
+      const file = path.join(dir!, RENDER_CACHE_FILE);
+      warn(file, err);
+      disk.close();
+      disk = null;
+      if (isDamaged(err)) removeDb(file);
     }
   };
 
@@ -70,13 +76,9 @@ export function createRenderCache(dir: string | null): RenderCache {
     let text: string | undefined;
     onDisk((d) => (text = d.read(key)));
     if (text === undefined) return undefined;
-    let entry: Entry;
-    try {
-      entry = JSON.parse(text) as Entry;
-    } catch {
-      return undefined; // not what this version wrote: render again, and the new entry replaces it
-    }
-    remember(key, entry);
+    const entry = parseEntry(text);
+    if (entry) remember(key, entry);
+    // Otherwise not what this version writes: rendered again, and the new entry replaces it.
     return entry;
   }
 
@@ -120,28 +122,43 @@ export function createRenderCache(dir: string | null): RenderCache {
   };
 }
 
-function openDisk(dir: string): Disk | null {
-  const file = path.join(dir, RENDER_CACHE_FILE);
+function parseEntry(text: string): Entry | undefined {
   try {
-    return openDb(dir, file);
-  } catch (first) {
-    // Unreadable (not a database, corrupt, a newer layout): start a new one in its place.
-    try {
-      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
-      return openDb(dir, file);
-    } catch {
-      warn(file, first);
-      return null;
-    }
+    const e = JSON.parse(text) as Partial<Entry> | null;
+    const o = e?.output;
+    const wellFormed =
+      Array.isArray(e?.images) &&
+      e.images.every((i) => typeof i?.sitePath === 'string' && (i.url === null || typeof i.url === 'string')) &&
+      typeof o?.html === 'string' &&
+      typeof o.excerpt === 'string' &&
+      Array.isArray(o.problems);
+    return wellFormed ? (e as Entry) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
-function openDb(dir: string, file: string): Disk {
-  fs.mkdirSync(dir, { recursive: true });
-  // Earlier versions kept a file per entry here.
-  fs.rmSync(path.join(dir, 'render'), { recursive: true, force: true });
-  // Loaded here, not imported: SQLite is a native addon, and most rebuilds never need this file.
-  const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+function openDisk(dir: string): Disk | null {
+  const file = path.join(dir, RENDER_CACHE_FILE);
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    removeLegacyEntries(dir);
+    // Loaded here, not imported: SQLite is a native addon, and most rebuilds never need this file.
+    const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+    try {
+      return openDb(Database, file);
+    } catch (err) {
+      if (!isDamaged(err)) throw err;
+      removeDb(file); // not a database, or a damaged one: start a new one in its place
+      return openDb(Database, file);
+    }
+  } catch (err) {
+    warn(file, err);
+    return null;
+  }
+}
+
+function openDb(Database: typeof BetterSqlite3, file: string): Disk {
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');
@@ -149,15 +166,52 @@ function openDb(dir: string, file: string): Disk {
     db.pragma('synchronous = OFF');
     db.pragma('busy_timeout = 5000'); // concurrent builds share the file
     db.exec('CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, entry TEXT NOT NULL)');
-    const select = db.prepare<[string], { entry: string }>('SELECT entry FROM entries WHERE key = ?');
+    // The key is read back and compared: a damaged index must not hand over another article's entry.
+    const select = db.prepare<[string], { key: string; entry: string }>('SELECT key, entry FROM entries WHERE key = ?');
     const insert = db.prepare<[string, string]>('INSERT OR REPLACE INTO entries (key, entry) VALUES (?, ?)');
     const writeAll = db.transaction((rows: [string, string][]) => {
       for (const [key, entry] of rows) insert.run(key, entry);
     });
-    return { read: (key) => select.get(key)?.entry, write: (rows) => writeAll(rows) };
+    return {
+      read(key) {
+        const row = select.get(key);
+        return row?.key === key ? row.entry : undefined;
+      },
+      write: (rows) => writeAll(rows),
+      close() {
+        try {
+          db.close();
+        } catch {
+          // already unusable; nothing more to release
+        }
+      },
+    };
   } catch (err) {
     db.close();
     throw err;
+  }
+}
+
+/** SQLite's own verdict that the file is not a usable database. */
+function isDamaged(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'));
+}
+
+function removeDb(file: string): void {
+  try {
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+  } catch {
+    // left for the next build to find damaged again
+  }
+}
+
+/** Earlier versions kept a file per entry in cache/render/; best effort, never a reason to fail. */
+function removeLegacyEntries(dir: string): void {
+  try {
+    fs.rmSync(path.join(dir, 'render'), { recursive: true, force: true });
+  } catch {
+    // kept: it only takes space
   }
 }
 

@@ -27,6 +27,15 @@ function snapshotTree(dir: string): Record<string, string> {
   return out;
 }
 
+/** A new process's build with the render cache only: no dist/ and no build state to reuse. */
+async function buildFromRenderCache() {
+  fs.rmSync(p.distDir, { recursive: true });
+  fs.rmSync(path.join(p.stateDir, 'cache', 'build-state.v8'));
+  const result = await buildDist(settings());
+  expect(result.ok).toBe(true);
+  return result.stats;
+}
+
 function setup(): void {
   p = createTempProject();
   writeSite(p, 'site');
@@ -204,10 +213,27 @@ describe('static export', () => {
     // A row that is not an entry this version wrote is a miss, and the render replaces it.
     const db = new Database(cacheFile);
     db.prepare('UPDATE entries SET entry = ? WHERE rowid = (SELECT min(rowid) FROM entries)').run('{"output":');
+    db.prepare('UPDATE entries SET entry = ? WHERE rowid = (SELECT max(rowid) FROM entries)').run('{}');
     db.close();
-    fs.rmSync(p.distDir, { recursive: true });
-    fs.rmSync(path.join(p.stateDir, 'cache', 'build-state.v8'));
-    expect((await buildDist(settings())).stats).toMatchObject({ rendered: 1, cached: 2 });
+    expect(await buildFromRenderCache()).toMatchObject({ rendered: 2, cached: 1 });
+    expect(await buildFromRenderCache()).toMatchObject({ rendered: 0, cached: 3 });
+  });
+
+  it('deletes a render cache damaged inside, so the build after renders into a new one', async () => {
+    setup();
+    await buildDist(settings());
+    const cacheFile = path.join(p.stateDir, 'cache', 'render.db');
+    const db = new Database(cacheFile);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    // The header stays valid, so opening works; every page after it is garbage.
+    const bytes = fs.readFileSync(cacheFile);
+    expect(bytes.length).toBeGreaterThan(4096);
+    fs.writeFileSync(cacheFile, Buffer.concat([bytes.subarray(0, 4096), Buffer.alloc(bytes.length - 4096, 0xa5)]));
+    expect(await buildFromRenderCache()).toMatchObject({ rendered: 3, cached: 0 });
+    expect(fs.existsSync(cacheFile)).toBe(false);
+    expect(await buildFromRenderCache()).toMatchObject({ rendered: 3, cached: 0 });
+    expect(await buildFromRenderCache()).toMatchObject({ rendered: 0, cached: 3 });
   });
 
   it('renders again when an image the body uses changes', async () => {
