@@ -38,6 +38,13 @@ export interface RenderPool {
   readonly fallbacks: number;
 }
 
+export class RenderPoolClosedError extends Error {
+  constructor() {
+    super('the render pool was closed');
+    this.name = 'RenderPoolClosedError';
+  }
+}
+
 /** Below this many documents the workers' start-up costs more than it saves. */
 export const POOL_THRESHOLD = 48;
 const BATCH = 8;
@@ -81,6 +88,7 @@ export function createRenderPool(size = defaultWorkerCount(), memoryCapMb = WORK
   let nextId = 0;
   let nextSite = 0;
   let fallbacks = 0;
+  let closed = false;
 
   const dispatch = (slot: Slot) => {
     while (slot.jobs.length < IN_FLIGHT && queue.length) {
@@ -137,9 +145,11 @@ export function createRenderPool(size = defaultWorkerCount(), memoryCapMb = WORK
 
   return {
     warm() {
-      if (size > 0) slots ??= start();
+      if (size > 0 && !closed) slots ??= start();
     },
     async render(siteId, publicUrl, images, inputs) {
+      // A chunk still under way when its build failed may ask after close: no new workers for it.
+      if (closed) throw new RenderPoolClosedError();
       if (size === 0) return renderInline(siteId, publicUrl, images, inputs);
       slots ??= start();
       const site: SiteMessage = { type: 'site', key: String(nextSite++), siteId, publicUrl, images: [...images] };
@@ -155,9 +165,13 @@ export function createRenderPool(size = defaultWorkerCount(), memoryCapMb = WORK
       return fallbacks;
     },
     async close() {
-      const all = slots;
+      closed = true;
+      const all = slots ?? [];
       slots = null;
-      await Promise.all((all ?? []).map((s) => s.worker.terminate()));
+      // Terminated workers answer nothing: what they still had is rejected, not left waiting.
+      const error = new RenderPoolClosedError();
+      for (const job of [...all.flatMap((s) => s.jobs.splice(0)), ...queue.splice(0)]) job.reject(error);
+      await Promise.all(all.map((s) => s.worker.terminate()));
     },
   };
 }

@@ -346,6 +346,18 @@ describe('render workers under their memory cap', () => {
   });
 });
 
+describe('a closed render pool', () => {
+  it('rejects the work it still had, and refuses later renders instead of starting workers again', async () => {
+    const { createRenderPool, RenderPoolClosedError } = await import('../../src/build/render-pool.ts');
+    const inputs = Array.from({ length: 40 }, (_, i) => ({ markdown: `doc *${i}*`, lang: 'en', articleDir: 'articles', bodyLine: 1 }));
+    const pool = createRenderPool(1);
+    const rejected = expect(pool.render('site', 'https://api.example.com', new Map(), inputs)).rejects.toBeInstanceOf(RenderPoolClosedError);
+    await pool.close(); // before the worker, still starting, can answer
+    await rejected;
+    await expect(pool.render('site', 'https://api.example.com', new Map(), inputs)).rejects.toBeInstanceOf(RenderPoolClosedError);
+  });
+});
+
 describe('incremental builds', () => {
   it('give the same dist/ as a clean build after every kind of edit', async () => {
     p = createTempProject();
