@@ -65,8 +65,12 @@ export function createRenderCache(dir: string | null): RenderCache {
       const file = path.join(dir!, RENDER_CACHE_FILE);
       warn(file, err);
       disk.close();
-      disk = null;
-      if (isDamaged(err)) removeDb(file);
+      // A damaged file is deleted and the next use starts a new one (a watcher keeps its cache);
+      // anything else turns the disk off for this cache's life.
+      if (isDamaged(err)) {
+        removeDb(file);
+        disk = undefined;
+      } else disk = null;
     }
   };
 

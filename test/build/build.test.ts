@@ -219,7 +219,7 @@ describe('static export', () => {
     expect(await buildFromRenderCache()).toMatchObject({ rendered: 0, cached: 3 });
   });
 
-  it('deletes a render cache damaged inside, so the build after renders into a new one', async () => {
+  it('replaces a render cache damaged inside with a new one', async () => {
     setup();
     await buildDist(settings());
     const cacheFile = path.join(p.stateDir, 'cache', 'render.db');
@@ -231,8 +231,7 @@ describe('static export', () => {
     expect(bytes.length).toBeGreaterThan(4096);
     fs.writeFileSync(cacheFile, Buffer.concat([bytes.subarray(0, 4096), Buffer.alloc(bytes.length - 4096, 0xa5)]));
     expect(await buildFromRenderCache()).toMatchObject({ rendered: 3, cached: 0 });
-    expect(fs.existsSync(cacheFile)).toBe(false);
-    expect(await buildFromRenderCache()).toMatchObject({ rendered: 3, cached: 0 });
+    // The damaged file was deleted and the same build wrote its entries into a new one.
     expect(await buildFromRenderCache()).toMatchObject({ rendered: 0, cached: 3 });
   });
 
