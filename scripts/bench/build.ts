@@ -15,7 +15,7 @@ const CHILD = path.join(import.meta.dirname, 'build-child.mjs');
 
 export interface ColdBuild { articles: number; seconds: number; msPerArticle: number; peakRssMiB: number }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function project(count: number) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `quire-bench-build-${count}-`));

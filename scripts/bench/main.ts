@@ -4,7 +4,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { benchApi } from './api.ts';
 import { ensureBundle } from '../../bin/cli-bundle.js';
-import { coldBuild, rebuilds, warmRebuilds } from './build.ts';
+import { coldBuild, median, rebuilds, warmRebuilds } from './build.ts';
 import { benchDeliveries } from './deliveries.ts';
 import { eleventyBuild, ensureEleventy } from './eleventy.ts';
 import { benchParse } from './parse.ts';
@@ -49,7 +49,6 @@ if (only.has('eleventy')) {
   // The target's ratio, measured in alternating runs so that both see the same machine.
   const n = Math.min(4000, largest);
   const pairs = Array.from({ length: PAIRED_ROUNDS }, () => ({ quire: coldBuild(n).seconds, eleventy: eleventyBuild(n).seconds }));
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const ratios = pairs.map((x) => x.quire / x.eleventy);
   out(`\n| Cold build of ${n}, ${PAIRED_ROUNDS} alternating rounds | Quire | Eleventy | ratio |\n|---|---|---|---|`);
   pairs.forEach((x, i) => out(`| round ${i + 1} | ${x.quire.toFixed(1)} s | ${x.eleventy.toFixed(1)} s | ${ratios[i]!.toFixed(2)}× |`));

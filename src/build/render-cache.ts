@@ -24,18 +24,16 @@ interface Entry {
 export interface RenderCache {
   key(input: RenderInput): string;
   get(key: string, input: RenderInput): RenderOutput | undefined;
-  /** Kept in memory at once; on disk at the next `flush` (or after a batch of sets). */
+  /** Kept in memory at once; on disk at the next `flush`. */
   set(key: string, output: RenderOutput, input: RenderInput): void;
   flush(): void;
   stats: { hits: number; misses: number };
 }
 
-export const RENDER_CACHE_FILE = 'render.db';
+const RENDER_CACHE_FILE = 'render.db';
 
 /** Entries also kept in memory, for a watcher's rebuilds; the disk holds them all. */
 const MEMORY_ENTRIES = 512;
-/** Unwritten entries that trigger a write without waiting for `flush`. */
-const WRITE_BATCH = 256;
 
 interface Disk {
   read(key: string): string | undefined;
@@ -55,11 +53,11 @@ export function createRenderCache(dir: string | null): RenderCache {
   let pending: [string, string][] = [];
   // Opened on first use: a build with nothing to render never loads SQLite.
   let disk: Disk | null | undefined = dir ? undefined : null;
-  const onDisk = (use: (d: Disk) => void) => {
+  const onDisk = <T>(use: (d: Disk) => T): T | undefined => {
     if (disk === undefined) disk = openDisk(dir!);
-    if (!disk) return;
+    if (!disk) return undefined;
     try {
-      use(disk);
+      return use(disk);
     } catch (err) {
       // Rendering again is always correct; a broken cache must not fail a build.
       const file = path.join(dir!, RENDER_CACHE_FILE);
@@ -71,14 +69,14 @@ export function createRenderCache(dir: string | null): RenderCache {
         removeDb(file);
         disk = undefined;
       } else disk = null;
+      return undefined;
     }
   };
 
   function load(key: string): Entry | undefined {
     const hit = memory.get(key);
     if (hit) return hit;
-    let text: string | undefined;
-    onDisk((d) => (text = d.read(key)));
+    const text = onDisk((d) => d.read(key));
     if (text === undefined) return undefined;
     const entry = parseEntry(text);
     if (entry) remember(key, entry);
@@ -120,7 +118,6 @@ export function createRenderCache(dir: string | null): RenderCache {
       remember(key, entry);
       if (disk === null) return;
       pending.push([key, JSON.stringify(entry)]);
-      if (pending.length >= WRITE_BATCH) flush();
     },
     flush,
   };

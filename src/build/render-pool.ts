@@ -119,8 +119,9 @@ export function createRenderPool(size = defaultWorkerCount(), memoryCapMb = WORK
       dispatch(slot);
     });
     worker.on('error', (err: Error & { code?: string }) => {
-      const [job, ...posted] = slot.jobs;
+      const inFlight = slot.jobs;
       slot.jobs = [];
+      const [job, ...posted] = inFlight;
       if (err.code === 'ERR_WORKER_OUT_OF_MEMORY' && job && slots) {
         // Over the cap: this batch is rendered here, and a fresh worker takes the next ones,
         // starting with those posted to the one that died.
@@ -131,7 +132,7 @@ export function createRenderPool(size = defaultWorkerCount(), memoryCapMb = WORK
         dispatch(slot);
         return;
       }
-      for (const j of [...(job ? [job] : []), ...posted, ...queue.splice(0)]) j.reject(err);
+      for (const j of [...inFlight, ...queue.splice(0)]) j.reject(err);
     });
     worker.unref();
   };
