@@ -1,6 +1,6 @@
 // When a failed delivery is tried again. Documented in README ("Delivery and retries").
 //
-// Retried: network errors, timeouts, 408, 429 (Retry-After honoured) and 5xx. Not retried: other
+// Retried: network errors, timeouts, 408, 429 (a longer Retry-After honoured) and 5xx. Not retried: other
 // 4xx, and 3xx (redirects are never followed). 410 Gone also disables the webhook.
 // Delay after the nth failed attempt, ±20 % jitter so many failed deliveries do not return in
 // step; after the last one the delivery is marked failed (about 2 days after the first).
@@ -41,10 +41,14 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   return Number.isNaN(at) ? null : Math.min(Math.max(0, at - now), MAX_RETRY_AFTER_MS);
 }
 
-/** Delay before the next attempt, or null when `attemptsMade` attempts were the last allowed. */
+/**
+ * Delay before the next attempt, or null when `attemptsMade` attempts were the last allowed.
+ * A Retry-After can only lengthen the wait: the schedule's own delay is the minimum, so a
+ * receiver answering `Retry-After: 0` cannot spend the whole two-day schedule in a moment.
+ */
 export function nextDelayMs(attemptsMade: number, retryAfterMs: number | null, random: () => number = Math.random): number | null {
   if (attemptsMade >= MAX_ATTEMPTS) return null;
-  if (retryAfterMs !== null) return retryAfterMs; // the receiver said when: not sooner, not later
   const base = RETRY_DELAYS_MS[Math.min(attemptsMade, RETRY_DELAYS_MS.length) - 1]!;
-  return Math.round(base * (1 - JITTER + 2 * JITTER * random()));
+  const scheduled = Math.round(base * (1 - JITTER + 2 * JITTER * random()));
+  return retryAfterMs === null ? scheduled : Math.max(scheduled, retryAfterMs);
 }

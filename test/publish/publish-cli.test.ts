@@ -159,10 +159,12 @@ describe('quire publish', { timeout: 120_000 }, () => {
     expect(receiver.requests).toHaveLength(0);
   });
 
-  it('retries 5xx and 429 (honouring Retry-After) within the run', async () => {
+  it('retries 5xx and 429 (honouring a Retry-After longer than the schedule) within the run', async () => {
     project();
     await register();
-    receiver.respond(verifying((_req, i) => (i === 0 ? { status: 503 } : i === 1 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 })));
+    // 429 first: its Retry-After (3 s) outlasts the schedule's first step (2 s ±20 %); the 503's
+    // retry follows the schedule (10 s ±20 %), inside the 15 s window.
+    receiver.respond(verifying((_req, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '3' } } : i === 1 ? { status: 503 } : { status: 200 })));
     const r = await quire(['publish']);
     expect(r.code, r.stderr).toBe(0);
     expect(receiver.requests).toHaveLength(3);
@@ -170,7 +172,7 @@ describe('quire publish', { timeout: 120_000 }, () => {
     expect(ids.size).toBe(1); // one delivery id across retries
     expect(receiver.requests.map((q) => q.headers['x-quire-attempt'])).toEqual(['1', '2', '3']);
     const json = JSON.parse((await quire(['deliveries', '--json'])).stdout) as { status: number }[];
-    expect(json.map((a) => a.status)).toEqual([200, 429, 503]);
+    expect(json.map((a) => a.status)).toEqual([200, 503, 429]);
   });
 
   it('a 401 fails without retry; a 3xx fails and nothing reaches the redirect target; publish exits non-zero', async () => {

@@ -24,8 +24,20 @@ describe('retry policy', () => {
     expect(nextDelayMs(1, null, () => 1)).toBe(RETRY_DELAYS_MS[0]! * 1.2);
     expect(nextDelayMs(3, null, () => 0.5)).toBe(RETRY_DELAYS_MS[2]);
     for (let i = 1; i < RETRY_DELAYS_MS.length; i++) expect(RETRY_DELAYS_MS[i]!).toBeGreaterThan(RETRY_DELAYS_MS[i - 1]!);
-    expect(nextDelayMs(2, 5000, () => 0.5)).toBe(5000);
+    expect(nextDelayMs(2, 60_000, () => 0.5)).toBe(60_000); // a longer Retry-After wins
     expect(nextDelayMs(MAX_ATTEMPTS - 1, null, () => 0.5)).not.toBeNull();
     expect(nextDelayMs(MAX_ATTEMPTS, null, () => 0.5)).toBeNull();
+  });
+
+  it('a Retry-After shorter than the schedule cannot shorten it: the schedule is the minimum', () => {
+    // `Retry-After: 0` on every attempt used to spend the whole two-day schedule at once.
+    const minimum = RETRY_DELAYS_MS.reduce((sum, d) => sum + d * 0.8, 0);
+    for (const retryAfter of [0, 1, 1000]) {
+      let total = 0;
+      for (let made = 1; made < MAX_ATTEMPTS; made++) total += nextDelayMs(made, retryAfter, () => 0)!;
+      expect(total).toBeGreaterThanOrEqual(minimum);
+    }
+    expect(nextDelayMs(1, 0, () => 0.5)).toBe(RETRY_DELAYS_MS[0]);
+    expect(nextDelayMs(5, parseRetryAfter('0', 0), () => 0.5)).toBe(RETRY_DELAYS_MS[4]);
   });
 });
