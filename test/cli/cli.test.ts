@@ -83,6 +83,18 @@ describe('quire keys', () => {
     expect(after[1].key).toBe(before[1].key);
   });
 
+  it('refuses to rotate a site that does not exist, and changes no key', async () => {
+    twoSites();
+    const before = JSON.parse((await runCli(['keys', '--json'], envFor(p))).stdout);
+    const keysFile = path.join(p.stateDir, 'keys.json');
+    const typo = await runCli(['keys', 'rotate', 'onee'], envFor(p));
+    expect(typo.code).toBe(1);
+    expect(typo.stdout).toBe('');
+    expect(typo.stderr).toMatch(/no site "onee" in .* \(sites: one, two\); no key was rotated/);
+    expect(fs.existsSync(keysFile)).toBe(false);
+    expect(JSON.parse((await runCli(['keys', '--json'], envFor(p))).stdout)).toEqual(before);
+  });
+
   it('uses QUIRE_SECRET when set', async () => {
     twoSites();
     const env = envFor(p, { QUIRE_SECRET: 'x'.repeat(40) });

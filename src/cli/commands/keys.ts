@@ -6,27 +6,26 @@ export async function runKeys(
   { config, out, err }: CliContext,
   opts: { site: string | null; json: boolean; rotate: string | null },
 ): Promise<number> {
+  if (opts.rotate !== null && !SITE_ID.test(opts.rotate)) {
+    err('usage: quire keys rotate <site>');
+    return 2;
+  }
+  // Only site.yaml files are read: listing keys must not cost a read of every article.
+  const sites = (await discoverSites(config.contentDir, [])).map((s) => s.id);
+  // A mistyped site must not "succeed": rotating a site that does not exist changes no real key.
+  const wanted = opts.rotate ?? opts.site;
+  if (wanted !== null && !sites.includes(wanted)) {
+    err(`no site "${wanted}" in ${config.contentDir} (sites: ${sites.join(', ') || 'none'})${opts.rotate !== null ? '; no key was rotated' : ''}`);
+    return 1;
+  }
   const { keyring, generations } = createKeyringFor(config);
   if (opts.rotate !== null) {
-    if (!SITE_ID.test(opts.rotate)) {
-      err('usage: quire keys rotate <site>');
-      return 2;
-    }
     const generation = generations.rotate(opts.rotate);
     out(`New key for ${opts.rotate} (generation ${generation}); the previous key no longer works:`);
     out(keyring.keyFor(opts.rotate));
     return 0;
   }
-  // Only site.yaml files are read: listing keys must not cost a read of every article.
-  let sites = (await discoverSites(config.contentDir, [])).map((s) => s.id);
-  if (opts.site !== null) {
-    if (!sites.includes(opts.site)) {
-      err(`no site "${opts.site}" in ${config.contentDir} (sites: ${sites.join(', ') || 'none'})`);
-      return 1;
-    }
-    sites = [opts.site];
-  }
-  const keys = sites.map((site) => ({ site, key: keyring.keyFor(site) }));
+  const keys = (wanted === null ? sites : [wanted]).map((site) => ({ site, key: keyring.keyFor(site) }));
   if (opts.json) out(JSON.stringify(keys));
   else for (const k of keys) out(`${k.site}\t${k.key}`);
   return 0;
