@@ -33,32 +33,81 @@ function header(headers: HeaderSource, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** The Standard Webhooks key: base64 after a `whsec_` prefix, else the secret's UTF-8 bytes. */
+function standardWebhooksKey(secret: string): Buffer {
+  return secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret, 'utf8');
+}
+
 /** Constant time for equal lengths; a length difference is not secret (the format is public). */
 function safeEqual(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+export interface VerifyOptions {
+  /**
+   * How far `webhook-timestamp` may be from now, in seconds (default 300, as Standard Webhooks
+   * libraries use). An older request is a replay of a recorded one and is refused.
+   */
+  toleranceSec?: number;
+  /** The clock, in ms (default Date.now). */
+  now?: () => number;
+  /**
+   * Default true: a request without the Standard Webhooks headers (webhook-id, -timestamp,
+   * -signature) is refused, because nothing in it dates it and a recorded one could be replayed
+   * for ever. Quire always sends them. false accepts X-Quire-Signature or the Bearer token alone.
+   */
+  requireTimestamp?: boolean;
+}
+
+const DEFAULT_TOLERANCE_SEC = 300;
+
 /**
- * Accepts the request when `X-Quire-Signature` is the HMAC-SHA256 of `rawBody` under `secret`;
- * without a signature header, when `Authorization: Bearer <secret>` matches. A signature that is
- * present but wrong is refused even with a good Bearer: the body was changed on the way.
+ * Accepts the request when it is signed and fresh: the Standard Webhooks signature (HMAC of
+ * "id.timestamp.body") matches and `webhook-timestamp` is within `toleranceSec` of now, and a
+ * present `X-Quire-Signature` (HMAC of the body) matches too. With `requireTimestamp: false`, a
+ * request without the Standard Webhooks headers is accepted on `X-Quire-Signature`, or without
+ * a signature header on `Authorization: Bearer <secret>`. A signature that is present but wrong
+ * is refused even with a good Bearer: the body was changed on the way.
  */
-export function verifyWebhook(rawBody: Buffer | Uint8Array | string, headers: HeaderSource, secret: string): VerifyResult {
+export function verifyWebhook(rawBody: Buffer | Uint8Array | string, headers: HeaderSource, secret: string, options: VerifyOptions = {}): VerifyResult {
+  const { toleranceSec = DEFAULT_TOLERANCE_SEC, now = Date.now, requireTimestamp = true } = options;
   const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+  const refuse = (reason: string): VerifyResult => ({ ok: false, status: 401, reason });
   const signature = header(headers, 'x-quire-signature');
-  let verifiedBy: 'signature' | 'bearer';
+  const standard = header(headers, 'webhook-signature');
+  let verifiedBy: 'signature' | 'bearer' | null = null;
+  if (standard !== undefined || requireTimestamp) {
+    const id = header(headers, 'webhook-id');
+    const timestamp = header(headers, 'webhook-timestamp');
+    if (standard === undefined || id === undefined || timestamp === undefined) {
+      return refuse('no webhook-id, webhook-timestamp and webhook-signature headers: an undated request could be a replay');
+    }
+    if (!/^\d{1,12}$/.test(timestamp.trim())) return refuse('webhook-timestamp is not a number of seconds');
+    const ageSec = Math.floor(now() / 1000) - Number(timestamp.trim());
+    if (Math.abs(ageSec) > toleranceSec) {
+      return refuse(`webhook-timestamp is ${Math.abs(ageSec)} s ${ageSec > 0 ? 'old' : 'in the future'}, outside the ${toleranceSec} s tolerance (a replayed request, or a clock that is off)`);
+    }
+    const expected = createHmac('sha256', standardWebhooksKey(secret)).update(`${id}.${timestamp.trim()}.`).update(body).digest();
+    // Several space-separated signatures may be sent while a secret is being changed.
+    const matches = standard.split(' ').some((entry) => {
+      const [version, mac] = entry.split(',', 2);
+      return version === 'v1' && mac !== undefined && safeEqual(Buffer.from(mac, 'base64'), expected);
+    });
+    if (!matches) return refuse('webhook-signature does not match the body (was the body re-serialized before verifying?)');
+    verifiedBy = 'signature';
+  }
   if (signature !== undefined) {
     const match = /^sha256=([0-9a-f]{64})$/i.exec(signature.trim());
     const expected = createHmac('sha256', secret).update(body).digest();
     if (!match || !safeEqual(Buffer.from(match[1]!.toLowerCase(), 'hex'), expected)) {
-      return { ok: false, status: 401, reason: 'signature does not match the body (was the body re-serialized before verifying?)' };
+      return refuse('signature does not match the body (was the body re-serialized before verifying?)');
     }
     verifiedBy = 'signature';
-  } else {
+  } else if (verifiedBy === null) {
     const auth = header(headers, 'authorization');
     const token = auth?.match(/^Bearer (.+)$/)?.[1];
     if (token === undefined || !safeEqual(Buffer.from(token), Buffer.from(secret))) {
-      return { ok: false, status: 401, reason: auth ? 'bearer token does not match the secret' : 'no signature and no bearer token' };
+      return refuse(auth ? 'bearer token does not match the secret' : 'no signature and no bearer token');
     }
     verifiedBy = 'bearer';
   }
