@@ -13,10 +13,12 @@ import { testWebhook } from '../publish/test-connection.ts';
 import { generateWebhookSecret, saveWebhook } from '../publish/webhook-settings.ts';
 import { ADMIN_ASSETS } from './assets.ts';
 import { ADMIN_SECURITY_HEADERS } from './security-headers.ts';
+import { createOneTimeFlash } from './one-time-flash.ts';
 import { createSessions, SESSION_COOKIE, type Session } from './sessions.ts';
+import { NotFoundPage } from './views/not-found.tsx';
 import { ArticlesTab, type ArticleRow } from './views/site-articles.tsx';
 import { DeliveriesTab } from './views/site-deliveries.tsx';
-import { PublishingTab, type PublishingView } from './views/site-publishing.tsx';
+import { PublishingTab, type PublishingView, type WebhookFormState } from './views/site-publishing.tsx';
 import { SignInPage } from './views/sign-in.tsx';
 import { SitesPage } from './views/sites.tsx';
 
@@ -41,6 +43,8 @@ type Env = { Variables: { session: Session } };
 
 export function createAdminApp(deps: AdminDeps) {
   const sessions = createSessions(deps.adminToken, deps.publishing.now);
+  // What the Publishing tab shows once after a save or a test (post/redirect/get).
+  const publishingFlash = createOneTimeFlash<Pick<PublishingView, 'form' | 'generatedSecret' | 'testResult'>>();
   // Articles pages read every article's front matter (drafts are not in dist/); files whose stat
   // is unchanged since the last view are not read again.
   const sources: SourceCache = new Map();
@@ -98,6 +102,7 @@ export function createAdminApp(deps: AdminDeps) {
     const site = sitesOf().get(c.req.param('site') ?? '');
     return site ? { id: site.id, name: site.summary.name } : null;
   };
+  const notFound = (c: Context<Env>) => c.html(<NotFoundPage csrf={c.get('session').csrf} />, 404);
   const flashOf = (c: Context<Env>) => sessions.takeFlash(c.get('session'));
   const redirectWith = (c: Context<Env>, to: string, kind: 'ok' | 'error', text: string) => {
     c.get('session').flash = { kind, text };
@@ -118,7 +123,7 @@ export function createAdminApp(deps: AdminDeps) {
 
   app.get('/sites/:site/articles', async (c) => {
     const site = siteOr404(c);
-    if (!site) return c.notFound();
+    if (!site) return notFound(c);
     const content = await loadContent(deps.contentDir, sources);
     const loaded = content.sites.find((s) => s.site.id === site.id);
     const published = new Map(deps.dist.current()!.sites.get(site.id)!.items.map((i) => [i.item.slug, i.item]));
@@ -144,29 +149,26 @@ export function createAdminApp(deps: AdminDeps) {
 
   app.get('/sites/:site/articles/:file{[a-z0-9-]+\\.json}', (c) => {
     const body = sitesOf().get(c.req.param('site'))?.articles.get(c.req.param('file').replace(/\.json$/, ''));
-    if (!body) return c.notFound();
+    if (!body) return notFound(c);
     return new Response(body.bytes, { headers: { 'content-type': 'application/json; charset=utf-8' } });
   });
 
-  const publishingPage = (c: Context<Env>, site: { id: string; name: string }, extra: Partial<PublishingView> = {}, status: 200 | 422 = 200) => {
+  app.get('/sites/:site/publishing', (c) => {
+    const site = siteOr404(c);
+    if (!site) return notFound(c);
     const hook = deps.publishing.store.webhooks.get(site.id);
     const view: PublishingView = {
       apiBase: `${deps.publicUrl()}/v1`,
       key: deps.keyring.keyFor(site.id),
       webhook: hook ? { url: hook.url, secretHint: hook.secretHint, extraEvents: hook.extraEvents, disabledReason: hook.disabledReason } : null,
-      ...extra,
+      ...publishingFlash.take(c.get('session')),
     };
-    return c.html(<PublishingTab csrf={c.get('session').csrf} flash={flashOf(c)} site={site} view={view} />, status);
-  };
-
-  app.get('/sites/:site/publishing', (c) => {
-    const site = siteOr404(c);
-    return site ? publishingPage(c, site) : c.notFound();
+    return c.html(<PublishingTab csrf={c.get('session').csrf} flash={flashOf(c)} site={site} view={view} />);
   });
 
   app.post('/sites/:site/rotate-key', async (c) => {
     const site = siteOr404(c);
-    if (!site) return c.notFound();
+    if (!site) return notFound(c);
     const form = await c.req.parseBody();
     if (form.confirm !== 'yes') return redirectWith(c, `/admin/sites/${site.id}/publishing`, 'error', 'Tick the confirmation to rotate the key.');
     deps.rotateKey(site.id);
@@ -175,48 +177,51 @@ export function createAdminApp(deps: AdminDeps) {
 
   app.post('/sites/:site/webhook', async (c) => {
     const site = siteOr404(c);
-    if (!site) return c.notFound();
+    if (!site) return notFound(c);
     const form = await c.req.parseBody();
     const url = typeof form.url === 'string' ? form.url : '';
     if (form.method === 'none') {
       const removed = deps.publishing.store.webhooks.remove(site.id);
       return redirectWith(c, `/admin/sites/${site.id}/publishing`, 'ok', removed ? 'Webhook removed: nothing more is sent to it.' : 'Content API only: nothing is pushed.');
     }
+    const typed = typeof form.secret === 'string' ? form.secret : '';
     const generated = form.generate === 'yes' ? generateWebhookSecret() : null;
-    const typed = typeof form.secret === 'string' && form.secret !== '' ? form.secret : undefined;
-    const secret = generated ?? typed;
-    const saved = await saveWebhook({ ...deps.publishing, allowPrivate: deps.allowPrivate }, site.id, {
-      url,
-      ...(secret !== undefined ? { secret } : {}),
-      extraEvents: form.extraEvents === 'yes',
-    });
-    if (!saved.ok) return publishingPage(c, site, { form: { method: 'webhook', url, error: { field: saved.field, message: saved.message } } }, 422);
-    if (generated) {
-      c.get('session').flash = { kind: 'ok', text: 'Webhook saved.' };
-      return publishingPage(c, site, { generatedSecret: generated });
+    const secret = generated ?? (typed !== '' ? typed : undefined);
+    const extraEvents = form.extraEvents === 'yes';
+    const saved = await saveWebhook({ ...deps.publishing, allowPrivate: deps.allowPrivate }, site.id, { url, ...(secret !== undefined ? { secret } : {}), extraEvents });
+    const back = `/admin/sites/${site.id}/publishing`;
+    if (!saved.ok) {
+      const state: WebhookFormState = { method: 'webhook', url, secret: typed, generate: generated !== null, extraEvents, problems: saved.problems.map((p) => ({ field: p.field, message: p.message })) };
+      publishingFlash.put(c.get('session'), { form: state });
+      return redirectWith(c, back, 'error', `Not saved: ${saved.problems.length === 1 ? 'fix the field marked below' : 'fix the fields marked below'}.`);
     }
-    return redirectWith(c, `/admin/sites/${site.id}/publishing`, 'ok', 'Webhook saved. Run Test connection to check it.');
+    if (generated) {
+      publishingFlash.put(c.get('session'), { generatedSecret: generated });
+      return redirectWith(c, back, 'ok', 'Webhook saved.');
+    }
+    return redirectWith(c, back, 'ok', 'Webhook saved. Run Test connection to check it.');
   });
 
   app.post('/sites/:site/test', async (c) => {
     const site = siteOr404(c);
-    if (!site) return c.notFound();
+    if (!site) return notFound(c);
     const result = await testWebhook({ ...deps.publishing, distDir: deps.distDir }, site.id);
     const outcome = result.sent ? { ok: result.explanation.ok, message: result.explanation.message, code: result.explanation.code, deliveryId: result.deliveryId } : { ok: false, message: result.message, code: result.code };
     if ((c.req.header('accept') ?? '').includes('application/json')) return c.json(outcome);
-    return publishingPage(c, site, { testResult: outcome });
+    publishingFlash.put(c.get('session'), { testResult: outcome });
+    return c.redirect(`/admin/sites/${site.id}/publishing#test-result`, 303);
   });
 
   app.get('/sites/:site/deliveries', (c) => {
     const site = siteOr404(c);
-    if (!site) return c.notFound();
+    if (!site) return notFound(c);
     const { outbox } = deps.publishing.store;
     return c.html(<DeliveriesTab csrf={c.get('session').csrf} flash={flashOf(c)} site={site} log={outbox.attemptLog({ siteId: site.id, limit: 200 })} pending={outbox.counts(site.id).pending} />);
   });
 
   app.post('/sites/:site/deliveries/:id/redeliver', async (c) => {
     const site = siteOr404(c);
-    if (!site) return c.notFound();
+    if (!site) return notFound(c);
     const result = await redeliver(deps.publishing, c.req.param('id'), site.id);
     const back = `/admin/sites/${site.id}/deliveries`;
     if (!result.sent) {
@@ -225,6 +230,17 @@ export function createAdminApp(deps: AdminDeps) {
     }
     return redirectWith(c, back, result.explanation.ok ? 'ok' : 'error', `Redelivered (${result.deliveryId}): ${result.explanation.message}`);
   });
+
+  // A form's address opened with GET (a bookmark, a reload after a redirect): its page instead.
+  for (const [action, tab] of [['webhook', 'publishing'], ['test', 'publishing'], ['rotate-key', 'publishing'], ['deliveries/:id/redeliver', 'deliveries']] as const) {
+    app.get(`/sites/:site/${action}`, (c) => {
+      const site = siteOr404(c);
+      return site ? c.redirect(`/admin/sites/${site.id}/${tab}`, 303) : notFound(c);
+    });
+  }
+  // Mounted apps do not bring their own notFound handler: this catch-all keeps every address
+  // under /admin inside the app.
+  app.all('*', (c) => notFound(c));
 
   return app;
 }

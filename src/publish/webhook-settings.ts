@@ -46,19 +46,24 @@ export interface WebhookInput {
   extraEvents?: boolean;
 }
 
+/** Every problem with the input at once (URL and secret), so a form can mark each field. */
+export type WebhookSaveFailure = { ok: false; problems: WebhookInputError[] };
+
 export async function saveWebhook(
   deps: { store: StateStore; client: SafeClient; allowPrivate: boolean; now: () => number },
   siteId: string,
   input: WebhookInput,
-): Promise<{ ok: true; webhook: WebhookRecord } | WebhookInputError> {
+): Promise<{ ok: true; webhook: WebhookRecord } | WebhookSaveFailure> {
+  const problems: WebhookInputError[] = [];
   if (input.secret !== undefined) {
     const bad = checkSecret(input.secret);
-    if (bad) return bad;
+    if (bad) problems.push(bad);
   } else if (!deps.store.webhooks.get(siteId)) {
-    return { ok: false, field: 'secret', code: 'SECRET_REQUIRED', message: 'a secret is required: enter one or generate one' };
+    problems.push({ ok: false, field: 'secret', code: 'SECRET_REQUIRED', message: 'a secret is required: enter one or generate one' });
   }
   const url = await checkWebhookUrl(deps.client, input.url, deps.allowPrivate);
-  if (!url.ok) return url;
+  if (!url.ok) problems.unshift(url);
+  if (!url.ok || problems.length) return { ok: false, problems };
   const webhook = deps.store.webhooks.save(siteId, { url: url.url, ...(input.secret !== undefined ? { secret: input.secret } : {}), ...(input.extraEvents !== undefined ? { extraEvents: input.extraEvents } : {}) }, deps.now());
   return { ok: true, webhook };
 }

@@ -54,7 +54,7 @@ export async function runWebhook(ctx: CliContext, args: WebhookArgs): Promise<nu
           ...(args.extraEvents !== undefined ? { extraEvents: args.extraEvents } : {}),
         });
         if (!saved.ok) {
-          err(`Not saved: ${saved.field === 'url' ? 'URL' : 'secret'}: ${saved.message}  [${saved.code}]`);
+          for (const problem of saved.problems) err(`Not saved: ${problem.field === 'url' ? 'URL' : 'secret'}: ${problem.message}  [${problem.code}]`);
           return 1;
         }
         out(`Webhook of ${site} saved: POST ${saved.webhook.url} (secret ${saved.webhook.secretHint}${saved.webhook.extraEvents ? ', with unpublished/deleted events' : ''})`);
