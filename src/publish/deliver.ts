@@ -66,9 +66,22 @@ function readResponse(res: Extract<HttpOutcome, { ok: true }>, base: Pick<Attemp
     };
   }
   const error = res.status >= 300 && res.status < 400
-    ? `redirect (${res.status}${header('location') ? ` to ${header('location')}` : ''}) not followed: register the final URL`
+    ? redirectError(res.status, header('location'))
     : `HTTP ${res.status}${res.status === 410 ? ': the receiver is gone; webhook disabled' : ''}${bodySnippet(res.body)}`;
   return { attempt: { ...base, status: res.status, error, replyUrl: null, replyId: null }, outcome, summary: error };
+}
+
+const MAX_LOCATION_CHARS = 300;
+
+/** How a 3xx is recorded in an attempt's error; `redirectTargetOf` reads it back. */
+export function redirectError(status: number, unsafeLocation: string | undefined): string {
+  const location = unsafeLocation?.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, MAX_LOCATION_CHARS);
+  return `redirect (${status}${location ? ` to ${location}` : ''}) not followed: register the final URL`;
+}
+
+/** Where a recorded redirect pointed, or null. */
+export function redirectTargetOf(error: string | null): string | null {
+  return error?.match(/^redirect \(\d{3} to (.+)\) not followed/)?.[1] ?? null;
 }
 
 /** The optional `{url, id}` reply (spec 2.5); anything else is noted and ignored. */

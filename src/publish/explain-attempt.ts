@@ -1,6 +1,7 @@
 // Plain words for what happened to a delivery attempt, and what to do about it: shown by
 // `webhook test`, the web app's Test connection and the MCP test_webhook tool.
 import type { AttemptRecord } from '../store/outbox.ts';
+import { redirectTargetOf } from './deliver.ts';
 
 export interface Explanation {
   ok: boolean;
@@ -9,8 +10,13 @@ export interface Explanation {
   message: string;
 }
 
-export function explainAttempt(a: AttemptRecord): Explanation {
+/**
+ * `willRetry`: whether this delivery gets another attempt on its own. A Test connection is sent
+ * once, so its explanation must not promise retries.
+ */
+export function explainAttempt(a: AttemptRecord, { willRetry }: { willRetry: boolean }): Explanation {
   const ms = `${a.durationMs} ms`;
+  const afterThis = willRetry ? '' : ' This attempt is not retried: send it again once the receiver is fixed.';
   if (a.status !== null) {
     const s = a.status;
     if (s >= 200 && s < 300) {
@@ -21,11 +27,14 @@ export function explainAttempt(a: AttemptRecord): Explanation {
     if (s === 401 || s === 403) {
       return { ok: false, code: 'REJECTED_SECRET', message: `The receiver rejected the secret or signature (HTTP ${s}). Make sure it uses the same secret as saved here, and computes the HMAC over the raw request body, not re-serialized JSON.` };
     }
-    if (s >= 300 && s < 400) return { ok: false, code: 'REDIRECT', message: `The receiver answered with a redirect (HTTP ${s}). Redirects are not followed and the secret is not forwarded; use the final URL. ${a.error ?? ''}`.trim() };
+    if (s >= 300 && s < 400) {
+      const target = redirectTargetOf(a.error);
+      return { ok: false, code: 'REDIRECT', message: `The receiver answered with a redirect (HTTP ${s}${target ? ` to ${target}` : ''}). Redirects are not followed and the secret is not forwarded: save the final URL as the webhook URL.` };
+    }
     if (s === 404 || s === 405) return { ok: false, code: 'NOT_FOUND', message: `The receiver has no endpoint for POST at this URL (HTTP ${s}). Check the path.` };
     if (s === 410) return { ok: false, code: 'GONE', message: 'The receiver answered 410 Gone, so the webhook was disabled. Save it again to re-enable it.' };
-    if (s === 429) return { ok: false, code: 'RATE_LIMITED', message: 'The receiver is rate-limiting (HTTP 429). Deliveries are retried after the time it asks for.' };
-    if (s >= 500) return { ok: false, code: 'RECEIVER_ERROR', message: `The receiver failed with HTTP ${s}. Check its logs; deliveries are retried with backoff.` };
+    if (s === 429) return { ok: false, code: 'RATE_LIMITED', message: `The receiver is rate-limiting (HTTP 429).${willRetry ? ' This delivery is retried after the time it asks for.' : afterThis}` };
+    if (s >= 500) return { ok: false, code: 'RECEIVER_ERROR', message: `The receiver failed with HTTP ${s}. Check its logs.${willRetry ? ' This delivery is retried with backoff.' : afterThis}` };
     return { ok: false, code: 'REJECTED', message: `The receiver refused the delivery with HTTP ${s}. ${a.error ?? ''}`.trim() };
   }
   const [kind, ...rest] = (a.error ?? 'network: unknown error').split(': ');

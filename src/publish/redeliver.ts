@@ -25,5 +25,6 @@ export async function redeliver(deps: DeliveryDeps, deliveryId: string, siteId: 
   const id = outbox.enqueue({ siteId: original.siteId, slug: original.slug, event: original.event, body: original.body, origin: 'redeliver' }, now);
   const sent = await sendOne(deps, id, owner);
   if (!sent) return { sent: false, code: 'BUSY', message: `another delivery of "${original.slug}" is in flight; ${id} is queued and will be sent after it` };
-  return { sent: true, deliveryId: id, attempt: sent.result.attempt, explanation: explainAttempt(sent.result.attempt), willRetry: sent.verdict === 'pending' };
+  const willRetry = sent.verdict === 'pending';
+  return { sent: true, deliveryId: id, attempt: sent.result.attempt, explanation: explainAttempt(sent.result.attempt, { willRetry }), willRetry };
 }
