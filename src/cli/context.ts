@@ -1,5 +1,6 @@
 // What every command gets: the config, loaded once, and where to print.
 import type { QuireConfig } from '../config/config.ts';
+import { discoverSites } from '../content/load-content.ts';
 import { loadServerSecret } from '../config/server-secret.ts';
 import { createKeyring } from '../keys/api-keys.ts';
 import { openKeyGenerations } from '../keys/key-generations.ts';
@@ -35,4 +36,13 @@ export function openPublishing({ config, err }: CliContext): DeliveryDeps & { cl
       store.close();
     },
   };
+}
+
+/** Whether `siteId` is a site of the content tree; prints an error naming the sites there are when not. */
+export async function isKnownSite({ config, err }: CliContext, siteId: string): Promise<boolean> {
+  // Only site.yaml files are read: checking a name must not cost a read of every article.
+  const sites = (await discoverSites(config.contentDir, [])).map((s) => s.id);
+  if (sites.includes(siteId)) return true;
+  err(`no site "${siteId}" in ${config.contentDir} (sites: ${sites.join(', ') || 'none'})`);
+  return false;
 }

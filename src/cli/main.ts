@@ -1,45 +1,64 @@
 #!/usr/bin/env node
 // `quire`: the command line. The only module that reads argv and the environment. Commands are
-// loaded when used: a `publish` does not pay for compiling the web app or the MCP server.
-import { parseArgs } from 'node:util';
-import { ConfigError, parseConfig, type QuireConfig } from '../config/config.ts';
+// declared in commands.ts and parsed by args.ts before anything runs (so `--help` only prints);
+// they are loaded when used: a `publish` does not pay for compiling the web app or the MCP server.
+import { ConfigError, parseConfig, SETTING_LINES, type QuireConfig } from '../config/config.ts';
+import { closestName } from '../text/closest-name.ts';
+import packageJson from '../../package.json' with { type: 'json' };
+import { helpText, parseArgs } from './args.ts';
+import { commandNamed, COMMANDS } from './commands.ts';
 import type { CliContext } from './context.ts';
 
-const HELP = `quire — Markdown in git → sanitized HTML, a keyed Content API and signed webhooks
-
-Usage: npm run quire -- <command> [options]
-
-Commands:
-  start                     build content/ and serve the Content API (npm start)
-  dev                       like start, and rebuild on every change to content/ (npm run dev)
-  build                     compile content/ into dist/ (npm run build)
-  keys [--site <id>] [--json]
-                            print each site's API key
-  keys rotate <site>        give one site a new key; the old key stops working, other sites keep theirs
-  webhook set <site> --url <https-url> (--secret <s> | --generate-secret) [--extra-events]
-  webhook show [<site>] | webhook remove <site> | webhook test <site>
-                            register, inspect, remove or try a site's webhook receiver
-  publish [--site <id>] [--dry-run] [--baseline]
-                            build, then send published/updated webhooks for what changed (npm run publish)
-  deliveries [--site <id>] [--json] [--limit <n>]
-                            every delivery attempt: time, event, slug, status, duration, error, reply URL
-  redeliver <delivery-id>   send a delivery's payload again
-  verify <site> [--url <base>] [--slug <s>]… [--json]
-                            check the receiving site: sitemap, canonical, unmodified HTML, byline
-  mcp                       serve the MCP tools over stdio (npm run mcp)
-
-Settings (environment): PORT, HOST, QUIRE_SECRET, QUIRE_STATE_DIR, QUIRE_CONTENT_DIR,
-QUIRE_DIST_DIR, QUIRE_PUBLIC_URL, QUIRE_WEBHOOK_SECRET, QUIRE_WEBHOOK_TIMEOUT_MS,
-QUIRE_PUBLISH_RETRY_WINDOW_MS, QUIRE_ALLOW_PRIVATE_TARGETS (development only). See README.md.`;
+function topLevelHelp(): string {
+  const commands = COMMANDS.map((c) => `  ${c.name.padEnd(12)} ${c.summary}`);
+  const width = Math.max(...SETTING_LINES.map((s) => s.name.length));
+  return [
+    'quire — Markdown in git → sanitized HTML, a keyed Content API and signed webhooks',
+    '',
+    'usage: quire <command> [options]      (or: npm run quire -- <command> [options])',
+    '       quire <command> --help         that command\'s usage and options',
+    '       quire --version',
+    '',
+    'commands:',
+    ...commands,
+    '',
+    'settings (environment; a bad value stops Quire before it does anything):',
+    ...SETTING_LINES.map((s) => `  ${s.name.padEnd(width)}  ${s.about}`),
+    `  ${'NODE_EXTRA_CA_CERTS'.padEnd(width)}  Node's own: extra CA certificates to trust (e.g. a local test CA)`,
+    '',
+    'See README.md.',
+  ].join('\n');
+}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const out = (line: string) => process.stdout.write(line + '\n');
   const err = (line: string) => process.stderr.write(line + '\n');
   if (!command || command === 'help' || command === '--help' || command === '-h') {
-    out(HELP);
+    const spec = command === 'help' && rest[0] ? commandNamed(rest[0]) : undefined;
+    (command ? out : err)(spec ? helpText(spec) : topLevelHelp());
     return command ? 0 : 2;
   }
+  if (command === '--version' || command === '-v' || command === 'version') {
+    out(packageJson.version);
+    return 0;
+  }
+  const spec = commandNamed(command);
+  if (!spec) {
+    const near = closestName(command, COMMANDS.map((c) => c.name));
+    err(`unknown command "${command}"${near ? ` (did you mean "${near}"?)` : ''}; \`quire --help\` lists the commands`);
+    return 2;
+  }
+  const parsed = parseArgs(spec, rest);
+  if (parsed.kind === 'help') {
+    out(helpText(spec));
+    return 0;
+  }
+  if (parsed.kind === 'error') {
+    err(parsed.message);
+    return 2;
+  }
+  const { values, positionals } = parsed;
   let config: QuireConfig;
   try {
     config = parseConfig(process.env);
@@ -51,74 +70,42 @@ async function main(argv: string[]): Promise<number> {
     throw e;
   }
   const ctx: CliContext = { config, out, err };
-  switch (command) {
+  switch (spec.name) {
     case 'build':
       return (await import('./commands/build.ts')).runBuild(ctx);
     case 'start':
       return (await import('./commands/serve.ts')).runServer(ctx, { watch: false });
     case 'dev':
       return (await import('./commands/serve.ts')).runServer(ctx, { watch: true });
-    case 'keys': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        options: { site: { type: 'string' }, json: { type: 'boolean', default: false } },
-        allowPositionals: true,
-      });
-      return (await import('./commands/keys.ts')).runKeys(ctx, { site: values.site ?? null, json: values.json ?? false, rotate: positionals[0] === 'rotate' ? (positionals[1] ?? '') : null });
-    }
-    case 'webhook': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        options: {
-          url: { type: 'string' },
-          secret: { type: 'string' },
-          'generate-secret': { type: 'boolean', default: false },
-          'extra-events': { type: 'boolean' },
-          'no-extra-events': { type: 'boolean' },
-          json: { type: 'boolean', default: false },
-        },
-        allowPositionals: true,
-      });
+    case 'keys':
+      if (positionals.length && positionals[0] !== 'rotate') {
+        err(`quire keys: unknown action "${positionals[0]}"\n${helpText(spec)}`);
+        return 2;
+      }
+      return (await import('./commands/keys.ts')).runKeys(ctx, { site: values.string('site') ?? null, json: values.flag('json'), rotate: positionals[0] === 'rotate' ? (positionals[1] ?? '') : null });
+    case 'webhook':
       return (await import('./commands/webhook.ts')).runWebhook(ctx, {
         action: positionals[0],
         site: positionals[1],
-        url: values.url,
-        secret: values.secret,
-        generateSecret: values['generate-secret'] ?? false,
-        extraEvents: values['extra-events'] ? true : values['no-extra-events'] ? false : undefined,
-        json: values.json ?? false,
+        url: values.string('url'),
+        secret: values.string('secret'),
+        generateSecret: values.flag('generate-secret'),
+        extraEvents: values.flag('extra-events') ? true : values.flag('no-extra-events') ? false : undefined,
+        json: values.flag('json'),
       });
-    }
-    case 'publish': {
-      const { values } = parseArgs({
-        args: rest,
-        options: { site: { type: 'string' }, 'dry-run': { type: 'boolean', default: false }, baseline: { type: 'boolean', default: false } },
-      });
-      return (await import('./commands/publish.ts')).runPublish(ctx, { site: values.site ?? null, dryRun: values['dry-run'] ?? false, baseline: values.baseline ?? false });
-    }
-    case 'deliveries': {
-      const { values } = parseArgs({
-        args: rest,
-        options: { site: { type: 'string' }, json: { type: 'boolean', default: false }, limit: { type: 'string', default: '200' } },
-      });
-      return (await import('./commands/deliveries.ts')).runDeliveries(ctx, { site: values.site ?? null, json: values.json ?? false, limit: Math.max(1, Number(values.limit) || 200) });
-    }
+    case 'publish':
+      return (await import('./commands/publish.ts')).runPublish(ctx, { site: values.string('site') ?? null, dryRun: values.flag('dry-run'), baseline: values.flag('baseline') });
+    case 'deliveries':
+      return (await import('./commands/deliveries.ts')).runDeliveries(ctx, { site: values.string('site') ?? null, json: values.flag('json'), limit: values.integer('limit') ?? 200 });
     case 'redeliver':
-      return (await import('./commands/deliveries.ts')).runRedeliver(ctx, rest[0]);
+      return (await import('./commands/deliveries.ts')).runRedeliver(ctx, positionals[0]);
     case 'mcp':
       await import('../mcp/main.ts'); // serves MCP over stdio until stdin closes
       return -1;
-    case 'verify': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        options: { url: { type: 'string' }, slug: { type: 'string', multiple: true }, json: { type: 'boolean', default: false } },
-        allowPositionals: true,
-      });
-      return (await import('./commands/verify.ts')).runVerify(ctx, { site: positionals[0], url: values.url ?? null, slugs: values.slug ?? [], json: values.json ?? false });
-    }
+    case 'verify':
+      return (await import('./commands/verify.ts')).runVerify(ctx, { site: positionals[0], url: values.string('url') ?? null, slugs: values.list('slug'), json: values.flag('json') });
     default:
-      err(`unknown command "${command}"\n\n${HELP}`);
-      return 2;
+      throw new Error(`command "${spec.name}" is declared but not dispatched`);
   }
 }
 

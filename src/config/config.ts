@@ -70,32 +70,36 @@ function flag(v: string): boolean {
   return v === '1' || v === 'true';
 }
 
+// The one settings table: how each variable is read, and the line `quire --help` prints for it.
 const SETTINGS = {
-  PORT: wholeNumber(0, 65535),
-  HOST: text,
-  QUIRE_SECRET: atLeast(32, 'must be at least 32 characters (use e.g. `openssl rand -hex 32`)'),
-  QUIRE_STATE_DIR: text,
-  QUIRE_CONTENT_DIR: text,
-  QUIRE_DIST_DIR: text,
-  QUIRE_PUBLIC_URL: httpUrl,
-  QUIRE_ALLOW_PRIVATE_TARGETS: flag,
-  QUIRE_WEBHOOK_TIMEOUT_MS: wholeNumber(100, 120_000, 'a whole number of milliseconds'),
-  QUIRE_PUBLISH_RETRY_WINDOW_MS: wholeNumber(0, 3_600_000, 'a whole number of milliseconds'),
-  QUIRE_WEBHOOK_SECRET: text,
-  QUIRE_ADMIN_TOKEN: atLeast(16),
-} satisfies Record<string, (v: string) => unknown>;
+  PORT: { read: wholeNumber(0, 65535), about: 'port of the server (default 8787; 0: any free port)' },
+  HOST: { read: text, about: 'address to listen on (default 127.0.0.1)' },
+  QUIRE_SECRET: { read: atLeast(32, 'must be at least 32 characters (use e.g. `openssl rand -hex 32`)'), about: 'server secret for API keys (default: generated into the state dir)' },
+  QUIRE_STATE_DIR: { read: text, about: 'state: secret, key generations, webhooks, caches (default .quire)' },
+  QUIRE_CONTENT_DIR: { read: text, about: 'the content tree (default content)' },
+  QUIRE_DIST_DIR: { read: text, about: 'build output (default dist)' },
+  QUIRE_PUBLIC_URL: { read: httpUrl, about: 'base URL clients use (default http://localhost:$PORT)' },
+  QUIRE_ALLOW_PRIVATE_TARGETS: { read: flag, about: 'development and tests only: 1 lets webhooks and checks reach loopback and private addresses' },
+  QUIRE_WEBHOOK_TIMEOUT_MS: { read: wholeNumber(100, 120_000, 'a whole number of milliseconds'), about: 'time-out of one delivery attempt (default 10000)' },
+  QUIRE_PUBLISH_RETRY_WINDOW_MS: { read: wholeNumber(0, 3_600_000, 'a whole number of milliseconds'), about: 'how long publish waits for quick retries (default 15000)' },
+  QUIRE_WEBHOOK_SECRET: { read: text, about: 'secret for `webhook set` when --secret is not given' },
+  QUIRE_ADMIN_TOKEN: { read: atLeast(16), about: 'token to sign in to /admin (default: generated per start)' },
+} satisfies Record<string, { read: (v: string) => unknown; about: string }>;
 
-type Settings = { [K in keyof typeof SETTINGS]?: ReturnType<(typeof SETTINGS)[K]> };
+type Settings = { [K in keyof typeof SETTINGS]?: ReturnType<(typeof SETTINGS)[K]['read']> };
+
+/** Every setting Quire reads, with one line about it (for `quire --help`). */
+export const SETTING_LINES: readonly { name: string; about: string }[] = Object.entries(SETTINGS).map(([name, s]) => ({ name, about: s.about }));
 
 /** Every setting checked; all problems reported at once. An empty value counts as unset. */
 function readSettings(env: Record<string, string | undefined>): Settings {
   const out: Record<string, unknown> = {};
   const problems: string[] = [];
-  for (const [name, check] of Object.entries(SETTINGS) as [string, (v: string) => unknown][]) {
+  for (const [name, setting] of Object.entries(SETTINGS) as [string, { read: (v: string) => unknown }][]) {
     const value = env[name];
     if (value === undefined || value === '') continue;
     try {
-      out[name] = check(value);
+      out[name] = setting.read(value);
     } catch (err) {
       if (!(err instanceof Invalid)) throw err;
       problems.push(`${name}: ${err.message}`);

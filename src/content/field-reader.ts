@@ -2,6 +2,7 @@
 import { issue, START, type ContentIssue, type IssueCode, type Place } from './issues.ts';
 import type { YamlMapping } from './yaml-fields.ts';
 import { parseContentDate } from './dates.ts';
+import { closestName } from '../text/closest-name.ts';
 
 export class FieldReader {
   private readonly read = new Set<string>();
@@ -130,7 +131,7 @@ export class FieldReader {
   warnUnknown(known: readonly string[]): void {
     for (const [name, f] of this.mapping.fields) {
       if (this.read.has(name) || known.includes(name)) continue;
-      const near = known.find((k) => editDistance(k, name) <= 2);
+      const near = closestName(name, known);
       this.issues.push(
         issue(this.file, f.keyPlace, 'CONTENT_FIELD_UNKNOWN', `unknown field \`${name}\``, {
           severity: 'warning',
@@ -145,18 +146,4 @@ function describe(v: unknown): string {
   if (Array.isArray(v)) return 'a list';
   if (v === null) return 'empty';
   return typeof v === 'object' ? 'a mapping' : `a ${typeof v}`;
-}
-
-function editDistance(a: string, b: string): number {
-  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0]!;
-    dp[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j]!;
-      dp[j] = Math.min(dp[j]! + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return dp[b.length]!;
 }

@@ -1,10 +1,13 @@
 // `quire deliveries [--site <id>] [--json]` and `quire redeliver <delivery-id>`.
 import { redeliver } from '../../publish/redeliver.ts';
-import { openPublishing, type CliContext } from '../context.ts';
+import { isKnownSite, openPublishing, type CliContext } from '../context.ts';
 
-export function runDeliveries(ctx: CliContext, opts: { site: string | null; json: boolean; limit: number }): number {
+export async function runDeliveries(ctx: CliContext, opts: { site: string | null; json: boolean; limit: number }): Promise<number> {
   const deps = openPublishing(ctx);
   try {
+    // A site removed from content/ still has its history; any other name is a mistake.
+    const hasHistory = opts.site !== null && deps.store.outbox.list({ siteId: opts.site, limit: 1 }).length > 0;
+    if (opts.site !== null && !hasHistory && !(await isKnownSite(ctx, opts.site))) return 1;
     const log = deps.store.outbox.attemptLog({ siteId: opts.site, limit: opts.limit });
     if (opts.json) {
       ctx.out(JSON.stringify(log.map((a) => ({

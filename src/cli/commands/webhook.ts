@@ -1,8 +1,7 @@
 // `quire webhook set|show|remove|test <site>`.
-import { discoverSites } from '../../content/load-content.ts';
 import { testWebhook } from '../../publish/test-connection.ts';
 import { generateWebhookSecret, saveWebhook } from '../../publish/webhook-settings.ts';
-import { openPublishing, type CliContext } from '../context.ts';
+import { isKnownSite, openPublishing, type CliContext } from '../context.ts';
 
 export interface WebhookArgs {
   action: string | undefined;
@@ -27,13 +26,7 @@ export async function runWebhook(ctx: CliContext, args: WebhookArgs): Promise<nu
     err(USAGE);
     return 2;
   }
-  if (args.site) {
-    const sites = (await discoverSites(config.contentDir, [])).map((s) => s.id);
-    if (!sites.includes(args.site)) {
-      err(`no site "${args.site}" in ${config.contentDir} (sites: ${sites.join(', ') || 'none'})`);
-      return 1;
-    }
-  }
+  if (args.site && !(await isKnownSite(ctx, args.site))) return 1;
   const deps = openPublishing(ctx);
   try {
     const site = args.site!;

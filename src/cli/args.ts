@@ -1,0 +1,122 @@
+// The one argument parser of the `quire` command: each command declares its options (with their
+// types and bounds) and its usage text as data (commands.ts); this turns argv into checked
+// values, `--help`, or an error that says what to type instead. Nothing here runs a command.
+import { closestName } from '../text/closest-name.ts';
+
+export type OptionSpec =
+  | { type: 'boolean'; help: string }
+  | { type: 'string'; value: string; help: string; multiple?: boolean }
+  | { type: 'integer'; value: string; help: string; min: number; max: number };
+
+export interface CommandSpec {
+  name: string;
+  /** One line for the command list of `quire --help`. */
+  summary: string;
+  /** Usage lines, without the leading `quire `. */
+  usage: string[];
+  options: Record<string, OptionSpec>;
+  /** How many positional arguments the command takes. */
+  positionals: { max: number };
+  /** Printed after the options in the command's own help. */
+  notes?: string[];
+}
+
+export type ParsedArgs =
+  | { kind: 'help' }
+  | { kind: 'error'; message: string }
+  | { kind: 'ok'; values: ArgValues; positionals: string[] };
+
+export class ArgValues {
+  constructor(private readonly values: ReadonlyMap<string, string | boolean | number | string[]>) {}
+  flag(name: string): boolean {
+    return this.values.get(name) === true;
+  }
+  string(name: string): string | undefined {
+    const v = this.values.get(name);
+    return typeof v === 'string' ? v : undefined;
+  }
+  integer(name: string): number | undefined {
+    const v = this.values.get(name);
+    return typeof v === 'number' ? v : undefined;
+  }
+  list(name: string): string[] {
+    const v = this.values.get(name);
+    return Array.isArray(v) ? v : [];
+  }
+}
+
+const HELP_FLAGS = new Set(['--help', '-h']);
+
+export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArgs {
+  const values = new Map<string, string | boolean | number | string[]>();
+  const positionals: string[] = [];
+  const error = (message: string): ParsedArgs => ({ kind: 'error', message: `${message}\n${usageText(spec)}` });
+  // Help wins wherever it stands (before `--`), so `--help` never runs anything.
+  const end = argv.indexOf('--');
+  if ((end === -1 ? argv : argv.slice(0, end)).some((a) => HELP_FLAGS.has(a))) return { kind: 'help' };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.slice(arg.startsWith('--') ? 2 : 1, eq === -1 ? undefined : eq);
+    const option = arg.startsWith('--') ? spec.options[name] : undefined;
+    if (!option) {
+      const near = closestName(name, Object.keys(spec.options));
+      return error(`quire ${spec.name}: unknown option ${arg.slice(0, eq === -1 ? undefined : eq)}${near ? ` (did you mean --${near}?)` : ''}`);
+    }
+    if (option.type === 'boolean') {
+      if (eq !== -1) return error(`quire ${spec.name}: --${name} takes no value`);
+      values.set(name, true);
+      continue;
+    }
+    let raw: string;
+    if (eq !== -1) raw = arg.slice(eq + 1);
+    else {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) return error(`quire ${spec.name}: --${name} needs a value (${option.value})`);
+      raw = next;
+      i++;
+    }
+    if (option.type === 'integer') {
+      const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+      if (!(n >= option.min && n <= option.max)) {
+        return error(`quire ${spec.name}: --${name} must be a whole number from ${option.min} to ${option.max} (got ${JSON.stringify(raw)})`);
+      }
+      values.set(name, n);
+    } else if (option.multiple) {
+      values.set(name, [...((values.get(name) as string[] | undefined) ?? []), raw]);
+    } else {
+      if (values.has(name)) return error(`quire ${spec.name}: --${name} given twice`);
+      values.set(name, raw);
+    }
+  }
+  if (positionals.length > spec.positionals.max) {
+    return error(`quire ${spec.name}: unexpected argument ${JSON.stringify(positionals[spec.positionals.max])}`);
+  }
+  return { kind: 'ok', values: new ArgValues(values), positionals };
+}
+
+/** The usage lines alone (for errors). */
+export function usageText(spec: CommandSpec): string {
+  return `usage:\n${spec.usage.map((u) => `  quire ${u}`).join('\n')}`;
+}
+
+/** `quire <command> --help`: usage, options, notes. */
+export function helpText(spec: CommandSpec): string {
+  const lines = [`quire ${spec.name} — ${spec.summary}`, '', usageText(spec)];
+  const options = Object.entries(spec.options);
+  const label = (name: string, o: OptionSpec) => `--${name}${o.type === 'boolean' ? '' : ` <${o.value}>`}`;
+  const width = Math.max(...options.map(([n, o]) => label(n, o).length), '-h, --help'.length);
+  lines.push('', 'options:');
+  for (const [name, o] of options) lines.push(`  ${label(name, o).padEnd(width)}  ${o.help}`);
+  lines.push(`  ${'-h, --help'.padEnd(width)}  print this help and do nothing else`);
+  if (spec.notes?.length) lines.push('', ...spec.notes);
+  return lines.join('\n');
+}

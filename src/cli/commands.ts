@@ -1,0 +1,110 @@
+// Every `quire` command as data: its options (types, bounds), its usage and help text. main.ts
+// parses argv against these and dispatches; `quire --help` and `quire <command> --help` print them.
+import type { CommandSpec } from './args.ts';
+
+const site = { type: 'string', value: 'id', help: 'only this site (an id from content/<site>/)' } as const;
+const json = { type: 'boolean', help: 'print JSON instead of a table' } as const;
+
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'start',
+    summary: 'build content/ and serve the Content API and the Publishing app (npm start)',
+    usage: ['start'],
+    options: {},
+    positionals: { max: 0 },
+    notes: ['Serves on PORT (default 8787) until stopped; also delivers queued webhooks every 5 s.'],
+  },
+  {
+    name: 'dev',
+    summary: 'like start, and rebuild on every change to content/ (npm run dev)',
+    usage: ['dev'],
+    options: {},
+    positionals: { max: 0 },
+  },
+  {
+    name: 'build',
+    summary: 'compile content/ into dist/ (npm run build)',
+    usage: ['build'],
+    options: {},
+    positionals: { max: 0 },
+  },
+  {
+    name: 'keys',
+    summary: 'print each site\'s API key, or give one site a new key',
+    usage: ['keys [--site <id>] [--json]', 'keys rotate <site>'],
+    options: { site, json },
+    positionals: { max: 2 },
+    notes: ['`keys rotate` stops the old key at once; other sites keep theirs.'],
+  },
+  {
+    name: 'webhook',
+    summary: 'register, inspect, remove or try a site\'s webhook receiver',
+    usage: [
+      'webhook set <site> --url <https-url> (--secret <s> | --generate-secret) [--extra-events | --no-extra-events]',
+      'webhook show [<site>] [--json]',
+      'webhook remove <site>',
+      'webhook test <site>',
+    ],
+    options: {
+      url: { type: 'string', value: 'https-url', help: 'where the receiver listens (https, public host)' },
+      secret: { type: 'string', value: 's', help: 'the shared secret (at least 24 characters); or set QUIRE_WEBHOOK_SECRET' },
+      'generate-secret': { type: 'boolean', help: 'make a secret and print it once' },
+      'extra-events': { type: 'boolean', help: 'also send unpublished/deleted events' },
+      'no-extra-events': { type: 'boolean', help: 'stop sending unpublished/deleted events' },
+      json,
+    },
+    positionals: { max: 2 },
+    notes: [
+      '`set` without a secret keeps the saved one (change only the URL).',
+      '`test` builds content/ first, then sends the newest published article as an `updated` event.',
+    ],
+  },
+  {
+    name: 'publish',
+    summary: 'build, then send published/updated webhooks for what changed (npm run publish)',
+    usage: ['publish [--site <id>] [--dry-run] [--baseline]'],
+    options: {
+      site,
+      'dry-run': { type: 'boolean', help: 'print the events without writing dist/, sending or recording anything' },
+      baseline: { type: 'boolean', help: 'record the current state as sent, without sending' },
+    },
+    positionals: { max: 0 },
+    notes: ['Exit status: 0 all delivered, 1 something pending or failed (or the build failed), 3 another publish held the lock.'],
+  },
+  {
+    name: 'deliveries',
+    summary: 'every delivery attempt: time, event, slug, status, duration, error, reply URL',
+    usage: ['deliveries [--site <id>] [--json] [--limit <n>]'],
+    options: { site, json, limit: { type: 'integer', value: 'n', help: 'at most this many attempts, newest first (default 200)', min: 1, max: 100_000 } },
+    positionals: { max: 0 },
+  },
+  {
+    name: 'redeliver',
+    summary: 'send a delivery\'s payload again',
+    usage: ['redeliver <delivery-id>'],
+    options: {},
+    positionals: { max: 1 },
+    notes: ['Delivery ids are listed by `quire deliveries`.'],
+  },
+  {
+    name: 'verify',
+    summary: 'check the receiving site: sitemap, canonical, unmodified HTML, byline',
+    usage: ['verify <site> [--url <base>] [--slug <s>]… [--json]'],
+    options: {
+      url: { type: 'string', value: 'base', help: 'base URL of the site to check (default: url in site.yaml); used for every page and the sitemap' },
+      slug: { type: 'string', value: 's', help: 'check this article (repeat for more; default: the newest 25)', multiple: true },
+      json: { type: 'boolean', help: 'print the report as JSON' },
+    },
+    positionals: { max: 1 },
+  },
+  {
+    name: 'mcp',
+    summary: 'serve the MCP tools over stdio (npm run mcp)',
+    usage: ['mcp'],
+    options: {},
+    positionals: { max: 0 },
+    notes: ['stdout is the MCP protocol; logs go to stderr.'],
+  },
+];
+
+export const commandNamed = (name: string): CommandSpec | undefined => COMMANDS.find((c) => c.name === name);

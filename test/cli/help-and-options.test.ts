@@ -1,0 +1,126 @@
+// The command line's own contract: `--help` on any command prints its usage and does nothing
+// else; `--version`; unknown options get a suggestion; bad values and unknown sites are errors.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/commands.ts';
+import { SETTING_LINES } from '../../src/config/config.ts';
+import { spawnCli, runCli, type CliResult } from '../helpers/run-cli.ts';
+import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+let p: TempProject;
+afterEach(() => p?.cleanup());
+
+function project(): TempProject {
+  p = createTempProject();
+  writeSite(p, 'one');
+  p.write('one/articles/a.md', article({ title: 'A', status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }));
+  return p;
+}
+const envFor = (proj: TempProject) => ({ QUIRE_CONTENT_DIR: proj.contentDir, QUIRE_DIST_DIR: proj.distDir, QUIRE_STATE_DIR: proj.stateDir, PORT: '0' });
+
+/** Runs a command that must end by itself; a server that starts instead is killed after 20 s. */
+async function runBounded(args: string[], env: Record<string, string>): Promise<CliResult & { killed: boolean }> {
+  const run = spawnCli(args, env);
+  let killed = false;
+  const timer = setTimeout(() => {
+    killed = true;
+    run.kill();
+  }, 20_000);
+  const result = await run.result;
+  clearTimeout(timer);
+  return { ...result, killed };
+}
+
+describe('quire <command> --help', () => {
+  it('prints each command\'s usage to stdout, exits 0, and does nothing else (no build, no state, no server)', { timeout: 120_000 }, async () => {
+    project();
+    for (const spec of COMMANDS) {
+      for (const flag of ['--help', '-h']) {
+        const args = [spec.name, flag];
+        const r = await runBounded(args, envFor(p));
+        expect(r.killed, `${args.join(' ')} kept running`).toBe(false);
+        expect({ args, code: r.code, stderr: r.stderr }).toEqual({ args, code: 0, stderr: '' });
+        expect(r.stdout).toMatch(new RegExp(`^quire ${spec.name} — `));
+        expect(r.stdout).toContain(`usage:\n  quire ${spec.name}`);
+        expect(fs.existsSync(p.distDir), `${args.join(' ')} built`).toBe(false);
+        expect(fs.existsSync(p.stateDir), `${args.join(' ')} opened the state`).toBe(false);
+      }
+    }
+    // After other arguments too, and for sub-commands.
+    for (const args of [['webhook', 'set', 'one', '--help'], ['keys', 'rotate', 'one', '-h'], ['verify', 'one', '--url', 'https://example.com', '--help']]) {
+      const r = await runBounded(args, envFor(p));
+      expect({ args, code: r.code }).toEqual({ args, code: 0 });
+      expect(r.stdout).toMatch(new RegExp(`^quire ${args[0]} — `));
+    }
+    expect(fs.existsSync(p.stateDir)).toBe(false);
+  });
+
+  it('`quire help <command>` is the same as `quire <command> --help`', async () => {
+    const [a, b] = await Promise.all([runCli(['help', 'publish'], {}), runCli(['publish', '--help'], {})]);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+  });
+});
+
+describe('quire --version and quire --help', () => {
+  it('--version prints the package version', async () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const r = await runCli(['--version'], {});
+    expect(r).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('lists every command and every setting (the settings table and the README\'s agree)', async () => {
+    const r = await runCli(['--help'], {});
+    expect(r.code).toBe(0);
+    for (const spec of COMMANDS) expect(r.stdout).toMatch(new RegExp(`^  ${spec.name} `, 'm'));
+    for (const s of SETTING_LINES) expect(r.stdout).toMatch(new RegExp(`^  ${s.name} `, 'm'));
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const documented = [...readme.matchAll(/^\| `((?:QUIRE_|PORT|HOST)[A-Z_]*)` \|/gm)].map((m) => m[1]);
+    expect(documented).toContain('QUIRE_ADMIN_TOKEN');
+    for (const name of documented) expect(r.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+    expect(SETTING_LINES.map((s) => s.name).sort()).toEqual([...documented].sort());
+  });
+});
+
+describe('options and values', () => {
+  it('an unknown option is an error that suggests the closest known one, and nothing runs', async () => {
+    project();
+    const r = await runCli(['publish', '--dryrun'], envFor(p));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown option --dryrun (did you mean --dry-run?)');
+    expect(r.stderr).toContain('usage:\n  quire publish');
+    expect(fs.existsSync(p.distDir)).toBe(false);
+    const cmd = await runCli(['deliverys'], envFor(p));
+    expect(cmd.code).toBe(2);
+    expect(cmd.stderr).toContain('(did you mean "deliveries"?)');
+  });
+
+  it('a bad value is an error, not silently replaced by a default', async () => {
+    project();
+    for (const args of [['deliveries', '--limit', 'abc'], ['deliveries', '--limit', '0'], ['deliveries', '--limit=-5'], ['deliveries', '--limit']]) {
+      const r = await runCli(args, envFor(p));
+      expect({ args, code: r.code }).toEqual({ args, code: 2 });
+      expect(r.stderr).toMatch(/--limit (must be a whole number from 1|needs a value)/);
+    }
+    const flagWithValue = await runCli(['publish', '--dry-run=yes'], envFor(p));
+    expect(flagWithValue.code).toBe(2);
+    expect(flagWithValue.stderr).toContain('--dry-run takes no value');
+    const extra = await runCli(['redeliver', 'a', 'b'], envFor(p));
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).toContain('unexpected argument "b"');
+  });
+
+  it('an unknown site is an error in every command that takes one', async () => {
+    project();
+    for (const args of [['deliveries', '--site', 'nosuch'], ['keys', '--site', 'nosuch'], ['webhook', 'show', 'nosuch'], ['webhook', 'test', 'nosuch'], ['publish', '--site', 'nosuch', '--dry-run'], ['verify', 'nosuch']]) {
+      const r = await runCli(args, envFor(p));
+      expect({ args, code: r.code }).toEqual({ args, code: 1 });
+      expect(r.stderr).toMatch(/no site "nosuch"/);
+    }
+    const known = await runCli(['deliveries', '--site', 'one'], envFor(p));
+    expect(known.code).toBe(0);
+  });
+});
