@@ -4,7 +4,6 @@
 // the sources, so an edit to src/ (or a new install) makes the next command rebuild it.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -15,34 +14,8 @@ export const CACHE_DIR = path.join(ROOT, 'node_modules', '.cache', 'quire-cli');
 // (`./render-worker-entry.mjs` next to the module), which in the bundle is this directory.
 const ENTRIES = { main: 'src/cli/main.ts', 'render-worker-entry': 'src/build/render-worker.ts' };
 
-/**
- * gray-matter loads js-yaml when it is loaded, for a YAML engine Quire never uses (it only
- * splits the front matter off; the `yaml` package parses it, with positions). Loading js-yaml
- * was 25-50 ms of every command that reads content. In the bundle gray-matter gets a stand-in
- * that loads the real js-yaml from node_modules the first time it is called.
- */
-const lazyJsYamlForGrayMatter = {
-  name: 'lazy-js-yaml-for-gray-matter',
-  setup(build) {
-    build.onResolve({ filter: /^js-yaml$/ }, (args) => {
-      if (!args.importer.includes(`${path.sep}gray-matter${path.sep}`)) return undefined;
-      return { path: createRequire(args.importer).resolve('js-yaml'), namespace: 'lazy-js-yaml' };
-    });
-    // The stand-in's own require of the real file stays a require at run time.
-    build.onResolve({ filter: /.*/, namespace: 'lazy-js-yaml' }, (args) => ({ path: args.path, external: true }));
-    build.onLoad({ filter: /.*/, namespace: 'lazy-js-yaml' }, (args) => ({
-      contents: [
-        `const load = () => require(${JSON.stringify(args.path)});`,
-        'module.exports = { safeLoad: (...a) => load().safeLoad(...a), safeDump: (...a) => load().safeDump(...a) };',
-      ].join('\n'),
-      loader: 'js',
-    }));
-  },
-};
-
 /** How the CLI's code is bundled; benchmarks that time parts of it bundle them the same way. */
 export const BUNDLE_OPTIONS = {
-  plugins: [lazyJsYamlForGrayMatter],
   bundle: true,
   format: 'esm',
   platform: 'node',

@@ -17,7 +17,7 @@ export function benchParse(count = 800, rounds = 6): { stockMs: number; quireMs:
   try {
     writeCorpus(dir, count);
     const articles = path.join(dir, 'bench', 'articles');
-    const docs = fs.readdirSync(articles).map((f) => splitBody(fs.readFileSync(path.join(articles, f))));
+    const docs = fs.readdirSync(articles).map((f) => splitBody(f, fs.readFileSync(path.join(articles, f))));
     const stock = unified().use(remarkParse).use(remarkGfm).freeze();
     const perArticle = (parse: (md: string) => unknown) => {
       const started = performance.now();

@@ -4,9 +4,11 @@
 import { spawn, execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import matter from 'gray-matter';
-import { parse as parseYaml } from 'yaml';
 import { toIsoUtc } from './dates.ts';
+import { splitFrontMatter } from './front-matter.ts';
+import { CONTENT_LIMITS } from './limits.ts';
+import { decodeUtf8 } from './parse-article.ts';
+import { parseYamlMapping } from './yaml-fields.ts';
 
 const run = promisify(execFile);
 
@@ -154,6 +156,20 @@ async function changesByFile(root: string, rel: string): Promise<Map<string, Cha
   return byPath;
 }
 
+/**
+ * Whether an old version of an article said `status: published`. It is read like a current file
+ * (YAML only, the same limits); a version that is too large or does not read was not published.
+ */
+function wasPublished(blob: string, bytes: Buffer): boolean {
+  if (bytes.length > CONTENT_LIMITS.articleBytes) return false;
+  const text = decodeUtf8(bytes);
+  if (text === null) return false;
+  const split = splitFrontMatter(blob, text);
+  if (!split.ok) return false;
+  const yaml = parseYamlMapping(split.yaml, blob);
+  return yaml.ok && yaml.fields.get('status')?.value === 'published';
+}
+
 /** Reads blobs through one long-lived `git cat-file --batch`. */
 class BlobReader {
   private proc: ReturnType<typeof spawn> | null = null;
@@ -171,15 +187,7 @@ class BlobReader {
     const cached = this.known.get(blob);
     if (cached !== undefined) return cached;
     const bytes = await this.read(blob);
-    let published = false;
-    if (bytes) {
-      try {
-        const split = matter(bytes.toString('utf8'), { engines: { yaml: () => ({}) } } as Parameters<typeof matter>[1]) as unknown as { matter: string };
-        published = (parseYaml(split.matter) as { status?: unknown } | null)?.status === 'published';
-      } catch {
-        published = false; // a version that does not parse was not published
-      }
-    }
+    const published = bytes !== null && wasPublished(blob, bytes);
     this.known.set(blob, published);
     return published;
   }

@@ -1,8 +1,10 @@
 // site.yaml and authors/<id>.yaml → checked Site and Author records.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { readContentFile, symlinkIssue, walkFiles, type FileBudget } from './content-files.ts';
 import { FieldReader } from './field-reader.ts';
 import { issue, START, type ContentIssue } from './issues.ts';
+import { CONTENT_LIMITS } from './limits.ts';
 import { DEFAULT_ARTICLE_PATH, LANG_TAG, SITE_ID, type Author, type Site } from './model.ts';
 import { decodeUtf8 } from './parse-article.ts';
 import { parseYamlMapping } from './yaml-fields.ts';
@@ -11,7 +13,9 @@ const SITE_FIELDS = ['name', 'lang', 'url', 'articlePath'] as const;
 const AUTHOR_FIELDS = ['name', 'bio', 'url'] as const;
 
 async function readYaml(file: string, issues: ContentIssue[]) {
-  const text = decodeUtf8(await fs.readFile(file));
+  const bytes = await readContentFile(file, CONTENT_LIMITS.yamlBytes, issues);
+  if (!bytes) return null;
+  const text = decodeUtf8(bytes);
   if (text === null) {
     issues.push(issue(file, START, 'CONTENT_ENCODING_INVALID', 'file is not valid UTF-8'));
     return null;
@@ -32,9 +36,17 @@ export async function loadSite(dir: string, issues: ContentIssue[]): Promise<Sit
     );
     return null;
   }
+  let stat: import('node:fs').Stats | null = null;
   try {
-    await fs.access(file);
-  } catch {
+    stat = await fs.lstat(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read ${file}`, { cause: err });
+  }
+  if (stat?.isSymbolicLink()) {
+    issues.push(symlinkIssue(file));
+    return null;
+  }
+  if (!stat) {
     issues.push(issue(file, START, 'CONTENT_SITE_CONFIG_MISSING', `site "${id}" has no site.yaml`, {
       hint: 'add site.yaml with name, lang and url',
     }));
@@ -59,16 +71,11 @@ export async function loadSite(dir: string, issues: ContentIssue[]): Promise<Sit
   return { id, name, lang, url, articlePath, dir };
 }
 
-export async function loadAuthors(dir: string, issues: ContentIssue[]): Promise<Map<string, Author>> {
+export async function loadAuthors(dir: string, issues: ContentIssue[], budget: FileBudget): Promise<Map<string, Author>> {
   const authors = new Map<string, Author>();
-  let names: string[];
-  try {
-    names = (await fs.readdir(dir)).filter((n) => /\.ya?ml$/.test(n)).sort();
-  } catch {
-    return authors;
-  }
-  for (const name of names) {
-    const file = path.join(dir, name);
+  const files = (await walkFiles(dir, issues, budget)).filter((f) => path.dirname(f) === dir && /\.ya?ml$/.test(f)).sort();
+  for (const file of files) {
+    const name = path.basename(file);
     const id = name.replace(/\.ya?ml$/, '');
     if (!SITE_ID.test(id)) {
       issues.push(issue(file, START, 'CONTENT_AUTHOR_ID_INVALID', `author file name "${id}" is not a valid id`, {

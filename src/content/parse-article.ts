@@ -1,7 +1,7 @@
 // One Markdown file → checked front matter + body. Cross-article checks happen in load-content.
 import path from 'node:path';
-import matter from 'gray-matter';
 import { FieldReader } from './field-reader.ts';
+import { splitFrontMatter } from './front-matter.ts';
 import { issue, START, type ContentIssue } from './issues.ts';
 import {
   ARTICLE_KINDS,
@@ -25,8 +25,6 @@ export interface ParsedArticle {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-// gray-matter only splits the file; YAML is parsed by `yaml`, which keeps positions.
-const splitOnly = { engines: { yaml: () => ({}) } };
 
 export function decodeUtf8(bytes: Uint8Array): string | null {
   try {
@@ -43,11 +41,15 @@ export function parseArticle(file: string, bytes: Uint8Array): ParsedArticle {
     issues.push(issue(file, START, 'CONTENT_ENCODING_INVALID', 'file is not valid UTF-8', { hint: 'save the file as UTF-8' }));
     return { meta: null, markdown: '', bodyLine: 1, issues };
   }
-  const split = matter(text, splitOnly as Parameters<typeof matter>[1]) as unknown as { matter: string; content: string };
-  const bodyLine = countLines(text.slice(0, text.length - split.content.length)) + 1;
-  const yaml = parseYamlMapping(split.matter, file);
+  const split = splitFrontMatter(file, text);
+  if (!split.ok) {
+    issues.push(split.problem);
+    return { meta: null, markdown: '', bodyLine: 1, issues };
+  }
+  const { bodyLine } = split;
+  const yaml = parseYamlMapping(split.yaml, file);
   issues.push(...yaml.issues);
-  if (!yaml.ok) return { meta: null, markdown: split.content, bodyLine, issues };
+  if (!yaml.ok) return { meta: null, markdown: split.body, bodyLine, issues };
 
   const f = new FieldReader(yaml, file, issues);
   const title = f.string('title', { required: true });
@@ -76,13 +78,13 @@ export function parseArticle(file: string, bytes: Uint8Array): ParsedArticle {
     places: fieldPlaces((field) => f.placeOf(field)),
   };
   f.warnUnknown(FRONT_MATTER_FIELDS);
-  return { meta: title === null ? null : meta, markdown: split.content, bodyLine, issues };
+  return { meta: title === null ? null : meta, markdown: split.body, bodyLine, issues };
 }
 
-/** The body of an article file already known to be valid UTF-8. */
-export function splitBody(bytes: Uint8Array): string {
-  const text = decodeUtf8(bytes) ?? '';
-  return (matter(text, splitOnly as Parameters<typeof matter>[1]) as unknown as { content: string }).content;
+/** The body of an article file already read once by parseArticle (valid UTF-8, YAML front matter). */
+export function splitBody(file: string, bytes: Uint8Array): string {
+  const split = splitFrontMatter(file, decodeUtf8(bytes) ?? '');
+  return split.ok ? split.body : '';
 }
 
 function readSlug(f: FieldReader, file: string): string {
@@ -114,10 +116,4 @@ function readImage(f: FieldReader): ImageRef | null {
     return null;
   }
   return { kind: 'file', sitePath: normal };
-}
-
-function countLines(s: string): number {
-  let n = 0;
-  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
-  return n;
 }

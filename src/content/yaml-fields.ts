@@ -1,6 +1,7 @@
 // Parse a YAML mapping and keep where each field sits, so problems can name file:line:col.
-import { LineCounter, isMap, isScalar, parseDocument, type Node } from 'yaml';
-import { issue, type ContentIssue, type Place } from './issues.ts';
+import { LineCounter, isMap, isScalar, parseDocument, visit, type Document, type Node } from 'yaml';
+import { issue, START, type ContentIssue, type Place } from './issues.ts';
+import { CONTENT_LIMITS } from './limits.ts';
 
 export interface YamlField {
   value: unknown;
@@ -21,10 +22,28 @@ export interface YamlMapping {
 
 /**
  * `lineOffset` shifts reported lines, for YAML embedded after a `---` line in a Markdown file.
+ * Never throws: what the text makes the parser do is bounded (CONTENT_LIMITS), and anything that
+ * still goes wrong is a problem of this file.
  */
 export function parseYamlMapping(text: string, file: string, lineOffset = 0): YamlMapping {
+  const bytes = Buffer.byteLength(text);
+  if (bytes > CONTENT_LIMITS.yamlBytes) {
+    const problem = issue(file, { line: 1 + lineOffset, column: 1 }, 'CONTENT_TOO_LARGE', `the YAML is ${bytes} bytes; the limit is ${CONTENT_LIMITS.yamlBytes}`, {
+      hint: 'front matter holds a few short fields; move long text into the body',
+    });
+    return { fields: new Map(), issues: [problem], ok: false };
+  }
+  try {
+    return readMapping(text, file, lineOffset);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { fields: new Map(), issues: [issue(file, { line: 1 + lineOffset, column: 1 }, 'CONTENT_YAML_INVALID', `the YAML could not be read: ${message}`)], ok: false };
+  }
+}
+
+function readMapping(text: string, file: string, lineOffset: number): YamlMapping {
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: true, uniqueKeys: true });
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number | undefined): Place => {
     const p = lc.linePos(offset ?? 0);
     return { line: p.line + lineOffset, column: p.col };
@@ -32,18 +51,24 @@ export function parseYamlMapping(text: string, file: string, lineOffset = 0): Ya
   const fields = new Map<string, YamlField>();
   const issues: ContentIssue[] = [];
 
-  if (doc.errors.length > 0) {
-    for (const err of doc.errors) {
-      const place = err.linePos?.[0]
-        ? { line: err.linePos[0].line + lineOffset, column: err.linePos[0].col }
-        : at(err.pos[0]);
-      const firstLine = err.message.split('\n')[0] ?? err.message;
-      issues.push(
-        issue(file, place, 'CONTENT_YAML_INVALID', `malformed YAML: ${firstLine}`, {
-          hint: 'quote values that contain ": " or start with a special character such as @, `, [ or {',
-        }),
-      );
-    }
+  // One fault: the parser's later errors are mostly the first one seen again from further on.
+  const [err] = doc.errors;
+  if (err) {
+    issues.push(
+      issue(file, at(err.pos[0]), 'CONTENT_YAML_INVALID', `malformed YAML: ${err.message}`, {
+        hint: 'quote values that contain ": " or start with a special character such as @, `, [ or {',
+      }),
+    );
+    return { fields, issues, ok: false };
+  }
+  // Each alias is resolved by walking the whole document: thousands of them cost minutes.
+  const tooMany = aliasBeyondLimit(doc);
+  if (tooMany) {
+    issues.push(
+      issue(file, at(tooMany.range?.[0]), 'CONTENT_YAML_TOO_COMPLEX', `more than ${CONTENT_LIMITS.yamlAliases} YAML aliases (\`*name\`)`, {
+        hint: 'write the values out instead of referring to anchors',
+      }),
+    );
     return { fields, issues, ok: false };
   }
 
@@ -66,7 +91,17 @@ export function parseYamlMapping(text: string, file: string, lineOffset = 0): Ya
       continue;
     }
     const valueNode = pair.value as Node | null;
-    const value = valueNode ? valueNode.toJS(doc) : null;
+    let value: unknown = null;
+    try {
+      value = valueNode ? valueNode.toJS(doc, { maxAliasCount: CONTENT_LIMITS.yamlAliases }) : null;
+    } catch (cause) {
+      // An alias bomb: few aliases, each expanding the one before.
+      const at0 = valueNode?.range ? at(valueNode.range[0]) : keyPlace;
+      issues.push(issue(file, at0, 'CONTENT_YAML_TOO_COMPLEX', `\`${name}\` expands to too much data: ${(cause as Error).message}`, {
+        hint: 'write the values out instead of referring to anchors',
+      }));
+      return { fields, issues, ok: false };
+    }
     const itemPlaces: Place[] = [];
     if (valueNode && 'items' in valueNode && Array.isArray(valueNode.items)) {
       for (const item of valueNode.items as Node[]) itemPlaces.push(at(item.range?.[0]));
@@ -79,4 +114,18 @@ export function parseYamlMapping(text: string, file: string, lineOffset = 0): Ya
     });
   }
   return { fields, issues, ok: true };
+}
+
+/** The first alias past CONTENT_LIMITS.yamlAliases, found in one walk. */
+function aliasBeyondLimit(doc: Document): Node | null {
+  let count = 0;
+  let found: Node | null = null;
+  visit(doc, {
+    Alias(_key, node) {
+      if (++count <= CONTENT_LIMITS.yamlAliases) return undefined;
+      found = node;
+      return visit.BREAK;
+    },
+  });
+  return found;
 }

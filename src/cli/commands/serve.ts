@@ -84,7 +84,8 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
       running = null;
     };
     let timer: NodeJS.Timeout | null = null;
-    watcher = chokidar.watch(config.contentDir, { ignoreInitial: true, ignored: (p) => /(^|[/\\])\./.test(p.slice(config.contentDir.length)) });
+    // Links are never followed: one in the content tree is a problem the build reports, not more to watch.
+    watcher = chokidar.watch(config.contentDir, { ignoreInitial: true, followSymlinks: false, ignored: (p) => /(^|[/\\])\./.test(p.slice(config.contentDir.length)) });
     watcher.on('all', () => {
       if (timer) clearTimeout(timer);
       timer = setTimeout(() => void rebuild(), 80);

@@ -1,0 +1,16 @@
+// How much one contributor's file may make a build do. Content is input from anyone who can open
+// a pull request, so every file is bounded before it is parsed; going over a limit is a problem
+// with the file's place, never a crash or a slow build. Kept far below what hurts (a 20 MB
+// article took 45 s and 4 GB to render). README.md lists them.
+export const CONTENT_LIMITS = Object.freeze({
+  /** Bytes of one article file (front matter and body). */
+  articleBytes: 1024 * 1024,
+  /** Bytes of an article's front matter, and of site.yaml or an author file. */
+  yamlBytes: 64 * 1024,
+  /** YAML aliases (`*name`) in one front matter or YAML file: each one walks the whole document. */
+  yamlAliases: 100,
+  /** Nesting of the Markdown body (block quotes, lists, emphasis, links, HTML elements). */
+  nestingDepth: 100,
+  /** Article, image and author files in the content tree. */
+  files: 100_000,
+});
