@@ -14,6 +14,8 @@ export interface EventPlan {
   events: PlannedEvent[];
   /** What to record as sent once the events are queued. */
   changes: ArticleChange[];
+  /** Withdrawn and deleted articles not sent because the webhook did not opt in to those events. */
+  notSent: { withdrawn: number; deleted: number };
 }
 
 /**
@@ -31,6 +33,7 @@ export function planEvents(
 ): EventPlan {
   const events: PlannedEvent[] = [];
   const changes: ArticleChange[] = [];
+  const notSent = { withdrawn: 0, deleted: 0 };
   for (const [slug, payloadHash] of current) {
     const before = recorded?.get(slug);
     if (!before || before.state !== 'published') events.push({ slug, event: 'published' });
@@ -43,8 +46,9 @@ export function planEvents(
     const state = draftSlugs.has(slug) ? 'withdrawn' : 'deleted';
     changes.push({ slug, state, payloadHash: null });
     if (opts.extraEvents) events.push({ slug, event: state === 'withdrawn' ? 'unpublished' : 'deleted' });
+    else notSent[state]++;
   }
-  return { events, changes };
+  return { events, changes, notSent };
 }
 
 /**

@@ -23,6 +23,8 @@ export interface PublishOptions {
   retryWindowMs: number;
   /** How long to wait for another publish run to finish. */
   lockWaitMs: number;
+  /** Called once the events are planned (and queued), before anything is sent. */
+  onPlan?: (plan: PublishPlan) => void;
   onAttempt?: DrainOptions['onAttempt'];
 }
 
@@ -35,24 +37,30 @@ export interface SiteReport {
   previousCommit: string | null;
   changedFiles: number | null;
   events: PlannedEvent[];
+  /** Withdrawn and deleted articles recorded but not sent: the webhook did not opt in. */
+  notSent: { withdrawn: number; deleted: number };
+}
+
+/** What a run is about to do: the commit, and per site the events it sends. */
+export interface PublishPlan {
+  dryRun: boolean;
+  baseline: boolean;
+  commit: string | null;
+  dirty: boolean;
+  sites: SiteReport[];
 }
 
 export type PublishReport =
   | { status: 'build-failed'; build: BuildResult }
   | { status: 'locked'; holder: LockHolder }
   | { status: 'unknown-site'; siteId: string }
-  | {
+  | (PublishPlan & {
       status: 'done';
-      dryRun: boolean;
-      baseline: boolean;
-      commit: string | null;
-      dirty: boolean;
-      sites: SiteReport[];
       drain: DrainSummary;
       /** Deliveries of these sites still waiting (with their next attempt) or failed this run. */
       pending: Delivery[];
       failed: Delivery[];
-    };
+    });
 
 export interface PublishDeps extends DeliveryDeps {
   settings: BuildSettings;
@@ -115,6 +123,7 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
       previousCommit: recorded?.commit ?? null,
       changedFiles: recorded?.commit && revision.commit ? await changedFilesSince(path.join(settings.contentDir, siteId), recorded.commit, revision.commit) : null,
       events: [],
+      notSent: { withdrawn: 0, deleted: 0 },
     };
     reports.push(report);
     if (!webhook) continue;
@@ -124,6 +133,7 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
     const drafts = new Set(build.sites.find((s) => s.id === siteId)?.draftSlugs ?? []);
     const plan = planEvents(current, drafts, recorded?.articles ?? null, { extraEvents: webhook.extraEvents });
     report.events = opts.baseline ? [] : plan.events;
+    if (!opts.baseline) report.notSent = plan.notSent;
     records.push({ siteId, changes: plan.changes });
     if (opts.dryRun || opts.baseline) continue;
     for (const e of plan.events) queued.push({ siteId, slug: e.slug, event: e.event, body: Buffer.alloc(0) });
@@ -144,6 +154,9 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
     })();
   }
 
+  const plan: PublishPlan = { dryRun: opts.dryRun, baseline: opts.baseline, commit: revision.commit, dirty: revision.dirty, sites: reports };
+  opts.onPlan?.(plan);
+
   const drain: DrainSummary = { attempts: 0, delivered: 0, failed: 0 };
   const failed: Delivery[] = [];
   if (!opts.dryRun) {
@@ -159,7 +172,7 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
     }
   }
   const pending = opts.dryRun ? [] : siteIds.flatMap((siteId) => store.outbox.list({ siteId, states: ['pending'], limit: 10_000 }));
-  return { status: 'done', dryRun: opts.dryRun, baseline: opts.baseline, commit: revision.commit, dirty: revision.dirty, sites: reports, drain, pending, failed };
+  return { status: 'done', ...plan, drain, pending, failed };
 }
 
 function readBody(distDir: string, manifest: Manifest, siteId: string, slug: string, event: PlannedEvent['event']): Buffer {

@@ -28,6 +28,9 @@ describe('planEvents', () => {
     ]);
     const loud = planEvents(new Map(), new Set(['drafted']), recorded, { extraEvents: true });
     expect(loud.events).toEqual([{ slug: 'gone', event: 'deleted' }, { slug: 'drafted', event: 'unpublished' }]);
+    // Counted, so the run can say what the receiver was not told.
+    expect(quiet.notSent).toEqual({ withdrawn: 1, deleted: 1 });
+    expect(loud.notSent).toEqual({ withdrawn: 0, deleted: 0 });
   });
 
   it('published again after being withdrawn is `published`, even with the same payload', () => {

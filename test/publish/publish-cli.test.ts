@@ -70,6 +70,10 @@ describe('quire publish', { timeout: 120_000 }, () => {
     let r = await quire(['publish']);
     expect(r.code, r.stderr).toBe(0);
     expect(events()).toEqual(['published a']);
+    // The plan first, then each delivery's result, then the summary.
+    const lines = r.stdout.split('\n');
+    const at = (pattern: RegExp) => lines.findIndex((l) => pattern.test(l));
+    expect([at(/^Publishing commit /), at(/^ {2}one: 1 event queued/), at(/^ {4}published\s+a$/), at(/^ {2}✓ /), at(/^Delivered 1 of 1 attempt/)]).toEqual([0, 1, 2, 3, 4]);
     const first = receiver.requests[0]!;
     // The contract's headers, checked against the raw bytes received.
     expect(first.headers['x-quire-signature']).toBe(`sha256=${createHmac('sha256', SECRET).update(first.rawBody).digest('hex')}`);
@@ -106,13 +110,18 @@ describe('quire publish', { timeout: 120_000 }, () => {
     expect(r.code).toBe(0);
     expect(receiver.requests).toHaveLength(3);
 
-    // Withdrawn, then deleted: recorded, not sent (the base contract has no such events)…
+    // Withdrawn, then deleted: recorded, not sent (the base contract has no such events), and
+    // the run says so, so nobody assumes the receiver removed it…
     p.write('one/articles/b.md', article({ title: 'B', status: 'draft' }, 'Body of B.\n'));
     p.commit('withdraw b', '2026-03-04T10:00:00Z');
-    expect((await quire(['publish'])).code).toBe(0);
+    r = await quire(['publish']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('1 withdrawn article not sent: the receiver did not opt in to unpublished/deleted events');
     p.remove('one/articles/b.md');
     p.commit('delete b', '2026-03-05T10:00:00Z');
-    expect((await quire(['publish'])).code).toBe(0);
+    r = await quire(['publish']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('not sent'); // it was withdrawn already: nothing new to not send
     expect(receiver.requests).toHaveLength(3);
     // …so publishing it again is `published`.
     p.write('one/articles/b.md', article({ title: 'B', status: 'published' }, 'Body of B.\n'));
@@ -288,6 +297,21 @@ describe('quire webhook', { timeout: 120_000 }, () => {
     expect((await strict(['webhook', 'show', 'one'])).stdout).toMatch(/one has no webhook/);
   });
 
+  it('webhook test builds first: it sends the newest published article even before any build', async () => {
+    project();
+    await register();
+    const r = await quire(['webhook', 'test', 'one']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/no published article/);
+    expect(events()).toEqual(['updated a']);
+    // A build that fails is reported, and nothing is sent.
+    p.write('one/articles/broken.md', '---\nstatus: published\n---\n');
+    const broken = await quire(['webhook', 'test', 'one']);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(/broken\.md:1:1 {2}missing required field `title`[\s\S]*Not tested: the content does not build/);
+    expect(receiver.requests).toHaveLength(1);
+  });
+
   it('generates a secret shown once, shows only a hint after, tests the connection, explains a 401', async () => {
     project();
     const set = await quire(['webhook', 'set', 'one', '--url', hookUrl(), '--generate-secret']);
@@ -298,7 +322,6 @@ describe('quire webhook', { timeout: 120_000 }, () => {
     expect(show.stdout).toContain(`secret …${secret.slice(-4)}`);
     expect(show.stdout).not.toContain(secret.slice(6, 20));
 
-    expect((await quire(['build'])).code).toBe(0);
     let r = await quire(['webhook', 'test', 'one']);
     expect(r.code).toBe(1); // the receiver knows SECRET, not the generated one
     expect(r.stderr).toMatch(/rejected the secret or signature \(HTTP 401\)/);

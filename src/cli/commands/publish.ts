@@ -1,5 +1,5 @@
 // `quire publish [--site <id>] [--dry-run] [--baseline]` (npm run publish).
-import { publish, type PublishReport } from '../../publish/publish.ts';
+import { publish, type PublishPlan, type PublishReport, type SiteReport } from '../../publish/publish.ts';
 import { openPublishing, type CliContext } from '../context.ts';
 import { reportBuild } from '../report.ts';
 
@@ -15,6 +15,8 @@ export async function runPublish(ctx: CliContext, opts: { site: string | null; d
         baseline: opts.baseline,
         retryWindowMs: config.publishRetryWindowMs,
         lockWaitMs: 60_000,
+        // The plan first, then each delivery's result as it comes, then the summary.
+        onPlan: (plan) => printPlan(plan, ctx),
         onAttempt: (id, r) => {
           const a = r.attempt;
           const line = `  ${a.status !== null && a.status < 300 ? '✓' : '✗'} ${id}  ${a.status ?? '---'}  ${a.durationMs} ms${a.error ? `  ${a.error}` : ''}${a.replyUrl ? `  → ${a.replyUrl}` : ''}`;
@@ -26,6 +28,35 @@ export async function runPublish(ctx: CliContext, opts: { site: string | null; d
   } finally {
     deps.close();
   }
+}
+
+function printPlan(plan: PublishPlan, { out, err }: CliContext): void {
+  const verb = plan.dryRun ? 'would send' : plan.baseline ? 'recorded without sending' : 'queued';
+  if (plan.dirty) err('warning: content/ has uncommitted changes; publishing what is on disk');
+  out(`Publishing ${plan.commit ? `commit ${plan.commit.slice(0, 12)}` : 'content (not a git commit)'}${plan.dryRun ? ' — dry run, nothing is sent or recorded' : ''}`);
+  for (const s of plan.sites) {
+    if (s.skipped) {
+      out(`  ${s.siteId}: skipped, ${s.skipped}`);
+      continue;
+    }
+    const since = s.firstPublish ? 'first publish' : `since ${s.previousCommit ? s.previousCommit.slice(0, 12) : 'last publish'}${s.changedFiles !== null ? ` (${s.changedFiles} file${s.changedFiles === 1 ? '' : 's'} changed)` : ''}`;
+    out(`  ${s.siteId}: ${s.events.length} event${s.events.length === 1 ? '' : 's'} ${verb}, ${since}${s.disabled ? ` — webhook DISABLED (${s.disabled}); set it again to resume` : ''}`);
+    for (const e of s.events.slice(0, 50)) out(`    ${e.event.padEnd(11)} ${e.slug}`);
+    if (s.events.length > 50) out(`    … and ${s.events.length - 50} more`);
+    const notSent = notSentLine(s);
+    if (notSent) out(`    ${notSent}`);
+  }
+}
+
+/** Said out loud so nobody assumes the receiver removed what it was never told about. */
+function notSentLine({ siteId, notSent }: SiteReport): string | null {
+  const parts = [
+    notSent.withdrawn ? `${notSent.withdrawn} withdrawn` : null,
+    notSent.deleted ? `${notSent.deleted} deleted` : null,
+  ].filter((p) => p !== null);
+  if (!parts.length) return null;
+  const count = notSent.withdrawn + notSent.deleted;
+  return `${parts.join(' and ')} article${count === 1 ? '' : 's'} not sent: the receiver did not opt in to unpublished/deleted events (quire webhook set ${siteId} --url <url> --extra-events)`;
 }
 
 function printReport(report: PublishReport, { out, err }: CliContext): number {
@@ -42,19 +73,6 @@ function printReport(report: PublishReport, { out, err }: CliContext): number {
     case 'unknown-site':
       err(`no site "${report.siteId}" in the build`);
       return 1;
-  }
-  const verb = report.dryRun ? 'would send' : report.baseline ? 'recorded without sending' : 'queued';
-  if (report.dirty) err('warning: content/ has uncommitted changes; publishing what is on disk');
-  out(`Publishing ${report.commit ? `commit ${report.commit.slice(0, 12)}` : 'content (not a git commit)'}${report.dryRun ? ' — dry run, nothing is sent or recorded' : ''}`);
-  for (const s of report.sites) {
-    if (s.skipped) {
-      out(`  ${s.siteId}: skipped, ${s.skipped}`);
-      continue;
-    }
-    const since = s.firstPublish ? 'first publish' : `since ${s.previousCommit ? s.previousCommit.slice(0, 12) : 'last publish'}${s.changedFiles !== null ? ` (${s.changedFiles} file${s.changedFiles === 1 ? '' : 's'} changed)` : ''}`;
-    out(`  ${s.siteId}: ${s.events.length} event${s.events.length === 1 ? '' : 's'} ${verb}, ${since}${s.disabled ? ` — webhook DISABLED (${s.disabled}); set it again to resume` : ''}`);
-    for (const e of s.events.slice(0, 50)) out(`    ${e.event.padEnd(11)} ${e.slug}`);
-    if (s.events.length > 50) out(`    … and ${s.events.length - 50} more`);
   }
   if (report.dryRun) return 0;
   const d = report.drain;

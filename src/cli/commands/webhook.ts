@@ -1,7 +1,9 @@
 // `quire webhook set|show|remove|test <site>`.
+import { buildDist } from '../../build/build.ts';
 import { testWebhook } from '../../publish/test-connection.ts';
 import { generateWebhookSecret, saveWebhook } from '../../publish/webhook-settings.ts';
 import { isKnownSite, openPublishing, type CliContext } from '../context.ts';
+import { reportBuild } from '../report.ts';
 
 export interface WebhookArgs {
   action: string | undefined;
@@ -75,6 +77,13 @@ export async function runWebhook(ctx: CliContext, args: WebhookArgs): Promise<nu
         return removed ? 0 : 1;
       }
       default: {
+        // Test what the content publishes now, not whatever dist/ holds (maybe nothing yet).
+        const build = await buildDist(config);
+        if (!build.ok) {
+          reportBuild(build, err);
+          err('Not tested: the content does not build.');
+          return 1;
+        }
         const result = await testWebhook({ ...deps, distDir: config.distDir }, site);
         if (!result.sent) {
           err(result.message);
