@@ -1,7 +1,12 @@
 // Output schemas of the MCP tools (zod): the same shapes as the Content API and the verifier.
 import { z } from 'zod';
 
-const nullableString = z.string().nullable();
+// `T | null` as two anyOf branches rather than `type: ["string", "null"]`: clients that map tool
+// schemas onto a single-`type` dialect reject such a tool or drop the constraint (the MCP
+// Inspector's schema-portability check warns about it). zod folds bare type branches into a
+// type array; a branch with a description stays a branch. Use this instead of `.nullable()`.
+const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null().describe('none')]);
+const nullableString = orNull(z.string());
 
 export const SiteShape = z.object({
   id: z.string(),
@@ -10,7 +15,7 @@ export const SiteShape = z.object({
   url: z.string(),
   articlePath: z.string(),
   published: z.number().int(),
-  webhook: z.object({ url: z.string(), disabled: z.boolean() }).nullable(),
+  webhook: orNull(z.object({ url: z.string(), disabled: z.boolean() })),
 });
 
 export const ListItemShape = z.object({
@@ -39,7 +44,7 @@ export const ArticleShape = z.object({
   kind: z.string(),
   sourceUrl: nullableString,
   related: z.array(z.object({ slug: z.string(), title: z.string() })),
-  author: z.object({ name: z.string(), bio: nullableString, url: nullableString }).nullable(),
+  author: orNull(z.object({ name: z.string(), bio: nullableString, url: nullableString })),
 });
 
 export const CheckShape = z.object({
@@ -70,7 +75,7 @@ export const TestWebhookShape = z.object({
   message: z.string(),
   deliveryId: nullableString,
   slug: nullableString,
-  status: z.number().int().nullable(),
-  durationMs: z.number().nullable(),
+  status: orNull(z.number().int()),
+  durationMs: orNull(z.number()),
   replyUrl: nullableString,
 });

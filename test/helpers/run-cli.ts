@@ -21,8 +21,13 @@ export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 export function runCli(args: string[], env: Record<string, string>, cwd = ROOT): Promise<CliResult> {
+  return runProgram(NODE, [MAIN, ...args], env, cwd);
+}
+
+/** Any program, with the CLI's environment (e.g. a tool that starts `quire` itself). */
+export function runProgram(command: string, args: string[], env: Record<string, string>, cwd = ROOT): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(NODE, [MAIN, ...args], { cwd, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
