@@ -84,7 +84,7 @@ export function createApiApp(deps: ApiDeps): Hono {
         'www-authenticate': 'Bearer realm="quire"',
       });
     }
-    const siteId = keyring.verify(key);
+    const siteId = keyring.verify(key, snapshot.sites);
     const site = siteId === null ? undefined : snapshot.sites.get(siteId);
     if (!site) {
       throw new ApiError(401, 'API_KEY_INVALID', 'the key is not valid for any site on this server', {

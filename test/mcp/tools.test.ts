@@ -72,7 +72,7 @@ describe('MCP tools', () => {
 
     const key = await call('get_api_key', { site: 'one' });
     expect(key.data).toMatchObject({ site: 'one', apiBase: 'https://content.example.com/v1', key: keyring.keyFor('one') });
-    expect(keyring.verify(key.data.key)).toBe('one');
+    expect(keyring.verify(key.data.key, new Set(['one']))).toBe('one');
 
     const list = await call('list_articles', { site: 'one', limit: 1 });
     expect(list.data).toMatchObject({ site: { name: 'one', lang: 'en' }, total: 2 });
