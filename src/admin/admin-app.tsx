@@ -11,6 +11,7 @@ import type { DeliveryDeps } from '../publish/delivery-runner.ts';
 import { redeliver } from '../publish/redeliver.ts';
 import { testWebhook } from '../publish/test-connection.ts';
 import { generateWebhookSecret, saveWebhook } from '../publish/webhook-settings.ts';
+import { requestClientAddress } from '../server/client-address.ts';
 import { ADMIN_ASSETS } from './assets.ts';
 import { ADMIN_SECURITY_HEADERS } from './security-headers.ts';
 import { createOneTimeFlash } from './one-time-flash.ts';
@@ -67,7 +68,7 @@ export function createAdminApp(deps: AdminDeps) {
   app.post('/sign-in', async (c) => {
     if (crossSite(c)) return c.text('Cross-site request refused', 403);
     const form = await c.req.parseBody();
-    const result = sessions.signIn(typeof form.token === 'string' ? form.token : '');
+    const result = sessions.signIn(typeof form.token === 'string' ? form.token : '', requestClientAddress(c));
     if (result === 'throttled') return c.html(<SignInPage error="Too many wrong tokens: wait a minute and try again." />, 429);
     if (!result) return c.html(<SignInPage error="That token is not right." />, 401);
     setCookie(c, SESSION_COOKIE, result.id, { path: '/admin', httpOnly: true, sameSite: 'Strict', secure: secure(c), maxAge: 12 * 3600 });

@@ -2,11 +2,16 @@
 // SameSite=Strict cookie; each session carries its own CSRF token (synchronizer pattern), so the
 // app's forms work whatever Origin/Referer a browser sends. Sessions live in memory: a restart
 // signs everyone out, which is what a single-operator tool wants.
+// Wrong tokens are throttled per client, so one client guessing cannot lock the owner out.
 import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
+import { BoundedMap } from '../cache/bounded-map.ts';
 
 export const SESSION_COOKIE = 'quire_admin';
 const SESSION_TTL_MS = 12 * 3_600_000;
 const FAILURES_PER_MINUTE = 10;
+const FAILURE_WINDOW_MS = 60_000;
+/** Clients whose recent failures are remembered; past this the longest-quiet one is forgotten. */
+const MAX_THROTTLED_CLIENTS = 10_000;
 
 export interface Session {
   id: string;
@@ -24,19 +29,23 @@ export function tokensEqual(a: string, b: string): boolean {
 
 export function createSessions(adminToken: string, now: () => number = Date.now) {
   const sessions = new Map<string, Session>();
-  let failures: number[] = [];
+  // client key → times of its wrong tokens within the window
+  const failures = new BoundedMap<string, number[]>(MAX_THROTTLED_CLIENTS);
   const sweep = () => {
     const t = now();
     for (const [id, s] of sessions) if (s.expiresAt <= t) sessions.delete(id);
   };
   return {
-    /** null: wrong token; 'throttled': too many wrong tokens in the last minute. */
-    signIn(unsafeToken: string): Session | null | 'throttled' {
+    /**
+     * null: wrong token; 'throttled': this client sent too many wrong tokens in the last minute.
+     * `client` is the client's key (src/server/client-address.ts), never a header it chose.
+     */
+    signIn(unsafeToken: string, client: string): Session | null | 'throttled' {
       const t = now();
-      failures = failures.filter((f) => f > t - 60_000);
-      if (failures.length >= FAILURES_PER_MINUTE) return 'throttled';
+      const recent = (failures.get(client) ?? []).filter((f) => f > t - FAILURE_WINDOW_MS);
+      if (recent.length >= FAILURES_PER_MINUTE) return 'throttled';
       if (!tokensEqual(unsafeToken, adminToken)) {
-        failures.push(t);
+        failures.set(client, [...recent, t]);
         return null;
       }
       sweep();

@@ -7,6 +7,7 @@ export type ApiErrorCode =
   | 'ROUTE_NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'QUERY_INVALID'
+  | 'BODY_TOO_LARGE'
   | 'CONTENT_UNAVAILABLE'
   | 'INTERNAL_ERROR';
 

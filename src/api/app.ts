@@ -8,6 +8,7 @@ import { hashBytes } from '../build/manifest.ts';
 import { newestFirst } from '../build/api-shapes.ts';
 import { MAX_SLUG_LENGTH, SLUG } from '../content/model.ts';
 import type { Keyring } from '../keys/api-keys.ts';
+import { limitRequestBodies } from '../server/body-limit.ts';
 import { ApiError } from './api-error.ts';
 import type { Body, DistStore, SiteContent } from './dist-store.ts';
 import { isPlainList, parseListQuery } from './list-query.ts';
@@ -21,6 +22,8 @@ export interface ApiDeps {
   log?: (line: string) => void;
   /** Other apps served by the same server (the admin app under /admin), matched first. */
   mounts?: { path: string; app: Hono<any> }[];
+  /** Cap on every request body read by any route, mounts included (default 1 MiB). */
+  maxBodyBytes?: number;
 }
 
 const CORS = {
@@ -94,6 +97,7 @@ export function createApiApp(deps: ApiDeps): Hono {
     return site;
   }
 
+  limitRequestBodies(app, deps.maxBodyBytes);
   for (const mount of deps.mounts ?? []) app.route(mount.path, mount.app);
 
   app.get('/v1/articles', (c) => {

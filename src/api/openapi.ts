@@ -206,7 +206,7 @@ export function buildOpenApiDocument(publicUrl: string) {
                 status: { type: 'integer' },
                 code: {
                   type: 'string',
-                  enum: ['API_KEY_MISSING', 'API_KEY_INVALID', 'ARTICLE_NOT_FOUND', 'ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED', 'QUERY_INVALID', 'CONTENT_UNAVAILABLE', 'INTERNAL_ERROR'],
+                  enum: ['API_KEY_MISSING', 'API_KEY_INVALID', 'ARTICLE_NOT_FOUND', 'ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED', 'QUERY_INVALID', 'BODY_TOO_LARGE', 'CONTENT_UNAVAILABLE', 'INTERNAL_ERROR'],
                 },
                 message: { type: 'string' },
               },

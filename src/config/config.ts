@@ -24,6 +24,12 @@ export interface QuireConfig {
   readonly webhookSecret: string | null;
   /** QUIRE_ADMIN_TOKEN: signs in to /admin; null: the server generates one per start. */
   readonly adminToken: string | null;
+  /** Cap on any request body the server reads; larger is answered 413. */
+  readonly maxBodyBytes: number;
+  /** Open connections at most; null: derived from the process's open-file limit at start. */
+  readonly maxConnections: number | null;
+  /** Open connections per client address (IPv6: per /64); 0: no per-client cap (behind a proxy). */
+  readonly maxConnectionsPerClient: number;
 }
 
 export class ConfigError extends Error {
@@ -84,6 +90,9 @@ const SETTINGS = {
   QUIRE_PUBLISH_RETRY_WINDOW_MS: { read: wholeNumber(0, 3_600_000, 'a whole number of milliseconds'), about: 'how long publish waits for quick retries (default 15000)' },
   QUIRE_WEBHOOK_SECRET: { read: text, about: 'secret for `webhook set` when --secret is not given' },
   QUIRE_ADMIN_TOKEN: { read: atLeast(16), about: 'token to sign in to /admin (default: generated per start)' },
+  QUIRE_MAX_BODY_BYTES: { read: wholeNumber(1024, 1024 ** 3, 'a whole number of bytes'), about: 'largest request body the server reads; larger is answered 413 (default 1048576)' },
+  QUIRE_MAX_CONNECTIONS: { read: wholeNumber(1, 1_000_000), about: 'open connections at most (default 4096, kept below the open-file limit)' },
+  QUIRE_MAX_CONNECTIONS_PER_CLIENT: { read: wholeNumber(0, 1_000_000), about: 'open connections per client address (default 64; 0: no cap, behind a proxy)' },
 } satisfies Record<string, { read: (v: string) => unknown; about: string }>;
 
 type Settings = { [K in keyof typeof SETTINGS]?: ReturnType<(typeof SETTINGS)[K]['read']> };
@@ -110,6 +119,8 @@ function readSettings(env: Record<string, string | undefined>): Settings {
 }
 
 export const DEFAULT_PORT = 8787;
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 64;
 
 /** Pure: builds the frozen config from an environment map and a working directory. */
 export function parseConfig(env: Record<string, string | undefined>, cwd: string = process.cwd()): QuireConfig {
@@ -131,5 +142,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     publishRetryWindowMs: e.QUIRE_PUBLISH_RETRY_WINDOW_MS ?? 15_000,
     webhookSecret: e.QUIRE_WEBHOOK_SECRET ?? null,
     adminToken: e.QUIRE_ADMIN_TOKEN ?? null,
+    maxBodyBytes: e.QUIRE_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES,
+    maxConnections: e.QUIRE_MAX_CONNECTIONS ?? null,
+    maxConnectionsPerClient: e.QUIRE_MAX_CONNECTIONS_PER_CLIENT ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
   });
 }

@@ -1,7 +1,8 @@
-// Starts the HTTP server on the configured port and resolves once it listens.
+// Starts the HTTP server on the configured port, with connection limits, and resolves once it listens.
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { applyConnectionLimits, DEFAULT_CONNECTION_LIMITS, serverTimeouts, type ConnectionLimits } from './connection-limits.ts';
 
 export interface RunningServer {
   server: ServerType;
@@ -9,15 +10,16 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export function listen(app: Hono, port: number, hostname: string): Promise<RunningServer> {
+export function listen(app: Hono, port: number, hostname: string, limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port, hostname }, (info: AddressInfo) => {
+    const server = serve({ fetch: app.fetch, port, hostname, serverOptions: serverTimeouts(limits) }, (info: AddressInfo) => {
       resolve({
         server,
         port: info.port,
         close: () => new Promise<void>((done) => server.close(() => done())),
       });
     });
+    applyConnectionLimits(server, limits);
     server.once('error', reject);
   });
 }

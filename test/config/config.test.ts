@@ -29,6 +29,9 @@ describe('parseConfig', () => {
       publishRetryWindowMs: 15_000,
       webhookSecret: null,
       adminToken: null,
+      maxBodyBytes: 1024 * 1024,
+      maxConnections: null,
+      maxConnectionsPerClient: 64,
     });
     expect(Object.isFrozen(c)).toBe(true);
   });
@@ -38,11 +41,13 @@ describe('parseConfig', () => {
       PORT: '0', HOST: '0.0.0.0', QUIRE_SECRET: 's'.repeat(32), QUIRE_STATE_DIR: 'state', QUIRE_CONTENT_DIR: '/abs/content', QUIRE_DIST_DIR: 'out',
       QUIRE_PUBLIC_URL: 'https://api.example.com/base//', QUIRE_ALLOW_PRIVATE_TARGETS: 'true', QUIRE_WEBHOOK_TIMEOUT_MS: '2500',
       QUIRE_PUBLISH_RETRY_WINDOW_MS: '0', QUIRE_WEBHOOK_SECRET: 'w', QUIRE_ADMIN_TOKEN: 't'.repeat(16),
+      QUIRE_MAX_BODY_BYTES: '65536', QUIRE_MAX_CONNECTIONS: '500', QUIRE_MAX_CONNECTIONS_PER_CLIENT: '0',
     }, '/srv/site');
     expect(c).toMatchObject({
       port: 0, host: '0.0.0.0', secret: 's'.repeat(32), stateDir: path.resolve('/srv/site/state'), contentDir: '/abs/content',
       distDir: path.resolve('/srv/site/out'), publicUrl: 'https://api.example.com/base', publicUrlExplicit: true, allowPrivateTargets: true,
       webhookTimeoutMs: 2500, publishRetryWindowMs: 0, webhookSecret: 'w', adminToken: 't'.repeat(16),
+      maxBodyBytes: 65536, maxConnections: 500, maxConnectionsPerClient: 0,
     });
     expect(parseConfig({ QUIRE_ALLOW_PRIVATE_TARGETS: '0' }).allowPrivateTargets).toBe(false);
   });
@@ -65,6 +70,10 @@ describe('parseConfig', () => {
       'QUIRE_ADMIN_TOKEN: must be at least 16 characters',
     ]);
     expect(problemsOf({ PORT: '65536' })).toEqual(['PORT: must be between 0 and 65535']);
+    expect(problemsOf({ QUIRE_MAX_BODY_BYTES: '100', QUIRE_MAX_CONNECTIONS: '0' })).toEqual([
+      'QUIRE_MAX_BODY_BYTES: must be between 1024 and 1073741824',
+      'QUIRE_MAX_CONNECTIONS: must be between 1 and 1000000',
+    ]);
     expect(problemsOf({ QUIRE_PUBLIC_URL: 'ftp://files.example.com' })).toEqual(['QUIRE_PUBLIC_URL: must use http or https']);
     expect(problemsOf({ QUIRE_PUBLIC_URL: 'https://api.example.com/?x=1' })).toEqual(['QUIRE_PUBLIC_URL: must not have a query or fragment']);
     expect(problemsOf({ QUIRE_PUBLIC_URL: 'https://api.example.com/#top' })).toEqual(['QUIRE_PUBLIC_URL: must not have a query or fragment']);

@@ -8,6 +8,7 @@ import { buildDist, createBuildCaches } from '../../build/build.ts';
 import { createApiApp } from '../../api/app.ts';
 import { createDistStore } from '../../api/dist-store.ts';
 import { listen } from '../../server/serve.ts';
+import { connectionCap, DEFAULT_CONNECTION_LIMITS, openFileLimit } from '../../server/connection-limits.ts';
 import { reportBuild } from '../report.ts';
 import { startDeliveryWorker } from '../../publish/delivery-worker.ts';
 import { createKeyringFor, openPublishing, type CliContext } from '../context.ts';
@@ -43,14 +44,20 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
     buildIssues: () => latestIssues,
     wakeDeliveries: () => worker.wake(),
   });
-  const app = createApiApp({ store, keyring, publicUrl: config.publicUrl, log: err, mounts: [{ path: '/admin', app: admin }] });
-  const server = await listen(app, config.port, config.host);
+  const app = createApiApp({ store, keyring, publicUrl: config.publicUrl, log: err, mounts: [{ path: '/admin', app: admin }], maxBodyBytes: config.maxBodyBytes });
+  const fileLimit = openFileLimit();
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, maxConnections: connectionCap(config.maxConnections, fileLimit), maxPerClient: config.maxConnectionsPerClient };
+  if (config.maxConnections !== null && limits.maxConnections < config.maxConnections) {
+    err(`QUIRE_MAX_CONNECTIONS lowered to ${limits.maxConnections}: the open-file limit is ${fileLimit}.`);
+  }
+  const server = await listen(app, config.port, config.host, limits);
   const stopWatchingDist = store.watch(() => out('Loaded the new build.'));
   const keyTimer = setInterval(() => generations.refresh(), 1000);
   keyTimer.unref();
 
   base = config.publicUrlExplicit ? config.publicUrl : `http://localhost:${server.port}`;
-  out(`\nQuire Content API on ${base}/v1  (OpenAPI: ${base}/openapi.json)\n`);
+  out(`\nQuire Content API on ${base}/v1  (OpenAPI: ${base}/openapi.json)`);
+  out(`Limits: ${limits.maxConnections} connections, ${limits.maxPerClient || 'no cap'} per client; request bodies up to ${config.maxBodyBytes} bytes\n`);
   const snapshot = store.current()!;
   for (const [id, site] of snapshot.sites) {
     out(`  ${id.padEnd(16)} ${site.summary.name} — ${site.articles.size} published`);
