@@ -4,8 +4,8 @@
 import { Hono, type Context } from 'hono';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import type { DistStore, SiteContent } from '../api/dist-store.ts';
-import { formatPlace, type ContentIssue } from '../content/issues.ts';
-import { loadContent, type SourceCache } from '../content/load-content.ts';
+import { formatPlace } from '../content/issues.ts';
+import type { BuildFacts } from '../build/build.ts';
 import type { Keyring } from '../keys/api-keys.ts';
 import type { DeliveryDeps } from '../publish/delivery-runner.ts';
 import { redeliver } from '../publish/redeliver.ts';
@@ -34,8 +34,11 @@ export interface AdminDeps {
   rotateKey: (siteId: string) => void;
   publishing: DeliveryDeps;
   allowPrivate: boolean;
-  /** Problems of the latest build (the server keeps them). */
-  buildIssues: () => ContentIssue[];
+  /**
+   * What the latest build read and found (the server keeps it): pages show this and never read
+   * or parse content while answering a request.
+   */
+  lastBuild: () => BuildFacts;
   /** Called after a change that should reach receivers soon (Redeliver queued behind another). */
   wakeDeliveries?: () => void;
 }
@@ -46,9 +49,6 @@ export function createAdminApp(deps: AdminDeps) {
   const sessions = createSessions(deps.adminToken, deps.publishing.now);
   // What the Publishing tab shows once after a save or a test (post/redirect/get).
   const publishingFlash = createOneTimeFlash<Pick<PublishingView, 'form' | 'generatedSecret' | 'testResult'>>();
-  // Articles pages read every article's front matter (drafts are not in dist/); files whose stat
-  // is unchanged since the last view are not read again.
-  const sources: SourceCache = new Map();
   const app = new Hono<Env>();
 
   app.use('*', async (c, next) => {
@@ -122,10 +122,10 @@ export function createAdminApp(deps: AdminDeps) {
 
   app.get('/sites/:site', (c) => c.redirect(`/admin/sites/${c.req.param('site')}/publishing`, 303));
 
-  app.get('/sites/:site/articles', async (c) => {
+  app.get('/sites/:site/articles', (c) => {
     const site = siteOr404(c);
     if (!site) return notFound(c);
-    const content = await loadContent(deps.contentDir, sources);
+    const content = deps.lastBuild();
     const loaded = content.sites.find((s) => s.site.id === site.id);
     const published = new Map(deps.dist.current()!.sites.get(site.id)!.items.map((i) => [i.item.slug, i.item]));
     const rows: ArticleRow[] = (loaded?.articles ?? []).map((a) => {
@@ -141,7 +141,7 @@ export function createAdminApp(deps: AdminDeps) {
       };
     });
     rows.sort((x, y) => (x.status === y.status ? (y.updatedAt ?? '').localeCompare(x.updatedAt ?? '') : x.status === 'draft' ? -1 : 1));
-    const problems = [...deps.buildIssues(), ...content.issues]
+    const problems = content.issues
       .filter((i) => i.file.includes(`/${site.id}/`))
       .filter((i, n, all) => all.findIndex((j) => j.file === i.file && j.line === i.line && j.code === i.code) === n)
       .map((i) => ({ place: formatPlace(i), message: i.message, code: i.code, severity: i.severity }));

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { toIsoUtc } from '../content/dates.ts';
 import { readGitDates, type DateQuery } from '../content/git-history.ts';
 import { hasErrors, sortIssues, type ContentIssue } from '../content/issues.ts';
-import { loadContent, type LoadedContent } from '../content/load-content.ts';
+import { loadContent, type LoadedContent, type LoadedSite } from '../content/load-content.ts';
 import { RENDERER_VERSION } from '../render/renderer-version.ts';
 import { loadBuildState, saveBuildState, type BuildState } from './build-state.ts';
 import { compileSite, type CompiledSite, type PreviousSite } from './compile-site.ts';
@@ -28,9 +28,22 @@ export interface BuildCaches {
   render: RenderCache;
 }
 
+/**
+ * What a build read and found: every site as loaded (drafts included) and every problem. Views
+ * that show content (the admin's Articles tab) read this instead of reading files themselves.
+ */
+export interface BuildFacts {
+  sites: readonly LoadedSite[];
+  issues: readonly ContentIssue[];
+}
+
+export const NO_BUILD_FACTS: BuildFacts = Object.freeze({ sites: [], issues: [] });
+
 export interface BuildResult {
   ok: boolean;
   issues: ContentIssue[];
+  /** Every site as this build loaded it. */
+  loaded: LoadedSite[];
   /** The manifest now in dist/ (the previous one when the build failed or changed nothing). */
   manifest: Manifest | null;
   /** Whether dist/ was rewritten. */
@@ -95,13 +108,14 @@ async function build(
   const previous = readManifest(settings.distDir);
   const inputs = inputsOf(content, dates, settings.publicUrl);
   const articles = content.sites.reduce((n, s) => n + s.articles.length, 0);
-  const finish = (result: Omit<BuildResult, 'stats' | 'issues' | 'cleanup'>, compiled: CompiledSite[]): Omit<BuildResult, 'cleanup'> => {
+  const finish = (result: Omit<BuildResult, 'stats' | 'issues' | 'cleanup' | 'loaded'>, compiled: CompiledSite[]): Omit<BuildResult, 'cleanup'> => {
     prune(state, content);
     // A build that writes nothing (publish --dry-run) leaves the state dir as it is too.
     if (write) saveBuildState(settings.stateDir, state);
     return {
       ...result,
       issues: sortIssues(issues),
+      loaded: content.sites,
       stats: {
         articles,
         published: compiled.length ? compiled.reduce((n, s) => n + s.published, 0) : result.sites.reduce((n, s) => n + s.published, 0),

@@ -7,7 +7,7 @@ import { issue, type ContentIssue } from '../content/issues.ts';
 import { assertInsideFolder } from '../content/content-files.ts';
 import { readMarkdown, type LoadedSite } from '../content/load-content.ts';
 import type { ArticleKeys, ArticleSource } from '../content/model.ts';
-import type { RenderProblem } from '../render/render-context.ts';
+import { renderFailed, type RenderProblem } from '../render/render-context.ts';
 import type { RenderInput, RenderOutput } from '../render/render-markdown.ts';
 import { RENDERER_VERSION } from '../render/renderer-version.ts';
 import { collectGarbage } from './collect-garbage.ts';
@@ -149,7 +149,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
       if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise(setImmediate);
       const { source, checkKey, inputKey } = chunk[i]!;
       const out = outputs[i]!;
-      deps.checked.set(checkKey, out.problems);
+      if (!renderFailed(out.problems)) deps.checked.set(checkKey, out.problems);
       reportProblems(source, out.problems, issues);
       if (source.meta.status !== 'published') continue;
       const { meta } = source;
@@ -246,7 +246,7 @@ async function renderWithCache(inputs: RenderInput[], deps: CompileDeps, siteId:
       : todo.map((await import('../render/render-markdown.ts')).renderMarkdown);
   missing.forEach((inputIndex, j) => {
     outputs[inputIndex] = rendered[j]!;
-    cache.set(keys[inputIndex]!, rendered[j]!, inputs[inputIndex]!);
+    if (!renderFailed(rendered[j]!.problems)) cache.set(keys[inputIndex]!, rendered[j]!, inputs[inputIndex]!);
   });
   cache.flush();
   return outputs as RenderOutput[];

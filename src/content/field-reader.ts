@@ -53,6 +53,7 @@ export class FieldReader {
       this.fail(name, 'CONTENT_FIELD_TYPE', `\`${name}\` must be text, not ${describe(f.value)}`);
       return null;
     }
+    if (this.hasControl(f.value, f.valuePlace, name)) return null;
     const trimmed = f.value.trim();
     if (trimmed === '') {
       if (opts.required) this.fail(name, 'CONTENT_FIELD_REQUIRED', `\`${name}\` must not be empty`);
@@ -87,7 +88,7 @@ export class FieldReader {
         this.issues.push(
           issue(this.file, this.itemPlace(name, i), 'CONTENT_FIELD_TYPE', `\`${name}\` items must be text, not ${describe(item)}`),
         );
-      } else out.push({ value: item.trim(), place: this.itemPlace(name, i) });
+      } else if (!this.hasControl(item, this.itemPlace(name, i), name)) out.push({ value: item.trim(), place: this.itemPlace(name, i) });
     });
     return out;
   }
@@ -127,6 +128,21 @@ export class FieldReader {
     return parsed;
   }
 
+  /**
+   * Text from front matter goes into API JSON, webhook payloads and pages: a control character
+   * (C0 other than tab and line breaks, DEL, C1) is refused where it stands rather than passed
+   * on or silently dropped.
+   */
+  private hasControl(value: string, place: Place, name: string): boolean {
+    const found = CONTROL.exec(value);
+    if (!found) return false;
+    const code = `U+${found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    this.issues.push(issue(this.file, place, 'CONTENT_CONTROL_CHARACTER', `\`${name}\` contains the control character ${code}`, {
+      hint: 'remove it (tabs and line breaks are fine)',
+    }));
+    return true;
+  }
+
   /** Warns about fields nobody read: usually a typo such as `titel`. */
   warnUnknown(known: readonly string[]): void {
     for (const [name, f] of this.mapping.fields) {
@@ -141,6 +157,8 @@ export class FieldReader {
     }
   }
 }
+
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 
 function describe(v: unknown): string {
   if (Array.isArray(v)) return 'a list';

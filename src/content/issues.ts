@@ -76,11 +76,21 @@ export function formatPlace(i: Pick<ContentIssue, 'file' | 'line' | 'column'>, c
   return `${path.relative(cwd, i.file) || i.file}:${i.line}:${i.column}`;
 }
 
-/** `path:line:col  message  [CODE]`, path relative to `cwd`, then an indented hint. */
+/**
+ * `path:line:col  message  [CODE]`, path relative to `cwd`, then an indented hint. Messages quote
+ * content, so control characters are shown as `\u{…}` instead of reaching the terminal.
+ */
 export function formatIssue(i: ContentIssue, cwd: string = process.cwd()): string {
   const label = i.severity === 'warning' ? 'warning: ' : '';
-  const head = `${formatPlace(i, cwd)}  ${label}${i.message}  [${i.code}]`;
-  return i.hint ? `${head}\n    hint: ${i.hint}` : head;
+  const head = printable(`${formatPlace(i, cwd)}  ${label}${i.message}  [${i.code}]`);
+  return i.hint ? `${head}\n    hint: ${printable(i.hint)}` : head;
+}
+
+const UNPRINTABLE = /[\u0000-\u001F\u007F-\u009F]/g;
+
+/** Text with every control character written as `\u{…}`. */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 }
 
 export function sortIssues(issues: ContentIssue[]): ContentIssue[] {

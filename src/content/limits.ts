@@ -4,7 +4,7 @@
 // article took 45 s and 4 GB to render). README.md lists them.
 export const CONTENT_LIMITS = Object.freeze({
   /** Bytes of one article file (front matter and body). */
-  articleBytes: 1024 * 1024,
+  articleBytes: 512 * 1024,
   /** Bytes of an article's front matter, and of site.yaml or an author file. */
   yamlBytes: 64 * 1024,
   /** YAML aliases (`*name`) in one front matter or YAML file: each one walks the whole document. */

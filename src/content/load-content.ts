@@ -129,7 +129,7 @@ async function loadArticles(site: Site, issues: ContentIssue[], cache: SourceCac
         if (!bytes) continue;
         // The body is not kept: a large site's bodies would all sit in memory at once. It is read
         // again (and checked against this hash) when it has to be rendered.
-        const parsed = parseArticle(file, bytes);
+        const parsed = parseSafely(file, bytes);
         entry = {
           size: stat.size,
           mtimeMs: stat.mtimeMs,
@@ -158,6 +158,16 @@ async function loadArticles(site: Site, issues: ContentIssue[], cache: SourceCac
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker));
   return results.filter((r): r is ArticleSource => r !== null);
+}
+
+/** parseArticle, with anything it did not foresee made this file's problem rather than the build's. */
+function parseSafely(file: string, bytes: Uint8Array): ReturnType<typeof parseArticle> {
+  try {
+    return parseArticle(file, bytes);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { meta: null, markdown: '', bodyLine: 1, issues: [issue(file, START, 'CONTENT_UNREADABLE', `the file could not be read: ${message}`)] };
+  }
 }
 
 /** The article's Markdown body, read now and checked against the hash seen when loading. */

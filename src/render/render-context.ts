@@ -4,9 +4,12 @@ import type { VFile } from 'vfile';
 export interface RenderProblem {
   line: number;
   column: number;
-  code: 'CONTENT_IMAGE_MISSING' | 'CONTENT_IMAGE_OUTSIDE';
+  code: 'CONTENT_IMAGE_MISSING' | 'CONTENT_IMAGE_OUTSIDE' | 'CONTENT_TOO_DEEP' | 'CONTENT_RENDER_FAILED';
   message: string;
 }
+
+/** Whether a render's problems say it failed (such results are not cached: the failure may not recur). */
+export const renderFailed = (problems: readonly RenderProblem[]): boolean => problems.some((p) => p.code === 'CONTENT_RENDER_FAILED');
 
 export interface RenderContext {
   /** Site-relative folder of the article, e.g. `articles/guides`. */

@@ -9,7 +9,9 @@ import rehypeStringify from 'rehype-stringify';
 import remarkRehype from 'remark-rehype';
 import { unified, type Processor } from 'unified';
 import { VFile } from 'vfile';
+import { CONTENT_LIMITS } from '../content/limits.ts';
 import { parseGfm } from './gfm-parser.ts';
+import { deepestBlockLine, deepestHtml, deepestNode, type DeepPlace } from './nesting.ts';
 import { rehypePrepareTree } from './prepare-tree.ts';
 import type { RenderContext, RenderProblem } from './render-context.ts';
 import { markSanitized, type SafeHtml } from './safe-html.ts';
@@ -71,25 +73,55 @@ function htmlProcessor(lang: string, withRaw: boolean): HtmlProcessor {
   return processor;
 }
 
+/**
+ * Never throws for a document: nesting past CONTENT_LIMITS.nestingDepth is refused before the
+ * work it would blow up, and any other failure is this document's problem (CONTENT_RENDER_FAILED).
+ */
 export function renderMarkdown(input: RenderInput): RenderOutput {
-  const ctx: RenderContext = {
-    articleDir: input.articleDir,
-    bodyLine: input.bodyLine,
-    resolveImage: input.resolveImage,
-    problems: [],
-    images: [],
-  };
-  const file = new VFile({ value: input.markdown, data: { quire: ctx } });
-  const mdast = parseGfm(input.markdown, file);
-  const processor = htmlProcessor(input.lang, containsRawHtml(mdast as MdastRoot));
-  const hast = processor.runSync(mdast, file);
-  const html = processor.stringify(hast, file);
-  return { html: markSanitized(html), excerpt: deriveExcerpt(hast), problems: ctx.problems, images: ctx.images };
+  const limit = CONTENT_LIMITS.nestingDepth;
+  const deepLine = deepestBlockLine(input.markdown, limit);
+  if (deepLine) return tooDeep(input, deepLine);
+  try {
+    const ctx: RenderContext = {
+      articleDir: input.articleDir,
+      bodyLine: input.bodyLine,
+      resolveImage: input.resolveImage,
+      problems: [],
+      images: [],
+    };
+    const file = new VFile({ value: input.markdown, data: { quire: ctx } });
+    const mdast = parseGfm(input.markdown, file) as MdastRoot;
+    const withRaw = containsRawHtml(mdast);
+    const deep = deepestNode(mdast, limit) ?? (withRaw ? deepestHtml(mdast, limit) : null);
+    if (deep) return tooDeep(input, deep);
+    const processor = htmlProcessor(input.lang, withRaw);
+    const hast = processor.runSync(mdast, file);
+    const html = processor.stringify(hast, file);
+    return { html: markSanitized(html), excerpt: deriveExcerpt(hast), problems: ctx.problems, images: ctx.images };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return failed(input, { line: 1, column: 1 }, 'CONTENT_RENDER_FAILED', `the body could not be rendered: ${message}`);
+  }
 }
 
-function containsRawHtml(node: { type: string; children?: unknown[] }): boolean {
-  if (node.type === 'html') return true;
-  return node.children ? (node.children as { type: string; children?: unknown[] }[]).some(containsRawHtml) : false;
+function tooDeep(input: RenderInput, at: DeepPlace): RenderOutput {
+  return failed(input, at, 'CONTENT_TOO_DEEP', `the body nests deeper than ${CONTENT_LIMITS.nestingDepth} levels here (quotes, lists, emphasis, links or HTML elements)`);
+}
+
+function failed(input: RenderInput, at: DeepPlace, code: RenderProblem['code'], message: string): RenderOutput {
+  const problem: RenderProblem = { line: at.line + input.bodyLine - 1, column: at.column, code, message };
+  return { html: markSanitized(''), excerpt: '', problems: [problem], images: [] };
+}
+
+function containsRawHtml(tree: MdastRoot): boolean {
+  type Node = { type: string; children?: Node[] };
+  const stack: Node[] = [tree];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.type === 'html') return true;
+    for (const child of node.children ?? []) stack.push(child);
+  }
+  return false;
 }
 
 /**

@@ -4,7 +4,8 @@
 import { createAdminApp } from '../../src/admin/admin-app.tsx';
 import { createApiApp } from '../../src/api/app.ts';
 import { createDistStore } from '../../src/api/dist-store.ts';
-import type { ContentIssue } from '../../src/content/issues.ts';
+import type { BuildFacts } from '../../src/build/build.ts';
+import { loadContent } from '../../src/content/load-content.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { createSafeClient } from '../../src/net/safe-client.ts';
 import type { DeliveryDeps } from '../../src/publish/delivery-runner.ts';
@@ -21,8 +22,12 @@ export interface AdminServer {
   close(): Promise<void>;
 }
 
-/** Serves `p.distDir` (build it first). `ca` trusts a test receiver's throwaway CA. */
-export async function startAdminServer(p: TempProject, opts: { ca?: string; buildIssues?: () => ContentIssue[] } = {}): Promise<AdminServer> {
+/**
+ * Serves `p.distDir` (build it first). `ca` trusts a test receiver's throwaway CA. `lastBuild` is
+ * what the Articles tab shows; by default the content as loaded once, now.
+ */
+export async function startAdminServer(p: TempProject, opts: { ca?: string; lastBuild?: () => BuildFacts } = {}): Promise<AdminServer> {
+  const loaded = await loadContent(p.contentDir);
   const generations = new Map<string, number>();
   const keyring = createKeyring(TEST_SECRET, { generationOf: (s) => generations.get(s) ?? 1 });
   const dist = createDistStore(p.distDir);
@@ -41,7 +46,7 @@ export async function startAdminServer(p: TempProject, opts: { ca?: string; buil
     rotateKey: (siteId) => generations.set(siteId, (generations.get(siteId) ?? 1) + 1),
     publishing,
     allowPrivate: true,
-    buildIssues: opts.buildIssues ?? (() => []),
+    lastBuild: opts.lastBuild ?? (() => loaded),
   });
   const app = createApiApp({ store: dist, keyring, publicUrl: 'http://127.0.0.1', mounts: [{ path: '/admin', app: admin }] });
   const server = await listen(app, 0, '127.0.0.1');

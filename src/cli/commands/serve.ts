@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import chokidar, { type FSWatcher } from 'chokidar';
 import { createAdminApp } from '../../admin/admin-app.tsx';
-import type { ContentIssue } from '../../content/issues.ts';
-import { buildDist, createBuildCaches } from '../../build/build.ts';
+import { printable } from '../../content/issues.ts';
+import { buildDist, createBuildCaches, NO_BUILD_FACTS, type BuildFacts, type BuildResult } from '../../build/build.ts';
 import { createApiApp } from '../../api/app.ts';
 import { createDistStore } from '../../api/dist-store.ts';
 import { listen } from '../../server/serve.ts';
@@ -17,16 +17,28 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
   const { config, out, err } = ctx;
   const { keyring, generations } = createKeyringFor(config);
   const caches = createBuildCaches(config.stateDir);
-  const first = await buildDist(config, caches);
-  reportBuild(first, first.ok ? out : err);
+  // What the admin's Articles tab shows: the last build's facts, never content read per request.
+  let lastBuild: BuildFacts = NO_BUILD_FACTS;
+  // A build that fails, even by throwing, leaves the last good dist/ served and this process up.
+  const build = async (): Promise<BuildResult | null> => {
+    try {
+      const result = await buildDist(config, caches);
+      reportBuild(result, result.ok ? out : err);
+      lastBuild = { sites: result.loaded, issues: result.issues };
+      return result;
+    } catch (cause) {
+      err(printable(`Build failed: ${cause instanceof Error ? cause.message : String(cause)}`));
+      return null;
+    }
+  };
+  const first = await build();
   const store = createDistStore(config.distDir);
   store.reload();
   if (!store.current()) {
     err('No build to serve: fix the problems above and start again.');
     return 1;
   }
-  if (!first.ok) err('Serving the last good build.');
-  let latestIssues: ContentIssue[] = first.issues;
+  if (!first?.ok) err('Serving the last good build.');
   const publishing = openPublishing(ctx);
   const worker = startDeliveryWorker(publishing);
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
@@ -41,7 +53,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
     rotateKey: (siteId) => generations.rotate(siteId),
     publishing,
     allowPrivate: config.allowPrivateTargets,
-    buildIssues: () => latestIssues,
+    lastBuild: () => lastBuild,
     wakeDeliveries: () => worker.wake(),
   });
   const app = createApiApp({ store, keyring, publicUrl: config.publicUrl, log: err, mounts: [{ path: '/admin', app: admin }], maxBodyBytes: config.maxBodyBytes });
@@ -80,11 +92,9 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
       running = (async () => {
         do {
           again = false;
-          const result = await buildDist(config, caches);
-          latestIssues = result.issues;
-          reportBuild(result, result.ok ? out : err);
-          if (result.ok && store.reload()) out('Serving the new build.');
-          if (!result.ok) err('The last good build stays up.');
+          const result = await build();
+          if (result?.ok && store.reload()) out('Serving the new build.');
+          if (!result?.ok) err('The last good build stays up.');
         } while (again);
       })();
       await running;
