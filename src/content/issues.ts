@@ -43,6 +43,8 @@ export interface ContentIssue {
   code: IssueCode;
   severity: 'error' | 'warning';
   hint?: string;
+  /** Another place the problem involves (the first article with a duplicate slug). */
+  other?: { file: string; line: number; column: number };
 }
 
 export interface Place {
@@ -57,7 +59,7 @@ export function issue(
   place: Place,
   code: IssueCode,
   message: string,
-  opts: { hint?: string; severity?: 'error' | 'warning' } = {},
+  opts: { hint?: string; severity?: 'error' | 'warning'; other?: ContentIssue['other'] } = {},
 ): ContentIssue {
   const out: ContentIssue = {
     file,
@@ -68,6 +70,7 @@ export function issue(
     severity: opts.severity ?? 'error',
   };
   if (opts.hint) out.hint = opts.hint;
+  if (opts.other) out.other = { file: opts.other.file, line: opts.other.line, column: opts.other.column };
   return out;
 }
 
@@ -82,7 +85,8 @@ export function formatPlace(i: Pick<ContentIssue, 'file' | 'line' | 'column'>, c
  */
 export function formatIssue(i: ContentIssue, cwd: string = process.cwd()): string {
   const label = i.severity === 'warning' ? 'warning: ' : '';
-  const head = printable(`${formatPlace(i, cwd)}  ${label}${i.message}  [${i.code}]`);
+  const other = i.other ? ` (the other: ${formatPlace(i.other, cwd)})` : '';
+  const head = printable(`${formatPlace(i, cwd)}  ${label}${i.message}${other}  [${i.code}]`);
   return i.hint ? `${head}\n    hint: ${printable(i.hint)}` : head;
 }
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createFileBudget, readContentFile, symlinkIssue, tooLargeIssue, walkFiles, type FileBudget } from './content-files.ts';
 import { issue, START, type ContentIssue } from './issues.ts';
 import { CONTENT_LIMITS } from './limits.ts';
-import { loadAuthors, loadSite } from './load-site.ts';
+import { loadAuthors, loadSite, standInSite } from './load-site.ts';
 import { fieldPlace, type ArticleKeys, type ArticleMeta, type ArticleSource, type Author, type Site } from './model.ts';
 import { parseArticle, splitBody } from './parse-article.ts';
 
@@ -68,7 +68,7 @@ export async function loadContent(contentDir: string, cache: SourceCache = new M
     if (++changed === watch?.threshold) watch.onManyChanged();
   };
   const budget = createFileBudget();
-  for (const site of await discoverSites(contentDir, issues)) {
+  for (const site of await discoverSites(contentDir, issues, { standIns: true })) {
     const [authors, articles, images] = await Promise.all([
       loadAuthors(path.join(site.dir, 'authors'), issues, budget),
       loadArticles(site, issues, cache, noteChanged, budget),
@@ -80,13 +80,16 @@ export async function loadContent(contentDir: string, cache: SourceCache = new M
   return { sites, issues };
 }
 
-/** The sites under content/ (each folder's site.yaml), without reading their articles. */
-export async function discoverSites(contentDir: string, issues: ContentIssue[]): Promise<Site[]> {
+/**
+ * The sites under content/ (each folder's site.yaml), without reading their articles. With
+ * `standIns`, a folder whose site.yaml has problems is there too, as a stand-in (see standInSite).
+ */
+export async function discoverSites(contentDir: string, issues: ContentIssue[], opts: { standIns?: boolean } = {}): Promise<Site[]> {
   let entries: import('node:fs').Dirent[];
   try {
     entries = await fs.readdir(contentDir, { withFileTypes: true });
   } catch (err) {
-    issues.push(issue(contentDir, START, 'CONTENT_NO_SITES', `cannot read the content folder: ${(err as Error).message}`));
+    issues.push(issue(contentDir, START, 'CONTENT_NO_SITES', `cannot read the content folder (${(err as NodeJS.ErrnoException).code ?? 'error'})`));
     return [];
   }
   const visible = entries.filter((e) => !e.name.startsWith('.'));
@@ -104,6 +107,7 @@ export async function discoverSites(contentDir: string, issues: ContentIssue[]):
   for (const dir of siteDirs) {
     const site = await loadSite(dir, issues);
     if (site) sites.push(site);
+    else if (opts.standIns) sites.push(standInSite(dir));
   }
   return sites;
 }
@@ -195,8 +199,9 @@ function checkArticles(loaded: LoadedSite, issues: ContentIssue[]): void {
   for (const a of loaded.articles) {
     const first = bySlug.get(a.meta.slug);
     if (first) {
-      issues.push(issue(a.file, fieldPlace(a.meta, 'slug'), 'CONTENT_SLUG_DUPLICATE', `slug "${a.meta.slug}" is also used by ${first.file}`, {
+      issues.push(issue(a.file, fieldPlace(a.meta, 'slug'), 'CONTENT_SLUG_DUPLICATE', `slug "${a.meta.slug}" is used by two articles`, {
         hint: 'give one of the two articles its own `slug:`',
+        other: { file: first.file, ...fieldPlace(first.meta, 'slug') },
       }));
     } else bySlug.set(a.meta.slug, a);
   }

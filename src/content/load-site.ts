@@ -71,6 +71,16 @@ export async function loadSite(dir: string, issues: ContentIssue[]): Promise<Sit
   return { id, name, lang, url, articlePath, dir };
 }
 
+/**
+ * A site whose folder name or site.yaml has problems (already reported): its articles are still
+ * read and checked with this in its place, so one run shows every problem. Its values reach no
+ * output, because a build with problems writes nothing.
+ */
+export function standInSite(dir: string): Site {
+  const id = path.basename(dir);
+  return { id, name: id, lang: 'en', url: 'https://site-yaml-has-problems.invalid', articlePath: DEFAULT_ARTICLE_PATH, dir };
+}
+
 export async function loadAuthors(dir: string, issues: ContentIssue[], budget: FileBudget): Promise<Map<string, Author>> {
   const authors = new Map<string, Author>();
   const files = (await walkFiles(dir, issues, budget)).filter((f) => path.dirname(f) === dir && /\.ya?ml$/.test(f)).sort();

@@ -78,7 +78,9 @@ export function parseArticle(file: string, bytes: Uint8Array): ParsedArticle {
     places: fieldPlaces((field) => f.placeOf(field)),
   };
   f.warnUnknown(FRONT_MATTER_FIELDS);
-  return { meta: title === null ? null : meta, markdown: split.body, bodyLine, issues };
+  // Without a title the file is still an article to the cross-file checks (its author, images
+  // and related slugs), so all of its problems show at once; the missing title fails the build.
+  return { meta, markdown: split.body, bodyLine, issues };
 }
 
 /** The body of an article file already read once by parseArticle (valid UTF-8, YAML front matter). */

@@ -69,7 +69,9 @@ describe('content problems name file, line, column and code', () => {
     expect(found).toHaveLength(1);
     expect(found[0]!.file).toBe('site/articles/sub/two.md');
     expect(found[0]!.line).toBe(3);
-    expect(found[0]!.message).toContain(path.join(p.contentDir, 'site/articles/one.md'));
+    expect(found[0]!.other).toEqual({ file: path.join(p.contentDir, 'site/articles/one.md'), line: 3, column: 7 });
+    expect(found[0]!.text).toMatch(/^site\/articles\/sub\/two\.md:3:7  slug "same" is used by two articles \(the other: site\/articles\/one\.md:3:7\)/);
+    expect(found[0]!.message).not.toContain(p.root);
   });
 
   it('treats a file-name slug collision as a duplicate too', async () => {
