@@ -4,10 +4,11 @@ import { discoverSites } from '../content/load-content.ts';
 import { loadServerSecret } from '../config/server-secret.ts';
 import { createKeyring } from '../keys/api-keys.ts';
 import { openKeyGenerations } from '../keys/key-generations.ts';
-import { createSafeClient } from '../net/safe-client.ts';
+import { createSafeClient, type SafeClient } from '../net/safe-client.ts';
+import { VERIFIED_SITE } from '../net/target-policy.ts';
 import type { DeliveryDeps } from '../publish/delivery-runner.ts';
 import { USER_AGENT } from '../publish/signing.ts';
-import { openStateStore } from '../store/state-store.ts';
+import { openStateStore, type StateStore } from '../store/state-store.ts';
 
 export interface CliContext {
   config: QuireConfig;
@@ -31,6 +32,25 @@ export function openPublishing({ config, err }: CliContext): DeliveryDeps & { cl
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     timeoutMs: config.webhookTimeoutMs,
     log: err,
+    close() {
+      client.close();
+      store.close();
+    },
+  };
+}
+
+/** The client that fetches a receiving site's pages for verification: http or https, public hosts only. */
+export function createVerifyClient({ config }: CliContext, log: (line: string) => void): SafeClient {
+  return createSafeClient({ allowPrivate: config.allowPrivateTargets, policy: VERIFIED_SITE, log });
+}
+
+/** `quire verify`: the state store (for receivers' reply URLs) and the verification client. */
+export function openVerification(ctx: CliContext): { store: StateStore; client: SafeClient; close(): void } {
+  const store = openStateStore(ctx.config.stateDir, loadServerSecret(ctx.config));
+  const client = createVerifyClient(ctx, ctx.err);
+  return {
+    store,
+    client,
     close() {
       client.close();
       store.close();

@@ -1,6 +1,9 @@
 // The inputs of verify_integration for one site, from what Quire published: the site's base URL
 // and article path, each published article's html, updatedAt and author, and where the
 // receiver said it landed. Shared by the MCP tool and `quire verify`.
+// One base per run: the given base URL, else site.yaml's `url`. The sitemap is read from it and
+// every page is fetched on it; a receiver's reply URL keeps its path but takes the base's origin
+// (replies remembered from older deliveries may name another host).
 import type { DistSnapshot } from '../api/dist-store.ts';
 import type { SafeClient } from '../net/safe-client.ts';
 import type { Outbox } from '../store/outbox.ts';
@@ -38,8 +41,17 @@ export async function verifySite(
   if (!input.slugs?.length) slugs = slugs.slice(0, DEFAULT_ARTICLE_CAP);
   const articles: ArticleToVerify[] = slugs.map((slug) => {
     const a = JSON.parse(site.articles.get(slug)!.bytes.toString('utf8')) as { html: string; updatedAt: string | null; author: { name: string; url: string | null } | null };
-    return { slug, html: a.html, updatedAt: a.updatedAt, author: a.author ? { name: a.author.name, url: a.author.url } : null, replyUrl: deps.outbox.latestReplyUrl(input.siteId, slug) };
+    return { slug, html: a.html, updatedAt: a.updatedAt, author: a.author ? { name: a.author.name, url: a.author.url } : null, replyUrl: onBase(deps.outbox.latestReplyUrl(input.siteId, slug), baseUrl) };
   });
   const report = await verifyIntegration({ client: deps.client, ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}) }, { siteId: input.siteId, baseUrl, articlePath: manifestSite.articlePath, articles });
   return { ok: true, report, capped };
+}
+
+/** A remembered reply URL moved onto this run's base (its path and query kept), or null. */
+function onBase(unsafeReplyUrl: string | null, baseUrl: string): string | null {
+  if (unsafeReplyUrl === null || !URL.canParse(unsafeReplyUrl)) return null;
+  const reply = new URL(unsafeReplyUrl);
+  const base = new URL(baseUrl);
+  if (reply.origin === base.origin) return reply.href;
+  return new URL(`${reply.pathname}${reply.search}`, base.origin).href;
 }

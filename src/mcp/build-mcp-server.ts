@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { DistSnapshot } from '../api/dist-store.ts';
 import { verifySite } from '../integration/verify-site.ts';
 import type { Keyring } from '../keys/api-keys.ts';
+import type { SafeClient } from '../net/safe-client.ts';
 import type { DeliveryDeps } from '../publish/delivery-runner.ts';
 import { testWebhook } from '../publish/test-connection.ts';
 import { ArticleShape, ListItemShape, SiteShape, TestWebhookShape, VerifyReportShape } from './schemas.ts';
@@ -17,6 +18,8 @@ export interface McpDeps {
   publicUrl: string;
   distDir: string;
   publishing: DeliveryDeps;
+  /** Fetches the receiving site's pages for verify_integration (http or https, public hosts). */
+  verifyClient: SafeClient;
   version: string;
 }
 
@@ -130,14 +133,14 @@ export function buildMcpServer(deps: McpDeps): McpServer {
         'Checks that the site renders Quire\'s articles properly: (1) sitemap lists each article URL with lastmod = updatedAt, (2) the page has one rel=canonical pointing at itself, (3) the article html is injected unmodified, (4) a visible byline, linked to the author\'s url when set. Each failure comes with a code and a fix.',
       inputSchema: {
         site: siteArg,
-        baseUrl: z.string().url().optional().describe('Base URL of the receiving site (default: url in site.yaml)'),
+        baseUrl: z.string().url().optional().describe('Base URL of the receiving site, http or https (default: url in site.yaml); the sitemap and every page are read from it'),
         slugs: z.array(z.string()).max(200).optional().describe('Articles to check (default: the published ones, up to 25)'),
       },
       outputSchema: VerifyReportShape.shape,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     async ({ site, baseUrl, slugs }) => {
-      const r = await verifySite({ snapshot: deps.snapshot(), outbox: deps.publishing.store.outbox, client: deps.publishing.client }, { siteId: site, baseUrl, slugs });
+      const r = await verifySite({ snapshot: deps.snapshot(), outbox: deps.publishing.store.outbox, client: deps.verifyClient }, { siteId: site, baseUrl, slugs });
       if (!r.ok) return failure(r.message);
       const summary = r.capped ? `${r.report.summary} (first 25 articles; pass slugs to check others)` : r.report.summary;
       return result({ ...r.report, summary });

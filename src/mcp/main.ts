@@ -5,7 +5,7 @@ import { createDistStore } from '../api/dist-store.ts';
 import { buildDist } from '../build/build.ts';
 import { formatIssue } from '../content/issues.ts';
 import { parseConfig } from '../config/config.ts';
-import { createKeyringFor, openPublishing } from '../cli/context.ts';
+import { createKeyringFor, createVerifyClient, openPublishing } from '../cli/context.ts';
 import { buildMcpServer } from './build-mcp-server.ts';
 
 const err = (line: string) => process.stderr.write(`${line}\n`);
@@ -20,14 +20,18 @@ async function main(): Promise<void> {
   }
   const stopWatching = dist.watch();
   const { keyring } = createKeyringFor(config);
-  const publishing = openPublishing({ config, out: err, err });
-  const server = buildMcpServer({ snapshot: () => dist.fresh(), keyring, publicUrl: config.publicUrl, distDir: config.distDir, publishing, version: '1.0.0' });
+  const ctx = { config, out: err, err };
+  const publishing = openPublishing(ctx);
+  // The private-targets warning was said once, by the publishing client.
+  const verifyClient = createVerifyClient(ctx, () => {});
+  const server = buildMcpServer({ snapshot: () => dist.fresh(), keyring, publicUrl: config.publicUrl, distDir: config.distDir, publishing, verifyClient, version: '1.0.0' });
   await server.connect(new StdioServerTransport());
   err(`Quire MCP server ready on stdio (${dist.current()?.sites.size ?? 0} sites)`);
   const stop = async () => {
     stopWatching();
     await server.close();
     publishing.close();
+    verifyClient.close();
     process.exit(0);
   };
   process.stdin.on('close', () => void stop());

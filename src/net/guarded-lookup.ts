@@ -4,8 +4,8 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import { classifyAddress, describeRange } from './address-policy.ts';
-import { MUST_BE_PUBLIC } from './host-policy.ts';
 import { NetFailure } from './net-errors.ts';
+import { WEBHOOK_TARGETS } from './target-policy.ts';
 
 export interface ResolvedAddress {
   address: string;
@@ -23,12 +23,14 @@ export const systemResolver: Resolver = async (host) => {
 export interface ResolveOptions {
   resolver: Resolver;
   allowPrivate: boolean;
+  /** Ends a refusal; default: webhook targets must be public. */
+  mustBePublic?: string;
 }
 
 /** Resolves `host`; refuses the whole answer if ANY address is not public (a mixed answer is an attack, not a fallback). */
 export async function resolvePublicAddresses(
   host: string,
-  { resolver, allowPrivate }: ResolveOptions,
+  { resolver, allowPrivate, mustBePublic = WEBHOOK_TARGETS.mustBePublic }: ResolveOptions,
 ): Promise<{ ok: true; addresses: ResolvedAddress[] } | { ok: false; error: NetFailure }> {
   let found: ResolvedAddress[];
   try {
@@ -49,7 +51,7 @@ export async function resolvePublicAddresses(
     if (!verdict.public && !allowPrivate) {
       return {
         ok: false,
-        error: new NetFailure('non_public', `${host} resolves to ${address}, ${describeRange(verdict.range)}; ${MUST_BE_PUBLIC}`),
+        error: new NetFailure('non_public', `${host} resolves to ${address}, ${describeRange(verdict.range)}; ${mustBePublic}`),
       };
     }
     addresses.push({ address, family: family === 6 ? 6 : 4 });

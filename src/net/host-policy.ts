@@ -4,7 +4,7 @@
 import ipaddr from 'ipaddr.js';
 import { classifyAddress, describeRange } from './address-policy.ts';
 
-export const MUST_BE_PUBLIC = 'webhook targets must be public';
+import { WEBHOOK_TARGETS } from './target-policy.ts';
 
 export type HostCheck =
   | { ok: true; host: string; ip: string | null }
@@ -17,23 +17,23 @@ const LOCAL_NAME = /(^|\.)(localhost|local|internal|localdomain|home\.arpa)$/;
  * `unsafeHost` is a URL hostname (IPv6 in brackets or not). `ip` is the canonical address when
  * the host is an IP literal in any spelling ipaddr.js reads (`127.1`, `2130706433`), else null.
  */
-export function checkHost(unsafeHost: string, { allowPrivate = false } = {}): HostCheck {
+export function checkHost(unsafeHost: string, { allowPrivate = false, mustBePublic = WEBHOOK_TARGETS.mustBePublic } = {}): HostCheck {
   const host = unsafeHost.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   if (ipaddr.isValid(host)) {
     const ip = ipaddr.parse(host).toString();
     const verdict = classifyAddress(host);
     if (!verdict.public && !allowPrivate) {
-      return { ok: false, message: `${host} is ${describeRange(verdict.range)}; ${MUST_BE_PUBLIC}` };
+      return { ok: false, message: `${host} is ${describeRange(verdict.range)}; ${mustBePublic}` };
     }
     return { ok: true, host, ip };
   }
   const name = host.replace(/\.+$/, '');
   if (!allowPrivate && LOCAL_NAME.test(name)) {
-    return { ok: false, message: `${name} is a local-only host name; ${MUST_BE_PUBLIC}` };
+    return { ok: false, message: `${name} is a local-only host name; ${mustBePublic}` };
   }
   // Single-label names reach hosts through the resolver's search domains, i.e. the local network.
   if (!allowPrivate && !name.includes('.')) {
-    return { ok: false, message: `${name} is a single-label host name, which only resolves on a local network; ${MUST_BE_PUBLIC}` };
+    return { ok: false, message: `${name} is a single-label host name, which only resolves on a local network; ${mustBePublic}` };
   }
   return { ok: true, host, ip: null };
 }

@@ -1,6 +1,8 @@
-// One HTTPS request and its response over a shared agent, bounded in time and in bytes read.
+// One HTTPS request (or HTTP, when the URL is http: and the client's policy let it through) and
+// its response over a shared agent, bounded in time and in bytes read.
 // Never throws: every way an exchange can end becomes an HttpOutcome. Redirects are not followed
 // (node:https never does); a 3xx is an ordinary outcome.
+import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { describeNetError, NetFailure, type NetErrorKind } from './net-errors.ts';
@@ -22,7 +24,8 @@ export interface Exchange {
   url: URL;
   /** Hostname without IPv6 brackets. */
   host: string;
-  agent: https.Agent;
+  /** An https.Agent, or an http.Agent for an http: URL. */
+  agent: http.Agent;
   lookup: net.LookupFunction;
   /** Whether a connected socket's remote address is one the lookup (or literal check) approved. */
   isApproved: (address: string) => boolean;
@@ -59,20 +62,26 @@ export function exchange(x: Exchange): Promise<HttpOutcome> {
       x.timeoutMs,
     );
 
-    let req: ReturnType<typeof https.request> | undefined;
+    let req: http.ClientRequest | undefined;
     try {
-      req = https.request({
+      const options: https.RequestOptions = {
         agent: x.agent,
         lookup: x.lookup, // request level: the agent would let its own options win over ours
         hostname: x.host,
-        port: x.url.port || 443,
         path: `${x.url.pathname}${x.url.search}`,
         method: x.method,
         headers: x.headers,
-        // SNI and certificate check against the URL's host, never a caller-supplied Host header.
-        // ('' for IP literals: no SNI, and the certificate must name the IP.)
-        servername: net.isIP(x.host) ? '' : x.host,
-      });
+      };
+      req =
+        x.url.protocol === 'http:'
+          ? http.request({ ...options, port: x.url.port || 80 })
+          : https.request({
+              ...options,
+              port: x.url.port || 443,
+              // SNI and certificate check against the URL's host, never a caller-supplied Host header.
+              // ('' for IP literals: no SNI, and the certificate must name the IP.)
+              servername: net.isIP(x.host) ? '' : x.host,
+            });
     } catch (error) {
       fail(error); // e.g. a header value with a newline
       return;

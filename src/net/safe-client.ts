@@ -1,8 +1,10 @@
-// Outbound HTTPS that cannot be pointed at private networks, for webhook delivery and site checks.
+// Outbound HTTPS (and, for site checks, HTTP) that cannot be pointed at private networks, for
+// webhook delivery and site checks.
 // The address check runs in each new socket's own `lookup` (guarded-lookup.ts), on the addresses it
 // then connects to, so DNS rebinding gains nothing; IP-literal hosts skip lookup, so they are
 // checked with the URL. node:https with one keep-alive agent per client: fetch() takes no
 // connect-time hook and measured ~3x slower on loopback.
+import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
@@ -11,6 +13,7 @@ import { createGuardedLookup, resolvePublicAddresses, systemResolver, type Resol
 import { checkHost } from './host-policy.ts';
 import { exchange, type HttpOutcome } from './https-exchange.ts';
 import type { NetErrorKind } from './net-errors.ts';
+import { WEBHOOK_TARGETS, type TargetPolicy } from './target-policy.ts';
 import { bareHost, checkTargetUrl, type TargetErrorCode } from './target-url.ts';
 
 export type { HttpOutcome } from './https-exchange.ts';
@@ -29,6 +32,8 @@ export interface SafeClientOptions {
   log?: (msg: string) => void;
   /** Per origin (host:port), as in https.Agent. Default 16. */
   maxSockets?: number;
+  /** Which schemes, and how refusals name the targets. Default: webhook targets, https only. */
+  policy?: TargetPolicy;
 }
 
 export interface RequestOptions {
@@ -78,6 +83,7 @@ export function createSafeClient({
   userAgent = DEFAULT_USER_AGENT,
   log = (msg) => process.emitWarning(msg, { code: 'QUIRE_ALLOW_PRIVATE' }),
   maxSockets = DEFAULT_MAX_SOCKETS,
+  policy = WEBHOOK_TARGETS,
 }: SafeClientOptions = {}): SafeClient {
   if (!Number.isInteger(maxSockets) || maxSockets < 1) throw new RangeError(`maxSockets must be a positive integer, got ${maxSockets}`);
   if (allowPrivate) log(ALLOW_PRIVATE_WARNING);
@@ -89,6 +95,8 @@ export function createSafeClient({
     // client; production trusts extra CAs through NODE_EXTRA_CA_CERTS instead.)
     ...(ca ? { secureContext: tls.createSecureContext({ ca }) } : {}),
   });
+  // Plain http only where the policy allows it (a site being verified), never for webhooks.
+  const httpAgent = policy.protocols.includes('http:') ? new http.Agent({ keepAlive: true, maxSockets }) : null;
   const verifiedSockets = new WeakSet<net.Socket>();
   // A webhook URL is checked once per client, not once per delivery: the check depends on the
   // string and allowPrivate alone, and parsing it (URL, IP literal) was a tenth of a request's
@@ -105,7 +113,7 @@ export function createSafeClient({
     if (closed) return refuse('network', 'the HTTP client has been closed');
     let target = acceptedTargets.get(unsafeUrl);
     if (!target) {
-      const checked = checkTargetUrl(unsafeUrl, { allowPrivate });
+      const checked = checkTargetUrl(unsafeUrl, { allowPrivate, policy });
       if (!checked.ok) return refuse(KIND_BY_CODE[checked.code], checked.message);
       if (acceptedTargets.size >= MAX_ACCEPTED_TARGETS) acceptedTargets.clear();
       target = { url: checked.url, host: bareHost(checked.url) };
@@ -114,11 +122,11 @@ export function createSafeClient({
     const { host } = target;
     // Addresses this request's sockets may connect to: the literal, or what its lookup approved.
     const approved: string[] = net.isIP(host) ? [host] : [];
-    const lookup = createGuardedLookup({ resolver, allowPrivate, onApproved: (addresses) => approved.push(...addresses) });
+    const lookup = createGuardedLookup({ resolver, allowPrivate, mustBePublic: policy.mustBePublic, onApproved: (addresses) => approved.push(...addresses) });
     return exchange({
       url: target.url,
       host,
-      agent,
+      agent: target.url.protocol === 'http:' && httpAgent ? httpAgent : agent,
       lookup,
       isApproved: (remote) => approved.some((a) => sameAddress(a, remote)),
       verifiedSockets,
@@ -132,10 +140,10 @@ export function createSafeClient({
   }
 
   async function resolvePublic(unsafeHost: string): Promise<ResolvePublicResult> {
-    const checked = checkHost(unsafeHost, { allowPrivate });
+    const checked = checkHost(unsafeHost, { allowPrivate, mustBePublic: policy.mustBePublic });
     if (!checked.ok) return { ok: false, kind: 'non_public', message: checked.message };
     if (checked.ip) return { ok: true, addresses: [checked.ip] };
-    const result = await resolvePublicAddresses(checked.host, { resolver, allowPrivate });
+    const result = await resolvePublicAddresses(checked.host, { resolver, allowPrivate, mustBePublic: policy.mustBePublic });
     if (result.ok) return { ok: true, addresses: result.addresses.map((a) => a.address) };
     return { ok: false, kind: result.error.kind === 'non_public' ? 'non_public' : 'dns', message: result.error.message };
   }
@@ -146,6 +154,7 @@ export function createSafeClient({
     close() {
       closed = true;
       agent.destroy();
+      httpAgent?.destroy();
     },
   };
 }

@@ -1,7 +1,9 @@
-// The first check of an outbound URL, before any DNS: https, no credentials, and not a host that
-// names a non-public place outright (an IP literal in a private range, localhost, *.internal…).
+// The first check of an outbound URL, before any DNS: https (http too where the policy allows it),
+// no credentials, and not a host that names a non-public place outright (an IP literal in a
+// private range, localhost, *.internal…).
 // The address check proper runs again where the socket connects (guarded-lookup.ts).
 import { checkHost } from './host-policy.ts';
+import { WEBHOOK_TARGETS, type TargetPolicy } from './target-policy.ts';
 
 export type TargetErrorCode = 'URL_INVALID' | 'URL_NOT_HTTPS' | 'URL_HAS_CREDENTIALS' | 'URL_HOST_NOT_PUBLIC';
 
@@ -10,24 +12,28 @@ export type TargetCheck = { ok: true; url: URL } | { ok: false; code: TargetErro
 /** The URL's host without IPv6 brackets, as sockets and `lookup` want it. */
 export const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
-export function checkTargetUrl(unsafeUrl: string, { allowPrivate = false }: { allowPrivate?: boolean } = {}): TargetCheck {
+export function checkTargetUrl(
+  unsafeUrl: string,
+  { allowPrivate = false, policy = WEBHOOK_TARGETS }: { allowPrivate?: boolean; policy?: TargetPolicy } = {},
+): TargetCheck {
   // WHATWG parsing also turns odd IPv4 spellings (2130706433, 0x7f.1, 017700000001, 127.1)
   // into dotted quads, so the host check below sees the address the socket would use.
   if (!URL.canParse(unsafeUrl)) {
     return { ok: false, code: 'URL_INVALID', message: `${JSON.stringify(unsafeUrl)} is not a valid absolute URL` };
   }
   const url = new URL(unsafeUrl);
-  if (url.protocol !== 'https:') {
-    return { ok: false, code: 'URL_NOT_HTTPS', message: `webhook URLs must use https (this one uses ${url.protocol.slice(0, -1)})` };
+  if (!(policy.protocols as readonly string[]).includes(url.protocol)) {
+    const allowed = policy.protocols.map((p) => p.slice(0, -1)).join(' or ');
+    return { ok: false, code: 'URL_NOT_HTTPS', message: `${policy.urls} must use ${allowed} (this one uses ${url.protocol.slice(0, -1)})` };
   }
   if (url.username || url.password) {
     return {
       ok: false,
       code: 'URL_HAS_CREDENTIALS',
-      message: 'webhook URLs must not contain a user name or password; the webhook secret authenticates each request',
+      message: `${policy.urls} must not contain a user name or password; ${policy.noCredentials}`,
     };
   }
-  const host = checkHost(url.hostname, { allowPrivate });
+  const host = checkHost(url.hostname, { allowPrivate, mustBePublic: policy.mustBePublic });
   if (!host.ok) return { ok: false, code: 'URL_HOST_NOT_PUBLIC', message: host.message };
   return { ok: true, url };
 }

@@ -8,6 +8,7 @@ import { buildDist } from '../../src/build/build.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { buildMcpServer } from '../../src/mcp/build-mcp-server.ts';
 import { createSafeClient } from '../../src/net/safe-client.ts';
+import { VERIFIED_SITE } from '../../src/net/target-policy.ts';
 import { openStateStore, type StateStore } from '../../src/store/state-store.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
@@ -34,6 +35,7 @@ beforeAll(async () => {
     publicUrl: 'https://content.example.com',
     distDir: p.distDir,
     publishing: { store, client: createSafeClient(), now: Date.now, sleep: async () => {} },
+    verifyClient: createSafeClient({ policy: VERIFIED_SITE }),
     version: '1.0.0',
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -1,7 +1,7 @@
 // `quire verify <site> [--url <base>] [--slug <s>]… [--json]`: verify_integration as a table.
 import { loadDistSnapshot } from '../../api/dist-store.ts';
 import { verifySite } from '../../integration/verify-site.ts';
-import { openPublishing, type CliContext } from '../context.ts';
+import { openVerification, type CliContext } from '../context.ts';
 
 const MARK: Record<string, string> = { pass: 'pass', warn: 'WARN', fail: 'FAIL', error: 'ERROR', skipped: 'skip' };
 
@@ -10,7 +10,7 @@ export async function runVerify(ctx: CliContext, opts: { site: string | undefine
     ctx.err('usage: quire verify <site> [--url <base-url>] [--slug <slug>]… [--json]');
     return 2;
   }
-  const deps = openPublishing(ctx);
+  const deps = openVerification(ctx);
   try {
     const r = await verifySite(
       { snapshot: loadDistSnapshot(ctx.config.distDir), outbox: deps.store.outbox, client: deps.client },
