@@ -128,7 +128,14 @@ export function startTreeHelper(): TreeHelper {
       return ended;
     },
     terminate: async () => {
-      await worker.terminate();
+      // A worker being stopped does not hold the process open (ref() or not), so with nothing
+      // else pending the process would exit right here, silently, in the middle of a build.
+      const holdOpen = setInterval(() => {}, 60_000);
+      try {
+        await worker.terminate();
+      } finally {
+        clearInterval(holdOpen);
+      }
     },
   };
 }
