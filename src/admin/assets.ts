@@ -112,12 +112,17 @@ if (live) {
     finally { button.disabled = false; out.focus(); }
   });
 }
-const tokenInput = document.getElementById('admin-token');
-if (tokenInput && location.hash.startsWith('#token=')) {
+// A printed sign-in link carries the token in the fragment. Pasting one into a tab that is
+// already on this page changes only the fragment (no load), so listen for that too.
+const signInFromFragment = () => {
+  const tokenInput = document.getElementById('admin-token');
+  if (!tokenInput || !location.hash.startsWith('#token=')) return;
   tokenInput.value = decodeURIComponent(location.hash.slice(7));
   history.replaceState(null, '', location.pathname);
   tokenInput.form.submit();
-}
+};
+signInFromFragment();
+window.addEventListener('hashchange', signInFromFragment);
 `;
 
 const version = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);

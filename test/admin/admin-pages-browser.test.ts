@@ -56,4 +56,15 @@ describe('the Publishing app in a browser', { timeout: 60_000 }, () => {
     expect(server.publishing.store.webhooks.secretOf('one')).toBe(shown);
     await page.context().close();
   });
+
+  it('signs in when a sign-in link is pasted into a tab already on the sign-in page', async () => {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${server.url}/admin/sign-in`);
+    // Same document, new fragment: the browser fires hashchange and loads nothing.
+    await page.goto(`${server.url}/admin/sign-in#token=${ADMIN_TOKEN}`);
+    await page.waitForURL(`${server.url}/admin`);
+    expect(page.url()).not.toContain(ADMIN_TOKEN);
+    expect(await page.getByRole('heading', { name: 'Sites' }).count()).toBe(1);
+    await page.context().close();
+  });
 });
