@@ -12,6 +12,7 @@ import { redeliver } from '../publish/redeliver.ts';
 import { testWebhook } from '../publish/test-connection.ts';
 import { generateWebhookSecret, saveWebhook } from '../publish/webhook-settings.ts';
 import { requestClientAddress } from '../server/client-address.ts';
+import { listUndelivered } from '../store/undelivered.ts';
 import { ADMIN_ASSETS } from './assets.ts';
 import { ADMIN_SECURITY_HEADERS } from './security-headers.ts';
 import { createOneTimeFlash } from './one-time-flash.ts';
@@ -115,7 +116,9 @@ export function createAdminApp(deps: AdminDeps) {
     const sites = [...sitesOf().values()].map((s) => {
       const hook = store.webhooks.get(s.id);
       const counts = store.outbox.counts(s.id);
-      return { id: s.id, name: s.summary.name, published: s.articles.size, webhook: hook ? { url: hook.url, disabled: hook.disabledAt !== null } : null, pending: counts.pending, failed: counts.failed };
+      // Failures count while there is a webhook to redeliver to; a removed webhook waits for nothing.
+      const undelivered = hook ? listUndelivered(store.db, s.id).length : 0;
+      return { id: s.id, name: s.summary.name, published: s.articles.size, webhook: hook ? { url: hook.url, disabled: hook.disabledAt !== null } : null, pending: counts.pending, undelivered };
     });
     return c.html(<SitesPage csrf={c.get('session').csrf} flash={flashOf(c)} sites={sites} />);
   });
@@ -217,7 +220,8 @@ export function createAdminApp(deps: AdminDeps) {
     const site = siteOr404(c);
     if (!site) return notFound(c);
     const { outbox } = deps.publishing.store;
-    return c.html(<DeliveriesTab csrf={c.get('session').csrf} flash={flashOf(c)} site={site} log={outbox.attemptLog({ siteId: site.id, limit: 200 })} pending={outbox.counts(site.id).pending} />);
+    const undelivered = deps.publishing.store.webhooks.get(site.id) ? listUndelivered(deps.publishing.store.db, site.id) : [];
+    return c.html(<DeliveriesTab csrf={c.get('session').csrf} flash={flashOf(c)} site={site} log={outbox.attemptLog({ siteId: site.id, limit: 200 })} pending={outbox.counts(site.id).pending} undelivered={undelivered} />);
   });
 
   app.post('/sites/:site/deliveries/:id/redeliver', async (c) => {

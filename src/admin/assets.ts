@@ -56,11 +56,14 @@ fieldset.methods label strong { display: block; }
 .method-panel { display: none; }
 form.method:has(#method-webhook:checked) .method-panel.webhook, form.method:has(#method-none:checked) .method-panel.none { display: block; }
 .sites { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); }
-.sites a.card { display: block; text-decoration: none; color: inherit; } .sites a.card:hover { border-color: var(--accent); }
+.sites .card h2 a { color: inherit; } .sites .card:hover { border-color: var(--accent); } .sites .hint { display: block; }
+a.badge.err { text-decoration: underline; }
 details summary { cursor: pointer; }
 label.check { font-weight: 400; display: flex; gap: .5rem; align-items: baseline; }
 .narrow { max-width: 460px; margin: 3rem auto; }
 .mt { margin-top: 1rem; }
+ul.plain { list-style: none; padding: 0; margin: 0; } ul.plain > li { padding: .6rem 0; border-bottom: 1px solid var(--line); } ul.plain > li:last-child { border-bottom: 0; }
+ul.plain form { margin-top: .4rem; }
 [hidden] { display: none !important; }
 @media (max-width: 600px) { main { padding: 1rem .8rem 3rem; } .card { padding: 1rem; } th.opt, td.opt { display: none; } }
 `;

@@ -1,4 +1,5 @@
 import type { AttemptLogEntry } from '../../store/outbox.ts';
+import type { UndeliveredEntry } from '../../store/undelivered.ts';
 import type { Flash } from './layout.tsx';
 import { CsrfField, formatTime } from './layout.tsx';
 import { SiteFrame } from './site-frame.tsx';
@@ -8,10 +9,43 @@ function statusBadge(a: AttemptLogEntry) {
   return <span class="badge err">{a.status ?? 'no answer'}</span>;
 }
 
-export function DeliveriesTab(props: { csrf: string; flash: Flash | null; site: { id: string; name: string }; log: AttemptLogEntry[]; pending: number }) {
+function RedeliverButton(props: { csrf: string; siteId: string; deliveryId: string; event: string; slug: string }) {
+  return (
+    <form method="post" action={`/admin/sites/${props.siteId}/deliveries/${props.deliveryId}/redeliver`}>
+      <CsrfField csrf={props.csrf} />
+      <button type="submit" aria-label={`Redeliver ${props.event} of ${props.slug}`}>
+        Redeliver
+      </button>
+    </form>
+  );
+}
+
+/** The articles a receiver is still missing: their newest delivery failed, none succeeded since. */
+function NotDelivered(props: { csrf: string; siteId: string; entries: UndeliveredEntry[] }) {
+  return (
+    <section class="card" id="not-delivered" aria-labelledby="not-delivered-h" tabindex={-1}>
+      <h2 id="not-delivered-h">
+        Not delivered <span class="badge err">{props.entries.length}</span>
+      </h2>
+      <p class="muted small">The newest delivery of each of these articles failed, and none has succeeded since. Redeliver once the receiver is fixed; a success takes the article off this list. Test connection is not counted here.</p>
+      <ul class="plain">
+        {props.entries.map((e) => (
+          <li>
+            <span class="mono small">{e.slug}</span> <span class="muted small">{e.event}, failed {formatTime(e.failedAt)}</span>
+            <div class="muted small">{e.lastError ?? (e.lastStatus !== null ? `HTTP ${e.lastStatus}` : 'no answer')}</div>
+            <RedeliverButton csrf={props.csrf} siteId={props.siteId} deliveryId={e.deliveryId} event={e.event} slug={e.slug} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function DeliveriesTab(props: { csrf: string; flash: Flash | null; site: { id: string; name: string }; log: AttemptLogEntry[]; pending: number; undelivered: UndeliveredEntry[] }) {
   const { site, csrf } = props;
   return (
     <SiteFrame csrf={csrf} flash={props.flash} site={site} tab="deliveries">
+      {props.undelivered.length ? <NotDelivered csrf={csrf} siteId={site.id} entries={props.undelivered} /> : null}
       <section class="card" aria-labelledby="log-h">
         <h2 id="log-h">
           Delivery log {props.pending ? <span class="badge warn">{props.pending} pending</span> : null}
@@ -57,12 +91,7 @@ export function DeliveriesTab(props: { csrf: string; flash: Flash | null; site: 
                     </td>
                     <td>
                       {a.deliveryState !== 'pending' ? (
-                        <form method="post" action={`/admin/sites/${site.id}/deliveries/${a.deliveryId}/redeliver`}>
-                          <CsrfField csrf={csrf} />
-                          <button type="submit" aria-label={`Redeliver ${a.event} of ${a.slug}`}>
-                            Redeliver
-                          </button>
-                        </form>
+                        <RedeliverButton csrf={csrf} siteId={site.id} deliveryId={a.deliveryId} event={a.event} slug={a.slug} />
                       ) : (
                         <span class="badge warn">queued</span>
                       )}

@@ -6,8 +6,11 @@ export interface SiteSummaryView {
   published: number;
   webhook: { url: string; disabled: boolean } | null;
   pending: number;
-  failed: number;
+  /** Articles whose newest delivery failed, with no success since (Test connection not counted). */
+  undelivered: number;
 }
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export function SitesPage(props: { csrf: string; flash: Flash | null; sites: SiteSummaryView[] }) {
   return (
@@ -16,21 +19,29 @@ export function SitesPage(props: { csrf: string; flash: Flash | null; sites: Sit
       {props.sites.length === 0 ? <p class="muted">No sites in the build yet: add <code>content/&lt;site&gt;/site.yaml</code>.</p> : null}
       <div class="sites">
         {props.sites.map((s) => (
-          <a class="card" href={`/admin/sites/${s.id}/publishing`}>
-            <h2>{s.name}</h2>
+          <section class="card" aria-labelledby={`site-${s.id}`}>
+            <h2 id={`site-${s.id}`}>
+              <a href={`/admin/sites/${s.id}/publishing`}>{s.name}</a>
+            </h2>
             <p class="muted small mono">{s.id}</p>
-            <p>
-              {s.published} published article{s.published === 1 ? '' : 's'}
-            </p>
+            <p>{plural(s.published, 'published article', 'published articles')}</p>
             <p>
               {s.webhook ? (
                 s.webhook.disabled ? <span class="badge err">Webhook disabled</span> : <span class="badge ok">Webhook</span>
               ) : (
                 <span class="badge">Content API only</span>
               )}{' '}
-              {s.pending ? <span class="badge warn">{s.pending} pending</span> : null} {s.failed ? <span class="badge err">{s.failed} failed</span> : null}
+              {s.pending ? <span class="badge warn">{s.pending} pending</span> : null}
             </p>
-          </a>
+            {s.undelivered ? (
+              <p class="small">
+                <a class="badge err" href={`/admin/sites/${s.id}/deliveries#not-delivered`}>
+                  {plural(s.undelivered, 'article not delivered', 'articles not delivered')}
+                </a>
+                <span class="hint">Their newest delivery failed and none has succeeded since. Test connection is not counted.</span>
+              </p>
+            ) : null}
+          </section>
         ))}
       </div>
     </Layout>
