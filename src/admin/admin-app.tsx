@@ -4,7 +4,6 @@
 import { Hono, type Context } from 'hono';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import type { DistStore, SiteContent } from '../api/dist-store.ts';
-import { formatPlace } from '../content/issues.ts';
 import type { BuildFacts } from '../build/build.ts';
 import type { Keyring } from '../keys/api-keys.ts';
 import type { DeliveryDeps } from '../publish/delivery-runner.ts';
@@ -13,12 +12,14 @@ import { testWebhook } from '../publish/test-connection.ts';
 import { generateWebhookSecret, saveWebhook } from '../publish/webhook-settings.ts';
 import { requestClientAddress } from '../server/client-address.ts';
 import { listUndelivered } from '../store/undelivered.ts';
+import { articleFactsFromContent } from './article-facts.ts';
+import { articleStatuses } from './article-status.ts';
 import { ADMIN_ASSETS } from './assets.ts';
 import { ADMIN_SECURITY_HEADERS } from './security-headers.ts';
 import { createOneTimeFlash } from './one-time-flash.ts';
 import { createSessions, SESSION_COOKIE, type Session } from './sessions.ts';
 import { NotFoundPage } from './views/not-found.tsx';
-import { ArticlesTab, type ArticleRow } from './views/site-articles.tsx';
+import { ArticlesTab } from './views/site-articles.tsx';
 import { DeliveriesTab } from './views/site-deliveries.tsx';
 import { PublishingTab, type PublishingView, type WebhookFormState } from './views/site-publishing.tsx';
 import { SignInPage } from './views/sign-in.tsx';
@@ -130,25 +131,9 @@ export function createAdminApp(deps: AdminDeps) {
     if (!site) return notFound(c);
     const content = deps.lastBuild();
     const loaded = content.sites.find((s) => s.site.id === site.id);
-    const published = new Map(deps.dist.current()!.sites.get(site.id)!.items.map((i) => [i.item.slug, i.item]));
-    const rows: ArticleRow[] = (loaded?.articles ?? []).map((a) => {
-      const live = published.get(a.meta.slug);
-      return {
-        slug: a.meta.slug,
-        title: a.meta.title,
-        status: live ? 'published' : 'draft',
-        kind: a.meta.kind,
-        publishedAt: live?.publishedAt ?? a.meta.publishedAt,
-        updatedAt: live?.updatedAt ?? a.meta.updatedAt,
-        file: `content/${site.id}/${a.sitePath}`,
-      };
-    });
-    rows.sort((x, y) => (x.status === y.status ? (y.updatedAt ?? '').localeCompare(x.updatedAt ?? '') : x.status === 'draft' ? -1 : 1));
-    const problems = content.issues
-      .filter((i) => i.file.includes(`/${site.id}/`))
-      .filter((i, n, all) => all.findIndex((j) => j.file === i.file && j.line === i.line && j.code === i.code) === n)
-      .map((i) => ({ place: formatPlace(i), message: i.message, code: i.code, severity: i.severity }));
-    return c.html(<ArticlesTab csrf={c.get('session').csrf} flash={flashOf(c)} site={site} articles={rows} problems={problems} />);
+    const { articles, siteProblems } = articleFactsFromContent(deps.contentDir, site.id, loaded, content.issues);
+    const live = new Map(sitesOf().get(site.id)!.items.map((i) => [i.item.slug, i.item]));
+    return c.html(<ArticlesTab csrf={c.get('session').csrf} flash={flashOf(c)} site={site} articles={articleStatuses(articles, live)} siteProblems={siteProblems} />);
   });
 
   app.get('/sites/:site/articles/:file{[a-z0-9-]+\\.json}', (c) => {

@@ -62,6 +62,7 @@ details summary { cursor: pointer; }
 label.check { font-weight: 400; display: flex; gap: .5rem; align-items: baseline; }
 .narrow { max-width: 460px; margin: 3rem auto; }
 .mt { margin-top: 1rem; }
+ul.problems { margin: .4rem 0 0; padding-left: 1.1rem; } ul.problems li { margin: .2rem 0; } code.place { word-break: break-all; }
 ul.plain { list-style: none; padding: 0; margin: 0; } ul.plain > li { padding: .6rem 0; border-bottom: 1px solid var(--line); } ul.plain > li:last-child { border-bottom: 0; }
 ul.plain form { margin-top: .4rem; }
 [hidden] { display: none !important; }

@@ -1,45 +1,54 @@
+import type { ArticleProblem, ArticleStatusRow } from '../article-status.ts';
+import { countStates } from '../article-status.ts';
 import type { Flash } from './layout.tsx';
 import { formatTime } from './layout.tsx';
 import { SiteFrame } from './site-frame.tsx';
 
-export interface ArticleRow {
-  slug: string;
-  title: string;
-  status: 'published' | 'draft';
-  kind: string;
-  publishedAt: string | null;
-  updatedAt: string | null;
-  file: string;
+function ProblemList(props: { problems: ArticleProblem[] }) {
+  return (
+    <ul class="problems">
+      {props.problems.map((p) => (
+        <li>
+          <span class={`badge ${p.severity === 'error' ? 'err' : 'warn'}`}>{p.severity}</span> <code class="place">{p.place}</code> {p.message}{' '}
+          <span class="muted small">[{p.code}]</span>
+          {p.hint ? <div class="hint">hint: {p.hint}</div> : null}
+        </li>
+      ))}
+    </ul>
+  );
 }
 
-export interface ProblemRow {
-  place: string;
-  message: string;
-  code: string;
-  severity: 'error' | 'warning';
+const STATE_BADGE = { published: 'badge ok', draft: 'badge', broken: 'badge err' } as const;
+
+function apiCell(siteId: string, a: ArticleStatusRow) {
+  if (a.live && a.slug !== null) {
+    const link = <a href={`/admin/sites/${siteId}/articles/${a.slug}.json`}>JSON</a>;
+    return a.state === 'published' ? link : <span class="small">{link} <span class="muted">(the last good build)</span></span>;
+  }
+  if (a.state === 'published') return <span class="muted small">not served yet: not in the last good build</span>;
+  return <span class="muted small">not in the API</span>;
 }
 
-export function ArticlesTab(props: { csrf: string; flash: Flash | null; site: { id: string; name: string }; articles: ArticleRow[]; problems: ProblemRow[] }) {
-  const published = props.articles.filter((a) => a.status === 'published').length;
+export function ArticlesTab(props: { csrf: string; flash: Flash | null; site: { id: string; name: string }; articles: ArticleStatusRow[]; siteProblems: ArticleProblem[] }) {
+  const counts = countStates(props.articles);
   return (
     <SiteFrame csrf={props.csrf} flash={props.flash} site={props.site} tab="articles">
-      {props.problems.length ? (
+      {props.siteProblems.length ? (
         <section class="card" aria-labelledby="problems-h">
           <h2 id="problems-h">Build problems</h2>
-          <p class="muted small">The last build of this site found these; the previous good output is still served.</p>
-          <ul>
-            {props.problems.map((p) => (
-              <li>
-                <span class={`badge ${p.severity === 'error' ? 'err' : 'warn'}`}>{p.severity}</span> <code>{p.place}</code> {p.message} <span class="muted small">[{p.code}]</span>
-              </li>
-            ))}
-          </ul>
+          <p class="muted small">The last build of this site found these outside its articles; the previous good output is still served.</p>
+          <ProblemList problems={props.siteProblems} />
         </section>
       ) : null}
       <section class="card" aria-labelledby="articles-h">
         <h2 id="articles-h">
-          Articles <span class="muted small">{published} published, {props.articles.length - published} draft{props.articles.length - published === 1 ? '' : 's'}</span>
+          Articles{' '}
+          <span class="muted small">
+            {counts.published} published, {counts.draft} draft{counts.draft === 1 ? '' : 's'}
+            {counts.broken ? `, ${counts.broken} broken` : ''}
+          </span>
         </h2>
+        {counts.broken ? <p class="muted small">A broken article has errors, so the build stops; the previous good output is still served. Fix each problem below.</p> : null}
         <div class="table-wrap">
           <table>
             <thead>
@@ -54,22 +63,19 @@ export function ArticlesTab(props: { csrf: string; flash: Flash | null; site: { 
             </thead>
             <tbody>
               {props.articles.map((a) => (
-                <tr>
+                <tr class={a.state === 'broken' ? 'broken' : undefined}>
                   <td>
                     {a.title}
                     <div class="muted small mono">{a.file}</div>
+                    {a.problems.length ? <ProblemList problems={a.problems} /> : null}
                   </td>
-                  <td>{a.status === 'published' ? <span class="badge ok">published</span> : <span class="badge">draft</span>}</td>
-                  <td class="opt">{a.kind}</td>
+                  <td>
+                    <span class={STATE_BADGE[a.state]}>{a.state}</span>
+                  </td>
+                  <td class="opt">{a.kind ?? '—'}</td>
                   <td class="opt small">{formatTime(a.publishedAt)}</td>
                   <td class="small">{formatTime(a.updatedAt)}</td>
-                  <td>
-                    {a.status === 'published' ? (
-                      <a href={`/admin/sites/${props.site.id}/articles/${a.slug}.json`}>JSON</a>
-                    ) : (
-                      <span class="muted small">not in the API</span>
-                    )}
-                  </td>
+                  <td>{apiCell(props.site.id, a)}</td>
                 </tr>
               ))}
             </tbody>

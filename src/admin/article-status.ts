@@ -1,0 +1,76 @@
+// What the Articles tab says of each article: published, draft, or broken (it has errors, so the
+// build refuses it), whether the API serves it, and its problems with their hints. A pure
+// function of small typed facts, so whichever source of build results there is plugs in.
+
+export interface ArticleProblem {
+  code: string;
+  message: string;
+  /** `content/<site>/articles/x.md:line:col` */
+  place: string;
+  hint: string | null;
+  severity: 'error' | 'warning';
+}
+
+export interface ArticleFacts {
+  /** `content/<site>/articles/x.md` */
+  file: string;
+  /** Null when the front matter could not be read. */
+  slug: string | null;
+  title: string | null;
+  /** What the front matter asks for; null when unreadable. */
+  wanted: 'published' | 'draft' | null;
+  kind: string | null;
+  publishedAt: string | null;
+  updatedAt: string | null;
+  problems: ArticleProblem[];
+}
+
+/** An article the Content API serves now (from the last good build). */
+export interface LiveArticle {
+  publishedAt: string | null;
+  updatedAt: string | null;
+}
+
+export type ArticleState = 'published' | 'draft' | 'broken';
+
+export interface ArticleStatusRow {
+  file: string;
+  slug: string | null;
+  title: string;
+  state: ArticleState;
+  /** Served by the API: for a broken article, an earlier version. */
+  live: boolean;
+  kind: string | null;
+  publishedAt: string | null;
+  updatedAt: string | null;
+  problems: ArticleProblem[];
+}
+
+const ORDER: Record<ArticleState, number> = { broken: 0, draft: 1, published: 2 };
+
+/** Broken first (they need work), then drafts, then published; newest first within each. */
+export function articleStatuses(facts: readonly ArticleFacts[], live: ReadonlyMap<string, LiveArticle>): ArticleStatusRow[] {
+  return facts
+    .map((f): ArticleStatusRow => {
+      const served = f.slug !== null ? live.get(f.slug) : undefined;
+      const state: ArticleState = f.problems.some((p) => p.severity === 'error') ? 'broken' : f.wanted === 'published' ? 'published' : 'draft';
+      return {
+        file: f.file,
+        slug: f.slug,
+        title: f.title ?? f.file,
+        state,
+        live: served !== undefined,
+        kind: f.kind,
+        publishedAt: served?.publishedAt ?? f.publishedAt,
+        updatedAt: served?.updatedAt ?? f.updatedAt,
+        problems: f.problems,
+      };
+    })
+    .sort((x, y) => ORDER[x.state] - ORDER[y.state] || (y.updatedAt ?? '').localeCompare(x.updatedAt ?? '') || x.file.localeCompare(y.file));
+}
+
+export function countStates(statuses: readonly ArticleStatusRow[]): Record<ArticleState, number> {
+  const counts: Record<ArticleState, number> = { published: 0, draft: 0, broken: 0 };
+  for (const s of statuses) counts[s.state]++;
+  return counts;
+}
