@@ -42,7 +42,7 @@ button.danger { color: var(--err); border-color: #f0b8b2; }
 .row { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
 .row > input { flex: 1 1 16rem; }
 .actions { display: flex; gap: .6rem; flex-wrap: wrap; margin-top: 1rem; }
-code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9em; }
+code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9em; overflow-wrap: anywhere; }
 pre { background: #141a24; color: #e6ebf5; padding: .9rem 1rem; border-radius: 8px; overflow-x: auto; font-size: .85rem; }
 .keybox { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; background: #f2f4f8; border-radius: 8px; padding: .5rem .7rem; }
 .keybox code { flex: 1 1 auto; word-break: break-all; }
@@ -59,7 +59,7 @@ form.method:has(#method-webhook:checked) .method-panel.webhook, form.method:has(
 .sites .card h2 a { color: inherit; } .sites .card:hover { border-color: var(--accent); } .sites .hint { display: block; }
 a.badge.err { text-decoration: underline; }
 details summary { cursor: pointer; }
-label.check { font-weight: 400; display: flex; gap: .5rem; align-items: baseline; }
+label.check { font-weight: 400; display: flex; gap: .5rem; align-items: baseline; } label.check > span { flex: 1 1 auto; min-width: 0; }
 .narrow { max-width: 460px; margin: 3rem auto; }
 .mt { margin-top: 1rem; }
 ul.problems { margin: .4rem 0 0; padding-left: 1.1rem; } ul.problems li { margin: .2rem 0; } code.place { word-break: break-all; }
@@ -67,6 +67,14 @@ ul.plain { list-style: none; padding: 0; margin: 0; } ul.plain > li { padding: .
 ul.plain form { margin-top: .4rem; }
 [hidden] { display: none !important; }
 @media (max-width: 600px) { main { padding: 1rem .8rem 3rem; } .card { padding: 1rem; } th.opt, td.opt { display: none; } }
+/* Phones: a table.stack shows each row as a block of labelled lines, so no column is out of sight. */
+@media (max-width: 600px) {
+  table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; width: 100%; }
+  table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  table.stack tr { border-bottom: 1px solid var(--line); padding: .5rem 0; }
+  table.stack td { border: 0; padding: .15rem 0; overflow-wrap: anywhere; }
+  table.stack td[data-label]::before { content: attr(data-label); display: block; color: var(--muted); font-size: .72rem; font-weight: 600; text-transform: uppercase; letter-spacing: .04em; }
+}
 `;
 
 const JS = `

@@ -50,7 +50,7 @@ export function ArticlesTab(props: { csrf: string; flash: Flash | null; site: { 
         </h2>
         {counts.broken ? <p class="muted small">A broken article has errors, so the build stops; the previous good output is still served. Fix each problem below.</p> : null}
         <div class="table-wrap">
-          <table>
+          <table class="stack">
             <thead>
               <tr>
                 <th scope="col">Title</th>
@@ -64,18 +64,18 @@ export function ArticlesTab(props: { csrf: string; flash: Flash | null; site: { 
             <tbody>
               {props.articles.map((a) => (
                 <tr class={a.state === 'broken' ? 'broken' : undefined}>
-                  <td>
+                  <td data-label="Title">
                     {a.title}
                     <div class="muted small mono">{a.file}</div>
                     {a.problems.length ? <ProblemList problems={a.problems} /> : null}
                   </td>
-                  <td>
+                  <td data-label="Status">
                     <span class={STATE_BADGE[a.state]}>{a.state}</span>
                   </td>
-                  <td class="opt">{a.kind ?? '—'}</td>
-                  <td class="opt small">{formatTime(a.publishedAt)}</td>
-                  <td class="small">{formatTime(a.updatedAt)}</td>
-                  <td>{apiCell(props.site.id, a)}</td>
+                  <td class="opt" data-label="Kind">{a.kind ?? '—'}</td>
+                  <td class="opt small" data-label="Published">{formatTime(a.publishedAt)}</td>
+                  <td class="small" data-label="Updated">{formatTime(a.updatedAt)}</td>
+                  <td data-label="API">{apiCell(props.site.id, a)}</td>
                 </tr>
               ))}
             </tbody>

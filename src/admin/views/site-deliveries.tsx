@@ -54,7 +54,7 @@ export function DeliveriesTab(props: { csrf: string; flash: Flash | null; site: 
           <p class="muted">No deliveries yet. They appear here after <code>npm run publish</code> or Test connection.</p>
         ) : (
           <div class="table-wrap">
-            <table>
+            <table class="stack">
               <thead>
                 <tr>
                   <th scope="col">Time</th>
@@ -71,15 +71,15 @@ export function DeliveriesTab(props: { csrf: string; flash: Flash | null; site: 
               <tbody>
                 {props.log.map((a) => (
                   <tr>
-                    <td class="small">{formatTime(a.startedAt)}</td>
-                    <td>
+                    <td class="small" data-label="Time">{formatTime(a.startedAt)}</td>
+                    <td data-label="Event">
                       {a.event}
                       {a.origin !== 'publish' ? <div class="muted small">{a.origin}</div> : null}
                     </td>
-                    <td class="mono small">{a.slug}</td>
-                    <td>{statusBadge(a)}</td>
-                    <td class="opt small">{a.durationMs} ms</td>
-                    <td class="small">
+                    <td class="mono small" data-label="Article">{a.slug}</td>
+                    <td data-label="Status">{statusBadge(a)}</td>
+                    <td class="opt small" data-label="Duration">{a.durationMs} ms</td>
+                    <td class="small" data-label="Result">
                       {a.replyUrl ? (
                         <span>
                           Landed at <a href={a.replyUrl} rel="noreferrer noopener">{a.replyUrl}</a>

@@ -66,7 +66,8 @@ export function PublishingTab(props: { csrf: string; flash: Flash | null; site: 
             <CsrfField csrf={csrf} />
             <p class="muted small">A new key is issued at once. The current key stops working immediately; other sites keep theirs.</p>
             <label class="check">
-              <input type="checkbox" name="confirm" value="yes" required /> I understand that {site.name} must switch to the new key
+              <input type="checkbox" name="confirm" value="yes" required />
+              <span>I understand that {site.name} must switch to the new key</span>
             </label>
             <div class="actions">
               <button type="submit" class="danger">Rotate key</button>
@@ -149,11 +150,15 @@ export function PublishingTab(props: { csrf: string; flash: Flash | null; site: 
               A new secret is in the field: copy it into your receiver before saving.
             </p>
             <label class="check">
-              <input type="checkbox" name="generate" value="yes" checked={view.form?.generate ?? false} /> Generate a secret for me when saving (shown once)
+              <input type="checkbox" name="generate" value="yes" checked={view.form?.generate ?? false} />
+              <span>Generate a secret for me when saving (shown once)</span>
             </label>
             <label class="check">
-              <input type="checkbox" name="extraEvents" value="yes" checked={view.form?.extraEvents ?? view.webhook?.extraEvents ?? false} /> Also send <code>unpublished</code> and{' '}
-              <code>deleted</code> events (off by default: spec receivers know only published and updated)
+              <input type="checkbox" name="extraEvents" value="yes" checked={view.form?.extraEvents ?? view.webhook?.extraEvents ?? false} />
+              {/* One flex item for the whole sentence: loose text and <code> would each be a column. */}
+              <span>
+                Also send <code>unpublished</code> and <code>deleted</code> events (off by default: spec receivers know only published and updated)
+              </span>
             </label>
           </div>
           <div class="method-panel none">
