@@ -24,7 +24,8 @@ export interface BuildState {
   checked: Map<string, RenderProblem[]>;
 }
 
-const FORMAT = `build-state-4:${RENDERER_VERSION}`;
+// 5: entries read before front matter had limits and control-character checks are not trusted.
+const FORMAT = `build-state-5:${RENDERER_VERSION}`;
 
 export function emptyBuildState(): BuildState {
   return { sources: new Map(), imageHashes: new Map(), git: { head: null, changes: new Map(), published: new Map() }, checked: new Map() };

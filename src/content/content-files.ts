@@ -109,18 +109,21 @@ export async function walkFiles(dir: string, issues: ContentIssue[], budget: Fil
     for (const e of entries) {
       if (e.name.startsWith('.')) continue;
       const full = folder + path.sep + e.name; // folder is already normal; path.join would normalize it again for every file
-      if (e.isSymbolicLink()) issues.push(symlinkIssue(full));
-      else if (e.isDirectory()) await walk(full);
-      else if (e.isFile()) {
-        if (budget.left-- <= 0) {
-          if (!budget.exhausted) {
-            budget.exhausted = true;
-            issues.push(issue(full, START, 'CONTENT_TOO_MANY_FILES', `the content tree has more than ${CONTENT_LIMITS.files} files; the rest were not read`));
-          }
-          return;
-        }
-        out.push(full);
+      if (e.isSymbolicLink()) {
+        issues.push(symlinkIssue(full));
+        continue;
       }
+      if (!e.isDirectory() && !e.isFile()) continue;
+      // Folders count too: a tree of empty folders is work to walk as well.
+      if (budget.left-- <= 0) {
+        if (!budget.exhausted) {
+          budget.exhausted = true;
+          issues.push(issue(full, START, 'CONTENT_TOO_MANY_FILES', `the content tree has more than ${CONTENT_LIMITS.files} files and folders; the rest were not read`));
+        }
+        return;
+      }
+      if (e.isDirectory()) await walk(full);
+      else out.push(full);
     }
   };
   await walk(dir);

@@ -145,8 +145,16 @@ export class FieldReader {
 
   /** Warns about fields nobody read: usually a typo such as `titel`. */
   warnUnknown(known: readonly string[]): void {
-    for (const [name, f] of this.mapping.fields) {
-      if (this.read.has(name) || known.includes(name)) continue;
+    const unknown = [...this.mapping.fields].filter(([name]) => !this.read.has(name) && !known.includes(name));
+    for (const [index, [name, f]] of unknown.entries()) {
+      if (index === MAX_UNKNOWN_WARNINGS) {
+        // Thousands of stray fields are one mistake, not thousands of lines to read.
+        this.issues.push(issue(this.file, f.keyPlace, 'CONTENT_FIELD_UNKNOWN', `${unknown.length - index} more unknown fields from here on`, {
+          severity: 'warning',
+          hint: `known fields: ${known.join(', ')}`,
+        }));
+        return;
+      }
       const near = closestName(name, known);
       this.issues.push(
         issue(this.file, f.keyPlace, 'CONTENT_FIELD_UNKNOWN', `unknown field \`${name}\``, {
@@ -157,6 +165,8 @@ export class FieldReader {
     }
   }
 }
+
+const MAX_UNKNOWN_WARNINGS = 10;
 
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 

@@ -161,7 +161,6 @@ async function changesByFile(root: string, rel: string): Promise<Map<string, Cha
  * (YAML only, the same limits); a version that is too large or does not read was not published.
  */
 function wasPublished(blob: string, bytes: Buffer): boolean {
-  if (bytes.length > CONTENT_LIMITS.articleBytes) return false;
   const text = decodeUtf8(bytes);
   if (text === null) return false;
   const split = splitFrontMatter(blob, text);
@@ -174,6 +173,8 @@ function wasPublished(blob: string, bytes: Buffer): boolean {
 class BlobReader {
   private proc: ReturnType<typeof spawn> | null = null;
   private buffer = Buffer.alloc(0);
+  /** Bytes of a blob too large to read that are still to come and be dropped. */
+  private skip = 0;
   private waiting: ((b: Buffer | null) => void) | null = null;
   private readonly root: string;
   private readonly known: Map<string, boolean>;
@@ -186,7 +187,7 @@ class BlobReader {
   async isPublished(blob: string): Promise<boolean> {
     const cached = this.known.get(blob);
     if (cached !== undefined) return cached;
-    const bytes = await this.read(blob);
+    const bytes = await this.read(blob); // null when missing or larger than an article may be
     const published = bytes !== null && wasPublished(blob, bytes);
     this.known.set(blob, published);
     return published;
@@ -196,6 +197,12 @@ class BlobReader {
     if (!this.proc) {
       this.proc = spawn('git', ['-C', this.root, 'cat-file', '--batch'], { stdio: ['pipe', 'pipe', 'ignore'] });
       this.proc.stdout!.on('data', (chunk: Buffer) => {
+        if (this.skip > 0) {
+          const dropped = Math.min(this.skip, chunk.length);
+          this.skip -= dropped;
+          chunk = chunk.subarray(dropped);
+        }
+        if (chunk.length === 0) return;
         this.buffer = Buffer.concat([this.buffer, chunk]);
         this.drain();
       });
@@ -215,6 +222,14 @@ class BlobReader {
       return this.finish(null);
     }
     const size = Number(header.split(' ')[2]);
+    if (size > CONTENT_LIMITS.articleBytes) {
+      // Too large to be a version of an article: its bytes are dropped as they come, never held.
+      const rest = size + 1;
+      const have = this.buffer.length - (nl + 1);
+      this.skip = Math.max(0, rest - have);
+      this.buffer = this.buffer.subarray(nl + 1 + Math.min(rest, have));
+      return this.finish(null);
+    }
     if (this.buffer.length < nl + 1 + size + 1) return;
     const body = this.buffer.subarray(nl + 1, nl + 1 + size);
     this.buffer = this.buffer.subarray(nl + 1 + size + 1);

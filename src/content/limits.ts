@@ -11,6 +11,6 @@ export const CONTENT_LIMITS = Object.freeze({
   yamlAliases: 100,
   /** Nesting of the Markdown body (block quotes, lists, emphasis, links, HTML elements). */
   nestingDepth: 100,
-  /** Article, image and author files in the content tree. */
+  /** Files and folders under the sites' articles/, images/ and authors/. */
   files: 100_000,
 });

@@ -32,6 +32,21 @@ describe('dates from git history', () => {
     expect(await datesOf('other')).toEqual({ publishedAt: '2026-02-15T00:00:00Z', updatedAt: '2026-02-15T00:00:00Z' });
   });
 
+  it('an old version larger than an article may be is not read as published, and later versions still are', async () => {
+    p = createTempProject({ git: true });
+    writeSite(p, 'site');
+    const { CONTENT_LIMITS } = await import('../../src/content/limits.ts');
+    p.write('site/articles/story.md', article({ title: 'Story', status: 'published' }, 'word '.repeat(CONTENT_LIMITS.articleBytes / 4)));
+    p.commit('too large', '2026-01-01T00:00:00Z');
+    p.write('site/articles/story.md', article({ title: 'Story' }, 'Draft.\n'));
+    p.commit('draft', '2026-01-05T00:00:00Z');
+    p.write('site/articles/story.md', article({ title: 'Story', status: 'published' }, 'Published.\n'));
+    p.commit('publish', '2026-02-01T00:00:00Z');
+    p.write('site/articles/story.md', article({ title: 'Story', status: 'published' }, 'Edited.\n'));
+    p.commit('edit', '2026-03-01T00:00:00Z');
+    expect(await datesOf('story')).toEqual({ publishedAt: '2026-02-01T00:00:00Z', updatedAt: '2026-03-01T00:00:00Z' });
+  });
+
   it('follows a rename, keeping the dates', async () => {
     p = createTempProject({ git: true });
     writeSite(p, 'site');

@@ -1,4 +1,5 @@
 // One bad file is that file's problem, with its place: limits on size, YAML work and nesting.
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildDist } from '../../src/build/build.ts';
@@ -84,6 +85,23 @@ describe('limits on one file', () => {
     const files = await walkFiles(path.join(p.contentDir, 'site/articles'), issues, createFileBudget(3));
     expect(files).toHaveLength(3);
     expect(issues.map((i) => i.code)).toEqual(['CONTENT_TOO_MANY_FILES']);
+  });
+
+  it('folders count against the file limit too', async () => {
+    p = createTempProject();
+    fs.mkdirSync(path.join(p.contentDir, 'site/articles/a/b/c/d/e'), { recursive: true });
+    const issues: ContentIssue[] = [];
+    await walkFiles(path.join(p.contentDir, 'site/articles'), issues, createFileBudget(3));
+    expect(issues.map((i) => i.code)).toEqual(['CONTENT_TOO_MANY_FILES']);
+  });
+});
+
+describe('many unknown fields', () => {
+  it('warn ten times and then once for the rest', async () => {
+    const fields = Array.from({ length: 500 }, (_, i) => `extra${i}: x`);
+    const r = await build(`---\ntitle: A\n${fields.join('\n')}\n---\nBody\n`);
+    expect(r.bad).toHaveLength(11);
+    expect(r.bad.at(-1)).toMatchObject({ line: 13, severity: 'warning', message: '490 more unknown fields from here on' });
   });
 });
 

@@ -1,6 +1,7 @@
 // `quire start` and `quire dev`: build, serve the API and the admin app, deliver queued webhooks,
 // and (dev) rebuild on change.
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import chokidar, { type FSWatcher } from 'chokidar';
 import { createAdminApp } from '../../admin/admin-app.tsx';
 import { printable } from '../../content/issues.ts';
@@ -109,7 +110,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
     });
     const w = watcher;
     await new Promise<void>((resolve) => w.once('ready', () => resolve()));
-    out(`Watching ${config.contentDir} for changes.`);
+    out(`Watching ${path.relative(process.cwd(), config.contentDir) || '.'} for changes.`);
   }
 
   await new Promise<void>((resolve) => {
