@@ -5,6 +5,7 @@ import { Hono, type Context } from 'hono';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import type { DistStore, SiteContent } from '../api/dist-store.ts';
 import type { BuildFacts } from '../build/build.ts';
+import { printable } from '../content/issues.ts';
 import type { Keyring } from '../keys/api-keys.ts';
 import type { DeliveryDeps } from '../publish/delivery-runner.ts';
 import { redeliver } from '../publish/redeliver.ts';
@@ -18,6 +19,7 @@ import { ADMIN_ASSETS } from './assets.ts';
 import { ADMIN_SECURITY_HEADERS } from './security-headers.ts';
 import { createOneTimeFlash } from './one-time-flash.ts';
 import { createSessions, SESSION_COOKIE, type Session } from './sessions.ts';
+import { ErrorPage } from './views/error-page.tsx';
 import { NotFoundPage } from './views/not-found.tsx';
 import { ArticlesTab } from './views/site-articles.tsx';
 import { DeliveriesTab } from './views/site-deliveries.tsx';
@@ -41,6 +43,8 @@ export interface AdminDeps {
    * or parse content while answering a request.
    */
   lastBuild: () => BuildFacts;
+  /** Where a request's unexpected failure is logged (its page says only that it failed). */
+  log?: (line: string) => void;
   /** Called after a change that should reach receivers soon (Redeliver queued behind another). */
   wakeDeliveries?: () => void;
 }
@@ -66,9 +70,12 @@ export function createAdminApp(deps: AdminDeps) {
 
   const secure = (c: Context) => new URL(c.req.url).protocol === 'https:' || deps.publicUrl().startsWith('https:');
 
+  const refuse = (c: Context, status: 401 | 403, message: string) => c.html(<ErrorPage message={message} />, status);
+  const CROSS_SITE = 'Refused: this form was sent from another site. Use the Publishing app itself.';
+
   app.get('/sign-in', (c) => c.html(<SignInPage />));
   app.post('/sign-in', async (c) => {
-    if (crossSite(c)) return c.text('Cross-site request refused', 403);
+    if (crossSite(c)) return refuse(c, 403, CROSS_SITE);
     const form = await c.req.parseBody();
     const result = sessions.signIn(typeof form.token === 'string' ? form.token : '', requestClientAddress(c));
     if (result === 'throttled') return c.html(<SignInPage error="Too many wrong tokens: wait a minute and try again." />, 429);
@@ -82,13 +89,13 @@ export function createAdminApp(deps: AdminDeps) {
     const session = sessions.get(getCookie(c, SESSION_COOKIE));
     if (!session) {
       if (c.req.method === 'GET' || c.req.method === 'HEAD') return c.redirect('/admin/sign-in', 303);
-      return c.text('Sign in first', 401);
+      return refuse(c, 401, 'Sign in first: there is no session, or it has ended.');
     }
     if (c.req.method === 'POST') {
-      if (crossSite(c)) return c.text('Cross-site request refused', 403);
+      if (crossSite(c)) return refuse(c, 403, CROSS_SITE);
       const form = await c.req.parseBody();
       const token = typeof form._csrf === 'string' ? form._csrf : c.req.header('x-csrf-token');
-      if (!sessions.csrfValid(session, token)) return c.text('The form expired or did not come from this app: reload the page and try again.', 403);
+      if (!sessions.csrfValid(session, token)) return refuse(c, 403, 'The form expired or did not come from this app: reload the page and try again.');
     }
     c.set('session', session);
     await next();
@@ -231,6 +238,13 @@ export function createAdminApp(deps: AdminDeps) {
   // Mounted apps do not bring their own notFound handler: this catch-all keeps every address
   // under /admin inside the app.
   app.all('*', (c) => notFound(c));
+
+  // Errors thrown in this app's handlers get a page of the app too, not the API's JSON.
+  app.onError((err, c) => {
+    const csrf = c.get('session')?.csrf;
+    deps.log?.(`admin: internal error on ${c.req.method} ${printable(c.req.path)}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return c.html(<ErrorPage csrf={csrf} message="The server failed to answer this request; the details are in its log." />, 500);
+  });
 
   return app;
 }

@@ -121,4 +121,37 @@ describe('addresses under /admin', () => {
     expect(posted.status).toBe(404);
     expect(posted.headers.get('content-type')).toMatch(/^text\/html/);
   });
+
+  it('refuses a form without a session or without its CSRF token with a page of the app', async () => {
+    const anonymous = await fetch(`${server.url}/admin/sites/one/webhook`, { method: 'POST', body: new URLSearchParams({ url: 'https://x.example.com/' }), redirect: 'manual' });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await anonymous.text()).toContain('Sign in first');
+    const forged = await fetch(`${server.url}/admin/sites/one/rotate-key`, { method: 'POST', headers: { cookie: admin.cookie }, body: new URLSearchParams({ confirm: 'yes', _csrf: 'not-the-token' }), redirect: 'manual' });
+    expect(forged.status).toBe(403);
+    expect(forged.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await forged.text()).toContain('reload the page and try again');
+  });
+
+  it('answers a failure inside the app with its own error page, the details only in the log', async () => {
+    const logged: string[] = [];
+    const failing = await startAdminServer(p, {
+      lastBuild: () => {
+        throw new Error('the build facts are gone');
+      },
+      log: (line) => logged.push(line),
+    });
+    try {
+      const res = await (await signIn(failing.url)).get('/admin/sites/one/articles');
+      expect(res.status).toBe(500);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+      const html = await res.text();
+      expect(html).toContain('The server failed to answer this request');
+      expect(html).not.toContain('the build facts are gone');
+      expect(logged.join('\n')).toContain('the build facts are gone');
+    } finally {
+      await failing.close();
+    }
+  });
 });

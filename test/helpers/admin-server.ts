@@ -26,7 +26,7 @@ export interface AdminServer {
  * Serves `p.distDir` (build it first). `ca` trusts a test receiver's throwaway CA. `lastBuild` is
  * what the Articles tab shows; by default the content as loaded once, now.
  */
-export async function startAdminServer(p: TempProject, opts: { ca?: string; lastBuild?: () => BuildFacts } = {}): Promise<AdminServer> {
+export async function startAdminServer(p: TempProject, opts: { ca?: string; lastBuild?: () => BuildFacts; log?: (line: string) => void } = {}): Promise<AdminServer> {
   const loaded = await loadContent(p.contentDir);
   const generations = new Map<string, number>();
   const keyring = createKeyring(TEST_SECRET, { generationOf: (s) => generations.get(s) ?? 1 });
@@ -47,6 +47,7 @@ export async function startAdminServer(p: TempProject, opts: { ca?: string; last
     publishing,
     allowPrivate: true,
     lastBuild: opts.lastBuild ?? (() => loaded),
+    ...(opts.log ? { log: opts.log } : {}),
   });
   const app = createApiApp({ store: dist, keyring, publicUrl: 'http://127.0.0.1', mounts: [{ path: '/admin', app: admin }] });
   const server = await listen(app, 0, '127.0.0.1');
@@ -63,6 +64,8 @@ export async function startAdminServer(p: TempProject, opts: { ca?: string; last
 }
 
 export interface AdminClient {
+  /** The session cookie, for requests a test builds itself. */
+  cookie: string;
   get(path: string): Promise<Response>;
   /** Posts a form with the session's CSRF token added. */
   post(path: string, fields: Record<string, string>): Promise<Response>;
@@ -78,6 +81,7 @@ export async function signIn(baseUrl: string): Promise<AdminClient> {
   const csrf = /name="_csrf" value="([^"]+)"/.exec(home)?.[1];
   if (!csrf) throw new Error('no CSRF token on the sites page');
   return {
+    cookie,
     get,
     post: (path, fields) => fetch(`${baseUrl}${path}`, { method: 'POST', headers: { cookie }, body: new URLSearchParams({ ...fields, _csrf: csrf }), redirect: 'manual' }),
   };

@@ -56,6 +56,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
     allowPrivate: config.allowPrivateTargets,
     lastBuild: () => lastBuild,
     wakeDeliveries: () => worker.wake(),
+    log: err,
   });
   const app = createApiApp({ store, keyring, publicUrl: config.publicUrl, log: err, mounts: [{ path: '/admin', app: admin }], maxBodyBytes: config.maxBodyBytes });
   const fileLimit = openFileLimit();
