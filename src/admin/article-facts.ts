@@ -1,7 +1,7 @@
 // The Articles tab's facts from what the last build kept (BuildFacts): every article's front
 // matter as that build loaded it (drafts are not in dist/) and its problems, grouped by file.
 import path from 'node:path';
-import { formatPlace, type ContentIssue } from '../content/issues.ts';
+import { formatPlace, printable, type ContentIssue } from '../content/issues.ts';
 import type { LoadedSite } from '../content/load-content.ts';
 import type { ArticleFacts, ArticleProblem } from './article-status.ts';
 
@@ -23,7 +23,15 @@ export function articleFactsFromContent(
     const key = `${i.file}\0${i.line}\0${i.column}\0${i.code}`;
     if (!i.file.startsWith(siteDir) || seen.has(key)) continue;
     seen.add(key);
-    const problem: ArticleProblem = { code: i.code, message: i.message, place: formatPlace(i, root), hint: i.hint ?? null, severity: i.severity };
+    // As the CLI prints them: places relative, control characters quoted content may hold made visible.
+    const problem: ArticleProblem = {
+      code: i.code,
+      message: printable(i.message),
+      place: formatPlace(i, root),
+      other: i.other ? formatPlace(i.other, root) : null,
+      hint: i.hint ? printable(i.hint) : null,
+      severity: i.severity,
+    };
     if (!i.file.startsWith(articlesDir)) siteProblems.push(problem);
     else byFile.set(i.file, [...(byFile.get(i.file) ?? []), problem]);
   }

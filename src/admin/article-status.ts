@@ -7,6 +7,8 @@ export interface ArticleProblem {
   message: string;
   /** `content/<site>/articles/x.md:line:col` */
   place: string;
+  /** The other place a problem involves (the first use of a duplicate slug), if any. */
+  other: string | null;
   hint: string | null;
   severity: 'error' | 'warning';
 }

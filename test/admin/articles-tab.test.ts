@@ -83,7 +83,10 @@ describe('the Articles tab', () => {
     p.write('one/articles/zz-dup.md', article({ title: 'Same slug', status: 'draft', slug: 'live' }));
     await rebuild();
     const html = await (await admin.get('/admin/sites/one/articles')).text();
-    expect(rowOf(html, 'content/one/articles/zz-dup.md')).toMatch(/CONTENT_SLUG_DUPLICATE[\s\S]*hint: give one of the two articles its own `slug:`/);
+    const dup = rowOf(html, 'content/one/articles/zz-dup.md');
+    expect(dup).toMatch(/CONTENT_SLUG_DUPLICATE[\s\S]*hint: give one of the two articles its own `slug:`/);
+    // Which other file holds the slug, as the CLI says it.
+    expect(dup).toMatch(/\(the other: <code class="place">content\/one\/articles\/live.md:\d+:\d+<\/code>\)/);
     p.remove('one/articles/zz-dup.md');
     await rebuild();
   });

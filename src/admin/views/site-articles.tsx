@@ -9,7 +9,13 @@ function ProblemList(props: { problems: ArticleProblem[] }) {
     <ul class="problems">
       {props.problems.map((p) => (
         <li>
-          <span class={`badge ${p.severity === 'error' ? 'err' : 'warn'}`}>{p.severity}</span> <code class="place">{p.place}</code> {p.message}{' '}
+          <span class={`badge ${p.severity === 'error' ? 'err' : 'warn'}`}>{p.severity}</span> <code class="place">{p.place}</code> {p.message}
+          {p.other ? (
+            <>
+              {' '}
+              (the other: <code class="place">{p.other}</code>)
+            </>
+          ) : null}{' '}
           <span class="muted small">[{p.code}]</span>
           {p.hint ? <div class="hint">hint: {p.hint}</div> : null}
         </li>
