@@ -7,7 +7,7 @@ import { createFileBudget, readContentFile, symlinkIssue, tooLargeIssue, walkFil
 import { issue, START, type ContentIssue } from './issues.ts';
 import { CONTENT_LIMITS } from './limits.ts';
 import { loadAuthors, loadSite, standInSite } from './load-site.ts';
-import { fieldPlace, type ArticleKeys, type ArticleMeta, type ArticleSource, type Author, type Site } from './model.ts';
+import { fieldPlace, slugFromFileName, type ArticleKeys, type ArticleMeta, type ArticleSource, type Author, type Site } from './model.ts';
 import { parseArticle, splitBody } from './parse-article.ts';
 
 export interface ImageFile {
@@ -69,12 +69,13 @@ export async function loadContent(contentDir: string, cache: SourceCache = new M
   };
   const budget = createFileBudget();
   for (const site of await discoverSites(contentDir, issues, { standIns: true })) {
+    const unread: string[] = [];
     const [authors, articles, images] = await Promise.all([
       loadAuthors(path.join(site.dir, 'authors'), issues, budget),
-      loadArticles(site, issues, cache, noteChanged, budget),
+      loadArticles(site, issues, cache, noteChanged, budget, unread),
       loadImages(site.dir, issues, budget),
     ]);
-    checkArticles({ site, authors, articles, images }, issues);
+    checkArticles({ site, authors, articles, images }, issues, unread);
     sites.push({ site, authors, articles, images });
   }
   return { sites, issues };
@@ -112,7 +113,15 @@ export async function discoverSites(contentDir: string, issues: ContentIssue[], 
   return sites;
 }
 
-async function loadArticles(site: Site, issues: ContentIssue[], cache: SourceCache, noteChanged: () => void, budget: FileBudget): Promise<ArticleSource[]> {
+/** The site's articles that could be read; the files of the others (their problems reported) go to `unread`. */
+async function loadArticles(
+  site: Site,
+  issues: ContentIssue[],
+  cache: SourceCache,
+  noteChanged: () => void,
+  budget: FileBudget,
+  unread: string[],
+): Promise<ArticleSource[]> {
   const files = (await walkFiles(path.join(site.dir, 'articles'), issues, budget)).filter((f) => f.toLowerCase().endsWith('.md')).sort();
   const results: (ArticleSource | null)[] = new Array(files.length).fill(null);
   let next = 0;
@@ -161,6 +170,7 @@ async function loadArticles(site: Site, issues: ContentIssue[], cache: SourceCac
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker));
+  files.forEach((file, i) => results[i] === null && unread.push(file));
   return results.filter((r): r is ArticleSource => r !== null);
 }
 
@@ -194,7 +204,10 @@ async function loadImages(siteDir: string, issues: ContentIssue[], budget: FileB
 }
 
 /** Cross-article checks: duplicate slugs, unknown authors, related slugs and images. */
-function checkArticles(loaded: LoadedSite, issues: ContentIssue[]): void {
+function checkArticles(loaded: LoadedSite, issues: ContentIssue[], unread: readonly string[]): void {
+  // A related slug naming an article whose file could not be read is that file's problem, already
+  // reported: its slug is guessed from its file name so the fault is not told twice.
+  const unreadSlugs = new Set(unread.map((file) => slugFromFileName(path.basename(file))));
   const bySlug = new Map<string, ArticleSource>();
   for (const a of loaded.articles) {
     const first = bySlug.get(a.meta.slug);
@@ -216,7 +229,7 @@ function checkArticles(loaded: LoadedSite, issues: ContentIssue[]): void {
     for (const r of meta.related) {
       if (r.slug === meta.slug) {
         issues.push(issue(a.file, r, 'CONTENT_RELATED_SELF', 'an article cannot be related to itself', { severity: 'warning' }));
-      } else if (!bySlug.has(r.slug)) {
+      } else if (!bySlug.has(r.slug) && !unreadSlugs.has(r.slug)) {
         issues.push(issue(a.file, r, 'CONTENT_RELATED_UNKNOWN', `related slug "${r.slug}" matches no article of site "${loaded.site.id}"`));
       }
     }

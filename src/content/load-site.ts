@@ -93,12 +93,16 @@ export async function loadAuthors(dir: string, issues: ContentIssue[], budget: F
       }));
       continue;
     }
+    // An author file with problems still names an author: articles citing it are not told the
+    // author is unknown (one fault, one message); the problems fail the build.
     const f = await readYaml(file, issues);
-    if (!f) continue;
+    if (!f) {
+      authors.set(id, { id, name: id, bio: null, url: null });
+      continue;
+    }
     const authorName = f.string('name', { required: true });
-    const author: Author = { id, name: authorName ?? '', bio: f.string('bio'), url: f.url('url') };
+    authors.set(id, { id, name: authorName ?? id, bio: f.string('bio'), url: f.url('url') });
     f.warnUnknown(AUTHOR_FIELDS);
-    if (authorName !== null) authors.set(id, author);
   }
   return authors;
 }

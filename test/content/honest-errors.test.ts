@@ -43,6 +43,30 @@ describe('build problems, all at once', () => {
     ]);
   });
 
+  it('an author file with problems is one problem, not also one in every article citing it', async () => {
+    p = createTempProject();
+    writeSite(p, 's');
+    p.write('s/authors/ada.yaml', 'bio: no name\n');
+    p.write('s/authors/bob.yaml', 'name: [broken\n');
+    p.write('s/articles/a.md', '---\ntitle: A\nauthor: ada\n---\n');
+    p.write('s/articles/b.md', '---\ntitle: B\nauthor: bob\n---\n');
+    expect((await printed()).map((l) => l.replace(/  .*\[/, ' ['))).toEqual([
+      'content/s/authors/ada.yaml:1:1 [CONTENT_FIELD_REQUIRED]',
+      'content/s/authors/bob.yaml:2:1 [CONTENT_YAML_INVALID]',
+    ]);
+  });
+
+  it('an article that cannot be read is one problem, not also one in every article relating to it', async () => {
+    p = createTempProject();
+    writeSite(p, 's');
+    p.write('s/articles/broken.md', '---\ntitle: [unclosed\n---\n');
+    p.write('s/articles/a.md', '---\ntitle: A\nrelated: [broken, missing]\n---\n');
+    expect((await printed()).map((l) => l.replace(/  .*\[/, ' ['))).toEqual([
+      'content/s/articles/a.md:3:19 [CONTENT_RELATED_UNKNOWN]',
+      'content/s/articles/broken.md:2:17 [CONTENT_YAML_INVALID]',
+    ]);
+  });
+
   it('one YAML typo is one problem, with the parser\'s message and no dangling position', async () => {
     p = createTempProject();
     writeSite(p, 's');
