@@ -62,6 +62,17 @@ export interface VerifyOptions {
 const DEFAULT_TOLERANCE_SEC = 300;
 
 /**
+ * Why a signature did not match, told apart by the Bearer token Quire sends beside it: the
+ * same secret means the body was changed before verifying; another token means another secret.
+ */
+function whyNoMatch(headers: HeaderSource, secret: string): string {
+  const token = header(headers, 'authorization')?.match(/^Bearer (.+)$/)?.[1];
+  if (token === undefined) return 'either the secret differs from the one registered in Quire, or the body was changed before verifying (verify the raw bytes, not re-serialized JSON)';
+  if (safeEqual(Buffer.from(token), Buffer.from(secret))) return 'the secret is right, so the body was changed before verifying (re-serialized JSON? verify the raw bytes)';
+  return 'the request was signed with another secret than this receiver\'s; use the secret registered in Quire (`quire webhook set <site> --secret …`)';
+}
+
+/**
  * Accepts the request when it is signed and fresh: the Standard Webhooks signature (HMAC of
  * "id.timestamp.body") matches and `webhook-timestamp` is within `toleranceSec` of now, and a
  * present `X-Quire-Signature` (HMAC of the body) matches too. With `requireTimestamp: false`, a
@@ -93,14 +104,14 @@ export function verifyWebhook(rawBody: Buffer | Uint8Array | string, headers: He
       const [version, mac] = entry.split(',', 2);
       return version === 'v1' && mac !== undefined && safeEqual(Buffer.from(mac, 'base64'), expected);
     });
-    if (!matches) return refuse('webhook-signature does not match the body (was the body re-serialized before verifying?)');
+    if (!matches) return refuse(`webhook-signature does not match: ${whyNoMatch(headers, secret)}`);
     verifiedBy = 'signature';
   }
   if (signature !== undefined) {
     const match = /^sha256=([0-9a-f]{64})$/i.exec(signature.trim());
     const expected = createHmac('sha256', secret).update(body).digest();
     if (!match || !safeEqual(Buffer.from(match[1]!.toLowerCase(), 'hex'), expected)) {
-      return refuse('signature does not match the body (was the body re-serialized before verifying?)');
+      return refuse(`signature does not match: ${whyNoMatch(headers, secret)}`);
     }
     verifiedBy = 'signature';
   } else if (verifiedBy === null) {

@@ -36,6 +36,16 @@ describe('verifyWebhook', () => {
     expect(r.ok ? '' : r.reason).toMatch(/re-serialized/);
   });
 
+  it('tells a wrong secret from a changed body in its reason', () => {
+    const wrongSecret = verifyWebhook(BODY, signed(BODY, SECRET + 'x'), SECRET, at);
+    expect(wrongSecret).toMatchObject({ ok: false, status: 401, reason: expect.stringMatching(/signed with another secret/) });
+    expect(wrongSecret.ok ? '' : wrongSecret.reason).not.toMatch(/re-serialized|changed before/);
+    const reserialized = Buffer.from(JSON.stringify(JSON.parse(BODY.toString())));
+    expect(verifyWebhook(reserialized, signed(BODY), SECRET, at)).toMatchObject({ reason: expect.stringMatching(/the secret is right, so the body was changed/) });
+    const { Authorization: _, ...noBearer } = signed(BODY, SECRET + 'x') as Record<string, string>;
+    expect(verifyWebhook(BODY, noBearer, SECRET, at)).toMatchObject({ reason: expect.stringMatching(/either the secret differs .* or the body was changed/) });
+  });
+
   it('refuses a wrong secret, a truncated or malformed signature, and a tampered body even with a good bearer', () => {
     expect(verifyWebhook(BODY, signed(BODY, SECRET + 'x'), SECRET, at).ok).toBe(false);
     const h = signed(BODY);
