@@ -10,7 +10,7 @@ import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { generate } from 'selfsigned';
+import { createThrowawayCa, issueServerCertificate } from '../../examples/site/throwaway-ca.ts';
 
 export interface TestPki {
   caPem: string;
@@ -93,42 +93,17 @@ export async function issueCertificate(opts: IssueOptions = {}): Promise<{ certP
 }
 
 async function createPki(): Promise<TestPki> {
-  const ca = await generate([{ name: 'commonName', value: 'Quire Test CA (throwaway)' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    notBeforeDate: new Date(Date.now() - 60_000),
-    notAfterDate: new Date(Date.now() + 7 * 86_400_000),
-    extensions: [
-      { name: 'basicConstraints', cA: true, critical: true },
-      { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
-    ],
-  });
-  const leaf = await issueLeaf({ cert: ca.cert, key: ca.private }, {});
+  const ca = await createThrowawayCa('Quire Test CA (throwaway)');
+  const leaf = await issueLeaf({ cert: ca.certPem, key: ca.keyPem }, {});
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-test-ca-'));
   const caFile = path.join(dir, 'ca.pem');
-  fs.writeFileSync(caFile, ca.cert);
+  fs.writeFileSync(caFile, ca.certPem);
   process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-  return { caPem: ca.cert, caKeyPem: ca.private, caFile, certPem: leaf.certPem, keyPem: leaf.keyPem };
+  return { caPem: ca.certPem, caKeyPem: ca.keyPem, caFile, certPem: leaf.certPem, keyPem: leaf.keyPem };
 }
 
-async function issueLeaf(ca: { cert: string; key: string }, opts: IssueOptions): Promise<{ certPem: string; keyPem: string }> {
-  const names = opts.names ?? TEST_NAMES;
-  const ips = opts.ips ?? TEST_IPS;
-  const notBeforeDate = opts.notBefore ?? new Date(Date.now() - 60_000);
-  const leaf = await generate([{ name: 'commonName', value: names[0] ?? ips[0] ?? 'test' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    ca,
-    notBeforeDate,
-    notAfterDate: opts.notAfter ?? new Date(notBeforeDate.getTime() + 7 * 86_400_000),
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [...names.map((value) => ({ type: 2 as const, value })), ...ips.map((ip) => ({ type: 7 as const, ip }))] },
-    ],
-  });
-  return { certPem: leaf.cert, keyPem: leaf.private };
+function issueLeaf(ca: { cert: string; key: string }, opts: IssueOptions): Promise<{ certPem: string; keyPem: string }> {
+  return issueServerCertificate({ certPem: ca.cert, keyPem: ca.key }, { ...opts, names: opts.names ?? TEST_NAMES, ips: opts.ips ?? TEST_IPS });
 }
 
 export async function startHttpsReceiver(

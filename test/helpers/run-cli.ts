@@ -44,14 +44,28 @@ export function startCli(
   ready: RegExp,
   timeoutMs = 30_000,
 ): Promise<{ child: ChildProcess; output: () => string; match: RegExpMatchArray; stop: () => Promise<void> }> {
+  return startProgram(NODE, [MAIN, ...args], env, ready, timeoutMs);
+}
+
+/**
+ * Any long-running program (e.g. an npm script), in its own process group so that stop() ends
+ * everything it started; resolves once its output matches `ready`.
+ */
+export function startProgram(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  timeoutMs = 30_000,
+): Promise<{ child: ChildProcess; output: () => string; match: RegExpMatchArray; stop: () => Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(NODE, [MAIN, ...args], { cwd: ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     const stop = () =>
       new Promise<void>((done) => {
-        if (child.exitCode !== null) return done();
+        if (child.exitCode !== null || child.signalCode !== null) return done();
         child.once('close', () => done());
-        child.kill('SIGTERM');
+        process.kill(-child.pid!, 'SIGTERM');
       });
     const timer = setTimeout(() => {
       void stop();

@@ -157,7 +157,7 @@ export function PublishingTab(props: { csrf: string; flash: Flash | null; site: 
               <input type="checkbox" name="extraEvents" value="yes" checked={view.form?.extraEvents ?? view.webhook?.extraEvents ?? false} />
               {/* One flex item for the whole sentence: loose text and <code> would each be a column. */}
               <span>
-                Also send <code>unpublished</code> and <code>deleted</code> events (off by default: spec receivers know only published and updated)
+                Also send <code>unpublished</code> and <code>deleted</code> events (off by default: the webhook contract has only published and updated)
               </span>
             </label>
           </div>
