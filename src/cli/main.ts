@@ -8,6 +8,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { helpText, parseArgs } from './args.ts';
 import { commandNamed, COMMANDS } from './commands.ts';
 import type { CliContext } from './context.ts';
+import { printableText } from './printable.ts';
 
 function topLevelHelp(): string {
   const commands = COMMANDS.map((c) => `  ${c.name.padEnd(12)} ${c.summary}`);
@@ -32,8 +33,10 @@ function topLevelHelp(): string {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const out = (line: string) => process.stdout.write(line + '\n');
-  const err = (line: string) => process.stderr.write(line + '\n');
+  // Every line goes through printableText: whatever a command prints, content or a receiver's
+  // reply cannot put a control sequence on the terminal.
+  const out = (line: string) => process.stdout.write(printableText(line) + '\n');
+  const err = (line: string) => process.stderr.write(printableText(line) + '\n');
   if (!command || command === 'help' || command === '--help' || command === '-h') {
     const spec = command === 'help' && rest[0] ? commandNamed(rest[0]) : undefined;
     (command ? out : err)(spec ? helpText(spec) : topLevelHelp());
@@ -120,7 +123,7 @@ main(process.argv.slice(2)).then(
     if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code);
   },
   (e: unknown) => {
-    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`${printableText(e instanceof Error ? e.message : String(e))}\n`);
     process.exitCode = 1;
   },
 );

@@ -1,9 +1,12 @@
 // How build results read on a terminal.
 import { formatIssue } from '../content/issues.ts';
 import type { BuildResult } from '../build/build.ts';
+import { printable } from './printable.ts';
 
 export function reportBuild(result: BuildResult, out: (line: string) => void): void {
-  for (const i of result.issues) out(formatIssue(i));
+  // A file name or a value quoted from content may hold line breaks: escaped, so it cannot
+  // forge a line of the report (other control characters are escaped for every line printed).
+  for (const i of result.issues) out(formatIssue({ ...i, file: printable(i.file), message: printable(i.message), ...(i.hint ? { hint: printable(i.hint) } : {}) }));
   const errors = result.issues.filter((i) => i.severity === 'error').length;
   const warnings = result.issues.length - errors;
   const s = result.stats;

@@ -6,9 +6,10 @@ import { buildDist } from '../build/build.ts';
 import { formatIssue } from '../content/issues.ts';
 import { parseConfig } from '../config/config.ts';
 import { createKeyringFor, createVerifyClient, openPublishing } from '../cli/context.ts';
+import { printableText } from '../cli/printable.ts';
 import { buildMcpServer } from './build-mcp-server.ts';
 
-const err = (line: string) => process.stderr.write(`${line}\n`);
+const err = (line: string) => process.stderr.write(`${printableText(line)}\n`);
 
 async function main(): Promise<void> {
   const config = parseConfig(process.env);

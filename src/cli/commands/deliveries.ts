@@ -1,6 +1,7 @@
 // `quire deliveries [--site <id>] [--json]` and `quire redeliver <delivery-id>`.
 import { redeliver } from '../../publish/redeliver.ts';
 import { isKnownSite, openPublishing, type CliContext } from '../context.ts';
+import { printable } from '../printable.ts';
 
 export async function runDeliveries(ctx: CliContext, opts: { site: string | null; json: boolean; limit: number }): Promise<number> {
   const deps = openPublishing(ctx);
@@ -41,7 +42,7 @@ export async function runDeliveries(ctx: CliContext, opts: { site: string | null
         a.status ?? '---',
         a.durationMs,
         [a.error, a.replyUrl ? `→ ${a.replyUrl}` : null].filter(Boolean).join(' ') || a.deliveryState,
-      ].join('\t'));
+      ].map((field) => printable(String(field))).join('\t')); // a tab or line break in a reply cannot shift the columns
     }
     return 0;
   } finally {

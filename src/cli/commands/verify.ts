@@ -2,6 +2,7 @@
 import { loadDistSnapshot } from '../../api/dist-store.ts';
 import { verifySite } from '../../integration/verify-site.ts';
 import { openVerification, type CliContext } from '../context.ts';
+import { printable } from '../printable.ts';
 
 const MARK: Record<string, string> = { pass: 'pass', warn: 'WARN', fail: 'FAIL', error: 'ERROR', skipped: 'skip' };
 
@@ -26,13 +27,13 @@ export async function runVerify(ctx: CliContext, opts: { site: string | undefine
       return report.ok ? 0 : 1;
     }
     for (const a of report.articles) {
-      ctx.out(`\n${a.slug}  ${a.url}${a.finalUrl && a.finalUrl !== a.url ? `  → ${a.finalUrl}` : ''}`);
+      ctx.out(`\n${a.slug}  ${printable(a.url)}${a.finalUrl && a.finalUrl !== a.url ? `  → ${printable(a.finalUrl)}` : ''}`);
       for (const c of a.checks) {
-        ctx.out(`  ${MARK[c.status]!.padEnd(5)} ${c.id.padEnd(9)} ${c.code.padEnd(24)} ${c.message}`);
+        ctx.out(`  ${MARK[c.status]!.padEnd(5)} ${c.id.padEnd(9)} ${c.code.padEnd(24)} ${printable(c.message)}`);
         if (c.status === 'fail' || c.status === 'error') {
-          if (c.expected !== null) ctx.out(`${' '.repeat(42)}expected: ${c.expected}`);
-          if (c.actual !== null) ctx.out(`${' '.repeat(42)}actual:   ${c.actual}`);
-          if (c.fix) ctx.out(`${' '.repeat(42)}fix: ${c.fix}`);
+          if (c.expected !== null) ctx.out(`${' '.repeat(42)}expected: ${printable(c.expected)}`);
+          if (c.actual !== null) ctx.out(`${' '.repeat(42)}actual:   ${printable(c.actual)}`);
+          if (c.fix) ctx.out(`${' '.repeat(42)}fix: ${printable(c.fix)}`);
         }
       }
     }
