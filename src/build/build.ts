@@ -10,6 +10,7 @@ import { RENDERER_VERSION } from '../render/renderer-version.ts';
 import { loadBuildState, saveBuildState, type BuildState } from './build-state.ts';
 import { compileSite, type CompiledSite, type PreviousSite } from './compile-site.ts';
 import { DistWriter, startBuildHelper, type HelperSlot } from './dist-writer.ts';
+import { recoverInterruptedSwap } from './dist-work-dir.ts';
 import { readListItems } from './list-items.ts';
 import { hashBytes, MANIFEST_FORMAT, readManifest, type Manifest, type ManifestSite } from './manifest.ts';
 import { createRenderCache, type RenderCache } from './render-cache.ts';
@@ -20,6 +21,8 @@ export interface BuildSettings {
   distDir: string;
   stateDir: string;
   publicUrl: string;
+  /** Tests only: see QuireConfig.testSwapPauseFile. */
+  testSwapPauseFile?: string | null;
 }
 
 /** Caches a watcher keeps between builds; a one-shot build loads them from the state dir. */
@@ -49,6 +52,11 @@ export interface BuildResult {
   /** Whether dist/ was rewritten. */
   written: boolean;
   /**
+   * The folder dist/ was restored from before this build, when a build killed in the middle of
+   * its swap had left no dist/; null normally.
+   */
+  recovered: string | null;
+  /**
    * Waits until the trees beside dist/ that this build replaced or found left over are deleted.
    * Not part of the build: without this wait the process may exit first, and the next build
    * deletes what is left.
@@ -74,12 +82,15 @@ export interface BuildOptions {
 
 export async function buildDist(settings: BuildSettings, warmCaches?: BuildCaches, options: BuildOptions = {}): Promise<BuildResult> {
   const write = options.write ?? true;
+  // Before anything reads dist/ (or the helper sweeps leftovers): a dist/ a killed build left
+  // missing is put back, so that a build failing on content leaves a tree to serve.
+  const recovered = recoverInterruptedSwap(settings.distDir);
   // The helper thread first, so that deleting leftover trees overlaps loading the state.
   const helper = write ? startBuildHelper(settings.distDir) : null;
   const caches = warmCaches ?? createBuildCaches(settings.stateDir);
   const pool = options.pool ?? createRenderPool();
   try {
-    return { ...(await build(settings, caches, pool, write, helper)), cleanup: () => helper?.current()?.waitUntilEnded() ?? Promise.resolve() };
+    return { ...(await build(settings, caches, pool, write, helper)), recovered, cleanup: () => helper?.current()?.waitUntilEnded() ?? Promise.resolve() };
   } finally {
     helper?.current()?.finish(); // once its jobs are done
     if (!options.pool) await pool.close();
@@ -92,7 +103,7 @@ async function build(
   pool: RenderPool,
   write: boolean,
   helper: HelperSlot | null,
-): Promise<Omit<BuildResult, 'cleanup'>> {
+): Promise<Omit<BuildResult, 'cleanup' | 'recovered'>> {
   const started = performance.now();
   const { state } = caches;
   const renderStats = { ...caches.render.stats };
@@ -108,7 +119,7 @@ async function build(
   const previous = readManifest(settings.distDir);
   const inputs = inputsOf(content, dates, settings.publicUrl);
   const articles = content.sites.reduce((n, s) => n + s.articles.length, 0);
-  const finish = (result: Omit<BuildResult, 'stats' | 'issues' | 'cleanup' | 'loaded'>, compiled: CompiledSite[]): Omit<BuildResult, 'cleanup'> => {
+  const finish = (result: Omit<BuildResult, 'stats' | 'issues' | 'cleanup' | 'loaded' | 'recovered'>, compiled: CompiledSite[]): Omit<BuildResult, 'cleanup' | 'recovered'> => {
     prune(state, content);
     // A build that writes nothing (publish --dry-run) leaves the state dir as it is too.
     if (write) saveBuildState(settings.stateDir, state);
@@ -137,7 +148,7 @@ async function build(
     return finish({ ok: true, manifest: previous, written: false, sites }, []);
   }
 
-  const writer = hasErrors(issues) || !write || !helper ? null : new DistWriter(settings.distDir, helper, previous);
+  const writer = hasErrors(issues) || !write || !helper ? null : new DistWriter(settings.distDir, helper, previous, settings.testSwapPauseFile ?? null);
   const compiled: CompiledSite[] = [];
   try {
     for (const loaded of content.sites) {

@@ -2,28 +2,25 @@
 // renames: a reader sees the old tree or the new one, and a failed build leaves the old one
 // untouched. Files that did not change are hard links to the current dist/'s.
 //
-// The tree a build replaces is kept beside dist/ as the spare (`.dist.spare`), with the list of
+// The tree a build replaces is kept as the spare (in the work folder beside dist/, see
+// dist-work-dir.ts), with the list of
 // files that differ between it and dist/. The next build starts from the spare and brings only
 // those files up to date (links to dist/'s), instead of linking every file of dist/ into a new
 // tree and deleting the replaced one: at 10,000 articles that was 20,000 links and 20,000
 // deletions per build, whatever changed. Without a usable spare (first build, another build took
 // it, too much changed) the build links the whole tree as before.
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MANIFEST_FILE, type Manifest } from './manifest.ts';
+import { findLeftovers, newTreePaths, SPARE_CHANGES_FILE, sparePath } from './dist-work-dir.ts';
 import { startTreeHelper, type TreeHelper } from './tree-helper.ts';
 
-/** In the spare: which files differ between it and the dist/ it was replaced by. */
-const SPARE_CHANGES_FILE = '.quire-spare.json';
 interface SpareChanges {
   /** buildId of the dist/ the spare was replaced by. */
   to: string;
   /** Files written or removed by that build, relative to the tree. */
   changed: string[];
 }
-
-const sparePath = (distDir: string) => path.join(path.dirname(distDir), `.${path.basename(distDir)}.spare`);
 
 /** Every file a manifest's tree holds but the manifest itself. */
 function treeFiles(manifest: Manifest): string[] {
@@ -52,18 +49,18 @@ export class DistWriter {
   private readonly patching: Manifest | null;
   private writes = 0;
   private done = false;
+  /** Tests only (QUIRE_TEST_SWAP_PAUSE_FILE): where to signal, then wait, between the two renames. */
+  private readonly swapPauseFile: string | null;
 
   /**
    * `helper`: from startBuildHelper, started there or here when there is work for it.
    * `previous`: the manifest dist/ holds now; with it, a spare made by the build that wrote dist/
    * is reused. Without a previous build, every file is written.
    */
-  constructor(distDir: string, helper: HelperSlot = helperSlot(null), previous: Manifest | null = null) {
+  constructor(distDir: string, helper: HelperSlot = helperSlot(null), previous: Manifest | null = null, swapPauseFile: string | null = null) {
     this.distDir = distDir;
-    const parent = path.dirname(distDir);
-    const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
-    this.tmp = path.join(parent, `.${path.basename(distDir)}.tmp-${tag}`);
-    this.old = path.join(parent, `.${path.basename(distDir)}.old-${tag}`);
+    this.swapPauseFile = swapPauseFile;
+    ({ tmp: this.tmp, old: this.old } = newTreePaths(distDir));
     this.helper = helper;
     this.patching = previous && claimSpare(distDir, this.tmp, previous) ? previous : null;
     if (this.patching) {
@@ -144,6 +141,9 @@ export class DistWriter {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
+    // Between these renames there is no dist/: a build killed here is undone by the next one
+    // (recoverInterruptedSwap in dist-work-dir.ts).
+    if (this.swapPauseFile) pauseForTest(this.swapPauseFile);
     try {
       fs.renameSync(this.tmp, this.distDir);
     } catch (err) {
@@ -276,6 +276,12 @@ function claimSpare(distDir: string, tmp: string, previous: Manifest): boolean {
   return true;
 }
 
+/** Signals that the swap is half done and blocks (at most a minute), for a test to kill the process. */
+function pauseForTest(signalFile: string): void {
+  fs.writeFileSync(signalFile, String(process.pid));
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
+}
+
 /** Links `source` to `target` (copies where links are refused); false when `source` is absent. */
 function linkOrCopy(source: string, target: string): boolean {
   try {
@@ -340,32 +346,4 @@ export interface HelperSlot {
 function helperSlot(started: TreeHelper | null): HelperSlot {
   let helper = started;
   return { get: () => (helper ??= startTreeHelper()), current: () => helper };
-}
-
-/** Temporary trees a killed or finished build left beside dist/ (not those of a build running now). */
-function findLeftovers(distDir: string): string[] {
-  const parent = path.dirname(distDir);
-  const prefix = `.${path.basename(distDir)}.`;
-  let names: string[];
-  try {
-    names = fs.readdirSync(parent);
-  } catch {
-    return [];
-  }
-  return names
-    .filter((name) => {
-      const m = name.startsWith(prefix) ? /^(?:tmp|old)-(\d+)-[0-9a-f]+$/.exec(name.slice(prefix.length)) : null;
-      return m !== null && !isRunning(Number(m[1]));
-    })
-    .map((name) => path.join(parent, name));
-}
-
-function isRunning(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -4,6 +4,7 @@ import type { BuildResult } from '../build/build.ts';
 import { printable } from './printable.ts';
 
 export function reportBuild(result: BuildResult, out: (line: string) => void): void {
+  if (result.recovered) out(`dist/ was missing (a build was stopped while swapping it in): restored it from ${result.recovered}`);
   // A file name or a value quoted from content may hold line breaks: escaped, so it cannot
   // forge a line of the report (other control characters are escaped for every line printed).
   for (const i of result.issues) out(formatIssue({ ...i, file: printable(i.file), message: printable(i.message), ...(i.hint ? { hint: printable(i.hint) } : {}) }));

@@ -30,6 +30,11 @@ export interface QuireConfig {
   readonly maxConnections: number | null;
   /** Open connections per client address (IPv6: per /64); 0: no per-client cap (behind a proxy). */
   readonly maxConnectionsPerClient: number;
+  /**
+   * QUIRE_TEST_SWAP_PAUSE_FILE, for tests only: a build that swaps dist/ in writes this file and
+   * waits between its two renames, so a test can kill it at the one moment dist/ is missing.
+   */
+  readonly testSwapPauseFile: string | null;
 }
 
 export class ConfigError extends Error {
@@ -93,6 +98,7 @@ const SETTINGS = {
   QUIRE_MAX_BODY_BYTES: { read: wholeNumber(1024, 1024 ** 3, 'a whole number of bytes'), about: 'largest request body the server reads; larger is answered 413 (default 1048576)' },
   QUIRE_MAX_CONNECTIONS: { read: wholeNumber(1, 1_000_000), about: 'open connections at most (default 4096, kept below the open-file limit)' },
   QUIRE_MAX_CONNECTIONS_PER_CLIENT: { read: wholeNumber(0, 1_000_000), about: 'open connections per client address (default 64; 0: no cap, behind a proxy)' },
+  QUIRE_TEST_SWAP_PAUSE_FILE: { read: text, about: 'tests only: a build writes this file and waits between the two renames of its dist/ swap' },
 } satisfies Record<string, { read: (v: string) => unknown; about: string }>;
 
 type Settings = { [K in keyof typeof SETTINGS]?: ReturnType<(typeof SETTINGS)[K]['read']> };
@@ -145,5 +151,6 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     maxBodyBytes: e.QUIRE_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES,
     maxConnections: e.QUIRE_MAX_CONNECTIONS ?? null,
     maxConnectionsPerClient: e.QUIRE_MAX_CONNECTIONS_PER_CLIENT ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
+    testSwapPauseFile: e.QUIRE_TEST_SWAP_PAUSE_FILE ? path.resolve(cwd, e.QUIRE_TEST_SWAP_PAUSE_FILE) : null,
   });
 }

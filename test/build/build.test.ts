@@ -10,6 +10,9 @@ import { article, createTempProject, writeSite, type TempProject } from '../help
 let p: TempProject;
 afterEach(() => p?.cleanup());
 
+/** What builds keep beside dist/, and in their work folder. */
+const beside = () => fs.readdirSync(p.root).filter((name) => name.startsWith('.dist'));
+const inWorkDir = () => fs.readdirSync(path.join(p.root, '.dist.work')).filter((name) => name !== '.gitignore');
 const settings = () => ({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'https://api.example.com' });
 
 function snapshotTree(dir: string): Record<string, string> {
@@ -88,7 +91,8 @@ describe('static export', () => {
     expect(failed.ok).toBe(false);
     expect(failed.issues.some((i) => i.code === 'CONTENT_YAML_INVALID')).toBe(true);
     expect(snapshotTree(p.distDir)).toEqual(before);
-    expect(fs.readdirSync(p.root).filter((n) => n.includes('dist'))).toEqual(['dist']);
+    expect(fs.readdirSync(p.root).filter((n) => n.includes('dist'))).toEqual(['.dist.work', 'dist']);
+    expect(inWorkDir()).toEqual([]); // the tree the failed build wrote is gone
   });
 
   it('re-renders only what changed, and rewrites nothing when nothing changed', async () => {
@@ -393,7 +397,7 @@ describe('incremental builds', () => {
       },
       () => p.remove('other'),
     ];
-    const spare = path.join(p.root, '.dist.spare');
+    const spare = path.join(p.root, '.dist.work', 'spare');
     const spareFiles = () => Object.fromEntries(Object.entries(files(spare)).filter(([k]) => k !== '.quire-spare.json'));
     for (const [n, edit] of edits.entries()) {
       edit();
@@ -407,7 +411,8 @@ describe('incremental builds', () => {
       await inc.cleanup();
       // The replaced tree is kept as the spare, exactly as it was served: writing the new tree
       // never wrote into a file the two shared.
-      expect(fs.readdirSync(p.root).filter((name) => name.startsWith('.dist')), `edit ${n}`).toEqual(before ? ['.dist.spare'] : []);
+      expect(beside(), `edit ${n}`).toEqual(['.dist.work']);
+      expect(inWorkDir(), `edit ${n}`).toEqual(before ? ['spare'] : []);
       if (before) expect(spareFiles(), `edit ${n}`).toEqual(before);
       // From the second rebuild on, the new tree is the spare brought up to date, not a new one.
       if (spareDir !== null && inc.written) expect(fs.statSync(p.distDir).ino, `edit ${n}`).toBe(spareDir);
@@ -431,21 +436,24 @@ describe('incremental builds', () => {
     const tsx = path.resolve(import.meta.dirname, '../../node_modules/.bin/tsx');
     // Left beside dist/: only the spare (the replaced tree, for the next build to start from).
     expect(execFileSync(tsx, [script], { encoding: 'utf8' }).trim()).toBe('cleaned true 1');
-    expect(fs.readdirSync(p.root).filter((n) => n.startsWith('.dist'))).toEqual(['.dist.spare']);
+    expect(beside()).toEqual(['.dist.work']);
+    expect(inWorkDir()).toEqual(['spare']);
   });
 
   it('sweep trees that killed builds left beside dist/, but not those of a build still running', async () => {
     setup();
     expect((await buildDist(settings())).ok).toBe(true);
     const deadPid = 4_194_301; // above any pid this machine hands out
-    const dead = [`.dist.old-${deadPid}-0badc0de`, `.dist.tmp-${deadPid}-deadbeef`];
-    const running = `.dist.tmp-${process.pid}-feedf00d`;
-    for (const name of [...dead, running]) p.write(`../${name}/site/articles/x.json`, '{}');
+    // In the work folder, and directly beside dist/ where older versions kept them.
+    const dead = [`.dist.work/old-${deadPid}-0badc0de`, `.dist.work/tmp-${deadPid}-deadbeef`, `.dist.old-${deadPid}-0badc0de`, `.dist.tmp-${deadPid}-deadbeef`, '.dist.spare'];
+    const running = `tmp-${process.pid}-feedf00d`;
+    for (const name of [...dead, `.dist.work/${running}`]) p.write(`../${name}/site/articles/x.json`, '{}');
     p.write('site/articles/live.md', article({ title: 'Live again', status: 'published' }, 'Changed.\n'));
     const result = await buildDist(settings());
     expect(result.ok && result.written).toBe(true);
     await result.cleanup();
-    expect(fs.readdirSync(p.root).filter((name) => name.startsWith('.dist')).sort()).toEqual(['.dist.spare', running]);
+    expect(beside()).toEqual(['.dist.work']);
+    expect(inWorkDir().sort()).toEqual(['spare', running]);
     expect(JSON.parse(fs.readFileSync(path.join(p.distDir, 'site/articles/live.json'), 'utf8')).title).toBe('Live again');
   });
 });
