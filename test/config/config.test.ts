@@ -32,6 +32,7 @@ describe('parseConfig', () => {
       maxBodyBytes: 1024 * 1024,
       maxConnections: null,
       maxConnectionsPerClient: 64,
+      testSwapPauseFile: null,
     });
     expect(Object.isFrozen(c)).toBe(true);
   });
