@@ -54,7 +54,8 @@ type Env = { Variables: { session: Session } };
 export function createAdminApp(deps: AdminDeps) {
   const sessions = createSessions(deps.adminToken, deps.publishing.now);
   // What the Publishing tab shows once after a save or a test (post/redirect/get).
-  const publishingFlash = createOneTimeFlash<Pick<PublishingView, 'form' | 'generatedSecret' | 'testResult'>>();
+  // Each is for one site's tab: a generated secret must never appear under another site.
+  const publishingFlash = createOneTimeFlash<{ siteId: string } & Pick<PublishingView, 'form' | 'generatedSecret' | 'testResult'>>();
   const app = new Hono<Env>();
 
   app.use('*', async (c, next) => {
@@ -153,11 +154,14 @@ export function createAdminApp(deps: AdminDeps) {
     const site = siteOr404(c);
     if (!site) return notFound(c);
     const hook = deps.publishing.store.webhooks.get(site.id);
+    const once = publishingFlash.take(c.get('session'), (f) => f.siteId === site.id);
     const view: PublishingView = {
       apiBase: `${deps.publicUrl()}/v1`,
       key: deps.keyring.keyFor(site.id),
       webhook: hook ? { url: hook.url, secretHint: hook.secretHint, extraEvents: hook.extraEvents, disabledReason: hook.disabledReason } : null,
-      ...publishingFlash.take(c.get('session')),
+      form: once?.form ?? null,
+      generatedSecret: once?.generatedSecret ?? null,
+      testResult: once?.testResult ?? null,
     };
     return c.html(<PublishingTab csrf={c.get('session').csrf} flash={flashOf(c)} site={site} view={view} />);
   });
@@ -188,11 +192,11 @@ export function createAdminApp(deps: AdminDeps) {
     const back = `/admin/sites/${site.id}/publishing`;
     if (!saved.ok) {
       const state: WebhookFormState = { method: 'webhook', url, secret: typed, generate: generated !== null, extraEvents, problems: saved.problems.map((p) => ({ field: p.field, message: p.message })) };
-      publishingFlash.put(c.get('session'), { form: state });
+      publishingFlash.put(c.get('session'), { siteId: site.id, form: state });
       return redirectWith(c, back, 'error', `Not saved: ${saved.problems.length === 1 ? 'fix the field marked below' : 'fix the fields marked below'}.`);
     }
     if (generated) {
-      publishingFlash.put(c.get('session'), { generatedSecret: generated });
+      publishingFlash.put(c.get('session'), { siteId: site.id, generatedSecret: generated });
       return redirectWith(c, back, 'ok', 'Webhook saved.');
     }
     return redirectWith(c, back, 'ok', 'Webhook saved. Run Test connection to check it.');
@@ -204,7 +208,7 @@ export function createAdminApp(deps: AdminDeps) {
     const result = await testWebhook({ ...deps.publishing, distDir: deps.distDir }, site.id);
     const outcome = result.sent ? { ok: result.explanation.ok, message: result.explanation.message, code: result.explanation.code, deliveryId: result.deliveryId } : { ok: false, message: result.message, code: result.code };
     if ((c.req.header('accept') ?? '').includes('application/json')) return c.json(outcome);
-    publishingFlash.put(c.get('session'), { testResult: outcome });
+    publishingFlash.put(c.get('session'), { siteId: site.id, testResult: outcome });
     return c.redirect(`/admin/sites/${site.id}/publishing#test-result`, 303);
   });
 

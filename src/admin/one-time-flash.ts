@@ -10,8 +10,10 @@ export function createOneTimeFlash<T>() {
     put(session: Session, value: T): void {
       pending.set(session, value);
     },
-    take(session: Session): T | null {
-      const value = pending.get(session) ?? null;
+    /** Reads and deletes it, if it is for this page (`isFor`); another page leaves it waiting. */
+    take(session: Session, isFor: (value: T) => boolean = () => true): T | null {
+      const value = pending.get(session);
+      if (value === undefined || !isFor(value)) return null;
       pending.delete(session);
       return value;
     },

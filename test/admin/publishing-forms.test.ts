@@ -17,6 +17,8 @@ beforeAll(async () => {
   p = createTempProject();
   writeSite(p, 'one', 'name: Field Notes\nlang: en\nurl: https://one.example.com\n');
   p.write('one/articles/first.md', article({ title: 'First', status: 'published', publishedAt: '2026-05-01' }));
+  writeSite(p, 'two');
+  p.write('two/articles/other.md', article({ title: 'Other', status: 'published', publishedAt: '2026-05-01' }));
   expect((await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
   receiver = await startHttpsReceiver();
   server = await startAdminServer(p, { ca: receiver.caPem });
@@ -48,6 +50,14 @@ describe('saving a webhook', () => {
     expect(again.status).toBe(200);
     expect(await again.text()).not.toContain(stored);
     expect(secretOf()).toBe(stored);
+  });
+
+  it('shows a generated secret only on its own site\'s page, even if another site\'s page is opened first', async () => {
+    await admin.post('/admin/sites/one/webhook', { method: 'webhook', url: `${receiver.url}/hook`, generate: 'yes' });
+    const stored = secretOf()!;
+    expect(await (await admin.get('/admin/sites/two/publishing')).text()).not.toContain(stored);
+    expect(await (await admin.get(PUBLISHING)).text()).toContain(stored);
+    expect(await (await admin.get(PUBLISHING)).text()).not.toContain(stored);
   });
 
   it('reports URL and secret problems together, each at its field, and keeps what was typed', async () => {
