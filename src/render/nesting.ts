@@ -80,16 +80,22 @@ function longestDelimiterRun(text: string): { at: number; length: number } {
   return best;
 }
 
-/** The first node of the tree deeper than `limit`, found without recursion. */
+/**
+ * The first node of the tree deeper than `limit`. Recursive, but never deeper than `limit`:
+ * it stops at the first node past it (and allocates nothing on the way, this runs per render).
+ */
 export function deepestNode(tree: Root, limit: number): DeepPlace | null {
   type Node = { children?: Node[]; position?: { start: { line: number; column: number } } };
-  const stack: [Node, number][] = [[tree as Node, 0]];
-  while (stack.length) {
-    const [node, depth] = stack.pop()!;
+  const visit = (node: Node, depth: number): DeepPlace | null => {
     if (depth > limit) return node.position ? { line: node.position.start.line, column: node.position.start.column } : { line: 1, column: 1 };
-    for (const child of node.children ?? []) stack.push([child, depth + 1]);
-  }
-  return null;
+    if (!node.children) return null;
+    for (const child of node.children) {
+      const found = visit(child, depth + 1);
+      if (found) return found;
+    }
+    return null;
+  };
+  return visit(tree as Node, 0);
 }
 
 /**

@@ -91,9 +91,11 @@ export function renderMarkdown(input: RenderInput): RenderOutput {
     };
     const file = new VFile({ value: input.markdown, data: { quire: ctx } });
     const mdast = parseGfm(input.markdown, file) as MdastRoot;
-    const withRaw = containsRawHtml(mdast);
-    const deep = deepestNode(mdast, limit) ?? (withRaw ? deepestHtml(mdast, limit) : null);
-    if (deep) return tooDeep(input, deep);
+    const deepNode = deepestNode(mdast, limit);
+    if (deepNode) return tooDeep(input, deepNode);
+    const withRaw = containsRawHtml(mdast); // recursive: safe once the depth is known to be bounded
+    const deepHtml = withRaw ? deepestHtml(mdast, limit) : null;
+    if (deepHtml) return tooDeep(input, deepHtml);
     const processor = htmlProcessor(input.lang, withRaw);
     const hast = processor.runSync(mdast, file);
     const html = processor.stringify(hast, file);
@@ -113,15 +115,9 @@ function failed(input: RenderInput, at: DeepPlace, code: RenderProblem['code'], 
   return { html: markSanitized(''), excerpt: '', problems: [problem], images: [] };
 }
 
-function containsRawHtml(tree: MdastRoot): boolean {
-  type Node = { type: string; children?: Node[] };
-  const stack: Node[] = [tree];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (node.type === 'html') return true;
-    for (const child of node.children ?? []) stack.push(child);
-  }
-  return false;
+function containsRawHtml(node: { type: string; children?: unknown[] }): boolean {
+  if (node.type === 'html') return true;
+  return node.children ? (node.children as { type: string; children?: unknown[] }[]).some(containsRawHtml) : false;
 }
 
 /**

@@ -43,28 +43,30 @@ describe('build problems, all at once', () => {
     ]);
   });
 
-  it('an author file with problems is one problem, not also one in every article citing it', async () => {
+  it.each([
+    [
+      'an author file with problems, cited by articles',
+      {
+        's/authors/ada.yaml': 'bio: no name\n',
+        's/authors/bob.yaml': 'name: [broken\n',
+        's/articles/a.md': '---\ntitle: A\nauthor: ada\n---\n',
+        's/articles/b.md': '---\ntitle: B\nauthor: bob\n---\n',
+      },
+      ['content/s/authors/ada.yaml:1:1 [CONTENT_FIELD_REQUIRED]', 'content/s/authors/bob.yaml:2:1 [CONTENT_YAML_INVALID]'],
+    ],
+    [
+      'an article that cannot be read, named as related',
+      {
+        's/articles/broken.md': '---\ntitle: [unclosed\n---\n',
+        's/articles/a.md': '---\ntitle: A\nrelated: [broken, missing]\n---\n',
+      },
+      ['content/s/articles/a.md:3:19 [CONTENT_RELATED_UNKNOWN]', 'content/s/articles/broken.md:2:17 [CONTENT_YAML_INVALID]'],
+    ],
+  ])('%s is one problem, not one more in every file that refers to it', async (_label, files, expected) => {
     p = createTempProject();
     writeSite(p, 's');
-    p.write('s/authors/ada.yaml', 'bio: no name\n');
-    p.write('s/authors/bob.yaml', 'name: [broken\n');
-    p.write('s/articles/a.md', '---\ntitle: A\nauthor: ada\n---\n');
-    p.write('s/articles/b.md', '---\ntitle: B\nauthor: bob\n---\n');
-    expect((await printed()).map((l) => l.replace(/  .*\[/, ' ['))).toEqual([
-      'content/s/authors/ada.yaml:1:1 [CONTENT_FIELD_REQUIRED]',
-      'content/s/authors/bob.yaml:2:1 [CONTENT_YAML_INVALID]',
-    ]);
-  });
-
-  it('an article that cannot be read is one problem, not also one in every article relating to it', async () => {
-    p = createTempProject();
-    writeSite(p, 's');
-    p.write('s/articles/broken.md', '---\ntitle: [unclosed\n---\n');
-    p.write('s/articles/a.md', '---\ntitle: A\nrelated: [broken, missing]\n---\n');
-    expect((await printed()).map((l) => l.replace(/  .*\[/, ' ['))).toEqual([
-      'content/s/articles/a.md:3:19 [CONTENT_RELATED_UNKNOWN]',
-      'content/s/articles/broken.md:2:17 [CONTENT_YAML_INVALID]',
-    ]);
+    for (const [rel, text] of Object.entries(files)) p.write(rel, text);
+    expect((await printed()).map((l) => l.replace(/  .*\[/, ' ['))).toEqual(expected);
   });
 
   it('one YAML typo is one problem, with the parser\'s message and no dangling position', async () => {
