@@ -195,11 +195,12 @@ export function createAdminApp(deps: AdminDeps) {
       publishingFlash.put(c.get('session'), { siteId: site.id, form: state });
       return redirectWith(c, back, 'error', `Not saved: ${saved.problems.length === 1 ? 'fix the field marked below' : 'fix the fields marked below'}.`);
     }
+    const resumed = saved.resumed ? ` Re-enabled: ${saved.resumed.missed} event${saved.resumed.missed === 1 ? '' : 's'} the receiver missed queued again.` : '';
     if (generated) {
       publishingFlash.put(c.get('session'), { siteId: site.id, generatedSecret: generated });
-      return redirectWith(c, back, 'ok', 'Webhook saved.');
+      return redirectWith(c, back, 'ok', `Webhook saved.${resumed}`);
     }
-    return redirectWith(c, back, 'ok', 'Webhook saved. Run Test connection to check it.');
+    return redirectWith(c, back, 'ok', `Webhook saved.${resumed} Run Test connection to check it.`);
   });
 
   app.post('/sites/:site/test', async (c) => {

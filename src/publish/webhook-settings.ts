@@ -5,6 +5,7 @@ import { checkTargetUrl } from '../net/target-url.ts';
 import type { SafeClient } from '../net/safe-client.ts';
 import type { StateStore } from '../store/state-store.ts';
 import type { WebhookRecord } from '../store/webhooks.ts';
+import { queueMissedEvents } from './missed-events.ts';
 
 export const MIN_SECRET_LENGTH = 24;
 export const MAX_SECRET_LENGTH = 512;
@@ -39,6 +40,12 @@ export async function checkWebhookUrl(client: SafeClient, unsafeUrl: string, all
   return { ok: true, url: checked.url.href };
 }
 
+/** A disabled webhook that saving re-enabled: why it was off, and how many missed events were queued again. */
+export interface ResumedWebhook {
+  reason: string;
+  missed: number;
+}
+
 export interface WebhookInput {
   url: string;
   /** Omitted when changing only the URL of an existing registration. */
@@ -53,7 +60,7 @@ export async function saveWebhook(
   deps: { store: StateStore; client: SafeClient; allowPrivate: boolean; now: () => number },
   siteId: string,
   input: WebhookInput,
-): Promise<{ ok: true; webhook: WebhookRecord } | WebhookSaveFailure> {
+): Promise<{ ok: true; webhook: WebhookRecord; resumed: ResumedWebhook | null } | WebhookSaveFailure> {
   const problems: WebhookInputError[] = [];
   if (input.secret !== undefined) {
     const bad = checkSecret(input.secret);
@@ -64,6 +71,13 @@ export async function saveWebhook(
   const url = await checkWebhookUrl(deps.client, input.url, deps.allowPrivate);
   if (!url.ok) problems.unshift(url);
   if (!url.ok || problems.length) return { ok: false, problems };
-  const webhook = deps.store.webhooks.save(siteId, { url: url.url, ...(input.secret !== undefined ? { secret: input.secret } : {}), ...(input.extraEvents !== undefined ? { extraEvents: input.extraEvents } : {}) }, deps.now());
-  return { ok: true, webhook };
+  const now = deps.now();
+  // Saving re-enables a webhook a 410 disabled: in the same transaction, what its receiver
+  // missed meanwhile is queued again, so re-enabling resumes where the receiver left off.
+  return deps.store.db.transaction(() => {
+    const before = deps.store.webhooks.get(siteId);
+    const webhook = deps.store.webhooks.save(siteId, { url: url.url, ...(input.secret !== undefined ? { secret: input.secret } : {}), ...(input.extraEvents !== undefined ? { extraEvents: input.extraEvents } : {}) }, now);
+    const resumed = before?.disabledAt ? { reason: before.disabledReason ?? 'disabled', missed: queueMissedEvents(deps.store, siteId, now) } : null;
+    return { ok: true as const, webhook, resumed };
+  })();
 }

@@ -274,6 +274,27 @@ export function createOutbox(db: StateDb) {
       })();
     },
 
+    /**
+     * Per slug of the site, its newest delivery (tests and superseded ones aside) when that one
+     * failed: what the receiver never acknowledged.
+     */
+    unacknowledged(siteId: string): DeliveryWithBody[] {
+      return db
+        .prepare<[string], Row>(
+          `SELECT * FROM deliveries d WHERE d.site_id = ? AND d.state = 'failed' AND d.origin <> 'test'
+             AND d.id = (SELECT o.id FROM deliveries o WHERE o.site_id = d.site_id AND o.slug = d.slug
+               AND o.origin <> 'test' AND o.state <> 'superseded' ORDER BY o.created_at DESC, o.id DESC LIMIT 1)
+           ORDER BY d.created_at, d.id`,
+        )
+        .all(siteId)
+        .map((row) => withBody(toDelivery(row)));
+    },
+
+    /** Makes the site's pending deliveries due now (their webhook was just re-enabled). */
+    makeDue(siteId: string, now: number): number {
+      return db.prepare(`UPDATE deliveries SET next_attempt_at = ? WHERE site_id = ? AND state = 'pending' AND next_attempt_at > ?`).run(now, siteId, now).changes;
+    },
+
     /** The newest delivery of the same slug and site created after this one, if any. */
     newerForSlug(d: Delivery): Delivery | null {
       const row = db

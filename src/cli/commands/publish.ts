@@ -74,7 +74,10 @@ function printReport(report: PublishReport, { out, err }: CliContext): number {
       err(`no site "${report.siteId}" in the build`);
       return 1;
   }
-  if (report.dryRun) return 0;
+  // A disabled webhook sends nothing, whatever was planned: the run did not do its job.
+  const disabled = report.sites.filter((s) => s.disabled);
+  for (const s of disabled) err(`webhook of ${s.siteId} is DISABLED (${s.disabled}): nothing is sent to it; its events wait. Set it again to resume: quire webhook set ${s.siteId} --url <https-url>`);
+  if (report.dryRun) return disabled.length ? 1 : 0;
   const d = report.drain;
   out(`Delivered ${d.delivered} of ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}.`);
   for (const f of report.failed) err(`  failed   ${f.siteId} ${f.event} ${f.slug} (${f.id}): ${f.lastError ?? `HTTP ${f.lastStatus}`}`);
@@ -85,5 +88,5 @@ function printReport(report: PublishReport, { out, err }: CliContext): number {
     err(`${report.pending.length} pending, ${report.failed.length} failed: pending deliveries are retried by the next publish and by the running server; see \`quire deliveries\`.`);
     return 1;
   }
-  return 0;
+  return disabled.length ? 1 : 0;
 }

@@ -53,6 +53,10 @@ export async function runWebhook(ctx: CliContext, args: WebhookArgs): Promise<nu
           return 1;
         }
         out(`Webhook of ${site} saved: POST ${saved.webhook.url} (secret ${saved.webhook.secretHint}${saved.webhook.extraEvents ? ', with unpublished/deleted events' : ''})`);
+        if (saved.resumed) {
+          const n = saved.resumed.missed;
+          out(`Re-enabled (it was disabled: ${saved.resumed.reason}); ${n} event${n === 1 ? '' : 's'} the receiver missed ${n === 1 ? 'is' : 'are'} queued again, with what was waiting: \`quire publish\` or the running server sends them.`);
+        }
         if (args.generateSecret) {
           out('Generated secret — shown once, store it in the receiver now:');
           out(secret!);
