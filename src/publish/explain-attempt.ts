@@ -33,7 +33,7 @@ export function explainAttempt(a: AttemptRecord, { willRetry }: { willRetry: boo
     }
     if (s === 404 || s === 405) return { ok: false, code: 'NOT_FOUND', message: `The receiver has no endpoint for POST at this URL (HTTP ${s}). Check the path.` };
     if (s === 410) return { ok: false, code: 'GONE', message: 'The receiver answered 410 Gone, so the webhook was disabled. Save it again to re-enable it.' };
-    if (s === 429) return { ok: false, code: 'RATE_LIMITED', message: `The receiver is rate-limiting (HTTP 429).${willRetry ? ' This delivery is retried after the time it asks for.' : afterThis}` };
+    if (s === 429) return { ok: false, code: 'RATE_LIMITED', message: `The receiver is rate-limiting (HTTP 429).${willRetry ? ' This delivery is retried after the time it asks for.' : ' This attempt is not retried: send it again later.'}` };
     if (s >= 500) return { ok: false, code: 'RECEIVER_ERROR', message: `The receiver failed with HTTP ${s}. Check its logs.${willRetry ? ' This delivery is retried with backoff.' : afterThis}` };
     return { ok: false, code: 'REJECTED', message: `The receiver refused the delivery with HTTP ${s}. ${a.error ?? ''}`.trim() };
   }

@@ -62,6 +62,13 @@ describe('explanations of Test connection', () => {
     expect(store.outbox.get(result.deliveryId)!.state).toBe('failed');
   });
 
+  it('a 429 from a test: not retried, so try again later', async () => {
+    receiver.respond(() => ({ status: 429, headers: { 'retry-after': '30' } }));
+    const result = await testWebhook(deps, 'one');
+    if (!result.sent) throw new Error(result.message);
+    expect(result.explanation.message).toBe('The receiver is rate-limiting (HTTP 429). This attempt is not retried: send it again later.');
+  });
+
   it('a 500 on a redelivery that will be retried says so', async () => {
     receiver.respond(() => ({ status: 500 }));
     const first = await testWebhook(deps, 'one');
