@@ -93,6 +93,10 @@ describe('options and values', () => {
     expect(r.stderr).toContain('unknown option --dryrun (did you mean --dry-run?)');
     expect(r.stderr).toContain('usage:\n  quire publish');
     expect(fs.existsSync(p.distDir)).toBe(false);
+    const escaped = await runCli(['publish', '--\u001b[2Jx'], envFor(p));
+    expect(escaped.code).toBe(2);
+    expect(escaped.stderr).toContain('unknown option --\\u001b[2Jx');
+    expect(escaped.stderr).not.toContain('\u001b');
     const cmd = await runCli(['deliverys'], envFor(p));
     expect(cmd.code).toBe(2);
     expect(cmd.stderr).toContain('(did you mean "deliveries"?)');
@@ -122,5 +126,19 @@ describe('options and values', () => {
     }
     const known = await runCli(['deliveries', '--site', 'one'], envFor(p));
     expect(known.code).toBe(0);
+    // Refused before anything is built or opened.
+    const publish = await runCli(['publish', '--site', 'nosuch'], envFor(p));
+    expect(publish.code).toBe(1);
+    expect(fs.existsSync(p.distDir)).toBe(false);
+  });
+
+  it('verify of a known site with no build yet builds it and checks, rather than calling it unknown', async () => {
+    project();
+    const r = await runCli(['verify', 'one', '--url', 'http://127.0.0.1:1', '--json'], { ...envFor(p), QUIRE_ALLOW_PRIVATE_TARGETS: '1' });
+    expect(r.stderr).not.toMatch(/no site/);
+    const report = JSON.parse(r.stdout) as { articles: { slug: string; checks: { status: string }[] }[] };
+    expect(report.articles.map((a) => a.slug)).toEqual(['a']);
+    expect(report.articles[0]!.checks.map((c) => c.status)).toContain('error'); // nothing listens there
+    expect(r.code).toBe(1);
   });
 });

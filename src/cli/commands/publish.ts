@@ -1,10 +1,11 @@
 // `quire publish [--site <id>] [--dry-run] [--baseline]` (npm run publish).
 import { publish, type PublishPlan, type PublishReport, type SiteReport } from '../../publish/publish.ts';
-import { openPublishing, type CliContext } from '../context.ts';
+import { isKnownSite, openPublishing, type CliContext } from '../context.ts';
 import { reportBuild } from '../report.ts';
 
 export async function runPublish(ctx: CliContext, opts: { site: string | null; dryRun: boolean; baseline: boolean }): Promise<number> {
   const { config, out, err } = ctx;
+  if (opts.site !== null && !(await isKnownSite(ctx, opts.site))) return 1; // before building anything
   const deps = openPublishing(ctx);
   try {
     const report = await publish(

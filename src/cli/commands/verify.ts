@@ -1,7 +1,9 @@
 // `quire verify <site> [--url <base>] [--slug <s>]… [--json]`: verify_integration as a table.
 import { loadDistSnapshot } from '../../api/dist-store.ts';
+import { buildDist } from '../../build/build.ts';
+import { reportBuild } from '../report.ts';
 import { verifySite } from '../../integration/verify-site.ts';
-import { openVerification, type CliContext } from '../context.ts';
+import { isKnownSite, openVerification, type CliContext } from '../context.ts';
 import { printable } from '../printable.ts';
 
 const MARK: Record<string, string> = { pass: 'pass', warn: 'WARN', fail: 'FAIL', error: 'ERROR', skipped: 'skip' };
@@ -11,10 +13,23 @@ export async function runVerify(ctx: CliContext, opts: { site: string | undefine
     ctx.err('usage: quire verify <site> [--url <base-url>] [--slug <slug>]… [--json]');
     return 2;
   }
+  if (!(await isKnownSite(ctx, opts.site))) return 1;
+  // The checks compare the site with what Quire built; with no build of this site yet, build it.
+  // (An existing build is kept: it is what the receiver was sent, newer edits may not be.)
+  let snapshot = loadDistSnapshot(ctx.config.distDir);
+  if (!snapshot?.sites.has(opts.site)) {
+    const build = await buildDist(ctx.config);
+    if (!build.ok) {
+      reportBuild(build, ctx.err);
+      ctx.err('Not verified: the content does not build.');
+      return 1;
+    }
+    snapshot = loadDistSnapshot(ctx.config.distDir);
+  }
   const deps = openVerification(ctx);
   try {
     const r = await verifySite(
-      { snapshot: loadDistSnapshot(ctx.config.distDir), outbox: deps.store.outbox, client: deps.client },
+      { snapshot, outbox: deps.store.outbox, client: deps.client },
       { siteId: opts.site, baseUrl: opts.url ?? undefined, slugs: opts.slugs },
     );
     if (!r.ok) {
