@@ -81,7 +81,7 @@ export function formatPlace(i: Pick<ContentIssue, 'file' | 'line' | 'column'>, c
 
 /**
  * `path:line:col  message  [CODE]`, path relative to `cwd`, then an indented hint. Messages quote
- * content, so control characters are shown as `\u{…}` instead of reaching the terminal.
+ * content, so control characters are shown escaped (see printable) instead of reaching the terminal.
  */
 export function formatIssue(i: ContentIssue, cwd: string = process.cwd()): string {
   const label = i.severity === 'warning' ? 'warning: ' : '';
@@ -90,11 +90,17 @@ export function formatIssue(i: ContentIssue, cwd: string = process.cwd()): strin
   return i.hint ? `${head}\n    hint: ${printable(i.hint)}` : head;
 }
 
-const UNPRINTABLE = /[\u0000-\u001F\u007F-\u009F]/g;
+// C0 (line breaks and tabs too), DEL, C1, the bidi controls (ALM, LRM, RLM, embeddings and
+// overrides, isolates) and the Unicode line and paragraph separators: they could move the
+// cursor, rewrite earlier lines or reorder what is read.
+const UNPRINTABLE = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-/** Text with every control character written as `\u{…}`. */
-export function printable(text: string): string {
-  return text.replace(UNPRINTABLE, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+/**
+ * One untrusted value (a message quoting content, a file name, a reply), safe to print: every
+ * control character shown as `\u001b`, a form that is visible and still valid inside JSON strings.
+ */
+export function printable(unsafe: string): string {
+  return unsafe.replace(UNPRINTABLE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 export function sortIssues(issues: ContentIssue[]): ContentIssue[] {

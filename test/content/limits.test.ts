@@ -117,6 +117,6 @@ describe('control characters in front matter', () => {
 
   it('are shown escaped when a problem is printed', () => {
     const printed = formatIssue({ file: '/x/a.md', line: 1, column: 1, code: 'CONTENT_STATUS_UNKNOWN', severity: 'error', message: 'unknown status "\u001b[2Jx"' }, '/x');
-    expect(printed).toBe('a.md:1:1  unknown status "\\u{1b}[2Jx"  [CONTENT_STATUS_UNKNOWN]');
+    expect(printed).toBe('a.md:1:1  unknown status "\\u001b[2Jx"  [CONTENT_STATUS_UNKNOWN]');
   });
 });
