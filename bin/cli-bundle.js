@@ -1,7 +1,9 @@
-// The CLI as one bundle: loading src/ through tsx compiles hundreds of modules (ours, unified's,
-// micromark's) one by one on every command, about 1.2 s; an esbuild bundle of the same graph
-// loads in about 0.2 s. The bundle lives under node_modules/.cache, named by a fingerprint of
-// the sources, so an edit to src/ (or a new install) makes the next command rebuild it.
+// The CLI as one bundle: loading src/ module by module (ours, unified's, micromark's) costs every
+// command more than loading one esbuild bundle of the same graph, whether through tsx or Node's
+// own type stripping (docs/benchmarks.md, "Start-up and install"); and type stripping cannot run
+// all of src/ (.tsx views), nor anything under node_modules, where an installed Quire lives.
+// The bundle lives under node_modules/.cache, named by a fingerprint of the sources, so an edit to
+// src/ (or a new install) makes the next command rebuild it.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,7 +21,7 @@ export const BUNDLE_OPTIONS = {
   bundle: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22', // package.json engines
   external: ['better-sqlite3'], // a native addon: loaded from node_modules as installed
   // CommonJS dependencies call require(); an ES module bundle has to provide one.
   banner: { js: "import { createRequire as __quireRequire } from 'node:module'; const require = __quireRequire(import.meta.url);" },
