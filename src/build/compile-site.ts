@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { FileDates } from '../content/git-history.ts';
 import { issue, type ContentIssue } from '../content/issues.ts';
 import { assertInsideFolder } from '../content/content-files.ts';
+import { CONTENT_LIMITS } from '../content/limits.ts';
 import { readMarkdown, type LoadedSite } from '../content/load-content.ts';
 import type { ArticleKeys, ArticleSource } from '../content/model.ts';
 import { renderFailed, type RenderProblem } from '../render/render-context.ts';
@@ -198,7 +199,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   deps.writer?.writeParts(`${site.id}/articles.json`, listParts);
   const imageNames: Record<string, string> = {};
   for (const img of usedImages.values()) {
-    if (deps.writer) assertInsideFolder(img.source, path.join(site.dir, 'images'));
+    if (deps.writer) assertInsideFolder(img.source, path.join(site.dir, 'images'), CONTENT_LIMITS.imageBytes);
     deps.writer?.copyNamedByContent(`${site.id}/images/${img.distName}`, img.source);
     imageNames[img.sitePath] = img.distName;
   }

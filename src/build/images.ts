@@ -29,7 +29,8 @@ export function createImageResolver(
     const img = images.get(sitePath);
     if (!img) return undefined;
     const cacheKey = `${img.file}\0${img.size}\0${img.mtimeMs}`;
-    let hash = hashCache.get(cacheKey);
+    // One too large is never read: the build fails on its own problem and copies nothing.
+    let hash = img.tooLarge ? 'too-large' : hashCache.get(cacheKey);
     if (!hash) {
       hash = createHash('sha256').update(fs.readFileSync(img.file)).digest('hex').slice(0, 16);
       hashCache.set(cacheKey, hash);

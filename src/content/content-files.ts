@@ -131,13 +131,14 @@ export async function walkFiles(dir: string, issues: ContentIssue[], budget: Fil
 }
 
 /**
- * Throws unless `file`, with every link resolved, lies inside `folder`: the last check before a
- * file is copied out of the content tree into the export.
+ * Throws unless `file`, with every link resolved, is a regular file of at most `maxBytes` inside
+ * `folder`: the last check before a file is copied out of the content tree into the export.
  */
-export function assertInsideFolder(file: string, folder: string): void {
+export function assertInsideFolder(file: string, folder: string, maxBytes: number): void {
   const real = fs.realpathSync(file);
   const root = fs.realpathSync(folder);
-  if (!real.startsWith(root + path.sep) || !fs.lstatSync(file).isFile()) {
-    throw new Error(`refusing to export ${path.basename(file)}: it is not a file inside ${path.basename(folder)}/`);
+  const stat = fs.lstatSync(file);
+  if (!real.startsWith(root + path.sep) || !stat.isFile() || stat.size > maxBytes) {
+    throw new Error(`refusing to export ${path.basename(file)}: it is not a file of at most ${maxBytes} bytes inside ${path.basename(folder)}/`);
   }
 }

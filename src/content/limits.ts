@@ -5,6 +5,8 @@
 export const CONTENT_LIMITS = Object.freeze({
   /** Bytes of one article file (front matter and body). */
   articleBytes: 512 * 1024,
+  /** Bytes of one image (it is read whole to be hashed, and copied into dist/). */
+  imageBytes: 20 * 1024 * 1024,
   /** Bytes of an article's front matter, and of site.yaml or an author file. */
   yamlBytes: 64 * 1024,
   /** YAML aliases (`*name`) in one front matter or YAML file: each one walks the whole document. */

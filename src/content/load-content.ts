@@ -16,6 +16,11 @@ export interface ImageFile {
   file: string;
   size: number;
   mtimeMs: number;
+  /**
+   * Larger than CONTENT_LIMITS.imageBytes: never read or published. Its own problem fails the
+   * build; articles may still refer to it without being told it is missing.
+   */
+  tooLarge?: true;
 }
 
 export interface LoadedSite {
@@ -198,7 +203,12 @@ async function loadImages(siteDir: string, issues: ContentIssue[], budget: FileB
   for (const file of await walkFiles(path.join(siteDir, 'images'), issues, budget)) {
     const stat = fsSync.lstatSync(file);
     const sitePath = sitePathOf(siteDir, file);
-    images.set(sitePath, { sitePath, file, size: stat.size, mtimeMs: stat.mtimeMs });
+    const image: ImageFile = { sitePath, file, size: stat.size, mtimeMs: stat.mtimeMs };
+    if (stat.size > CONTENT_LIMITS.imageBytes) {
+      issues.push(tooLargeIssue(file, stat.size, CONTENT_LIMITS.imageBytes));
+      image.tooLarge = true;
+    }
+    images.set(sitePath, image);
   }
   return images;
 }

@@ -12,15 +12,16 @@ let p: TempProject;
 afterEach(() => p?.cleanup());
 
 /** Builds a site holding `bad.md` and a file with an ordinary problem; returns every problem, by file. */
-async function build(bad: string): Promise<{ bad: ContentIssue[]; other: ContentIssue[]; ok: boolean }> {
+async function build(bad: string, before: (proj: TempProject) => void = () => {}): Promise<{ bad: ContentIssue[]; other: ContentIssue[]; ok: boolean; all: ContentIssue[] }> {
   p = createTempProject();
   writeSite(p, 'site');
+  before(p);
   p.write('site/articles/good.md', article({ title: 'Good', status: 'published' }));
   p.write('site/articles/other.md', article({ title: 'Other', kind: 'podcast' }));
   p.write('site/articles/bad.md', bad);
   const result = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
   const of = (name: string) => result.issues.filter((i) => path.basename(i.file) === name);
-  return { bad: of('bad.md'), other: of('other.md'), ok: result.ok };
+  return { bad: of('bad.md'), other: of('other.md'), ok: result.ok, all: result.issues };
 }
 
 const codesAndLines = (issues: ContentIssue[]) => issues.map((i) => [i.code, i.line]);
@@ -30,6 +31,17 @@ describe('limits on one file', () => {
     const r = await build(article({ title: 'Big', status: 'published' }, 'word '.repeat(CONTENT_LIMITS.articleBytes / 5 + 10)));
     expect(codesAndLines(r.bad)).toEqual([['CONTENT_TOO_LARGE', 1]]);
     expect(r.other.map((i) => i.code)).toEqual(['CONTENT_KIND_UNKNOWN']);
+  });
+
+  it('an image larger than the limit is one problem, never read, and articles using it are not told it is missing', async () => {
+    const r = await build('---\ntitle: A\nstatus: published\nimage: huge.png\n---\n\n![map](../images/huge.png)\n', (proj) => {
+      const file = proj.write('site/images/huge.png', '');
+      fs.truncateSync(file, CONTENT_LIMITS.imageBytes + 1); // sparse: no 20 MB written
+    });
+    expect(r.all.filter((i) => i.severity === 'error').map((i) => [path.relative(p.contentDir, i.file), i.code])).toEqual([
+      ['site/articles/other.md', 'CONTENT_KIND_UNKNOWN'],
+      ['site/images/huge.png', 'CONTENT_TOO_LARGE'],
+    ]);
   });
 
   it('front matter larger than the limit is refused', async () => {
