@@ -1,8 +1,9 @@
-// `npm run bench [-- --only build,parse,api,deliveries,publish,eleventy] [--sizes 1000,4000,10000]`:
+// `npm run bench [-- --only build,parse,api,lists,deliveries,publish,eleventy] [--sizes 1000,4000,10000]`:
 // every benchmark, printed as Markdown tables for docs/benchmarks.md.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { benchApi } from './api.ts';
+import { benchLists } from './lists.ts';
 import { ensureBundle } from '../../bin/cli-bundle.js';
 import { coldBuild, median, rebuilds, warmRebuilds } from './build.ts';
 import { benchDeliveries } from './deliveries.ts';
@@ -11,7 +12,7 @@ import { benchParse } from './parse.ts';
 import { benchPublishDryRun } from './publish-dry-run.ts';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, sizes: { type: 'string', default: '1000,4000,10000' } } });
-const only = new Set((values.only ?? 'build,parse,eleventy,api,deliveries,publish').split(','));
+const only = new Set((values.only ?? 'build,parse,eleventy,api,lists,deliveries,publish').split(','));
 const sizes = values.sizes!.split(',').map(Number);
 const largest = Math.max(...sizes);
 const PAIRED_ROUNDS = 3;
@@ -59,6 +60,11 @@ if (only.has('api')) {
   out('\n| Content API (1,000 articles) | server | load | req/s | p50 | p99 |\n|---|---|---|---|---|---|');
   const ms = (x: number) => (x < 10 ? x.toFixed(1) : x.toFixed(0));
   for (const r of await benchApi()) out(`| ${r.route} | ${r.server} | ${r.mode} | ${r.reqPerSec.toFixed(0)} | ${ms(r.p50)} ms | ${ms(r.p99)} ms |`);
+}
+
+if (only.has('lists')) {
+  out('\n| Filtered list, 100,000 articles (CPU per request, median) | from the list index | filter and sort every item |\n|---|---|---|');
+  for (const r of benchLists()) out(`| \`${r.query}\` | ${r.indexUs.toFixed(1)} µs | ${(r.scanUs / 1000).toFixed(1)} ms |`);
 }
 
 if (only.has('deliveries')) {

@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { hashBytes } from '../build/manifest.ts';
-import { newestFirst } from '../build/api-shapes.ts';
+import { listBody } from '../build/list-items.ts';
 import { MAX_SLUG_LENGTH, SLUG } from '../content/model.ts';
 import type { Keyring } from '../keys/api-keys.ts';
 import { limitRequestBodies } from '../server/body-limit.ts';
@@ -105,12 +105,8 @@ export function createApiApp(deps: ApiDeps): Hono {
     if (!c.req.url.includes('?') || !/[?&](limit|offset|kind|updatedSince)=/.test(c.req.url)) return sendBody(c, site.list);
     const query = parseListQuery(new URL(c.req.url).searchParams);
     if (isPlainList(query)) return sendBody(c, site.list);
-    const matching = site.items
-      .filter((a) => (query.kind === null || a.kind === query.kind) && (query.updatedSince === null || (a.item.updatedAt ?? '') >= query.updatedSince))
-      .map((a) => a.item)
-      .sort(newestFirst);
-    const page = matching.slice(query.offset, query.limit === null ? undefined : query.offset + query.limit);
-    const bytes = Buffer.from(JSON.stringify({ site: site.summary, total: matching.length, articles: page }));
+    const { total, items } = site.filtered.select(query);
+    const bytes = listBody(site.summary, items, total);
     return sendBody(c, { bytes, etag: `"${hashBytes(bytes)}"` });
   });
 

@@ -3,7 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ArticleListItem, SiteSummary } from '../build/api-shapes.ts';
+import { LIST_INDEX_FILE, parseListIndex } from '../build/list-index.ts';
 import { readManifest, type Manifest } from '../build/manifest.ts';
+import { createFilteredList, type FilteredList } from './filtered-list.ts';
 
 export interface Body {
   bytes: Buffer;
@@ -14,8 +16,10 @@ export interface SiteContent {
   id: string;
   summary: SiteSummary;
   list: Body;
-  /** Parsed list items with their kinds, for filtered and paged lists. */
+  /** Parsed list items with their kinds (the admin app's and verify's view of the list). */
   items: { item: ArticleListItem; kind: string }[];
+  /** Filtered and paged lists, from the build's list index. */
+  filtered: FilteredList;
   articles: Map<string, Body>;
   /** Hashed image file name → absolute path. */
   images: Map<string, string>;
@@ -49,6 +53,8 @@ export function loadDistSnapshot(distDir: string): DistSnapshot | null {
         const dir = path.join(distDir, id);
         const listBytes = fs.readFileSync(path.join(dir, 'articles.json'));
         const list = JSON.parse(listBytes.toString('utf8')) as { site: SiteSummary; articles: ArticleListItem[] };
+        const indexFile = path.join(dir, LIST_INDEX_FILE);
+        const index = parseListIndex(fs.readFileSync(indexFile, 'utf8'), indexFile, { hash: m.listHash, bytes: listBytes.length, count: list.articles.length });
         const articles = new Map<string, Body>();
         for (const [slug, entry] of Object.entries(m.articles)) {
           articles.set(slug, { bytes: fs.readFileSync(path.join(dir, 'articles', `${slug}.json`)), etag: etagOf(entry.bodyHash) });
@@ -60,6 +66,7 @@ export function loadDistSnapshot(distDir: string): DistSnapshot | null {
           summary: list.site,
           list: { bytes: listBytes, etag: etagOf(m.listHash) },
           items: list.articles.map((item) => ({ item, kind: m.articles[item.slug]?.kind ?? 'standard' })),
+          filtered: createFilteredList(index, listBytes),
           articles,
           images,
         });
@@ -68,7 +75,9 @@ export function loadDistSnapshot(distDir: string): DistSnapshot | null {
       if (readManifest(distDir)?.buildId !== manifest.buildId) continue;
       return { buildId: manifest.buildId, manifest, sites };
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      // A build swapped in while we read: its files need not match the manifest we read first.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || readManifest(distDir)?.buildId !== manifest.buildId) continue;
+      throw err;
     }
   }
   return null;

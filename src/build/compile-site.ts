@@ -13,7 +13,8 @@ import type { RenderInput, RenderOutput } from '../render/render-markdown.ts';
 import { RENDERER_VERSION } from '../render/renderer-version.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { newestFirst, toListItem, toWebhookArticle, type ArticleBody } from './api-shapes.ts';
-import { listBodyParts, type ListItems } from './list-items.ts';
+import { makeListIndex, LIST_INDEX_FILE } from './list-index.ts';
+import { listBodyParts, listItemSpans, type ListItems } from './list-items.ts';
 import type { DistWriter } from './dist-writer.ts';
 import { createImageResolver, type ImageHashCache, type PublishedImage } from './images.ts';
 import { hashBytes, hashParts, type ManifestArticle, type ManifestSite } from './manifest.ts';
@@ -110,7 +111,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
       const problems = deps.checked.get(checkKey) ?? [];
       reportProblems(source, problems, issues);
       deps.checked.set(checkKey, problems);
-      items.push({ slug: meta.slug, publishedAt: before.publishedAt, updatedAt: before.updatedAt, json: item });
+      items.push({ slug: meta.slug, kind: before.kind, publishedAt: before.publishedAt, updatedAt: before.updatedAt, json: item });
       entries[meta.slug] = before;
       reused++;
     } else todo.push({ source, checkKey, inputKey });
@@ -179,7 +180,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
       const payloadJson = JSON.stringify(toWebhookArticle(body));
       deps.writer?.write(`${site.id}/articles/${meta.slug}.json`, bodyJson);
       deps.writer?.write(`${site.id}/webhooks/${meta.slug}.json`, payloadJson);
-      items.push({ slug: meta.slug, publishedAt: body.publishedAt, updatedAt: body.updatedAt, json: Buffer.from(JSON.stringify(item)) });
+      items.push({ slug: meta.slug, kind: meta.kind, publishedAt: body.publishedAt, updatedAt: body.updatedAt, json: Buffer.from(JSON.stringify(item)) });
       entries[meta.slug] = {
         file: source.sitePath,
         sourceHash: source.hash,
@@ -195,8 +196,14 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   }
 
   items.sort(newestFirst);
-  const listParts = listBodyParts(site, items.map((i) => i.json));
+  const itemJson = items.map((i) => i.json);
+  const listParts = listBodyParts(site, itemJson);
+  const listHash = hashParts(listParts);
   deps.writer?.writeParts(`${site.id}/articles.json`, listParts);
+  if (deps.writer) {
+    const index = makeListIndex(listHash, items, listItemSpans(site, itemJson));
+    deps.writer.write(`${site.id}/${LIST_INDEX_FILE}`, JSON.stringify(index));
+  }
   const imageNames: Record<string, string> = {};
   for (const img of usedImages.values()) {
     if (deps.writer) assertInsideFolder(img.source, path.join(site.dir, 'images'), CONTENT_LIMITS.imageBytes);
@@ -206,7 +213,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   const sortedEntries = Object.fromEntries(items.map((i) => [i.slug, entries[i.slug]!]));
   return {
     id: site.id,
-    manifest: { name: site.name, lang: site.lang, url: site.url, articlePath: site.articlePath, listHash: hashParts(listParts), articles: sortedEntries, images: imageNames },
+    manifest: { name: site.name, lang: site.lang, url: site.url, articlePath: site.articlePath, listHash, articles: sortedEntries, images: imageNames },
     published: items.length,
     drafts: loaded.articles.length - items.length,
     rendered: todo.length,
@@ -216,6 +223,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
 
 interface ListEntry {
   slug: string;
+  kind: string;
   publishedAt: string | null;
   updatedAt: string | null;
   json: Uint8Array;

@@ -11,6 +11,7 @@
 // it, too much changed) the build links the whole tree as before.
 import fs from 'node:fs';
 import path from 'node:path';
+import { LIST_INDEX_FILE } from './list-index.ts';
 import { MANIFEST_FILE, type Manifest } from './manifest.ts';
 import { findLeftovers, newTreePaths, SPARE_CHANGES_FILE, sparePath } from './dist-work-dir.ts';
 import { startTreeHelper, type TreeHelper } from './tree-helper.ts';
@@ -26,7 +27,7 @@ interface SpareChanges {
 function treeFiles(manifest: Manifest): string[] {
   const files: string[] = [];
   for (const [id, site] of Object.entries(manifest.sites)) {
-    files.push(`${id}/articles.json`);
+    files.push(`${id}/articles.json`, `${id}/${LIST_INDEX_FILE}`);
     for (const slug of Object.keys(site.articles)) files.push(`${id}/articles/${slug}.json`, `${id}/webhooks/${slug}.json`);
     for (const distName of Object.values(site.images)) files.push(`${id}/images/${distName}`);
   }
@@ -208,7 +209,7 @@ export class DistWriter {
       }
       const images = new Set(now ? Object.values(now.images) : []);
       for (const name of Object.values(site.images)) if (!images.has(name)) gone.push(`${id}/images/${name}`);
-      if (!now) gone.push(`${id}/articles.json`);
+      if (!now) gone.push(`${id}/articles.json`, `${id}/${LIST_INDEX_FILE}`);
     }
     this.removeFiles(gone);
   }

@@ -42,17 +42,20 @@ export function splitListItems(bytes: Buffer): ListItems | null {
   return items;
 }
 
-/** Byte for byte what JSON.stringify({site, total, articles}) gives for these items. */
-export function listBody(site: { name: string; lang: string }, items: Uint8Array[]): Buffer {
-  return Buffer.concat(listBodyParts(site, items));
+/**
+ * Byte for byte what JSON.stringify({site, total, articles}) gives for these items; `total` is
+ * their number unless a page of a longer list is given.
+ */
+export function listBody(site: { name: string; lang: string }, items: Uint8Array[], total = items.length): Buffer {
+  return Buffer.concat(listBodyParts(site, items, total));
 }
 
 /**
  * listBody() as the pieces it is made of, for writing and hashing without first copying a large
  * site's list (5 MB at 10,000 articles) into one buffer.
  */
-export function listBodyParts(site: { name: string; lang: string }, items: Uint8Array[]): Uint8Array[] {
-  const parts: Uint8Array[] = [Buffer.from(`{"site":${JSON.stringify({ name: site.name, lang: site.lang })},"total":${items.length},"articles":[`)];
+export function listBodyParts(site: { name: string; lang: string }, items: Uint8Array[], total = items.length): Uint8Array[] {
+  const parts: Uint8Array[] = [listHead(site, total)];
   items.forEach((item, i) => {
     if (i) parts.push(COMMA);
     parts.push(item);
@@ -60,5 +63,19 @@ export function listBodyParts(site: { name: string; lang: string }, items: Uint8
   parts.push(END);
   return parts;
 }
+
+/** Where each item stands in listBody(site, items): [start, end) byte offsets, flattened. */
+export function listItemSpans(site: { name: string; lang: string }, items: Uint8Array[]): number[] {
+  const spans: number[] = [];
+  let at = listHead(site, items.length).length;
+  for (const item of items) {
+    spans.push(at, at + item.length);
+    at += item.length + COMMA.length;
+  }
+  return spans;
+}
+
+const listHead = (site: { name: string; lang: string }, total: number) =>
+  Buffer.from(`{"site":${JSON.stringify({ name: site.name, lang: site.lang })},"total":${total},"articles":[`);
 const COMMA = Buffer.from(',');
 const END = Buffer.from(']}');

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 export const MANIFEST_FILE = 'manifest.json';
-export const MANIFEST_FORMAT = 1;
+/** 2: each site has its list index (articles.index.json). */
+export const MANIFEST_FORMAT = 2;
 
 export interface ManifestArticle {
   file: string;

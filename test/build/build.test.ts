@@ -57,6 +57,7 @@ describe('static export', () => {
     const files = Object.keys(snapshotTree(p.distDir)).filter((k) => !k.endsWith('/')).sort();
     expect(files).toEqual([
       'manifest.json',
+      'site/articles.index.json',
       'site/articles.json',
       'site/articles/live-two.json',
       'site/articles/live.json',
