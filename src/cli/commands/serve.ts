@@ -60,7 +60,13 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
   });
   const app = createApiApp({ store, keyring, publicUrl: config.publicUrl, log: err, mounts: [{ path: '/admin', app: admin }], maxBodyBytes: config.maxBodyBytes });
   const fileLimit = openFileLimit();
-  const limits = { ...DEFAULT_CONNECTION_LIMITS, maxConnections: connectionCap(config.maxConnections, fileLimit), maxPerClient: config.maxConnectionsPerClient };
+  const limits = {
+    ...DEFAULT_CONNECTION_LIMITS,
+    maxConnections: connectionCap(config.maxConnections, fileLimit),
+    maxPerClient: config.maxConnectionsPerClient,
+    // A connection is silent while the admin's Test connection waits for one delivery attempt.
+    idleTimeoutMs: Math.max(DEFAULT_CONNECTION_LIMITS.idleTimeoutMs, config.webhookTimeoutMs + 20_000),
+  };
   if (config.maxConnections !== null && limits.maxConnections < config.maxConnections) {
     err(`QUIRE_MAX_CONNECTIONS lowered to ${limits.maxConnections}: the open-file limit is ${fileLimit}.`);
   }
