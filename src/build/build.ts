@@ -6,6 +6,7 @@ import { toIsoUtc } from '../content/dates.ts';
 import { readGitDates, type DateQuery } from '../content/git-history.ts';
 import { hasErrors, sortIssues, type ContentIssue } from '../content/issues.ts';
 import { loadContent, type LoadedContent, type LoadedSite } from '../content/load-content.ts';
+import { keyGenerationsToRecord } from '../keys/key-record.ts';
 import { RENDERER_VERSION } from '../render/renderer-version.ts';
 import { loadBuildState, saveBuildState, type BuildState } from './build-state.ts';
 import { compileSite, type CompiledSite, type PreviousSite } from './compile-site.ts';
@@ -117,7 +118,9 @@ async function build(
   );
   const dates = queries.length ? await readGitDates(settings.contentDir, queries, state.git) : new Map();
   const previous = readManifest(settings.distDir);
-  const inputs = inputsOf(content, dates, settings.publicUrl);
+  // A rotation changes the inputs: the next build records it (see keyGenerationsToRecord).
+  const keyGenerations = keyGenerationsToRecord(settings.stateDir, previous?.keyGenerations);
+  const inputs = inputsOf(content, dates, settings.publicUrl, keyGenerations);
   const articles = content.sites.reduce((n, s) => n + s.articles.length, 0);
   const finish = (result: Omit<BuildResult, 'stats' | 'issues' | 'cleanup' | 'loaded' | 'recovered'>, compiled: CompiledSite[]): Omit<BuildResult, 'cleanup' | 'recovered'> => {
     prune(state, content);
@@ -172,7 +175,7 @@ async function build(
       return finish({ ok: false, manifest: previous, written: false, sites }, compiled);
     }
     const manifestSites: Record<string, ManifestSite> = Object.fromEntries(compiled.map((c) => [c.id, c.manifest]));
-    const body = { format: MANIFEST_FORMAT, renderer: RENDERER_VERSION, publicUrl: settings.publicUrl, sites: manifestSites } as const;
+    const body = { format: MANIFEST_FORMAT, renderer: RENDERER_VERSION, publicUrl: settings.publicUrl, sites: manifestSites, keyGenerations } as const;
     // The build is a function of its inputs, so their hash identifies the output too.
     const manifest: Manifest = { ...body, buildId: inputs, builtAt: toIsoUtc(new Date()), inputs };
     if (!writer) return finish({ ok: true, manifest, written: false, sites }, compiled);
@@ -185,12 +188,13 @@ async function build(
 }
 
 /** Everything a build's output depends on, hashed. */
-function inputsOf(content: LoadedContent, dates: Map<string, unknown>, publicUrl: string): string {
+function inputsOf(content: LoadedContent, dates: Map<string, unknown>, publicUrl: string, keyGenerations: Record<string, number>): string {
   return hashBytes(
     JSON.stringify([
       MANIFEST_FORMAT,
       RENDERER_VERSION,
       publicUrl,
+      keyGenerations,
       content.sites.map((s) => [
         { ...s.site, dir: undefined },
         [...s.authors.values()],

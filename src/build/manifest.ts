@@ -41,6 +41,11 @@ export interface Manifest {
   /** Hash of every input of the build: equal means nothing to do. */
   inputs: string;
   sites: Record<string, ManifestSite>;
+  /**
+   * Per site, the API key generation when this build ran (sites above 1 only): lets a lost or
+   * reset keys.json be noticed (src/keys/key-record.ts). Absent in older manifests.
+   */
+  keyGenerations?: Record<string, number>;
 }
 
 // One-shot crypto.hash is ~4x faster than createHash().update().digest() for the short keys a

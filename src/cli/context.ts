@@ -4,6 +4,8 @@ import { discoverSites } from '../content/load-content.ts';
 import { loadServerSecret } from '../config/server-secret.ts';
 import { createKeyring } from '../keys/api-keys.ts';
 import { openKeyGenerations } from '../keys/key-generations.ts';
+import { checkKeysAgainstBuild } from '../keys/key-record.ts';
+import { readManifest } from '../build/manifest.ts';
 import { createSafeClient, type SafeClient } from '../net/safe-client.ts';
 import { VERIFIED_SITE } from '../net/target-policy.ts';
 import type { DeliveryDeps } from '../publish/delivery-runner.ts';
@@ -16,8 +18,13 @@ export interface CliContext {
   err: (line: string) => void;
 }
 
+/**
+ * The keyring and its generations, refused (KeyStateError naming the file) when keys.json cannot
+ * be read or is behind what the current dist/ recorded: either would make rotated keys valid again.
+ */
 export function createKeyringFor(config: QuireConfig) {
   const generations = openKeyGenerations(config.stateDir);
+  checkKeysAgainstBuild(generations, readManifest(config.distDir), config.distDir);
   return { keyring: createKeyring(loadServerSecret(config), generations), generations };
 }
 

@@ -72,7 +72,8 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
   }
   const server = await listen(app, config.port, config.host, limits);
   const stopWatchingDist = store.watch(() => out('Loaded the new build.'));
-  const keyTimer = setInterval(() => generations.refresh(), 1000);
+  // A keys.json that stops reading keeps the generations held now (never reverts them) and is reported.
+  const keyTimer = setInterval(() => generations.refresh((e) => err(e.message)), 1000);
   keyTimer.unref();
 
   base = config.publicUrlExplicit ? config.publicUrl : `http://localhost:${server.port}`;
