@@ -82,6 +82,14 @@ export function loadBuildState(stateDir: string): BuildState {
 
 export function saveBuildState(stateDir: string, state: BuildState): void {
   const file = stateFile(stateDir);
+  try {
+    writeBuildState(file, state);
+  } catch (err) {
+    throw new Error(`could not save the build state to ${file} (${err instanceof Error ? err.message : String(err)}): is the state dir writable? dist/ was left as it was`, { cause: err });
+  }
+}
+
+function writeBuildState(file: string, state: BuildState): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const fine: string[] = [];
   const problems: [string, RenderProblem[]][] = [];

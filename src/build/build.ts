@@ -122,10 +122,16 @@ async function build(
   const keyGenerations = keyGenerationsToRecord(settings.stateDir, previous?.keyGenerations);
   const inputs = inputsOf(content, dates, settings.publicUrl, keyGenerations);
   const articles = content.sites.reduce((n, s) => n + s.articles.length, 0);
-  const finish = (result: Omit<BuildResult, 'stats' | 'issues' | 'cleanup' | 'loaded' | 'recovered'>, compiled: CompiledSite[]): Omit<BuildResult, 'cleanup' | 'recovered'> => {
-    prune(state, content);
+  let stateSaved = false;
+  const saveState = () => {
     // A build that writes nothing (publish --dry-run) leaves the state dir as it is too.
-    if (write) saveBuildState(settings.stateDir, state);
+    if (!write || stateSaved) return;
+    prune(state, content);
+    saveBuildState(settings.stateDir, state);
+    stateSaved = true;
+  };
+  const finish = (result: Omit<BuildResult, 'stats' | 'issues' | 'cleanup' | 'loaded' | 'recovered'>, compiled: CompiledSite[]): Omit<BuildResult, 'cleanup' | 'recovered'> => {
+    saveState();
     return {
       ...result,
       issues: sortIssues(issues),
@@ -179,6 +185,9 @@ async function build(
     // The build is a function of its inputs, so their hash identifies the output too.
     const manifest: Manifest = { ...body, buildId: inputs, builtAt: toIsoUtc(new Date()), inputs };
     if (!writer) return finish({ ok: true, manifest, written: false, sites }, compiled);
+    // The state dir is written before dist/ is swapped: a state dir that cannot be written
+    // (read-only, full) fails the build with dist/ untouched, never after replacing it.
+    saveState();
     await writer.commit(manifest);
     return finish({ ok: true, manifest, written: true, sites }, compiled);
   } catch (err) {

@@ -1,4 +1,7 @@
 // Opens the SQLite state store (<state dir>/quire.db) in WAL mode and brings its schema up to date.
+// A store that cannot be read fails closed with the file named: an empty, damaged or foreign
+// file is never taken for a new store (that would silently drop every webhook registration).
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -16,9 +19,20 @@ export class StateStoreError extends Error {
 }
 
 export function openStateDb(stateDir: string): StateDb {
-  fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const file = path.join(stateDir, STATE_DB_FILE);
-  const db = new Database(file);
+  try {
+    fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    throw new StateStoreError(`the state dir ${stateDir} cannot be made (${(e as Error).message}); it holds ${file}`, { cause: e });
+  }
+  if (!fs.existsSync(file)) createStateDb(file);
+  checkNotEmpty(file);
+  let db: StateDb;
+  try {
+    db = new Database(file, { fileMustExist: true });
+  } catch (e) {
+    throw unreadable(file, e);
+  }
   try {
     fs.chmodSync(file, 0o600); // holds sealed webhook secrets and delivered bodies
     db.pragma('journal_mode = WAL');
@@ -29,12 +43,65 @@ export function openStateDb(stateDir: string): StateDb {
     return db;
   } catch (e) {
     db.close();
-    throw e;
+    throw e instanceof StateStoreError ? e : unreadable(file, e);
   }
 }
 
-function migrate(db: StateDb, file: string): void {
+const WHAT_IT_HOLDS = 'the webhook registrations, the delivery outbox and log, and what each site was last sent';
+const WHAT_TO_DO = `Restore it from a backup; or, to start over deliberately, move it away: every webhook must then be set again, and each site's next publish is a first publish`;
+
+/**
+ * A new store is made under a temporary name and linked into place with its schema: so a store
+ * that exists always has one, and an empty or schema-less `quire.db` is damage, never "new".
+ */
+function createStateDb(file: string): void {
+  const tmp = `${file}.new-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    const db = new Database(tmp);
+    try {
+      db.pragma('journal_mode = DELETE'); // one self-contained file to link
+      migrate(db, tmp, true);
+    } finally {
+      db.close();
+    }
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw new StateStoreError(`could not create ${file} (${e instanceof Error ? e.message : String(e)}): is the state dir writable?`, { cause: e });
+  }
+  try {
+    fs.linkSync(tmp, file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new StateStoreError(`could not create ${file}: ${(e as Error).message}`, { cause: e });
+    // another process made it first: use theirs
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
+/** A 0-byte store is not new (see createStateDb) unless its write-ahead log holds the pages. */
+function checkNotEmpty(file: string): void {
+  const size = (f: string) => {
+    try {
+      return fs.statSync(f).size;
+    } catch {
+      return 0;
+    }
+  };
+  if (size(file) === 0 && size(`${file}-wal`) === 0) {
+    throw new StateStoreError(`${file} is empty (0 bytes): ${WHAT_IT_HOLDS} are gone from it. ${WHAT_TO_DO}.`);
+  }
+}
+
+function unreadable(file: string, cause: unknown): StateStoreError {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new StateStoreError(`${file} cannot be read as Quire's state store (${why}); it holds ${WHAT_IT_HOLDS}. ${WHAT_TO_DO}.`, { cause });
+}
+
+function migrate(db: StateDb, file: string, isNew = false): void {
   const version = db.pragma('user_version', { simple: true }) as number;
+  if (version === 0 && !isNew) {
+    throw new StateStoreError(`${file} is not a Quire state store (an SQLite file without its schema); it should hold ${WHAT_IT_HOLDS}. ${WHAT_TO_DO}.`);
+  }
   if (version > MIGRATIONS.length) {
     throw new StateStoreError(`${file} has schema version ${version}, newer than this Quire knows (${MIGRATIONS.length}); upgrade Quire`);
   }

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import chokidar, { type FSWatcher } from 'chokidar';
+import { Hono } from 'hono';
 import { createAdminApp } from '../../admin/admin-app.tsx';
 import { printable } from '../../content/issues.ts';
 import { buildDist, createBuildCaches, NO_BUILD_FACTS, type BuildFacts, type BuildResult } from '../../build/build.ts';
@@ -12,6 +13,7 @@ import { listen } from '../../server/serve.ts';
 import { connectionCap, DEFAULT_CONNECTION_LIMITS, openFileLimit } from '../../server/connection-limits.ts';
 import { reportBuild } from '../report.ts';
 import { startDeliveryWorker } from '../../publish/delivery-worker.ts';
+import { StateStoreError } from '../../store/database.ts';
 import { createKeyringFor, openPublishing, type CliContext } from '../context.ts';
 
 export async function runServer(ctx: CliContext, opts: { watch: boolean }): Promise<number> {
@@ -40,11 +42,13 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
     return 1;
   }
   if (!first?.ok) err('Serving the last good build.');
-  const publishing = openPublishing(ctx);
-  const worker = startDeliveryWorker(publishing);
+  // The read-only API needs only dist/ and the keys: a broken delivery state turns webhooks and
+  // the Publishing app off, with the file named, and the API keeps serving.
+  const publishing = openPublishingOrReport(ctx);
+  const worker = publishing ? startDeliveryWorker(publishing) : null;
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   let base = config.publicUrl;
-  const admin = createAdminApp({
+  const admin = !publishing ? publishingUnavailable() : createAdminApp({
     adminToken,
     publicUrl: () => base,
     contentDir: config.contentDir,
@@ -55,7 +59,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
     publishing,
     allowPrivate: config.allowPrivateTargets,
     lastBuild: () => lastBuild,
-    wakeDeliveries: () => worker.wake(),
+    wakeDeliveries: () => worker?.wake(),
     log: err,
   });
   const app = createApiApp({ store, keyring, publicUrl: config.publicUrl, log: err, mounts: [{ path: '/admin', app: admin }], maxBodyBytes: config.maxBodyBytes });
@@ -87,7 +91,8 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
   const [firstSite] = snapshot.sites.keys();
   if (firstSite) out(`\nTry:\n  curl -H "Authorization: Bearer ${keyring.keyFor(firstSite)}" ${base}/v1/articles\n`);
   // The token goes in the fragment: browsers never send it to the server, so it reaches no log.
-  out(config.adminToken ? `Publishing app: ${base}/admin (sign in with QUIRE_ADMIN_TOKEN)\n` : `Publishing app: ${base}/admin/sign-in#token=${adminToken}\n`);
+  if (!publishing) out(`Publishing app: unavailable (the state store cannot be read; see above)\n`);
+  else out(config.adminToken ? `Publishing app: ${base}/admin (sign in with QUIRE_ADMIN_TOKEN)\n` : `Publishing app: ${base}/admin/sign-in#token=${adminToken}\n`);
 
   let watcher: FSWatcher | null = null;
   if (opts.watch) {
@@ -129,7 +134,26 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
   stopWatchingDist();
   await watcher?.close();
   await server.close();
-  await worker.stop();
-  publishing.close();
+  await worker?.stop();
+  publishing?.close();
   return 0;
+}
+
+/** The delivery state, or null (reported) when its store cannot be read. */
+function openPublishingOrReport(ctx: CliContext): ReturnType<typeof openPublishing> | null {
+  try {
+    return openPublishing(ctx);
+  } catch (e) {
+    if (!(e instanceof StateStoreError)) throw e;
+    ctx.err(e.message);
+    ctx.err('The Content API is served; webhook delivery and the Publishing app are off until the state store reads again (fix it, then restart).');
+    return null;
+  }
+}
+
+/** /admin while the state store cannot be read: says so, without details (they are in the server's log). */
+function publishingUnavailable(): Hono {
+  const app = new Hono();
+  app.all('*', (c) => c.text('The Publishing app is unavailable: the state store cannot be read. The server log names the file and what to do.', 503, { 'Cache-Control': 'no-store' }));
+  return app;
 }
