@@ -290,6 +290,11 @@ export function createOutbox(db: StateDb) {
         .map((row) => withBody(toDelivery(row)));
     },
 
+    /** Settles a pending delivery as superseded: what it carries is no longer what should be sent. */
+    supersede(id: string, now: number): boolean {
+      return supersede.run(now, id).changes > 0;
+    },
+
     /** Makes the site's pending deliveries due now (their webhook was just re-enabled). */
     makeDue(siteId: string, now: number): number {
       return db.prepare(`UPDATE deliveries SET next_attempt_at = ? WHERE site_id = ? AND state = 'pending' AND next_attempt_at > ?`).run(now, siteId, now).changes;

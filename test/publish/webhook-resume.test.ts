@@ -51,11 +51,15 @@ describe('a webhook disabled by 410 Gone', { timeout: 90_000 }, () => {
     expect(r.stderr).toMatch(/webhook of one is DISABLED \(the receiver answered 410 Gone\): nothing is sent to it/);
     expect(receiver.requests).toHaveLength(0);
 
-    // While it is off: c is published (queued, waiting) and b withdrawn (its missed
-    // `published` must not be sent any more).
+    // While it is off: c is published (queued, waiting); b is edited (an `updated` queued) and
+    // then withdrawn, so neither its missed `published` nor the waiting `updated` may go out.
     p.write('one/articles/c.md', article({ title: 'C', status: 'published' }));
-    p.write('one/articles/b.md', article({ title: 'B', status: 'draft' }));
+    p.write('one/articles/b.md', article({ title: 'B, edited', status: 'published' }));
     p.commit('second', '2026-03-02T10:00:00Z');
+    r = await quire(['publish']);
+    expect(r.code).toBe(1);
+    p.write('one/articles/b.md', article({ title: 'B, edited', status: 'draft' }));
+    p.commit('third', '2026-03-03T10:00:00Z');
     r = await quire(['publish']);
     expect(r.code).toBe(1);
     expect(receiver.requests).toHaveLength(0);
