@@ -74,9 +74,14 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'deliveries',
     summary: 'every delivery attempt: time, event, slug, status, duration, error, reply URL',
-    usage: ['deliveries [--site <id>] [--json] [--limit <n>]'],
+    usage: ['deliveries [--site <id>] [--json] [--limit <n>]', 'deliveries retry [<delivery-id> | --site <id>]'],
     options: { site, json, limit: { type: 'integer', value: 'n', help: 'at most this many attempts, newest first (default 200)', min: 1, max: 100_000 } },
-    positionals: { max: 0 },
+    positionals: { max: 2 },
+    notes: [
+      '`retry` sends pending deliveries (waiting for their next attempt after a failure) now, in this process,',
+      'and prints each result; without an id or --site, every site\'s. Delivered and failed ones are not',
+      'sent again (that is `quire redeliver <id>`). Exit status: 0 all delivered, 1 something still pending or failed.',
+    ],
   },
   {
     name: 'redeliver',
@@ -85,6 +90,14 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: {},
     positionals: { max: 1 },
     notes: ['Delivery ids are listed by `quire deliveries`.'],
+  },
+  {
+    name: 'state',
+    summary: 'back up the state (webhooks, outbox, key generations, generated secret) while Quire runs',
+    usage: ['state backup <dir> [--force]'],
+    options: { force: { type: 'boolean', help: 'replace an existing backup at <dir>' } },
+    positionals: { max: 2 },
+    notes: ['<dir> is made as a folder holding quire.db, keys.json and secret; README.md says how to restore it.'],
   },
   {
     name: 'verify',

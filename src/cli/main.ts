@@ -99,9 +99,26 @@ async function main(argv: string[]): Promise<number> {
     case 'publish':
       return (await import('./commands/publish.ts')).runPublish(ctx, { site: values.string('site') ?? null, dryRun: values.flag('dry-run'), baseline: values.flag('baseline') });
     case 'deliveries':
+      if (positionals.length && positionals[0] !== 'retry') {
+        err(`quire deliveries: unknown action "${positionals[0]}"\n${helpText(spec)}`);
+        return 2;
+      }
+      if (positionals[0] === 'retry') {
+        if (values.flag('json') || values.integer('limit') !== undefined || (positionals[1] !== undefined && values.string('site') !== undefined)) {
+          err(`quire deliveries retry: takes a delivery id or --site <id> (or neither: every site), nothing else\n${helpText(spec)}`);
+          return 2;
+        }
+        return (await import('./commands/retry.ts')).runRetry(ctx, positionals[1] !== undefined ? { deliveryId: positionals[1] } : { siteId: values.string('site') ?? null });
+      }
       return (await import('./commands/deliveries.ts')).runDeliveries(ctx, { site: values.string('site') ?? null, json: values.flag('json'), limit: values.integer('limit') ?? 200 });
     case 'redeliver':
       return (await import('./commands/deliveries.ts')).runRedeliver(ctx, positionals[0]);
+    case 'state':
+      if (positionals[0] !== 'backup' || !positionals[1]) {
+        err(`quire state: ${positionals[0] === 'backup' ? 'backup needs the folder to write' : `unknown action "${positionals[0] ?? ''}"`}\n${helpText(spec)}`);
+        return 2;
+      }
+      return (await import('./commands/state.ts')).runStateBackup(ctx, { target: positionals[1], force: values.flag('force') });
     case 'mcp':
       await import('../mcp/main.ts'); // serves MCP over stdio until stdin closes
       return -1;

@@ -300,6 +300,28 @@ export function createOutbox(db: StateDb) {
       return db.prepare(`UPDATE deliveries SET next_attempt_at = ? WHERE site_id = ? AND state = 'pending' AND next_attempt_at > ?`).run(now, siteId, now).changes;
     },
 
+    /**
+     * Pending deliveries (of one site, or every site), scheduled for later or due, oldest first,
+     * each made due now: `deliveries retry` sends them at once instead of at their next time.
+     */
+    pendingMadeDue(siteId: string | null, now: number): string[] {
+      return db.transaction(() => {
+        const ids = db
+          .prepare<{ site: string | null }, { id: string }>(
+            `SELECT id FROM deliveries WHERE state = 'pending' AND (@site IS NULL OR site_id = @site) ORDER BY created_at, id`,
+          )
+          .all({ site: siteId })
+          .map((r) => r.id);
+        db.prepare(`UPDATE deliveries SET next_attempt_at = @now WHERE state = 'pending' AND (@site IS NULL OR site_id = @site) AND next_attempt_at > @now`).run({ site: siteId, now });
+        return ids;
+      }).immediate();
+    },
+
+    /** Makes one pending delivery due now; false when it is not pending. */
+    makeOneDue(id: string, now: number): boolean {
+      return db.prepare(`UPDATE deliveries SET next_attempt_at = min(next_attempt_at, ?) WHERE id = ? AND state = 'pending'`).run(now, id).changes === 1;
+    },
+
     /** The newest delivery of the same slug and site created after this one, if any. */
     newerForSlug(d: Delivery): Delivery | null {
       const row = db
