@@ -9,6 +9,7 @@ import { printable } from '../content/issues.ts';
 import type { Keyring } from '../keys/api-keys.ts';
 import type { DeliveryDeps } from '../publish/delivery-runner.ts';
 import { redeliver } from '../publish/redeliver.ts';
+import { retryPending, type RetryOutcome } from '../publish/retry-now.ts';
 import { testWebhook } from '../publish/test-connection.ts';
 import { generateWebhookSecret, saveWebhook } from '../publish/webhook-settings.ts';
 import { requestClientAddress } from '../server/client-address.ts';
@@ -56,6 +57,8 @@ export function createAdminApp(deps: AdminDeps) {
   // What the Publishing tab shows once after a save or a test (post/redirect/get).
   // Each is for one site's tab: a generated secret must never appear under another site.
   const publishingFlash = createOneTimeFlash<{ siteId: string } & Pick<PublishingView, 'form' | 'generatedSecret' | 'testResult'>>();
+  // What "Send pending now" did, shown once on that site's Deliveries tab.
+  const retryFlash = createOneTimeFlash<{ siteId: string; outcomes: RetryOutcome[] }>();
   const app = new Hono<Env>();
 
   app.use('*', async (c, next) => {
@@ -218,7 +221,24 @@ export function createAdminApp(deps: AdminDeps) {
     if (!site) return notFound(c);
     const { outbox } = deps.publishing.store;
     const undelivered = deps.publishing.store.webhooks.get(site.id) ? listUndelivered(deps.publishing.store.db, site.id) : [];
-    return c.html(<DeliveriesTab csrf={c.get('session').csrf} flash={flashOf(c)} site={site} log={outbox.attemptLog({ siteId: site.id, limit: 200 })} pending={outbox.counts(site.id).pending} undelivered={undelivered} />);
+    const retried = retryFlash.take(c.get('session'), (f) => f.siteId === site.id)?.outcomes ?? null;
+    return c.html(<DeliveriesTab csrf={c.get('session').csrf} flash={flashOf(c)} site={site} log={outbox.attemptLog({ siteId: site.id, limit: 200 })} pending={outbox.counts(site.id).pending} undelivered={undelivered} retried={retried} />);
+  });
+
+  app.post('/sites/:site/deliveries/retry', async (c) => {
+    const site = siteOr404(c);
+    if (!site) return notFound(c);
+    const back = `/admin/sites/${site.id}/deliveries`;
+    // The server's worker may hold some: not waited for here, it sends them itself.
+    const result = await retryPending(deps.publishing, { siteId: site.id }, { waitForOthersMs: 0, sendAtMost: SEND_NOW_AT_MOST });
+    if (!result.ok) return redirectWith(c, back, 'error', result.message);
+    const { outcomes, leftDue } = result;
+    if (leftDue || outcomes.some((o) => o.state === 'busy')) deps.wakeDeliveries?.();
+    if (!outcomes.length) return redirectWith(c, back, 'ok', 'Nothing was pending.');
+    retryFlash.put(c.get('session'), { siteId: site.id, outcomes });
+    const delivered = outcomes.filter((o) => o.state === 'delivered').length;
+    const rest = leftDue ? ` The other ${leftDue} are due now and go out from the server in the next seconds.` : '';
+    return redirectWith(c, `${back}#retry-result`, delivered === outcomes.length ? 'ok' : 'error', `Sent ${outcomes.length} pending: ${delivered} delivered.${rest}`);
   });
 
   app.post('/sites/:site/deliveries/:id/redeliver', async (c) => {
@@ -234,7 +254,7 @@ export function createAdminApp(deps: AdminDeps) {
   });
 
   // A form's address opened with GET (a bookmark, a reload after a redirect): its page instead.
-  for (const [action, tab] of [['webhook', 'publishing'], ['test', 'publishing'], ['rotate-key', 'publishing'], ['deliveries/:id/redeliver', 'deliveries']] as const) {
+  for (const [action, tab] of [['webhook', 'publishing'], ['test', 'publishing'], ['rotate-key', 'publishing'], ['deliveries/:id/redeliver', 'deliveries'], ['deliveries/retry', 'deliveries']] as const) {
     app.get(`/sites/:site/${action}`, (c) => {
       const site = siteOr404(c);
       return site ? c.redirect(`/admin/sites/${site.id}/${tab}`, 303) : notFound(c);
@@ -253,6 +273,9 @@ export function createAdminApp(deps: AdminDeps) {
 
   return app;
 }
+
+/** "Send pending now" sends this many in the request (4 at a time); the rest are made due for the worker. */
+const SEND_NOW_AT_MOST = 40;
 
 /** Browsers say where a request comes from; a page on another site may not post here. */
 function crossSite(c: Context): boolean {

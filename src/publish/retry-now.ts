@@ -28,7 +28,7 @@ export interface RetryOutcome {
 
 export type RetryResult =
   | { ok: false; code: 'NOT_FOUND' | 'NOT_PENDING' | 'NO_WEBHOOK' | 'DISABLED'; message: string }
-  | { ok: true; outcomes: RetryOutcome[] };
+  | { ok: true; outcomes: RetryOutcome[]; /** Made due but left to the other senders (over sendAtMost). */ leftDue: number };
 
 export interface RetryOptions {
   /**
@@ -37,6 +37,8 @@ export interface RetryOptions {
    */
   waitForOthersMs?: number;
   pollMs?: number;
+  /** Send at most this many here; the rest are only made due (a web request must end soon). */
+  sendAtMost?: number;
   /** Deliveries sent at once (default 4, as the server's worker). */
   concurrency?: number;
   onOutcome?: (outcome: RetryOutcome) => void;
@@ -68,6 +70,8 @@ export async function retryPending(deps: DeliveryDeps, target: RetryTarget, opts
   }
   outbox.releaseDeadLeases(now);
   const owner = newLeaseOwner('retry');
+  const leftDue = Math.max(0, ids.length - (opts.sendAtMost ?? ids.length));
+  if (leftDue) ids = ids.slice(0, ids.length - leftDue);
   const outcomes: RetryOutcome[] = [];
   let next = 0;
   const worker = async () => {
@@ -78,7 +82,7 @@ export async function retryPending(deps: DeliveryDeps, target: RetryTarget, opts
     }
   };
   await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 4, ids.length) }, worker));
-  return { ok: true, outcomes };
+  return { ok: true, outcomes, leftDue };
 }
 
 /** Sends one delivery; when another sender holds it, waits (up to the option) for its verdict. */

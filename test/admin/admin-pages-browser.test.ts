@@ -117,4 +117,31 @@ describe('the Publishing app in a browser', { timeout: 60_000 }, () => {
       await page.context().close();
     }
   });
+
+  it('Send pending now: one click sends, the result shows once, a reload sends nothing again', async () => {
+    const { store } = server.publishing;
+    // Nothing listens on port 9: each attempt fails at once and stays pending.
+    store.webhooks.save('one', { url: 'https://127.0.0.1:9/hook', secret: 'a-receiver-secret-long-enough-0001' }, Date.now());
+    const now = Date.now();
+    const id = store.outbox.enqueue({ siteId: 'one', slug: 'first', event: 'updated', body: Buffer.from('{}'), origin: 'publish' }, now);
+    store.outbox.recordAttempt(id, { url: 'https://127.0.0.1:9/hook', startedAt: now, durationMs: 3, status: null, error: 'connection refused', replyUrl: null, replyId: null }, { state: 'pending', nextAttemptAt: now + 3_600_000 }, now);
+    const page = await signedIn();
+    try {
+      await page.goto(`${server.url}/admin/sites/one/deliveries`);
+      await page.getByRole('button', { name: 'Send pending now' }).click();
+      await page.waitForURL(`${server.url}/admin/sites/one/deliveries#retry-result`);
+      const result = page.locator('#retry-result');
+      expect(await result.getByText('failed again; retried later').isVisible()).toBe(true);
+      expect(await page.locator('.notice').innerText()).toContain('Sent 1 pending: 0 delivered.');
+      const attempts = store.outbox.get(id)!.attempts;
+      expect(attempts).toBe(2);
+      await page.reload();
+      expect(await page.locator('#retry-result').count()).toBe(0);
+      expect(store.outbox.get(id)!.attempts).toBe(attempts); // the reload sent nothing
+      expect(await page.getByRole('button', { name: 'Send pending now' }).isVisible()).toBe(true); // still pending
+    } finally {
+      store.outbox.recordAttempt(id, { url: '', startedAt: now, durationMs: 0, status: 200, error: null, replyUrl: null, replyId: null }, { state: 'delivered' }, now);
+      await page.context().close();
+    }
+  });
 });

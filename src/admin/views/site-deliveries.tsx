@@ -1,3 +1,4 @@
+import type { RetryOutcome } from '../../publish/retry-now.ts';
 import type { AttemptLogEntry } from '../../store/outbox.ts';
 import type { UndeliveredEntry } from '../../store/undelivered.ts';
 import type { Flash } from './layout.tsx';
@@ -41,10 +42,62 @@ function NotDelivered(props: { csrf: string; siteId: string; entries: Undelivere
   );
 }
 
-export function DeliveriesTab(props: { csrf: string; flash: Flash | null; site: { id: string; name: string }; log: AttemptLogEntry[]; pending: number; undelivered: UndeliveredEntry[] }) {
+/** Pending deliveries wait for their next attempt after a failure; this sends them now. */
+function SendPendingNow(props: { csrf: string; siteId: string; pending: number }) {
+  return (
+    <section class="card" aria-labelledby="pending-h">
+      <h2 id="pending-h">
+        Pending <span class="badge warn">{props.pending}</span>
+      </h2>
+      <p class="muted small">These failed and wait for their next attempt. Once the receiver is fixed, send them now instead of waiting. Delivered and failed ones are not sent again (use Redeliver).</p>
+      <form method="post" action={`/admin/sites/${props.siteId}/deliveries/retry`}>
+        <CsrfField csrf={props.csrf} />
+        <button type="submit">Send pending now</button>
+      </form>
+    </section>
+  );
+}
+
+const OUTCOME_WORDS: Record<RetryOutcome['state'], string> = {
+  delivered: 'delivered',
+  pending: 'failed again; retried later',
+  failed: 'failed for good',
+  superseded: 'replaced by a newer delivery',
+  busy: 'being sent by the server',
+};
+
+/** What "Send pending now" did, once. */
+function RetryResult(props: { outcomes: RetryOutcome[] }) {
+  return (
+    <section class="card" id="retry-result" aria-labelledby="retry-result-h" tabindex={-1}>
+      <h2 id="retry-result-h">Sent now</h2>
+      <ul class="plain">
+        {props.outcomes.map((o) => (
+          <li>
+            <span class={`badge ${o.state === 'delivered' ? 'ok' : 'err'}`}>{OUTCOME_WORDS[o.state]}</span> <span class="mono small">{o.slug}</span> <span class="muted small">{o.event}</span>
+            {o.state !== 'delivered' && o.lastError ? <div class="muted small">{o.lastError}</div> : null}
+            {o.state === 'pending' && o.nextAttemptAt !== null ? <div class="muted small">next attempt {formatTime(o.nextAttemptAt)}</div> : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function DeliveriesTab(props: {
+  csrf: string;
+  flash: Flash | null;
+  site: { id: string; name: string };
+  log: AttemptLogEntry[];
+  pending: number;
+  undelivered: UndeliveredEntry[];
+  retried: RetryOutcome[] | null;
+}) {
   const { site, csrf } = props;
   return (
     <SiteFrame csrf={csrf} flash={props.flash} site={site} tab="deliveries">
+      {props.retried ? <RetryResult outcomes={props.retried} /> : null}
+      {props.pending ? <SendPendingNow csrf={csrf} siteId={site.id} pending={props.pending} /> : null}
       {props.undelivered.length ? <NotDelivered csrf={csrf} siteId={site.id} entries={props.undelivered} /> : null}
       <section class="card" aria-labelledby="log-h">
         <h2 id="log-h">
