@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli, startCli } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
@@ -73,8 +73,11 @@ describe('quire.db that cannot be read', { timeout: 60_000 }, () => {
     fs.writeFileSync(dbFile(), randomBytes(8192));
     const server = await startCli(['start'], env(), /curl -H "Authorization: Bearer (\S+)" (\S+)\n/);
     try {
-      expect(server.output()).toContain(`${dbFile()} cannot be read as Quire's state store`);
-      expect(server.output()).toMatch(/The Content API is served; webhook delivery and the Publishing app are off/);
+      // The notice goes to stderr and the ready line to stdout: two pipes, no order between them.
+      await vi.waitFor(() => {
+        expect(server.output()).toContain(`${dbFile()} cannot be read as Quire's state store`);
+        expect(server.output()).toMatch(/The Content API is served; webhook delivery and the Publishing app are off/);
+      });
       const [, key, url] = server.match;
       const list = await fetch(url!, { headers: { authorization: `Bearer ${key}` } });
       expect(list.status).toBe(200);
