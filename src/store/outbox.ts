@@ -163,9 +163,11 @@ export function createOutbox(db: StateDb) {
   const supersede = db.prepare(`UPDATE deliveries SET state = 'superseded', settled_at = ?, next_attempt_at = NULL WHERE id = ? AND state = 'pending'`);
   // Returns only what a sender needs: building the whole row into an object was a third of a
   // claim's cost. Positional, like the attempt statements below: it runs for every delivery.
-  const claim = db.prepare<[number, string, string, number, number], { id: string; site_id: string; event: string; attempts: number }>(
+  // Due by now too: a sender holding a list of due ids made a moment ago must not send one that
+  // another sender has meanwhile attempted and rescheduled (that would be an attempt too many).
+  const claim = db.prepare<[number, string, string, number, number, number], { id: string; site_id: string; event: string; attempts: number }>(
     `UPDATE deliveries SET lease_until = ?, lease_owner = ?
-     WHERE id = ? AND state = 'pending' AND (lease_until IS NULL OR lease_until <= ?)
+     WHERE id = ? AND state = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
        AND NOT EXISTS (SELECT 1 FROM deliveries other WHERE other.site_id = deliveries.site_id
          AND other.slug = deliveries.slug AND other.id <> deliveries.id AND other.lease_until > ?)
      RETURNING id, site_id, event, attempts`,
@@ -233,7 +235,7 @@ export function createOutbox(db: StateDb) {
 
     /** claim() that hands back the claimed delivery (one statement: UPDATE … RETURNING). */
     take(id: string, owner: string, now: number, leaseUntil: number): ClaimedDelivery | null {
-      const row = claim.get(leaseUntil, owner, id, now, now);
+      const row = claim.get(leaseUntil, owner, id, now, now, now);
       return row ? { id: row.id, siteId: row.site_id, event: row.event, attempts: row.attempts, body: bodyFor(row.id) } : null;
     },
 

@@ -106,6 +106,16 @@ describe('outbox', () => {
     expect(store.outbox.claim(a1, 'three', 1001, 2000)).toBe(true);
   });
 
+  it('a delivery another sender attempted and rescheduled since it was listed as due is not claimed before its time', () => {
+    const id = store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('1'), origin: 'publish' }, 10);
+    expect(store.outbox.due(20)).toEqual([id]); // one sender lists it …
+    expect(store.outbox.claim(id, 'other', 20, 1000)).toBe(true); // … another sends it, and it fails
+    store.outbox.recordAttempt(id, { url: 'https://hooks.example.com', startedAt: 20, durationMs: 5, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null }, { state: 'pending', nextAttemptAt: 5000 }, 30);
+    expect(store.outbox.claim(id, 'one', 31, 1000)).toBe(false);
+    expect(store.outbox.takeMany([id], 'one', 31, 1000)).toEqual([]);
+    expect(store.outbox.claim(id, 'one', 5000, 9000)).toBe(true);
+  });
+
   it('claims in a batch follow the same rules, within the batch too', () => {
     const a1 = store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('1'), origin: 'redeliver' }, 10);
     const a2 = store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('2'), origin: 'publish' }, 11);
