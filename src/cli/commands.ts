@@ -7,6 +7,18 @@ const json = { type: 'boolean', help: 'print JSON instead of a table' } as const
 
 export const COMMANDS: readonly CommandSpec[] = [
   {
+    name: 'init',
+    summary: 'make a new content repository: one site, an author, a first article, .gitignore, a CI workflow',
+    usage: ['init [<dir>] [--site <id>]'],
+    options: { site: { type: 'string', value: 'id', help: 'the id of the first site, its folder under content/ (default my-site)' } },
+    positionals: { max: 1 },
+    notes: [
+      'Writes into <dir> (default: the current directory): content/<id>/, .github/workflows/quire.yml',
+      'and a .gitignore for .quire/, dist/ and .dist.work/ (an existing .gitignore gets the lines it lacks).',
+      'Never overwrites: if content/ or the workflow file is there already, it writes nothing.',
+    ],
+  },
+  {
     name: 'start',
     summary: 'build content/ and serve the Content API and the Publishing app (npm start)',
     usage: ['start'],

@@ -74,6 +74,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const ctx: CliContext = { config, out, err };
   switch (spec.name) {
+    case 'init':
+      return (await import('./commands/init.ts')).runInit(ctx, { dir: positionals[0] ?? '.', site: values.string('site') ?? 'my-site', now: new Date() });
     case 'build':
       return (await import('./commands/build.ts')).runBuild(ctx);
     case 'start':

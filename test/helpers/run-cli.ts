@@ -57,9 +57,10 @@ export function startProgram(
   env: Record<string, string>,
   ready: RegExp,
   timeoutMs = 30_000,
+  cwd = ROOT,
 ): Promise<{ child: ChildProcess; output: () => string; match: RegExpMatchArray; stop: () => Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(command, args, { cwd, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     const stop = () =>
       new Promise<void>((done) => {

@@ -1,0 +1,128 @@
+// What `quire init` writes: a content repository with one site, one author and a first article,
+// the .gitignore lines that keep state and build output out of git, and a commented CI workflow.
+// Kept as data in this module rather than as template files: the CLI runs from a bundle, where
+// no file of the package is beside the code.
+
+/** Paths relative to the new repository's root. */
+export interface TemplateFile {
+  path: string;
+  text: string;
+}
+
+/**
+ * What git must never see: the state dir (the server secret, key generations, webhook secrets),
+ * the build output and the build's work folder. Each line with the reason it is there.
+ */
+export const GITIGNORE_LINES: readonly { line: string; why: string }[] = [
+  { line: '/.quire/', why: 'state: the server secret, API key generations, webhook secrets, caches' },
+  { line: '/dist/', why: 'build output, made by `quire build`' },
+  { line: '/.dist.*', why: 'the build\'s work folder (.dist.work/: the tree being written, the spare)' },
+  { line: 'node_modules/', why: 'installed packages' },
+  { line: '.env', why: 'local settings, such as QUIRE_SECRET' },
+];
+
+export function gitignoreText(): string {
+  return [
+    '# Quire: never commit state (it holds the server secret) or build output.',
+    '# With QUIRE_STATE_DIR or QUIRE_DIST_DIR set, ignore those folders too.',
+    ...GITIGNORE_LINES.flatMap(({ line, why }) => [`# ${why}`, line]),
+    '',
+  ].join('\n');
+}
+
+const WORKFLOW = `# Builds the content on every push, so a broken article fails the check, not the site.
+# Quire is installed from this repository's package.json and lock file (\`npm ci\`), and
+# \`npx quire\` runs that installed copy.
+name: quire
+
+on:
+  push:
+  pull_request:
+
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          fetch-depth: 0 # the full history: articles without dates are dated by git
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 24
+          cache: npm
+      - run: npm ci
+      - run: npx quire build
+
+  # To send webhooks to your sites from CI instead, replace \`npx quire build\` with
+  # \`npx quire publish\` on the main branch only. Publishing needs what \`quire start\` and
+  # \`quire webhook set\` keep in the state dir (.quire/, never committed): the receivers and
+  # their secrets, and what was already sent. So give it
+  #   - QUIRE_SECRET: the same server secret as your server (a repository secret), and
+  #   - the state dir, kept between runs (e.g. actions/cache or a mounted volume, with
+  #     QUIRE_STATE_DIR pointing at it).
+  # Without that state each run would see every article as new.
+  #
+  #   publish:
+  #     if: github.ref == 'refs/heads/main'
+  #     runs-on: ubuntu-latest
+  #     env:
+  #       QUIRE_SECRET: \${{ secrets.QUIRE_SECRET }}
+  #       QUIRE_STATE_DIR: /path/to/kept/state
+  #     steps:
+  #       - uses: actions/checkout@v4
+  #         with:
+  #           fetch-depth: 0
+  #       - uses: actions/setup-node@v4
+  #         with:
+  #           node-version: 24
+  #           cache: npm
+  #       - run: npm ci
+  #       - run: npx quire publish
+`;
+
+/** The files of a new content repository whose one site is `siteId`; `today` dates the first article. */
+export function templateFiles(siteId: string, today: Date): TemplateFile[] {
+  const site = `content/${siteId}`;
+  return [
+    {
+      path: `${site}/site.yaml`,
+      text: [
+        '# The site that renders these articles: its name, language and base URL.',
+        '# Its webhook receiver and API key are set up in Quire (`quire webhook set`), not here.',
+        `name: My site`,
+        'lang: en',
+        'url: https://www.example.com',
+        '# Where an article lives on the site (default /blog/{slug}).',
+        'articlePath: /blog/{slug}',
+        '',
+      ].join('\n'),
+    },
+    {
+      path: `${site}/authors/editor.yaml`,
+      text: ['name: The Editor', 'bio: Writes the first articles of this site.', ''].join('\n'),
+    },
+    {
+      path: `${site}/articles/hello-world.md`,
+      text: [
+        '---',
+        'title: Hello, world',
+        'status: published',
+        'author: editor',
+        'metaDescription: The first article of this site, written by quire init.',
+        `publishedAt: ${today.toISOString().slice(0, 10)}`,
+        '---',
+        '',
+        'This is the first article. Edit it, or add more Markdown files next to it:',
+        '`quire build` checks them all and names the file and line of any problem.',
+        '',
+        '## What to try next',
+        '',
+        '- Set `status: draft` on an article to keep it out of the API.',
+        '- Put images in `images/` and use them as `![alt](../images/photo.png)`.',
+        '- Run `npx quire start` and read this article from the Content API.',
+        '',
+      ].join('\n'),
+    },
+    { path: '.github/workflows/quire.yml', text: WORKFLOW },
+  ];
+}

@@ -1,0 +1,91 @@
+// `quire init`: a new content repository that builds without problems, keeps state and build
+// output out of git, and is never written over.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.ts';
+
+let dir: string | undefined;
+afterEach(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8' });
+const freshRepo = () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-init-'));
+  git(dir, 'init', '-q');
+  return dir;
+};
+const env = (root: string) => ({ QUIRE_STATE_DIR: '', QUIRE_CONTENT_DIR: '', QUIRE_DIST_DIR: '', HOME: root });
+const TEMPLATE = ['.github/workflows/quire.yml', '.gitignore', 'content/my-site/articles/hello-world.md', 'content/my-site/authors/editor.yaml', 'content/my-site/site.yaml'];
+
+describe('quire init', () => {
+  it('makes a repository whose first article builds without problems; git add -A after a build stages no state and no output', async () => {
+    const root = freshRepo();
+    const init = await runCli(['init'], env(root), root);
+    expect(init.stderr).toBe('');
+    expect(init.code).toBe(0);
+    const build = await runCli(['build'], env(root), root);
+    expect(build.stderr).toBe(''); // no problem, not even a warning
+    expect(build.code).toBe(0);
+    expect(build.stdout).toMatch(/^Built 1 published article \(0 drafts\) in 1 site/);
+    const article = JSON.parse(fs.readFileSync(path.join(root, 'dist', 'my-site', 'articles', 'hello-world.json'), 'utf8'));
+    expect(article).toMatchObject({ title: 'Hello, world', author: { name: 'The Editor' } });
+    // The state dir holds the server secret once keys are printed.
+    expect((await runCli(['keys'], env(root), root)).code).toBe(0);
+    expect(fs.existsSync(path.join(root, '.quire'))).toBe(true);
+    expect(fs.existsSync(path.join(root, '.dist.work'))).toBe(true);
+    git(root, 'add', '-A');
+    expect(git(root, 'diff', '--cached', '--name-only').trim().split('\n').sort()).toEqual(TEMPLATE);
+  });
+
+  it('writes into the directory named, made if missing, with the site id given', async () => {
+    const root = freshRepo();
+    const r = await runCli(['init', 'blog', '--site', 'field-notes'], env(root), root);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('cd blog');
+    expect(fs.existsSync(path.join(root, 'blog', 'content', 'field-notes', 'site.yaml'))).toBe(true);
+    expect((await runCli(['build'], env(root), path.join(root, 'blog'))).code).toBe(0);
+  });
+
+  it('refuses to write over anything: with content/ or the workflow there, nothing is written', async () => {
+    const root = freshRepo();
+    expect((await runCli(['init'], env(root), root)).code).toBe(0);
+    const article = path.join(root, 'content', 'my-site', 'articles', 'hello-world.md');
+    fs.writeFileSync(article, '---\ntitle: Mine\n---\n');
+    const again = await runCli(['init'], env(root), root);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already has content/, .github/workflows/quire.yml; nothing was written');
+    expect(fs.readFileSync(article, 'utf8')).toBe('---\ntitle: Mine\n---\n');
+
+    // Only the workflow there: still nothing written, not even content/.
+    const other = path.join(root, 'other');
+    fs.mkdirSync(path.join(other, '.github', 'workflows'), { recursive: true });
+    fs.writeFileSync(path.join(other, '.github', 'workflows', 'quire.yml'), 'mine\n');
+    const r = await runCli(['init', 'other'], env(root), root);
+    expect(r.code).toBe(1);
+    expect(fs.readdirSync(other)).toEqual(['.github']);
+    expect(fs.readFileSync(path.join(other, '.github', 'workflows', 'quire.yml'), 'utf8')).toBe('mine\n');
+  });
+
+  it('keeps an existing .gitignore and adds only the lines it lacks', async () => {
+    const root = freshRepo();
+    fs.writeFileSync(path.join(root, '.gitignore'), '*.log\n/dist/');
+    expect((await runCli(['init'], env(root), root)).code).toBe(0);
+    const lines = fs.readFileSync(path.join(root, '.gitignore'), 'utf8').split('\n');
+    expect(lines.slice(0, 2)).toEqual(['*.log', '/dist/']);
+    expect(lines.filter((l) => l === '/dist/')).toHaveLength(1);
+    for (const line of ['/.quire/', '/.dist.*', 'node_modules/', '.env']) expect(lines).toContain(line);
+  });
+
+  it('refuses a site id that is not one, before writing anything', async () => {
+    const root = freshRepo();
+    const r = await runCli(['init', '--site', 'My Site'], env(root), root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('"My Site" is not a site id');
+    expect(fs.readdirSync(root)).toEqual(['.git']);
+  });
+});
