@@ -1,0 +1,104 @@
+// Quire as a dependency of a content repository: `npm pack` this checkout, install the tarball
+// into a fresh git repository, and run `quire init`, `build` and `start` there. Content, dist/
+// and state must be the repository's; nothing is written into the installed package but the
+// CLI's bundle cache; `git add -A` stages no secret and no build output.
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startProgram } from '../helpers/run-cli.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+// npm and npx from the PATH, run by the Node that runs the tests (first on the PATH).
+const NODE_BIN = path.dirname(process.execPath);
+const NPM = 'npm';
+const NPX = 'npx';
+
+let tmp: string;
+let repo: string;
+
+// `npm test` passes down what it knows of this checkout (npm_package_*, npm_config_local_prefix,
+// INIT_CWD…); npm in the repository must not act on this checkout. Settings (cache, nodedir) stay.
+const OF_THIS_CHECKOUT = /^(npm_package_|npm_lifecycle_|npm_command$|npm_config_local_prefix$|npm_config_call$|INIT_CWD$)/i;
+function npmEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !OF_THIS_CHECKOUT.test(k)) env[k] = v;
+  return { ...env, PATH: `${NODE_BIN}${path.delimiter}${process.env.PATH ?? ''}` };
+}
+
+function run(command: string, args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: npmEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolve({ stdout, stderr });
+      else reject(new Error(`${path.basename(command)} ${args.join(' ')} exited ${code}:\n${stdout}\n${stderr}`));
+    });
+  });
+}
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-installed-'));
+  const packDir = path.join(tmp, 'pack');
+  fs.mkdirSync(packDir);
+  await run(NPM, ['pack', '--ignore-scripts', '--silent', '--pack-destination', packDir], ROOT);
+  const [tarball] = fs.readdirSync(packDir);
+  repo = path.join(tmp, 'repo');
+  fs.mkdirSync(repo);
+  execFileSync('git', ['-C', repo, 'init', '-q']);
+  await run(NPM, ['init', '-y'], repo);
+  // Every dependency is in npm's cache after this checkout's own install.
+  await run(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(packDir, tarball!)], repo);
+}, 120_000);
+
+afterAll(() => {
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+// `--no`: never fetch a package of that name from the registry; the installed one or nothing.
+const quire = (...args: string[]) => run(NPX, ['--no', 'quire', ...args], repo);
+
+describe('Quire installed into a content repository', () => {
+  it('ships the CLI and nothing of its own repository (tests, content, scripts)', () => {
+    const pkg = path.join(repo, 'node_modules', 'quire');
+    expect(fs.readdirSync(pkg).sort()).toEqual(['README.md', 'bin', 'package.json', 'src', 'tsconfig.json']);
+  });
+
+  it('runs init, build and start there, on the repository\'s own content, dist/ and state', async () => {
+    await quire('init');
+    const build = await quire('build');
+    expect(build.stdout).toMatch(/^Built 1 published article/);
+
+    // The command npx runs, started directly so that stop() ends it by its process group.
+    const bin = path.join(repo, 'node_modules', '.bin', 'quire');
+    const server = await startProgram(process.execPath, [bin, 'start'], { PORT: '0' }, /key: (\S+)[\s\S]*Publishing app:/, 60_000, repo);
+    try {
+      const port = /Content API on http:\/\/localhost:(\d+)\/v1/.exec(server.output())![1];
+      const res = await fetch(`http://127.0.0.1:${port}/v1/articles`, { headers: { authorization: `Bearer ${server.match[1]}` } });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { articles: { slug: string }[] };
+      expect(body.articles.map((a) => a.slug)).toEqual(['hello-world']);
+    } finally {
+      await server.stop();
+    }
+
+    for (const own of ['content', 'dist', '.quire', '.dist.work']) expect(fs.existsSync(path.join(repo, own))).toBe(true);
+    const pkg = path.join(repo, 'node_modules', 'quire');
+    for (const own of ['content', 'dist', '.quire', '.dist.work']) expect(fs.existsSync(path.join(pkg, own))).toBe(false);
+
+    execFileSync('git', ['-C', repo, 'add', '-A']);
+    const staged = execFileSync('git', ['-C', repo, 'diff', '--cached', '--name-only'], { encoding: 'utf8' }).trim().split('\n');
+    expect(staged.filter((f) => !['package.json', 'package-lock.json'].includes(f)).sort()).toEqual([
+      '.github/workflows/quire.yml',
+      '.gitignore',
+      'content/my-site/articles/hello-world.md',
+      'content/my-site/authors/editor.yaml',
+      'content/my-site/site.yaml',
+    ]);
+  }, 90_000);
+});
