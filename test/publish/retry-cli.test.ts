@@ -48,7 +48,7 @@ const deliveryIds = () => receiver.requests.map((r) => String(r.headers['x-quire
 describe('quire deliveries retry', { timeout: 120_000 }, () => {
   it('sends pending deliveries now, once each, beside a running server and another retry', async () => {
     const ids = await pendingForAnHour(['a', 'b', 'c', 'd', 'e']);
-    answer({ status: 200, delayMs: 800, json: { url: 'https://one.example.com/x' } }); // the receiver is fixed
+    answer({ status: 200, delayMs: 1500, json: { url: 'https://one.example.com/x' } }); // the receiver is fixed
     const server = await startCli(['start'], { ...env(), PORT: '0' }, /Content API on/);
     try {
       const [first, second] = await Promise.all([quire(['deliveries', 'retry', '--site', 'one']), quire(['deliveries', 'retry'])]);
