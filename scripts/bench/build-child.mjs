@@ -1,5 +1,18 @@
-// `quire build` exactly as `npm run build` runs it, reporting at exit the process's peak RSS
-// (render worker threads included) on stderr's last line.
-process.argv.splice(2, Infinity, 'build');
-process.on('exit', () => process.stderr.write(`\n${JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS })}\n`));
-await import('../../bin/quire.js');
+// `quire build` exactly as `npm run build` runs it (or, with a script path as the first
+// argument, that script with the remaining arguments, e.g. Eleventy's CLI), reporting at exit the
+// process's peak RSS (worker threads included) and CPU time on stderr's last line.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const script = process.argv[2];
+process.on('exit', () => {
+  const usage = process.resourceUsage();
+  process.stderr.write(`\n${JSON.stringify({ maxRssKiB: usage.maxRSS, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6 })}\n`);
+});
+if (script) {
+  process.argv.splice(1, 2, path.resolve(script));
+  createRequire(import.meta.url)(path.resolve(script));
+} else {
+  process.argv.splice(2, Infinity, 'build');
+  await import('../../bin/quire.js');
+}

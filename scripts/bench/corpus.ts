@@ -1,9 +1,23 @@
 // A deterministic benchmark corpus: one site, N articles of about 1,500 words of realistic
 // Markdown (headings, emphasis, links, inline code, bullet and numbered lists, a table, a fenced
 // block, an image, a quote, a footnote; one in nine with inline HTML), explicit dates (no git
-// needed), a few authors. Same seed, same bytes.
+// needed), a few authors. Same seed, same bytes. The dense variant (corpus-dense.ts) has the same
+// shape with more links, images, code blocks and nesting per article.
 import fs from 'node:fs';
 import path from 'node:path';
+import { DENSE_IMAGES, denseArticleBody } from './corpus-dense.ts';
+
+export type CorpusVariant = 'standard' | 'dense';
+export const CORPUS_VARIANTS: readonly CorpusVariant[] = ['standard', 'dense'];
+
+/** The random text helpers both variants write their articles with. */
+export interface CorpusText {
+  r: () => number;
+  pick: <T>(xs: T[]) => T;
+  words: (n: number) => string;
+  sentence: () => string;
+  paragraph: () => string;
+}
 
 function rng(seed: number) {
   let s = seed >>> 0;
@@ -20,13 +34,19 @@ const WORDS = 'river ridge trail map contour valley saddle summit water wind for
 
 const IMAGES = ['ridge.png', 'valley.png', 'harbour.png'];
 
+export function parseCorpusVariant(name: string | undefined): CorpusVariant {
+  const variant = (name ?? 'standard') as CorpusVariant;
+  if (!CORPUS_VARIANTS.includes(variant)) throw new Error(`unknown corpus "${name}" (expected ${CORPUS_VARIANTS.join(' or ')})`);
+  return variant;
+}
+
 /** A valid 1×1 PNG, different per name so each has its own content hash. */
 function pngBytes(name: string): Buffer {
   const base = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
   return Buffer.concat([base, Buffer.from(`\0${name}`)]);
 }
 
-export function writeCorpus(contentDir: string, count: number, seed = 42): void {
+export function writeCorpus(contentDir: string, count: number, variant: CorpusVariant = 'standard', seed = 42): void {
   const r = rng(seed);
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
   const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
@@ -41,14 +61,19 @@ export function writeCorpus(contentDir: string, count: number, seed = 42): void 
     return s[0]!.toUpperCase() + s.slice(1) + '.';
   };
   const paragraph = () => Array.from({ length: 4 + Math.floor(r() * 5) }, sentence).join(' ');
+  const text: CorpusText = { r, pick, words, sentence, paragraph };
   const site = path.join(contentDir, 'bench');
   fs.mkdirSync(path.join(site, 'articles'), { recursive: true });
   fs.mkdirSync(path.join(site, 'authors'), { recursive: true });
   fs.writeFileSync(path.join(site, 'site.yaml'), 'name: Bench\nlang: en\nurl: https://bench.example.com\n');
   for (const a of ['ann', 'bo', 'cy']) fs.writeFileSync(path.join(site, 'authors', `${a}.yaml`), `name: ${a.toUpperCase()} Writer\nurl: https://bench.example.com/${a}\n`);
   fs.mkdirSync(path.join(site, 'images'), { recursive: true });
-  for (const name of IMAGES) fs.writeFileSync(path.join(site, 'images', name), pngBytes(name));
-  for (let i = 0; i < count; i++) {
+  const images = variant === 'dense' ? DENSE_IMAGES : IMAGES;
+  for (const name of images) {
+    fs.mkdirSync(path.dirname(path.join(site, 'images', name)), { recursive: true });
+    fs.writeFileSync(path.join(site, 'images', name), pngBytes(name));
+  }
+  const standardBody = () => {
     const list = (marker: () => string) => Array.from({ length: 4 + Math.floor(r() * 3) }, () => `${marker()} ${sentence()}`).join('\n');
     const parts: string[] = [paragraph(), paragraph(), `## ${words(3)}`, paragraph(), paragraph(), list(() => '-')];
     parts.push(`![${words(3)}](../images/${pick(IMAGES)})`, paragraph(), `### ${words(2)}`, paragraph(), paragraph());
@@ -58,6 +83,10 @@ export function writeCorpus(contentDir: string, count: number, seed = 42): void 
     // About one article in nine carries inline HTML, as editors' content does.
     if (r() < 0.11) parts.push(`<details>\n<summary>${words(3)}</summary>\n\n${paragraph()}\n\n</details>`, `<p>A <abbr title="${words(2)}">${pick(WORDS)}</abbr> and a <kbd>Ctrl</kbd> key.</p>`);
     parts.push(`## ${words(2)}`, paragraph(), paragraph(), `[^1]: ${sentence()}`);
+    return parts.join('\n\n');
+  };
+  for (let i = 0; i < count; i++) {
+    const body = variant === 'dense' ? denseArticleBody(text, i, count) : standardBody();
     const day = String(1 + (i % 28)).padStart(2, '0');
     const month = String(1 + (Math.floor(i / 28) % 12)).padStart(2, '0');
     const front = [
@@ -69,7 +98,7 @@ export function writeCorpus(contentDir: string, count: number, seed = 42): void 
       `updatedAt: 2025-${month}-${day}T09:30:00Z`,
       `metaDescription: "${sentence()}"`,
     ];
-    fs.writeFileSync(path.join(site, 'articles', `article-${i}.md`), `---\n${front.join('\n')}\n---\n\n${parts.join('\n\n')}\n`);
+    fs.writeFileSync(path.join(site, 'articles', `article-${i}.md`), `---\n${front.join('\n')}\n---\n\n${body}\n`);
   }
 }
 

@@ -1,5 +1,6 @@
-// `npm run bench [-- --only build,parse,api,lists,deliveries,publish,eleventy] [--sizes 1000,4000,10000]`:
-// every benchmark, printed as Markdown tables for docs/benchmarks.md.
+// `npm run bench [-- --only build,parse,api,lists,deliveries,publish,eleventy,ratio] [--sizes 1000,4000,10000]
+// [--corpus standard|dense]`: every benchmark, printed as Markdown tables for docs/benchmarks.md.
+// `ratio` is only the alternating Quire/Eleventy rounds that `eleventy` ends with.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { benchApi } from './api.ts';
@@ -7,18 +8,20 @@ import { benchLists } from './lists.ts';
 import { ensureBundle } from '../../bin/cli-bundle.js';
 import { coldBuild, median, rebuilds, warmRebuilds } from './build.ts';
 import { benchDeliveries } from './deliveries.ts';
+import { parseCorpusVariant } from './corpus.ts';
 import { eleventyBuild, ensureEleventy } from './eleventy.ts';
 import { benchParse } from './parse.ts';
 import { benchPublishDryRun } from './publish-dry-run.ts';
 
-const { values } = parseArgs({ options: { only: { type: 'string' }, sizes: { type: 'string', default: '1000,4000,10000' } } });
+const { values } = parseArgs({ options: { only: { type: 'string' }, sizes: { type: 'string', default: '1000,4000,10000' }, corpus: { type: 'string', default: 'standard' } } });
+const corpus = parseCorpusVariant(values.corpus);
 const only = new Set((values.only ?? 'build,parse,eleventy,api,lists,deliveries,publish').split(','));
 const sizes = values.sizes!.split(',').map(Number);
 const largest = Math.max(...sizes);
 const PAIRED_ROUNDS = 3;
 const out = (line = '') => process.stdout.write(`${line}\n`);
 
-out(`Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}`);
+out(`Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}; ${corpus} corpus; load average ${os.loadavg()[0]!.toFixed(1)}`);
 
 // Bundled once here, so that no timed run includes making the CLI bundle.
 await ensureBundle();
@@ -26,11 +29,11 @@ await ensureBundle();
 if (only.has('build')) {
   out('\n| Quire build | articles | total | per article | peak RSS |\n|---|---|---|---|---|');
   for (const n of sizes) {
-    const c = coldBuild(n);
+    const c = coldBuild(n, corpus);
     out(`| cold | ${n} | ${c.seconds.toFixed(1)} s | ${c.msPerArticle.toFixed(1)} ms | ${c.peakRssMiB.toFixed(0)} MiB |`);
   }
-  const r = rebuilds(largest);
-  const w = await warmRebuilds(largest);
+  const r = rebuilds(largest, 5, corpus);
+  const w = await warmRebuilds(largest, 5, corpus);
   out(`\n| Rebuild at ${largest} (median of 5) | \`quire build\` (new process) | \`quire dev\` watcher (warm) |\n|---|---|---|`);
   out(`| nothing changed | ${r.noChangeMs.toFixed(0)} ms | ${w.noChangeMs.toFixed(0)} ms |\n| one article changed | ${r.oneChangeMs.toFixed(0)} ms | ${w.oneChangeMs.toFixed(0)} ms |`);
 }
@@ -40,20 +43,25 @@ if (only.has('parse')) {
   out(`\n| Markdown parse, ${p.count} corpus articles (best of 6 alternating rounds) | per article |\n|---|---|\n| remark-parse + remark-gfm | ${p.stockMs.toFixed(2)} ms |\n| Quire's parser (same trees) | ${p.quireMs.toFixed(2)} ms |`);
 }
 
-if (only.has('eleventy')) {
+if (only.has('eleventy') || only.has('ratio')) {
   const version = ensureEleventy();
-  out(`\n| Eleventy ${version}, same corpus | articles | total | per article |\n|---|---|---|---|`);
-  for (const n of sizes.filter((s) => s <= 4000)) {
-    const e = eleventyBuild(n);
-    out(`| cold | ${n} | ${e.seconds.toFixed(1)} s | ${e.msPerArticle.toFixed(1)} ms |`);
+  if (only.has('eleventy')) {
+    out(`\n| Eleventy ${version}, same corpus | articles | total | per article |\n|---|---|---|---|`);
+    for (const n of sizes.filter((s) => s <= 4000)) {
+      const e = eleventyBuild(n, corpus);
+      out(`| cold | ${n} | ${e.seconds.toFixed(1)} s | ${e.msPerArticle.toFixed(1)} ms |`);
+    }
   }
-  // The target's ratio, measured in alternating runs so that both see the same machine.
+  // The target's ratio, measured in alternating runs so that both see the same machine. CPU
+  // (user + system) moves less with the machine's load than wall time does.
   const n = Math.min(4000, largest);
-  const pairs = Array.from({ length: PAIRED_ROUNDS }, () => ({ quire: coldBuild(n).seconds, eleventy: eleventyBuild(n).seconds }));
-  const ratios = pairs.map((x) => x.quire / x.eleventy);
-  out(`\n| Cold build of ${n}, ${PAIRED_ROUNDS} alternating rounds | Quire | Eleventy | ratio |\n|---|---|---|---|`);
-  pairs.forEach((x, i) => out(`| round ${i + 1} | ${x.quire.toFixed(1)} s | ${x.eleventy.toFixed(1)} s | ${ratios[i]!.toFixed(2)}× |`));
-  out(`| median | ${median(pairs.map((x) => x.quire)).toFixed(1)} s | ${median(pairs.map((x) => x.eleventy)).toFixed(1)} s | ${median(ratios).toFixed(2)}× |`);
+  const pairs = Array.from({ length: PAIRED_ROUNDS }, () => ({ quire: coldBuild(n, corpus), eleventy: eleventyBuild(n, corpus) }));
+  const ratios = pairs.map((x) => x.quire.seconds / x.eleventy.seconds);
+  const row = (x: { seconds: number; cpuSeconds: number; peakRssMiB: number }) => `${x.seconds.toFixed(1)} s (CPU ${x.cpuSeconds.toFixed(1)} s, ${x.peakRssMiB.toFixed(0)} MiB)`;
+  out(`\n| Cold build of ${n}, ${corpus} corpus, ${PAIRED_ROUNDS} alternating rounds | Quire | Eleventy ${version} | ratio |\n|---|---|---|---|`);
+  pairs.forEach((x, i) => out(`| round ${i + 1} | ${row(x.quire)} | ${row(x.eleventy)} | ${ratios[i]!.toFixed(2)}× |`));
+  out(`| median | ${median(pairs.map((x) => x.quire.seconds)).toFixed(1)} s | ${median(pairs.map((x) => x.eleventy.seconds)).toFixed(1)} s | ${median(ratios).toFixed(2)}× |`);
+  out(`(load average at the end: ${os.loadavg()[0]!.toFixed(1)})`);
 }
 
 if (only.has('api')) {
