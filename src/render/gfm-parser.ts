@@ -5,7 +5,10 @@
 //    nodes into links. The tokenizer costs about a third of all parsing, yet the transform alone
 //    gives the same tree unless a bare URL or e-mail has an unusual shape: markup characters
 //    inside it, a `mailto:` or `xmpp:` prefix, a host without a dot. A document whose every
-//    candidate has a plain shape is parsed without the tokenizer.
+//    candidate has a plain shape is parsed without the tokenizer. Candidates inside code and
+//    HTML blocks do not count (neither way finds links there): when every odd-shaped candidate
+//    lies in one, the fast parse's tree is kept, since the tokenizer works on inline text only
+//    and so cannot move a block's bounds.
 // 2. The transform itself walks every text node with four regular expressions. Each of them
 //    needs `http://`, `https://`, `www.` or `@` in the node, so when no text node holds one of
 //    those the walk is skipped.
@@ -41,15 +44,51 @@ const LITERAL_LINK_HINT = /https?:\/\/|www\.|@/i;
 /** A line that could be a table's delimiter row: only pipes, colons, dashes, blanks, after any `>`. */
 const DELIMITER_ROW_SHAPE = /^[\t >]*[-:|][\t |:-]*$/;
 
-/** True unless every bare URL or e-mail candidate has a plain shape. */
-export function needsLiteralTokenizer(markdown: string): boolean {
-  if (!LITERAL_LINK_HINT.test(markdown)) return false;
+/** Where bare URL or e-mail candidates of an unusual shape start, in source order. */
+function oddCandidateOffsets(markdown: string): number[] {
+  const offsets: number[] = [];
+  if (!LITERAL_LINK_HINT.test(markdown)) return offsets;
   for (const m of markdown.matchAll(CANDIDATE)) {
     const candidate = m[0];
     const plain = candidate.includes('@') && !/^(?:https?:\/\/|www\.)/i.test(candidate) ? PLAIN_EMAIL : PLAIN_URL;
-    if (!plain.test(candidate)) return true;
+    if (!plain.test(candidate)) offsets.push(m.index);
   }
-  return false;
+  return offsets;
+}
+
+/** True unless every bare URL or e-mail candidate has a plain shape. */
+export function needsLiteralTokenizer(markdown: string): boolean {
+  return oddCandidateOffsets(markdown).length > 0;
+}
+
+/** Nodes whose children are blocks: the only places code and HTML blocks sit. */
+const BLOCK_CONTAINERS = new Set(['root', 'blockquote', 'list', 'listItem', 'footnoteDefinition']);
+type BlockNode = { type: string; children?: BlockNode[]; position?: { start: { offset?: number }; end: { offset?: number } } };
+
+/**
+ * Whether every offset lies inside a code block or an HTML block of the tree. Candidates never
+ * span a line ending, so one that starts inside such a block ends inside it.
+ */
+function allInsideRawBlocks(tree: BlockNode, offsets: number[]): boolean {
+  const spans: [number, number][] = [];
+  const collect = (node: BlockNode) => {
+    for (const child of node.children ?? []) {
+      if (child.type === 'code' || child.type === 'html') {
+        const start = child.position?.start.offset;
+        const end = child.position?.end.offset;
+        if (start === undefined || end === undefined) return false;
+        spans.push([start, end]);
+      } else if (BLOCK_CONTAINERS.has(child.type) && !collect(child)) return false;
+    }
+    return true;
+  };
+  if (!collect(tree)) return false;
+  let i = 0; // spans come in source order, and so do the offsets
+  for (const offset of offsets) {
+    while (i < spans.length && spans[i]![1] <= offset) i++;
+    if (i === spans.length || offset < spans[i]![0]) return false;
+  }
+  return true;
 }
 
 // --- tables ---------------------------------------------------------------------------------
@@ -129,10 +168,17 @@ export const fullGfmParser = unified().use(remarkParse).use(remarkQuireGfm, { li
 export const fastGfmParser = unified().use(remarkParse).use(remarkQuireGfm, { literalTokenizer: false }).freeze();
 
 export function parseGfm(markdown: string, file: Parameters<typeof fullGfmParser.parse>[0]): Root {
-  const parser = needsLiteralTokenizer(markdown) ? fullGfmParser : fastGfmParser;
+  return parseGfmTracked(markdown, file).tree;
+}
+
+/** parseGfm, saying whether the literal-autolink tokenizer had to run. */
+export function parseGfmTracked(markdown: string, file: Parameters<typeof fullGfmParser.parse>[0]): { tree: Root; literalTokenizer: boolean } {
+  const odd = oddCandidateOffsets(markdown);
   current = { markdown, delimiterAfter: null };
   try {
-    return parser.parse(file) as Root;
+    const fast = fastGfmParser.parse(file) as Root;
+    if (odd.length === 0 || allInsideRawBlocks(fast as BlockNode, odd)) return { tree: fast, literalTokenizer: false };
+    return { tree: fullGfmParser.parse(file) as Root, literalTokenizer: true };
   } finally {
     current = null;
   }

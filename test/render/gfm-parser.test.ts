@@ -6,7 +6,7 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
-import { fastGfmParser, needsLiteralTokenizer, parseGfm } from '../../src/render/gfm-parser.ts';
+import { fastGfmParser, needsLiteralTokenizer, parseGfm, parseGfmTracked } from '../../src/render/gfm-parser.ts';
 
 const stockGfmParser = unified().use(remarkParse).use(remarkGfm).freeze();
 const toHtml = unified().use(remarkRehype).use(rehypeStringify);
@@ -135,6 +135,46 @@ describe('fast GFM parsing', () => {
     expect(needsLiteralTokenizer('Read [the guide](https://example.com/guide) or www.example.org/docs today.')).toBe(false);
     expect(needsLiteralTokenizer('See https://example.com/a_b for more.')).toBe(true);
     expect(html(fastGfmParser.parse('Plain www.example.org/docs text.'))).toContain('<a href="http://www.example.org/docs">');
+  });
+});
+
+// Odd-shaped bare URLs inside code and HTML blocks, where neither way finds links, next to the
+// same URLs in prose, lists, quotes, footnotes and lazy lines, where they must still count.
+const RAW_BLOCK_CASES = [
+  '```sh\ncurl "https://a.example/?q=x&n=1" | jq\n```\n\nText www.b.example/docs.',
+  '```\nhttps://a.example/a_b_\n```\nhttps://a.example/a_b_',
+  '    curl "https://a.example/?q=x&n=1"\n\nplain https://b.example',
+  '- item\n\n  ```js\n  fetch("https://a.example/?a&b")\n  ```\n- https://c.example/x_y_',
+  '> ```\n> https://a.example/`x`\n> ```\n> then https://a.example/`x`',
+  '<pre>\nhttps://a.example/?a&b"\n</pre>\n\nafter',
+  '<div>\nhttps://a.example/_x_\n</div>\nhttps://a.example/_x_',
+  '~~~\nmailto:a@b.example\n~~~\nmailto:a@b.example',
+  '[^1]: note\n\n    ```\n    https://a.example/?x&y"\n    ```\n\nText[^1]',
+  'para\n```\nhttps://a.example/*x*\n```',
+  '```\nunclosed https://a.example/*x*',
+  'a `https://a.example/?a&b"` span',
+];
+
+describe('odd URLs in code and HTML blocks', () => {
+  it.each(RAW_BLOCK_CASES)('matches remark-gfm: %j', (md) => {
+    expectAsRemarkGfm(md);
+  });
+
+  it('keeps the fast parse when every odd URL is in a code or HTML block, and only then', () => {
+    expect(parseGfmTracked(RAW_BLOCK_CASES[0]!, RAW_BLOCK_CASES[0]!).literalTokenizer).toBe(false);
+    expect(parseGfmTracked(RAW_BLOCK_CASES[5]!, RAW_BLOCK_CASES[5]!).literalTokenizer).toBe(false);
+    expect(parseGfmTracked(RAW_BLOCK_CASES[1]!, RAW_BLOCK_CASES[1]!).literalTokenizer).toBe(true);
+    expect(parseGfmTracked(RAW_BLOCK_CASES[11]!, RAW_BLOCK_CASES[11]!).literalTokenizer).toBe(true); // inline code is not a block
+  });
+
+  it('matches remark-gfm on random documents mixing blocks, containers and odd URLs', () => {
+    const parts = [
+      '```', '```sh', '~~~', '    ', '> ', '- ', '1. ', '[^1]: ', '<pre>', '</pre>', '<div>', '</div>', 'Text[^1]',
+      'https://a.example/?q=x&n=1"', 'https://a.example/_x_', 'www.b.example/`c`', 'mailto:a@b.example', 'https://plain.example/p',
+      'word', ' ', ' ', '\n', '\n', '\n\n', '\t', '*', '_', '`',
+    ];
+    const compared = countAsRemarkGfm(randomDocuments(4242, parts, 4000, 30), (md) => needsLiteralTokenizer(md) && !parseGfmTracked(md, md).literalTokenizer);
+    expect(compared).toBeGreaterThan(300); // the kept fast parse was really exercised
   });
 });
 
