@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { runCli } from '../helpers/run-cli.ts';
 
 let dir: string | undefined;
@@ -40,6 +41,11 @@ describe('quire init', () => {
     expect(fs.existsSync(path.join(root, '.dist.work'))).toBe(true);
     git(root, 'add', '-A');
     expect(git(root, 'diff', '--cached', '--name-only').trim().split('\n').sort()).toEqual(TEMPLATE);
+
+    // The workflow is valid YAML whose job installs from the lock file and builds with the installed Quire.
+    const workflow = parse(fs.readFileSync(path.join(root, '.github', 'workflows', 'quire.yml'), 'utf8')) as { jobs: Record<string, { steps: { run?: string }[] }> };
+    expect(Object.keys(workflow.jobs)).toEqual(['build']);
+    expect(workflow.jobs.build!.steps.flatMap((s) => (s.run ? [s.run] : []))).toEqual(['npm ci', 'npx quire build']);
   });
 
   it('writes into the directory named, made if missing, with the site id given', async () => {
