@@ -3,6 +3,7 @@
 // forms that work without JavaScript; every POST needs the session's CSRF token.
 import { Hono, type Context } from 'hono';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
+import { ApiError } from '../api/api-error.ts';
 import type { DistStore, SiteContent } from '../api/dist-store.ts';
 import type { BuildFacts } from '../build/build.ts';
 import { printable } from '../content/issues.ts';
@@ -266,12 +267,22 @@ export function createAdminApp(deps: AdminDeps) {
 
   // Errors thrown in this app's handlers get a page of the app too, not the API's JSON.
   app.onError((err, c) => {
+    if (err instanceof ApiError) return renderAdminRefusal(err, c); // a body over the cap, read here
     const csrf = c.get('session')?.csrf;
     deps.log?.(`admin: internal error on ${c.req.method} ${printable(c.req.path)}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     return c.html(<ErrorPage csrf={csrf} message="The server failed to answer this request; the details are in its log." />, 500);
   });
 
   return app;
+}
+
+/**
+ * A refusal of the server's (a request body over the cap) on an /admin path, as a page of the app:
+ * the server's own error for that status, with no API JSON. The status and headers are kept.
+ */
+export function renderAdminRefusal(err: ApiError, c: Context): Response | Promise<Response> {
+  const headers = { ...err.headers, ...ADMIN_SECURITY_HEADERS, 'cache-control': 'no-store' };
+  return c.html(<ErrorPage message={`${err.message}.`} />, err.status as 413, headers);
 }
 
 /** "Send pending now" sends this many in the request (4 at a time); the rest are made due for the worker. */

@@ -20,8 +20,11 @@ export interface ApiDeps {
   keyring: Keyring;
   publicUrl: string;
   log?: (line: string) => void;
-  /** Other apps served by the same server (the admin app under /admin), matched first. */
-  mounts?: { path: string; app: Hono<any> }[];
+  /**
+   * Other apps served by the same server (the admin app under /admin), matched first. A mount's
+   * `renderError` answers this app's refusals (a body over the cap) on its paths, in its own format.
+   */
+  mounts?: { path: string; app: Hono<any>; renderError?: (err: ApiError, c: Context) => Response | Promise<Response> }[];
   /** Cap on every request body read by any route, mounts included (default 1 MiB). */
   maxBodyBytes?: number;
 }
@@ -163,8 +166,11 @@ export function createApiApp(deps: ApiDeps): Hono {
     }
     return errorResponse(new ApiError(404, 'ROUTE_NOT_FOUND', `no route for ${c.req.path}; see /openapi.json`));
   });
-  app.onError((err) => {
-    if (err instanceof ApiError) return errorResponse(err);
+  app.onError((err, c) => {
+    if (err instanceof ApiError) {
+      const mount = deps.mounts?.find((m) => m.renderError && (c.req.path === m.path || c.req.path.startsWith(`${m.path}/`)));
+      return mount?.renderError ? mount.renderError(err, c) : errorResponse(err);
+    }
     log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     return errorResponse(new ApiError(500, 'INTERNAL_ERROR', 'the server failed to answer this request'));
   });

@@ -62,6 +62,15 @@ describe('request bodies', () => {
     // 500 MB announced, 10 bytes sent: the answer comes without the rest.
     const reply = await raw('POST /admin/sign-in HTTP/1.1\r\nHost: quire.test\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500000000\r\n\r\ntoken=abcd');
     expect(reply).toMatch(/^HTTP\/1\.1 413 /);
+    // Under /admin the refusal is a page of the app, never the API's JSON.
+    expect(reply).toMatch(/content-type: text\/html/i);
+    expect(reply).toContain('larger than');
+    expect(reply).not.toContain('"code"');
+  });
+
+  it('answers the API JSON 413 outside /admin', async () => {
+    const reply = await raw('POST /v1/articles HTTP/1.1\r\nHost: quire.test\r\nContent-Length: 500000000\r\n\r\n');
+    expect(reply).toMatch(/^HTTP\/1\.1 413 /);
     expect(reply).toContain('"code":"BODY_TOO_LARGE"');
   });
 
@@ -72,6 +81,7 @@ describe('request bodies', () => {
       // never finished: the server must not wait for the end
     });
     expect(reply).toMatch(/^HTTP\/1\.1 413 /);
+    expect(reply).toMatch(/content-type: text\/html/i);
   });
 
   it('caps the admin forms too, before the session is looked at', async () => {

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import chokidar, { type FSWatcher } from 'chokidar';
 import { Hono } from 'hono';
-import { createAdminApp } from '../../admin/admin-app.tsx';
+import { createAdminApp, renderAdminRefusal } from '../../admin/admin-app.tsx';
 import { printable } from '../../content/issues.ts';
 import { buildDist, createBuildCaches, NO_BUILD_FACTS, type BuildFacts, type BuildResult } from '../../build/build.ts';
 import { createApiApp } from '../../api/app.ts';
@@ -62,7 +62,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
     wakeDeliveries: () => worker?.wake(),
     log: err,
   });
-  const app = createApiApp({ store, keyring, publicUrl: config.publicUrl, log: err, mounts: [{ path: '/admin', app: admin }], maxBodyBytes: config.maxBodyBytes });
+  const app = createApiApp({ store, keyring, publicUrl: config.publicUrl, log: err, mounts: [{ path: '/admin', app: admin, renderError: renderAdminRefusal }], maxBodyBytes: config.maxBodyBytes });
   const fileLimit = openFileLimit();
   const limits = {
     ...DEFAULT_CONNECTION_LIMITS,
