@@ -14,6 +14,9 @@ import type { Body, DistStore, SiteContent } from './dist-store.ts';
 import { isPlainList, parseListQuery } from './list-query.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { buildLlmsTxt } from './llms-txt.ts';
+import { addHealthRoutes } from '../observe/health-routes.ts';
+import type { Metrics } from '../observe/metrics.ts';
+import { createReadiness, type Readiness } from '../observe/readiness.ts';
 
 export interface ApiDeps {
   store: DistStore;
@@ -27,6 +30,12 @@ export interface ApiDeps {
   mounts?: { path: string; app: Hono<any>; renderError?: (err: ApiError, c: Context) => Response | Promise<Response> }[];
   /** Cap on every request body read by any route, mounts included (default 1 MiB). */
   maxBodyBytes?: number;
+  /** What GET /readyz answers (default: ready once a build is served). */
+  readiness?: () => Readiness;
+  /** Serves GET /metrics when given (QUIRE_METRICS=1); absent, /metrics is 404. */
+  metrics?: Metrics | null;
+  /** Told which site a request's key opened, for its log line. */
+  noteSite?: (c: Context, siteId: string) => void;
 }
 
 const CORS = {
@@ -97,6 +106,7 @@ export function createApiApp(deps: ApiDeps): Hono {
         'www-authenticate': 'Bearer realm="quire", error="invalid_token"',
       });
     }
+    deps.noteSite?.(c, site.id);
     return site;
   }
 
@@ -144,7 +154,11 @@ export function createApiApp(deps: ApiDeps): Hono {
   app.get('/', (c) =>
     c.json({ name: 'Quire Content API', version: '1.0.0', openapi: `${deps.publicUrl}/openapi.json`, llms: `${deps.publicUrl}/llms.txt` }, 200, CORS),
   );
-  app.get('/healthz', (c) => c.json({ ok: true, buildId: store.current()?.buildId ?? null }, 200, { 'cache-control': 'no-store' }));
+  addHealthRoutes(app, {
+    buildId: () => store.current()?.buildId ?? null,
+    readiness: deps.readiness ?? createReadiness({ buildServed: () => store.current() !== null }),
+    metrics: deps.metrics ?? null,
+  });
 
   app.options('*', () =>
     new Response(null, {

@@ -30,6 +30,10 @@ export interface QuireConfig {
   readonly maxConnections: number | null;
   /** Open connections per client address (IPv6: per /64); 0: no per-client cap (behind a proxy). */
   readonly maxConnectionsPerClient: number;
+  /** QUIRE_LOG_FORMAT: request and delivery log lines as text (default) or JSON lines. */
+  readonly logFormat: 'text' | 'json';
+  /** QUIRE_METRICS=1: serve Prometheus metrics at /metrics. */
+  readonly metrics: boolean;
   /**
    * QUIRE_TEST_SWAP_PAUSE_FILE, for tests only: a build that swaps dist/ in writes this file and
    * waits between its two renames, so a test can kill it at the one moment dist/ is missing.
@@ -76,6 +80,11 @@ function httpUrl(v: string): string {
   return v;
 }
 
+function logFormat(v: string): 'text' | 'json' {
+  if (v !== 'text' && v !== 'json') throw new Invalid('must be text or json');
+  return v;
+}
+
 function flag(v: string): boolean {
   if (!['0', '1', 'true', 'false'].includes(v)) throw new Invalid('must be 1 or 0');
   return v === '1' || v === 'true';
@@ -98,6 +107,8 @@ const SETTINGS = {
   QUIRE_MAX_BODY_BYTES: { read: wholeNumber(1024, 1024 ** 3, 'a whole number of bytes'), about: 'largest request body the server reads; larger is answered 413 (default 1048576)' },
   QUIRE_MAX_CONNECTIONS: { read: wholeNumber(1, 1_000_000), about: 'open connections at most (default 4096, kept below the open-file limit)' },
   QUIRE_MAX_CONNECTIONS_PER_CLIENT: { read: wholeNumber(0, 1_000_000), about: 'open connections per client address (default 64; 0: no cap, behind a proxy)' },
+  QUIRE_LOG_FORMAT: { read: logFormat, about: 'request and delivery log lines on stderr: text (default) or json (one JSON object a line)' },
+  QUIRE_METRICS: { read: flag, about: '1 serves Prometheus metrics at /metrics (default 0: /metrics is 404); keep it behind the proxy' },
   QUIRE_TEST_SWAP_PAUSE_FILE: { read: text, about: 'tests only: a build writes this file and waits between the two renames of its dist/ swap' },
 } satisfies Record<string, { read: (v: string) => unknown; about: string }>;
 
@@ -151,6 +162,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     maxBodyBytes: e.QUIRE_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES,
     maxConnections: e.QUIRE_MAX_CONNECTIONS ?? null,
     maxConnectionsPerClient: e.QUIRE_MAX_CONNECTIONS_PER_CLIENT ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
+    logFormat: e.QUIRE_LOG_FORMAT ?? 'text',
+    metrics: e.QUIRE_METRICS ?? false,
     testSwapPauseFile: e.QUIRE_TEST_SWAP_PAUSE_FILE ? path.resolve(cwd, e.QUIRE_TEST_SWAP_PAUSE_FILE) : null,
   });
 }

@@ -14,6 +14,8 @@ export interface AttemptResult {
   outcome: Outcome;
   /** A short reason in plain words, for summaries and the web app. */
   summary: string;
+  /** What kind of failure, as a code for logs (`timeout`, `http_503`, `redirect`); null when delivered. */
+  errorKind: string | null;
 }
 
 export async function attemptDelivery(
@@ -43,6 +45,7 @@ export async function attemptDelivery(
       attempt: { ...base, status: null, error: `${res.kind}: ${res.message}`, replyUrl: null, replyId: null },
       outcome: isPermanent(res.kind) ? { kind: 'fail', disable: false } : { kind: 'retry', retryAfterMs: null },
       summary: res.message,
+      errorKind: res.kind,
     };
   }
   return readResponse(res, base, opts.now);
@@ -63,12 +66,14 @@ function readResponse(res: Extract<HttpOutcome, { ok: true }>, base: Pick<Attemp
       attempt: { ...base, status: res.status, error: reply.note, replyUrl: reply.url, replyId: reply.id },
       outcome,
       summary: reply.url ? `delivered; the receiver placed it at ${reply.url}` : 'delivered',
+      errorKind: null,
     };
   }
   const error = res.status >= 300 && res.status < 400
     ? redirectError(res.status, header('location'))
     : `HTTP ${res.status}${res.status === 410 ? ': the receiver is gone; webhook disabled' : ''}${bodySnippet(res.body)}`;
-  return { attempt: { ...base, status: res.status, error, replyUrl: null, replyId: null }, outcome, summary: error };
+  const errorKind = res.status >= 300 && res.status < 400 ? 'redirect' : `http_${res.status}`;
+  return { attempt: { ...base, status: res.status, error, replyUrl: null, replyId: null }, outcome, summary: error, errorKind };
 }
 
 const MAX_LOCATION_CHARS = 300;

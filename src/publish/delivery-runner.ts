@@ -16,6 +16,14 @@ export interface DeliveryDeps {
   timeoutMs?: number;
   random?: () => number;
   log?: (line: string) => void;
+  /** Told of every attempt once it is recorded (the server's delivery log and metrics). */
+  observeAttempt?: (attempt: ObservedAttempt) => void;
+}
+
+export interface ObservedAttempt {
+  delivery: Pick<ClaimedDelivery, 'id' | 'siteId' | 'slug' | 'event' | 'attempts'>;
+  verdict: SendResult['verdict'];
+  result: AttemptResult;
 }
 
 export interface DrainOptions {
@@ -176,8 +184,10 @@ async function deliverClaimed(
       attempt: { url: '', startedAt: started, durationMs: 0, status: null, error: 'no webhook registered for this site', replyUrl: null, replyId: null },
       outcome: { kind: 'fail', disable: false },
       summary: 'no webhook registered for this site',
+      errorKind: 'no_webhook',
     };
     recorder.recordAttempt(id, result.attempt, { state: 'failed' }, started);
+    deps.observeAttempt?.({ delivery, verdict: 'failed', result });
     return { verdict: 'failed', result };
   }
   const result = await attemptDelivery(deps.client, delivery, { url: target.webhook.url, secret: target.secret }, { now: started, timeoutMs });
@@ -199,5 +209,6 @@ async function deliverClaimed(
       deps.log?.(`webhook of ${delivery.siteId} disabled: the receiver answered 410 Gone; set it again to re-enable`);
     }
   }
+  deps.observeAttempt?.({ delivery, verdict, result });
   return { verdict, result };
 }

@@ -1,19 +1,25 @@
 // The server's background sender: every few seconds, delivers what is due in the outbox
 // (retries a publish run left behind, deliveries queued while the server was down).
+import type { WorkerHealth } from '../observe/readiness.ts';
 import { drainOutbox, type DeliveryDeps } from './delivery-runner.ts';
 
 export const WORKER_INTERVAL_MS = 5_000;
 
-export function startDeliveryWorker(deps: DeliveryDeps, intervalMs = WORKER_INTERVAL_MS): { stop(): Promise<void>; wake(): void } {
+export function startDeliveryWorker(deps: DeliveryDeps, intervalMs = WORKER_INTERVAL_MS): { stop(): Promise<void>; wake(): void; health(): WorkerHealth } {
   let running: Promise<void> | null = null;
   let stopped = false;
+  let error: string | null = null;
   const tick = () => {
     if (running || stopped) return;
     running = drainOutbox(deps, { concurrency: 4 })
       .then((s) => {
+        error = null;
         if (s.attempts) deps.log?.(`Webhook deliveries: ${s.delivered} delivered, ${s.failed} failed, ${s.attempts - s.delivered - s.failed} to retry.`);
       })
-      .catch((e: unknown) => deps.log?.(`Webhook delivery worker: ${e instanceof Error ? e.message : String(e)}`))
+      .catch((e: unknown) => {
+        error = e instanceof Error ? e.message : String(e);
+        deps.log?.(`Webhook delivery worker: ${error}`);
+      })
       .finally(() => {
         running = null;
       });
@@ -23,6 +29,7 @@ export function startDeliveryWorker(deps: DeliveryDeps, intervalMs = WORKER_INTE
   tick();
   return {
     wake: tick,
+    health: () => ({ running: !stopped, error }),
     async stop() {
       stopped = true;
       clearInterval(timer);

@@ -27,6 +27,8 @@ export async function testWebhook(deps: DeliveryDeps & { distDir: string }, site
   const body = Buffer.from(webhookBody('updated', json));
   const id = outbox.enqueue({ siteId, slug, event: 'updated', body, origin: 'test' }, now, { owner: newLeaseOwner('test'), until: now + 300_000 });
   const result = await attemptDelivery(deps.client, outbox.get(id)!, { url: webhook.url, secret }, { now, ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}) });
-  outbox.recordAttempt(id, result.attempt, { state: result.outcome.kind === 'success' ? 'delivered' : 'failed' }, deps.now());
+  const verdict = result.outcome.kind === 'success' ? 'delivered' : 'failed';
+  outbox.recordAttempt(id, result.attempt, { state: verdict }, deps.now());
+  deps.observeAttempt?.({ delivery: { id, siteId, slug, event: 'updated', attempts: 0 }, verdict, result });
   return { sent: true, deliveryId: id, slug, attempt: result.attempt, explanation: explainAttempt(result.attempt, { willRetry: false }) };
 }

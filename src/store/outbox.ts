@@ -35,6 +35,7 @@ export interface DeliveryWithBody extends Delivery {
 export interface ClaimedDelivery {
   id: string;
   siteId: string;
+  slug: string;
   event: string;
   /** Attempts made before this one. */
   attempts: number;
@@ -165,18 +166,21 @@ export function createOutbox(db: StateDb) {
   // claim's cost. Positional, like the attempt statements below: it runs for every delivery.
   // Due by now too: a sender holding a list of due ids made a moment ago must not send one that
   // another sender has meanwhile attempted and rescheduled (that would be an attempt too many).
-  const claim = db.prepare<[number, string, string, number, number, number], { id: string; site_id: string; event: string; attempts: number }>(
+  const claim = db.prepare<[number, string, string, number, number, number], { id: string; site_id: string; slug: string; event: string; attempts: number }>(
     `UPDATE deliveries SET lease_until = ?, lease_owner = ?
      WHERE id = ? AND state = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
        AND NOT EXISTS (SELECT 1 FROM deliveries other WHERE other.site_id = deliveries.site_id
          AND other.slug = deliveries.slug AND other.id <> deliveries.id AND other.lease_until > ?)
-     RETURNING id, site_id, event, attempts`,
+     RETURNING id, site_id, slug, event, attempts`,
   );
   const due = db.prepare<{ now: number; site: string | null; limit: number }, { id: string }>(
     `SELECT d.id FROM deliveries d JOIN webhooks w ON w.site_id = d.site_id AND w.disabled_at IS NULL
      WHERE d.state = 'pending' AND d.next_attempt_at <= @now AND (d.lease_until IS NULL OR d.lease_until <= @now)
        AND (@site IS NULL OR d.site_id = @site)
      ORDER BY d.next_attempt_at, d.created_at LIMIT @limit`,
+  );
+  const pendingSummary = db.prepare<[], { n: number; oldest: number | null }>(
+    `SELECT count(*) AS n, min(created_at) AS oldest FROM deliveries WHERE state = 'pending'`,
   );
   // Positional parameters: binding by position is cheaper than by name, and these two run for
   // every attempt.
@@ -236,7 +240,7 @@ export function createOutbox(db: StateDb) {
     /** claim() that hands back the claimed delivery (one statement: UPDATE … RETURNING). */
     take(id: string, owner: string, now: number, leaseUntil: number): ClaimedDelivery | null {
       const row = claim.get(leaseUntil, owner, id, now, now, now);
-      return row ? { id: row.id, siteId: row.site_id, event: row.event, attempts: row.attempts, body: bodyFor(row.id) } : null;
+      return row ? { id: row.id, siteId: row.site_id, slug: row.slug, event: row.event, attempts: row.attempts, body: bodyFor(row.id) } : null;
     },
 
     /** take() for several deliveries in one transaction; those another sender holds are left out. */
@@ -342,6 +346,12 @@ export function createOutbox(db: StateDb) {
         )
         .get(siteId, slug);
       return row?.reply_url ?? null;
+    },
+
+    /** How many deliveries wait to be sent, and when the oldest of them was queued (for metrics). */
+    pendingSummary(): { count: number; oldestCreatedAt: number | null } {
+      const row = pendingSummary.get();
+      return { count: row?.n ?? 0, oldestCreatedAt: row?.oldest ?? null };
     },
 
     counts(siteId: string | null = null): Record<DeliveryState, number> {

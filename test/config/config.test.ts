@@ -32,6 +32,8 @@ describe('parseConfig', () => {
       maxBodyBytes: 1024 * 1024,
       maxConnections: null,
       maxConnectionsPerClient: 64,
+      logFormat: 'text',
+      metrics: false,
       testSwapPauseFile: null,
     });
     expect(Object.isFrozen(c)).toBe(true);

@@ -15,6 +15,11 @@ import { reportBuild } from '../report.ts';
 import { startDeliveryWorker } from '../../publish/delivery-worker.ts';
 import { StateStoreError } from '../../store/database.ts';
 import { createKeyringFor, openPublishing, type CliContext } from '../context.ts';
+import { createServerObservability } from '../../observe/server-observability.ts';
+import { createReadiness, type WorkerHealth } from '../../observe/readiness.ts';
+
+/** The worker's health when the state store could not be opened at start (no worker runs). */
+const NO_STATE_STORE: WorkerHealth = { running: false, error: 'the state store could not be opened at start' };
 
 export async function runServer(ctx: CliContext, opts: { watch: boolean }): Promise<number> {
   const { config, out, err } = ctx;
@@ -22,14 +27,17 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
   const caches = createBuildCaches(config.stateDir);
   // What the admin's Articles tab shows: the last build's facts, never content read per request.
   let lastBuild: BuildFacts = NO_BUILD_FACTS;
+  let observed: ReturnType<typeof createServerObservability> | null = null;
   // A build that fails, even by throwing, leaves the last good dist/ served and this process up.
   const build = async (): Promise<BuildResult | null> => {
     try {
       const result = await buildDist(config, caches);
       reportBuild(result, result.ok ? out : err);
+      observed?.metrics?.observeBuild(result.ok ? 'ok' : 'failed');
       lastBuild = { sites: result.loaded, issues: result.issues };
       return result;
     } catch (cause) {
+      observed?.metrics?.observeBuild('failed');
       err(printable(`Build failed: ${cause instanceof Error ? cause.message : String(cause)}`));
       return null;
     }
@@ -45,6 +53,13 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
   // The read-only API needs only dist/ and the keys: a broken delivery state turns webhooks and
   // the Publishing app off, with the file named, and the API keeps serving.
   const publishing = openPublishingOrReport(ctx);
+  observed = createServerObservability({ format: config.logFormat, metrics: config.metrics, pending: publishing ? () => publishing.store.outbox.pendingSummary() : null });
+  observed.metrics?.observeBuild(first?.ok ? 'ok' : 'failed');
+  const log = observed.logger.message;
+  if (publishing) {
+    publishing.observeAttempt = observed.observeAttempt;
+    publishing.log = log;
+  }
   const worker = publishing ? startDeliveryWorker(publishing) : null;
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   let base = config.publicUrl;
@@ -60,9 +75,19 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
     allowPrivate: config.allowPrivateTargets,
     lastBuild: () => lastBuild,
     wakeDeliveries: () => worker?.wake(),
-    log: err,
+    log,
   });
-  const app = createApiApp({ store, keyring, publicUrl: config.publicUrl, log: err, mounts: [{ path: '/admin', app: admin, renderError: renderAdminRefusal }], maxBodyBytes: config.maxBodyBytes });
+  const app = createApiApp({
+    store,
+    keyring,
+    publicUrl: config.publicUrl,
+    log,
+    mounts: [{ path: '/admin', app: admin, renderError: renderAdminRefusal }],
+    maxBodyBytes: config.maxBodyBytes,
+    readiness: createReadiness({ buildServed: () => store.current() !== null, worker: () => worker?.health() ?? NO_STATE_STORE }),
+    metrics: observed.metrics,
+    noteSite: observed.requests.noteSite,
+  });
   const fileLimit = openFileLimit();
   const limits = {
     ...DEFAULT_CONNECTION_LIMITS,
@@ -74,7 +99,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
   if (config.maxConnections !== null && limits.maxConnections < config.maxConnections) {
     err(`QUIRE_MAX_CONNECTIONS lowered to ${limits.maxConnections}: the open-file limit is ${fileLimit}.`);
   }
-  const server = await listen(app, config.port, config.host, limits);
+  const server = await listen(app, config.port, config.host, limits, observed.requests.attach);
   const stopWatchingDist = store.watch(() => out('Loaded the new build.'));
   // A keys.json that stops reading keeps the generations held now (never reverts them) and is reported.
   const keyTimer = setInterval(() => generations.refresh((e) => err(e.message)), 1000);

@@ -1,0 +1,19 @@
+// GET /healthz (the process answers), GET /readyz (it can do its job) and, when metrics are on,
+// GET /metrics. Unauthenticated and cheap: nothing here reads the disk.
+import type { Hono } from 'hono';
+import type { Metrics } from './metrics.ts';
+import type { Readiness } from './readiness.ts';
+
+const NO_STORE = { 'cache-control': 'no-store' };
+
+export function addHealthRoutes(app: Hono, deps: { buildId: () => string | null; readiness: () => Readiness; metrics: Metrics | null }): void {
+  app.get('/healthz', (c) => c.json({ ok: true, buildId: deps.buildId() }, 200, NO_STORE));
+  app.get('/readyz', (c) => {
+    const r = deps.readiness();
+    return r.ready ? c.json({ ready: true, buildId: deps.buildId() }, 200, NO_STORE) : c.json({ ready: false, reason: r.reason }, 503, NO_STORE);
+  });
+  const { metrics } = deps;
+  if (metrics) {
+    app.get('/metrics', async () => new Response(await metrics.render(), { status: 200, headers: { 'content-type': metrics.contentType, ...NO_STORE } }));
+  }
+}
