@@ -13,6 +13,7 @@ import { createApiApp } from '../../src/api/app.ts';
 import { createDistStore } from '../../src/api/dist-store.ts';
 import { buildDist } from '../../src/build/build.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
+import { createServerObservability } from '../../src/observe/server-observability.ts';
 import { listen } from '../../src/server/serve.ts';
 import { writeCorpus } from './corpus.ts';
 
@@ -47,6 +48,16 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
   const keyring = createKeyring('k'.repeat(40), { generationOf: () => 0 });
   const key = keyring.keyFor('bench');
   const quire = await listen(createApiApp({ store, keyring, publicUrl: settings.publicUrl }), 0, '127.0.0.1');
+  // The same app as `quire start` runs it: one log line per request (to a file, written as to
+  // stderr: synchronously) and metrics on.
+  const logFile = fs.openSync(path.join(dir, 'requests.log'), 'a');
+  const observedServer = (metrics: boolean) => {
+    const observed = createServerObservability({ format: 'text', metrics, pending: () => ({ count: 0, oldestCreatedAt: null }), write: (chunk) => fs.writeSync(logFile, chunk) });
+    const app = createApiApp({ store, keyring, publicUrl: settings.publicUrl, metrics: observed.metrics, noteSite: observed.requests.noteSite });
+    return listen(app, 0, '127.0.0.1', undefined, observed.requests.attach);
+  };
+  const quireLogged = await observedServer(false);
+  const quireMetered = await observedServer(true);
 
   // The bare server: the same bytes and headers, taken from the real server's answers.
   const routes = { list: '/v1/articles', article: '/v1/articles/article-1' };
@@ -75,10 +86,12 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
       // minutes, and one run each would compare two different machines. Throughput: the best
       // round of each; latency at the fixed rate: the median round's.
       const etag = canned.get(route)!.headers.etag!;
-      const sat = { bare: [] as Load[], quire: [] as Load[], notModified: [] as Load[] };
+      const sat = { bare: [] as Load[], quire: [] as Load[], logged: [] as Load[], metered: [] as Load[], notModified: [] as Load[] };
       for (let round = 0; round < ROUNDS; round++) {
         sat.bare.push(await run(`http://127.0.0.1:${barePort}${route}`, auth, { duration: roundSeconds, connections: 50 }));
         sat.quire.push(await run(`http://127.0.0.1:${quire.port}${route}`, auth, { duration: roundSeconds, connections: 50 }));
+        sat.logged.push(await run(`http://127.0.0.1:${quireLogged.port}${route}`, auth, { duration: roundSeconds, connections: 50 }));
+        sat.metered.push(await run(`http://127.0.0.1:${quireMetered.port}${route}`, auth, { duration: roundSeconds, connections: 50 }));
         sat.notModified.push(await run(`http://127.0.0.1:${quire.port}${route}`, { ...auth, 'if-none-match': etag }, { duration: roundSeconds, connections: 50 }));
       }
       const best = (rounds: Load[]) => rounds.reduce((a, b) => (b.reqPerSec > a.reqPerSec ? b : a));
@@ -86,6 +99,8 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
       const mode = `saturation, 50 conns (best of ${ROUNDS})`;
       rows.push({ route: name, server: 'bare node:http', mode, ...bareSat });
       rows.push({ route: name, server: 'Quire', mode, ...best(sat.quire) });
+      rows.push({ route: name, server: 'Quire, request log', mode, ...best(sat.logged) });
+      rows.push({ route: name, server: 'Quire, request log + metrics', mode, ...best(sat.metered) });
       const rate = Math.round(bareSat.reqPerSec / 2);
       // The bare server at the same rate: on a small machine the load generator shares the cores,
       // and its own jitter is in every p99; its row shows how much.
@@ -102,6 +117,9 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
     }
   } finally {
     await quire.close();
+    await quireLogged.close();
+    await quireMetered.close();
+    fs.closeSync(logFile);
     bare.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -32,13 +32,15 @@ describe('log lines', () => {
     expect(formatDelivery('text', 'T', delivery)).toBe('T delivery d1 site=blog updated hello attempt=2 retry 503 (http_503) 40ms');
   });
 
-  it('writes the lines of one turn of the event loop in one write', async () => {
+  it('gathers lines into one write, written after a short wait or on flush', async () => {
     const writes: string[] = [];
     const logger = createLogger({ format: 'text', write: (chunk) => writes.push(chunk), now: () => 0 });
     logger.message('first');
     logger.message('second\u0007');
     expect(writes).toEqual([]);
-    await new Promise((r) => setImmediate(r));
-    expect(writes).toEqual(['first\nsecond\\u0007\n']);
+    await expect.poll(() => writes).toEqual(['first\nsecond\\u0007\n']);
+    logger.message('third');
+    logger.flush();
+    expect(writes).toEqual(['first\nsecond\\u0007\n', 'third\n']);
   });
 });

@@ -161,6 +161,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
   await server.close();
   await worker?.stop();
   publishing?.close();
+  observed.logger.flush();
   return 0;
 }
 
