@@ -85,6 +85,11 @@ describe('quire.db that cannot be read', { timeout: 60_000 }, () => {
       const admin = await fetch(new URL('/admin/', url).href);
       expect(admin.status).toBe(503);
       expect(await admin.text()).not.toContain(p.root); // the details are in the log only
+      // Alive, but not ready: the load balancer's check sees it, without the file's path.
+      expect((await fetch(new URL('/healthz', url).href)).status).toBe(200);
+      const ready = await fetch(new URL('/readyz', url).href);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({ ready: false, reason: 'the state database cannot be read; see the server log' });
     } finally {
       await server.stop();
     }
