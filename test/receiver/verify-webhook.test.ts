@@ -122,7 +122,7 @@ describe('the example receiver', () => {
       // A recorded delivery replayed ten minutes later is refused, whatever it carries.
       const replay = await post(BODY, signed(BODY, SECRET, nowSec() - 600));
       expect(replay.status).toBe(401);
-      expect(((await replay.json()) as { error: string }).error).toMatch(/600 s old, outside the 300 s tolerance/);
+      expect(((await replay.json()) as { error: string }).error).toMatch(/60[01] s old, outside the 300 s tolerance/); // the receiver's clock may have ticked on
       expect(articles.get('a')!.html).toBe('<h1>A2</h1>');
     } finally {
       server.close();
