@@ -1,9 +1,10 @@
 // What the CLI prints is safe for a terminal: control sequences that come from content (file
 // names, image paths) or from a receiver's reply are shown escaped, never written raw. The real
 // CLI in a child process, a real content tree and a real HTTPS receiver.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { printable, printableText } from '../../src/cli/printable.ts';
-import { startHttpsReceiver, testPki, type HttpsReceiver } from '../helpers/https-receiver.ts';
+import type { HttpsReceiver } from '../helpers/https-receiver.ts';
+import { useReceiverProject } from '../helpers/receiver-project.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
@@ -12,24 +13,13 @@ const HOSTILE = '\x1b[2J\x1b]0;pwned\x07\x1b]8;;https://evil.example\x07click\x1
 /** Control characters a terminal acts on: C0 but tab and line feed, DEL, C1, bidi controls. */
 const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
+const setup = useReceiverProject();
 let p: TempProject;
 let receiver: HttpsReceiver;
-let caFile: string;
-beforeAll(async () => {
-  caFile = (await testPki()).caFile;
-  receiver = await startHttpsReceiver();
+beforeEach(() => {
+  receiver = setup.receiver();
 });
-afterAll(() => receiver.close());
-afterEach(() => p?.cleanup());
-
-const env = () => ({
-  QUIRE_CONTENT_DIR: p.contentDir,
-  QUIRE_DIST_DIR: p.distDir,
-  QUIRE_STATE_DIR: p.stateDir,
-  QUIRE_ALLOW_PRIVATE_TARGETS: '1',
-  NODE_EXTRA_CA_CERTS: caFile,
-  QUIRE_PUBLISH_RETRY_WINDOW_MS: '0',
-});
+const env = () => setup.env();
 
 function expectNoRawControl(text: string): void {
   expect(text).not.toMatch(RAW_CONTROL);
@@ -47,7 +37,7 @@ describe('printable', () => {
 
 describe('the CLI prints no control sequence from untrusted text', { timeout: 60_000 }, () => {
   it('from content: a hostile file name and image path in build problems', async () => {
-    p = createTempProject();
+    p = setup.project.current = createTempProject();
     writeSite(p, 'one');
     p.write(`one/articles/${HOSTILE}.md`, '---\nstatus: published\n---\nNo title.\n');
     p.write('one/articles/b.md', article({ title: 'B', status: 'published', image: JSON.stringify(`${HOSTILE}.png`) }));
@@ -61,7 +51,7 @@ describe('the CLI prints no control sequence from untrusted text', { timeout: 60
   });
 
   it("from a receiver's reply: publish, deliveries and webhook test", async () => {
-    p = createTempProject({ git: true });
+    p = setup.project.current = createTempProject({ git: true });
     writeSite(p, 'one');
     p.write('one/articles/a.md', article({ title: 'A', status: 'published' }));
     p.commit('first', '2026-03-01T10:00:00Z');

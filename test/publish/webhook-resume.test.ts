@@ -1,37 +1,25 @@
 // A webhook disabled by 410 Gone: publish says so and exits non-zero, and setting it again
 // resumes from what the receiver last acknowledged. Real CLI, real git repo, real HTTPS receiver.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpsReceiver, testPki, type HttpsReceiver } from '../helpers/https-receiver.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { HttpsReceiver } from '../helpers/https-receiver.ts';
+import { RECEIVER_SECRET as SECRET, useReceiverProject } from '../helpers/receiver-project.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
-const SECRET = 'receiver-shared-secret-0123456789';
+const setup = useReceiverProject();
 let receiver: HttpsReceiver;
-let caFile: string;
 let p: TempProject;
-
-beforeAll(async () => {
-  caFile = (await testPki()).caFile;
-  receiver = await startHttpsReceiver();
+beforeEach(() => {
+  receiver = setup.receiver();
 });
-afterAll(() => receiver.close());
-afterEach(() => p?.cleanup());
 
-const quire = (args: string[]) =>
-  runCli(args, {
-    QUIRE_CONTENT_DIR: p.contentDir,
-    QUIRE_DIST_DIR: p.distDir,
-    QUIRE_STATE_DIR: p.stateDir,
-    QUIRE_ALLOW_PRIVATE_TARGETS: '1',
-    NODE_EXTRA_CA_CERTS: caFile,
-    QUIRE_PUBLISH_RETRY_WINDOW_MS: '0',
-  });
+const quire = (args: string[]) => runCli(args, setup.env());
 const setWebhook = () => quire(['webhook', 'set', 'one', '--url', `https://127.0.0.1:${receiver.port}/hook`, '--secret', SECRET]);
 const received = () => receiver.requests.map((r) => `${r.headers['x-quire-event']} ${(JSON.parse(r.rawBody.toString()) as { article: { slug: string } }).article.slug}`).sort();
 
 describe('a webhook disabled by 410 Gone', { timeout: 90_000 }, () => {
   it('publish exits non-zero with the reason; setting it again sends what the receiver missed', async () => {
-    p = createTempProject({ git: true });
+    p = setup.project.current = createTempProject({ git: true });
     writeSite(p, 'one');
     p.write('one/articles/a.md', article({ title: 'A', status: 'published' }));
     p.write('one/articles/b.md', article({ title: 'B', status: 'published' }));
