@@ -11,8 +11,8 @@ import tls from 'node:tls';
 import path from 'node:path';
 import selfsigned from 'selfsigned';
 import { createSafeClient } from '../../src/net/safe-client.ts';
-import { drainOutbox } from '../../src/publish/delivery-runner.ts';
-import { deliveryHeaders } from '../../src/publish/signing.ts';
+import { drainOutbox } from '../../src/delivery/delivery-runner.ts';
+import { deliveryHeaders } from '../../src/delivery/signing.ts';
 import { openStateStore } from '../../src/store/state-store.ts';
 
 export const EVENTS = 1000;

@@ -8,8 +8,8 @@ import { checkKeysAgainstBuild } from '../keys/key-record.ts';
 import { readManifest } from '../build/manifest.ts';
 import { createSafeClient, type SafeClient } from '../net/safe-client.ts';
 import { VERIFIED_SITE } from '../net/target-policy.ts';
-import type { DeliveryDeps } from '../publish/delivery-runner.ts';
-import { USER_AGENT } from '../publish/signing.ts';
+import type { DeliveryDeps } from '../delivery/delivery-runner.ts';
+import { USER_AGENT } from '../delivery/signing.ts';
 import { openStateStore, type StateStore } from '../store/state-store.ts';
 
 export interface CliContext {

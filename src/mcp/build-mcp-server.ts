@@ -8,8 +8,8 @@ import type { DistSnapshot } from '../api/dist-store.ts';
 import { verifySite } from '../integration/verify-site.ts';
 import type { Keyring } from '../keys/api-keys.ts';
 import type { SafeClient } from '../net/safe-client.ts';
-import type { DeliveryDeps } from '../publish/delivery-runner.ts';
-import { testWebhook } from '../publish/test-connection.ts';
+import type { DeliveryDeps } from '../delivery/delivery-runner.ts';
+import { testWebhook } from '../delivery/test-connection.ts';
 import { ArticleShape, ListItemShape, SiteShape, TestWebhookShape, VerifyReportShape } from './schemas.ts';
 
 export interface McpDeps {

@@ -1,6 +1,6 @@
 // The server's logs and metrics, made once from its settings: the logger (stderr), the metrics
 // registry when QUIRE_METRICS=1, the request observer, and the delivery attempts' observer.
-import type { ObservedAttempt } from '../publish/delivery-runner.ts';
+import type { ObservedAttempt } from '../delivery/delivery-runner.ts';
 import { createLogger, type LogFormat, type Logger } from './log-lines.ts';
 import { createMetrics, type Metrics, type PendingDeliveries } from './metrics.ts';
 import { createRequestObserver, type RequestObserver } from './request-observer.ts';

@@ -10,7 +10,7 @@ import { webhookBody } from '../build/api-shapes.ts';
 import { hashBytes, type Manifest } from '../build/manifest.ts';
 import { tryLock, type LockHolder } from '../store/locks.ts';
 import type { Delivery } from '../store/outbox.ts';
-import { drainOutbox, type DeliveryDeps, type DrainOptions, type DrainSummary } from './delivery-runner.ts';
+import { drainOutbox, type DeliveryDeps, type DrainOptions, type DrainSummary } from '../delivery/delivery-runner.ts';
 import { changedFilesSince, readRevision } from './git-revision.ts';
 import { collapseEvents, planEvents, type PlannedEvent } from './plan-events.ts';
 

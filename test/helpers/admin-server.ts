@@ -8,7 +8,7 @@ import type { BuildFacts } from '../../src/build/build.ts';
 import { loadContent } from '../../src/content/load-content.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { createSafeClient } from '../../src/net/safe-client.ts';
-import type { DeliveryDeps } from '../../src/publish/delivery-runner.ts';
+import type { DeliveryDeps } from '../../src/delivery/delivery-runner.ts';
 import { listen } from '../../src/server/serve.ts';
 import { openStateStore } from '../../src/store/state-store.ts';
 import { TEST_SECRET } from './api-server.ts';

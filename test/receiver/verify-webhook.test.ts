@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { deliveryHeaders } from '../../src/publish/signing.ts';
+import { deliveryHeaders } from '../../src/delivery/signing.ts';
 import { createExampleReceiver } from '../../src/receiver/example-receiver.ts';
 import { verifyWebhook } from '../../src/receiver/verify-webhook.ts';
 

@@ -1,4 +1,4 @@
-import type { RetryOutcome } from '../../publish/retry-now.ts';
+import type { RetryOutcome } from '../../delivery/retry-now.ts';
 import type { AttemptLogEntry } from '../../store/outbox.ts';
 import type { UndeliveredEntry } from '../../store/undelivered.ts';
 import type { Flash } from './layout.tsx';

@@ -1,5 +1,5 @@
 // `quire deliveries [--site <id>] [--json]` and `quire redeliver <delivery-id>`.
-import { redeliver } from '../../publish/redeliver.ts';
+import { redeliver } from '../../delivery/redeliver.ts';
 import { isKnownSite, openPublishing, type CliContext } from '../context.ts';
 import { printable } from '../printable.ts';
 

@@ -1,6 +1,6 @@
 // `quire deliveries retry [<delivery-id> | --site <id>]`: sends pending deliveries now, in this
 // process, and prints each result as it comes (like publish); exit 1 if any is not delivered.
-import { retryPending, type RetryOutcome, type RetryTarget } from '../../publish/retry-now.ts';
+import { retryPending, type RetryOutcome, type RetryTarget } from '../../delivery/retry-now.ts';
 import { isKnownSite, openPublishing, type CliContext } from '../context.ts';
 
 /** How long to wait for a delivery another sender (a running server) is sending: its lease. */

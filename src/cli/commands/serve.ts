@@ -12,7 +12,7 @@ import { createDistStore } from '../../api/dist-store.ts';
 import { listen } from '../../server/serve.ts';
 import { connectionCap, DEFAULT_CONNECTION_LIMITS, openFileLimit } from '../../server/connection-limits.ts';
 import { reportBuild } from '../report.ts';
-import { startDeliveryWorker } from '../../publish/delivery-worker.ts';
+import { startDeliveryWorker } from '../../delivery/delivery-worker.ts';
 import { StateStoreError } from '../../store/database.ts';
 import { createKeyringFor, openPublishing, type CliContext } from '../context.ts';
 import { createServerObservability } from '../../observe/server-observability.ts';

@@ -1,6 +1,6 @@
 // `quire webhook set|show|remove|test <site>`.
 import { buildDist } from '../../build/build.ts';
-import { testWebhook } from '../../publish/test-connection.ts';
+import { testWebhook } from '../../delivery/test-connection.ts';
 import { generateWebhookSecret, saveWebhook } from '../../publish/webhook-settings.ts';
 import { isKnownSite, openPublishing, type CliContext } from '../context.ts';
 import { reportBuild } from '../report.ts';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSafeClient } from '../../src/net/safe-client.ts';
-import { startDeliveryWorker } from '../../src/publish/delivery-worker.ts';
+import { startDeliveryWorker } from '../../src/delivery/delivery-worker.ts';
 import { openStateStore } from '../../src/store/state-store.ts';
 
 const dirs: string[] = [];

@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDist } from '../../src/build/build.ts';
 import { createSafeClient, type SafeClient } from '../../src/net/safe-client.ts';
-import type { DeliveryDeps } from '../../src/publish/delivery-runner.ts';
-import { redeliver } from '../../src/publish/redeliver.ts';
-import { testWebhook } from '../../src/publish/test-connection.ts';
+import type { DeliveryDeps } from '../../src/delivery/delivery-runner.ts';
+import { redeliver } from '../../src/delivery/redeliver.ts';
+import { testWebhook } from '../../src/delivery/test-connection.ts';
 import { openStateStore, type StateStore } from '../../src/store/state-store.ts';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyStatus, MAX_ATTEMPTS, nextDelayMs, parseRetryAfter, RETRY_DELAYS_MS } from '../../src/publish/retry-policy.ts';
+import { classifyStatus, MAX_ATTEMPTS, nextDelayMs, parseRetryAfter, RETRY_DELAYS_MS } from '../../src/delivery/retry-policy.ts';
 
 describe('retry policy', () => {
   it('2xx succeeds; 408, 429 and 5xx retry; 3xx and other 4xx fail; 410 also disables', () => {
