@@ -1,9 +1,10 @@
 // What the Articles tab says of each article: published, draft, or broken (it has errors, so the
 // build refuses it), whether the API serves it, and its problems with their hints. A pure
 // function of small typed facts, so whichever source of build results there is plugs in.
+import type { IssueCode } from '../content/issues.ts';
 
 export interface ArticleProblem {
-  code: string;
+  code: IssueCode;
   message: string;
   /** `content/<site>/articles/x.md:line:col` */
   place: string;

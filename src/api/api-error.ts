@@ -1,29 +1,22 @@
 // One error shape for every API response that is not a success:
 //   {"error": {"status": 404, "code": "ARTICLE_NOT_FOUND", "message": "…"}}
-export type ApiErrorCode =
-  | 'API_KEY_MISSING'
-  | 'API_KEY_INVALID'
-  | 'ARTICLE_NOT_FOUND'
-  | 'ROUTE_NOT_FOUND'
-  | 'METHOD_NOT_ALLOWED'
-  | 'QUERY_INVALID'
-  | 'BODY_TOO_LARGE'
-  | 'CONTENT_UNAVAILABLE'
-  | 'INTERNAL_ERROR';
+// The code comes from the problem catalogue, and the status with it.
+import { CATALOGUE, type CodeIn } from '../problems/catalogue.ts';
+import { ProblemError } from '../problems/problem.ts';
+
+export type ApiErrorCode = CodeIn<'api'>;
 
 export interface ApiErrorBody {
   error: { status: number; code: ApiErrorCode; message: string };
 }
 
-export class ApiError extends Error {
+export class ApiError extends ProblemError<ApiErrorCode> {
   readonly status: number;
-  readonly code: ApiErrorCode;
   readonly headers: Record<string, string>;
-  constructor(status: number, code: ApiErrorCode, message: string, headers: Record<string, string> = {}) {
-    super(message);
+  constructor(code: ApiErrorCode, message: string, headers: Record<string, string> = {}) {
+    super(code, message);
     this.name = 'ApiError';
-    this.status = status;
-    this.code = code;
+    this.status = CATALOGUE[code].status;
     this.headers = headers;
   }
 

@@ -91,18 +91,18 @@ export function createApiApp(deps: ApiDeps): Hono {
   function siteFor(c: Context): SiteContent {
     const snapshot = store.current();
     if (!snapshot) {
-      throw new ApiError(503, 'CONTENT_UNAVAILABLE', 'no build is available yet; run `npm run build`', { 'retry-after': '5' });
+      throw new ApiError('CONTENT_UNAVAILABLE', 'no build is available yet; run `npm run build`', { 'retry-after': '5' });
     }
     const key = bearerOrQueryKey(c);
     if (key === null) {
-      throw new ApiError(401, 'API_KEY_MISSING', 'send the site key as `Authorization: Bearer <key>` or `?key=<key>`', {
+      throw new ApiError('API_KEY_MISSING', 'send the site key as `Authorization: Bearer <key>` or `?key=<key>`', {
         'www-authenticate': 'Bearer realm="quire"',
       });
     }
     const siteId = keyring.verify(key, snapshot.sites);
     const site = siteId === null ? undefined : snapshot.sites.get(siteId);
     if (!site) {
-      throw new ApiError(401, 'API_KEY_INVALID', 'the key is not valid for any site on this server', {
+      throw new ApiError('API_KEY_INVALID', 'the key is not valid for any site on this server', {
         'www-authenticate': 'Bearer realm="quire", error="invalid_token"',
       });
     }
@@ -127,13 +127,13 @@ export function createApiApp(deps: ApiDeps): Hono {
     const site = siteFor(c);
     const slug = c.req.param('slug');
     const body = slug.length <= MAX_SLUG_LENGTH && SLUG.test(slug) ? site.articles.get(slug) : undefined;
-    if (!body) throw new ApiError(404, 'ARTICLE_NOT_FOUND', `no published article with this slug`);
+    if (!body) throw new ApiError('ARTICLE_NOT_FOUND', `no published article with this slug`);
     return sendBody(c, body);
   });
 
   app.get('/assets/:site/:name{.+}', async (c) => {
     const file = store.current()?.sites.get(c.req.param('site'))?.images.get(c.req.param('name'));
-    if (!file) throw new ApiError(404, 'ROUTE_NOT_FOUND', 'no such asset');
+    if (!file) throw new ApiError('ROUTE_NOT_FOUND', 'no such asset');
     const bytes = await fs.readFile(file);
     const etag = `"${path.basename(file).split('.').at(-2) ?? hashBytes(bytes)}"`;
     const headers = {
@@ -176,9 +176,9 @@ export function createApiApp(deps: ApiDeps): Hono {
   const KNOWN = /^\/(?:v1\/articles(?:\/[^/]+)?|openapi\.json|llms\.txt|v1\/openapi\.json|v1\/llms\.txt|assets\/.+)$/;
   app.notFound((c) => {
     if (KNOWN.test(c.req.path)) {
-      return errorResponse(new ApiError(405, 'METHOD_NOT_ALLOWED', `${c.req.method} is not allowed; this API is read-only`, { allow: ALLOW }));
+      return errorResponse(new ApiError('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed; this API is read-only`, { allow: ALLOW }));
     }
-    return errorResponse(new ApiError(404, 'ROUTE_NOT_FOUND', `no route for ${c.req.path}; see /openapi.json`));
+    return errorResponse(new ApiError('ROUTE_NOT_FOUND', `no route for ${c.req.path}; see /openapi.json`));
   });
   app.onError((err, c) => {
     if (err instanceof ApiError) {
@@ -186,7 +186,7 @@ export function createApiApp(deps: ApiDeps): Hono {
       return mount?.renderError ? mount.renderError(err, c) : errorResponse(err);
     }
     log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    return errorResponse(new ApiError(500, 'INTERNAL_ERROR', 'the server failed to answer this request'));
+    return errorResponse(new ApiError('INTERNAL_ERROR', 'the server failed to answer this request'));
   });
   return app;
 }

@@ -15,7 +15,7 @@ export interface ListQuery {
 
 export const isPlainList = (q: ListQuery) => q.limit === null && q.offset === 0 && q.kind === null && q.updatedSince === null;
 
-const invalid = (message: string) => new ApiError(400, 'QUERY_INVALID', message);
+const invalid = (message: string) => new ApiError('QUERY_INVALID', message);
 
 function wholeNumber(name: string, value: string, min: number, max: number): number {
   if (!/^\d{1,9}$/.test(value) || Number(value) < min || Number(value) > max) {

@@ -1,5 +1,6 @@
 // The one place that reads process.env: parse and validate settings once, fail before a port opens.
 import path from 'node:path';
+import { ProblemError } from '../problems/problem.ts';
 
 export interface QuireConfig {
   readonly port: number;
@@ -41,10 +42,10 @@ export interface QuireConfig {
   readonly testSwapPauseFile: string | null;
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends ProblemError<'CONFIG_INVALID'> {
   readonly problems: string[];
   constructor(problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super('CONFIG_INVALID', `Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
     this.problems = problems;
   }

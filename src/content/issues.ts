@@ -1,38 +1,9 @@
 // Problems with content are data with a place: collected, reported together, fatal only at the end.
 import path from 'node:path';
+import type { CodeIn } from '../problems/catalogue.ts';
 
-export type IssueCode =
-  | 'CONTENT_YAML_INVALID'
-  | 'CONTENT_FIELD_REQUIRED'
-  | 'CONTENT_FIELD_TYPE'
-  | 'CONTENT_FIELD_UNKNOWN'
-  | 'CONTENT_SITE_ID_INVALID'
-  | 'CONTENT_SITE_CONFIG_MISSING'
-  | 'CONTENT_AUTHOR_ID_INVALID'
-  | 'CONTENT_SLUG_INVALID'
-  | 'CONTENT_SLUG_DUPLICATE'
-  | 'CONTENT_STATUS_UNKNOWN'
-  | 'CONTENT_KIND_UNKNOWN'
-  | 'CONTENT_LANG_INVALID'
-  | 'CONTENT_URL_INVALID'
-  | 'CONTENT_DATE_INVALID'
-  | 'CONTENT_AUTHOR_UNKNOWN'
-  | 'CONTENT_RELATED_UNKNOWN'
-  | 'CONTENT_RELATED_SELF'
-  | 'CONTENT_IMAGE_MISSING'
-  | 'CONTENT_IMAGE_OUTSIDE'
-  | 'CONTENT_ENCODING_INVALID'
-  | 'CONTENT_NO_SITES'
-  | 'CONTENT_FRONTMATTER_LANGUAGE'
-  | 'CONTENT_FRONTMATTER_UNCLOSED'
-  | 'CONTENT_SYMLINK'
-  | 'CONTENT_UNREADABLE'
-  | 'CONTENT_TOO_LARGE'
-  | 'CONTENT_TOO_MANY_FILES'
-  | 'CONTENT_YAML_TOO_COMPLEX'
-  | 'CONTENT_TOO_DEEP'
-  | 'CONTENT_RENDER_FAILED'
-  | 'CONTENT_CONTROL_CHARACTER';
+/** Every content code is in the problem catalogue (area `content`), with its meaning and fix. */
+export type IssueCode = CodeIn<'content'>;
 
 export interface ContentIssue {
   /** Absolute path of the file the problem is in. */

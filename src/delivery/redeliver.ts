@@ -1,18 +1,19 @@
 // `quire redeliver <id>` and the web app's Redeliver: the same bytes again as a new delivery (a
 // new id, so receivers that skip ids they have processed do not skip it), sent now.
+import type { CodeIn } from '../problems/catalogue.ts';
 import { newLeaseOwner } from '../store/outbox.ts';
 import type { AttemptResult } from './deliver.ts';
 import { sendOne, type DeliveryDeps } from './delivery-runner.ts';
 import { explainAttempt, type Explanation } from './explain-attempt.ts';
 
 export type RedeliverResult =
-  | { sent: false; code: 'NOT_FOUND' | 'STILL_PENDING' | 'SUPERSEDED' | 'NO_WEBHOOK' | 'BUSY'; message: string }
+  | { sent: false; code: Extract<CodeIn<'delivery-request'>, 'DELIVERY_NOT_FOUND' | 'STILL_PENDING' | 'SUPERSEDED' | 'NO_WEBHOOK' | 'BUSY'>; message: string }
   | { sent: true; deliveryId: string; attempt: AttemptResult['attempt']; explanation: Explanation; willRetry: boolean };
 
 export async function redeliver(deps: DeliveryDeps, deliveryId: string, siteId: string | null = null): Promise<RedeliverResult> {
   const { outbox, webhooks } = deps.store;
   const original = outbox.get(deliveryId);
-  if (!original || (siteId !== null && original.siteId !== siteId)) return { sent: false, code: 'NOT_FOUND', message: `no delivery ${deliveryId}` };
+  if (!original || (siteId !== null && original.siteId !== siteId)) return { sent: false, code: 'DELIVERY_NOT_FOUND', message: `no delivery ${deliveryId}` };
   if (original.state === 'pending') return { sent: false, code: 'STILL_PENDING', message: `${deliveryId} is still queued; it is sent at its next attempt time` };
   if (!webhooks.get(original.siteId)) return { sent: false, code: 'NO_WEBHOOK', message: `${original.siteId} has no webhook registered` };
   // An older payload must not overwrite a newer one at the receiver.

@@ -3,6 +3,7 @@
 // receiver is fixed. Each is claimed with a lease like every other sender's, so a running
 // server's worker and this never send the same delivery at once, and one slug's deliveries never
 // overlap. Delivered ones are not sent again (that is `redeliver`), nor failed ones.
+import type { CodeIn } from '../problems/catalogue.ts';
 import { newLeaseOwner, type Delivery } from '../store/outbox.ts';
 import type { AttemptResult } from './deliver.ts';
 import { sendOne, type DeliveryDeps } from './delivery-runner.ts';
@@ -27,7 +28,7 @@ export interface RetryOutcome {
 }
 
 export type RetryResult =
-  | { ok: false; code: 'NOT_FOUND' | 'NOT_PENDING' | 'NO_WEBHOOK' | 'DISABLED'; message: string }
+  | { ok: false; code: Extract<CodeIn<'delivery-request'>, 'DELIVERY_NOT_FOUND' | 'NOT_PENDING' | 'NO_WEBHOOK' | 'DISABLED'>; message: string }
   | { ok: true; outcomes: RetryOutcome[]; /** Made due but left to the other senders (over sendAtMost). */ leftDue: number };
 
 export interface RetryOptions {
@@ -50,7 +51,7 @@ export async function retryPending(deps: DeliveryDeps, target: RetryTarget, opts
   let ids: string[];
   if ('deliveryId' in target) {
     const d = outbox.get(target.deliveryId);
-    if (!d) return { ok: false, code: 'NOT_FOUND', message: `no delivery ${target.deliveryId}` };
+    if (!d) return { ok: false, code: 'DELIVERY_NOT_FOUND', message: `no delivery ${target.deliveryId}` };
     if (d.state !== 'pending') return { ok: false, code: 'NOT_PENDING', message: notPendingMessage(d) };
     const refused = refusal(deps, d.siteId);
     if (refused) return refused;

@@ -5,13 +5,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { webhookBody } from '../build/api-shapes.ts';
 import { readManifest } from '../build/manifest.ts';
+import type { CodeIn } from '../problems/catalogue.ts';
 import { newLeaseOwner } from '../store/outbox.ts';
 import { attemptDelivery, type AttemptResult } from './deliver.ts';
 import type { DeliveryDeps } from './delivery-runner.ts';
 import { explainAttempt, type Explanation } from './explain-attempt.ts';
 
 export type TestResult =
-  | { sent: false; code: 'NO_WEBHOOK' | 'NO_ARTICLE'; message: string }
+  | { sent: false; code: Extract<CodeIn<'delivery-request'>, 'NO_WEBHOOK' | 'NO_ARTICLE'>; message: string }
   | { sent: true; deliveryId: string; slug: string; attempt: AttemptResult['attempt']; explanation: Explanation };
 
 export async function testWebhook(deps: DeliveryDeps & { distDir: string }, siteId: string): Promise<TestResult> {

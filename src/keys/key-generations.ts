@@ -5,14 +5,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SITE_ID } from '../content/model.ts';
+import { ProblemError } from '../problems/problem.ts';
 import type { KeyGenerations } from './api-keys.ts';
 
 export const KEYS_FILE = 'keys.json';
 const MAX_KEYS_FILE_BYTES = 1024 * 1024;
 
-export class KeyStateError extends Error {
+export class KeyStateError extends ProblemError<'KEY_STATE_UNREADABLE'> {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super('KEY_STATE_UNREADABLE', message, options);
     this.name = 'KeyStateError';
   }
 }

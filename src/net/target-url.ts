@@ -2,10 +2,11 @@
 // no credentials, and not a host that names a non-public place outright (an IP literal in a
 // private range, localhost, *.internal…).
 // The address check proper runs again where the socket connects (guarded-lookup.ts).
+import type { CodeIn } from '../problems/catalogue.ts';
 import { checkHost } from './host-policy.ts';
 import { WEBHOOK_TARGETS, type TargetPolicy } from './target-policy.ts';
 
-export type TargetErrorCode = 'URL_INVALID' | 'URL_NOT_HTTPS' | 'URL_HAS_CREDENTIALS' | 'URL_HOST_NOT_PUBLIC';
+export type TargetErrorCode = Extract<CodeIn<'webhook-input'>, 'URL_INVALID' | 'URL_NOT_HTTPS' | 'URL_HAS_CREDENTIALS' | 'URL_HOST_NOT_PUBLIC'>;
 
 export type TargetCheck = { ok: true; url: URL } | { ok: false; code: TargetErrorCode; message: string };
 

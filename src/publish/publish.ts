@@ -8,6 +8,7 @@ import path from 'node:path';
 import { buildDist, type BuildResult, type BuildSettings } from '../build/build.ts';
 import { webhookBody } from '../build/api-shapes.ts';
 import { hashBytes, type Manifest } from '../build/manifest.ts';
+import { ProblemError } from '../problems/problem.ts';
 import { tryLock, type LockHolder } from '../store/locks.ts';
 import type { Delivery } from '../store/outbox.ts';
 import { drainOutbox, type DeliveryDeps, type DrainOptions, type DrainSummary } from '../delivery/delivery-runner.ts';
@@ -66,9 +67,9 @@ export interface PublishDeps extends DeliveryDeps {
   settings: BuildSettings;
 }
 
-export class PublishError extends Error {
+export class PublishError extends ProblemError<'PUBLISH_INTERRUPTED'> {
   constructor(message: string) {
-    super(message);
+    super('PUBLISH_INTERRUPTED', message);
     this.name = 'PublishError';
   }
 }

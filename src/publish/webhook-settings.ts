@@ -2,6 +2,7 @@
 // checks everywhere (https, no credentials, a public host, a long enough secret).
 import { randomBytes } from 'node:crypto';
 import { checkTargetUrl } from '../net/target-url.ts';
+import type { CodeIn } from '../problems/catalogue.ts';
 import type { SafeClient } from '../net/safe-client.ts';
 import type { StateStore } from '../store/state-store.ts';
 import type { WebhookRecord } from '../store/webhooks.ts';
@@ -10,7 +11,7 @@ import { queueMissedEvents } from './missed-events.ts';
 export const MIN_SECRET_LENGTH = 24;
 export const MAX_SECRET_LENGTH = 512;
 
-export type WebhookInputError = { ok: false; field: 'url' | 'secret'; code: string; message: string };
+export type WebhookInputError = { ok: false; field: 'url' | 'secret'; code: CodeIn<'webhook-input'>; message: string };
 
 /** `whsec_` + 32 random bytes in base64: also what Standard Webhooks libraries expect by default. */
 export function generateWebhookSecret(): string {
@@ -18,7 +19,7 @@ export function generateWebhookSecret(): string {
 }
 
 export function checkSecret(secret: string): WebhookInputError | null {
-  const fail = (code: string, message: string): WebhookInputError => ({ ok: false, field: 'secret', code, message });
+  const fail = (code: CodeIn<'webhook-input'>, message: string): WebhookInputError => ({ ok: false, field: 'secret', code, message });
   if (secret.length < MIN_SECRET_LENGTH) return fail('SECRET_TOO_SHORT', `the secret must be at least ${MIN_SECRET_LENGTH} characters (it has ${secret.length}); generate one`);
   if (secret.length > MAX_SECRET_LENGTH) return fail('SECRET_TOO_LONG', `the secret must be at most ${MAX_SECRET_LENGTH} characters`);
   // It travels in the Authorization header: visible ASCII only.

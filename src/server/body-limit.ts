@@ -13,7 +13,7 @@ const BODY_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
 export function limitRequestBodies(app: Hono, maxBytes: number = DEFAULT_MAX_BODY_BYTES): void {
   if (!Number.isInteger(maxBytes) || maxBytes < 1) throw new RangeError(`maxBytes must be a whole number of at least 1, not ${maxBytes}`);
   const tooLarge = () => {
-    throw new ApiError(413, 'BODY_TOO_LARGE', `the request body is larger than ${maxBytes} bytes`, { connection: 'close' });
+    throw new ApiError('BODY_TOO_LARGE', `the request body is larger than ${maxBytes} bytes`, { connection: 'close' });
   };
   // Only the methods that carry bodies: GET routes keep their single-handler fast path.
   app.on(BODY_METHODS, '*', bodyLimit({ maxSize: maxBytes, onError: tooLarge }));

@@ -5,15 +5,16 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { ProblemError } from '../problems/problem.ts';
 import { MIGRATIONS } from './migrations.ts';
 
 export type StateDb = Database.Database;
 
 export const STATE_DB_FILE = 'quire.db';
 
-export class StateStoreError extends Error {
+export class StateStoreError extends ProblemError<'STATE_STORE_UNREADABLE'> {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super('STATE_STORE_UNREADABLE', message, options);
     this.name = 'StateStoreError';
   }
 }

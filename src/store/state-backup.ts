@@ -7,14 +7,15 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { ProblemError } from '../problems/problem.ts';
 import { STATE_DB_FILE } from './database.ts';
 
 /** What a backup folder holds: the database, then the state files that are present. */
 export const BACKUP_FILES = [STATE_DB_FILE, 'keys.json', 'secret'] as const;
 
-export class StateBackupError extends Error {
+export class StateBackupError extends ProblemError<'STATE_BACKUP_REFUSED'> {
   constructor(message: string) {
-    super(message);
+    super('STATE_BACKUP_REFUSED', message);
     this.name = 'StateBackupError';
   }
 }

@@ -1,6 +1,7 @@
 // Fetching pages for the checks: through the SSRF-safe client (every hop checked), redirects
 // followed by hand up to a limit and recorded, size-capped, decoded by the declared charset.
 import type { SafeClient } from '../net/safe-client.ts';
+import type { CodeIn } from '../problems/catalogue.ts';
 
 export interface FetchedPage {
   ok: true;
@@ -13,7 +14,9 @@ export interface FetchedPage {
   truncated: boolean;
 }
 
-export type FetchFailure = { ok: false; code: string; message: string; status: number | null; redirects: string[] };
+export type FetchFailureCode = Extract<CodeIn<'verify'>, 'FETCH_FAILED' | 'FETCH_TIMEOUT' | 'FETCH_REFUSED' | 'FETCH_BLOCKED' | 'FETCH_NOT_FOUND' | 'TOO_MANY_REDIRECTS'>;
+
+export type FetchFailure = { ok: false; code: FetchFailureCode; message: string; status: number | null; redirects: string[] };
 
 export interface FetchOptions {
   timeoutMs: number;

@@ -1,12 +1,14 @@
 // The shape of a verify_integration report: per article, one result per check, with a stable
 // code, what was expected and found, evidence, and a concrete fix for every failure.
+import type { CodeIn } from '../problems/catalogue.ts';
+
 export type CheckId = 'sitemap' | 'canonical' | 'html' | 'byline';
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'error' | 'skipped';
 
 export interface CheckResult {
   id: CheckId;
   status: CheckStatus;
-  code: string;
+  code: CodeIn<'verify'>;
   message: string;
   expected: string | null;
   actual: string | null;
@@ -30,7 +32,7 @@ export interface VerifyReport {
   articles: ArticleReport[];
 }
 
-export function check(id: CheckId, status: CheckStatus, code: string, message: string, more: Partial<Pick<CheckResult, 'expected' | 'actual' | 'evidence' | 'fix'>> = {}): CheckResult {
+export function check(id: CheckId, status: CheckStatus, code: CodeIn<'verify'>, message: string, more: Partial<Pick<CheckResult, 'expected' | 'actual' | 'evidence' | 'fix'>> = {}): CheckResult {
   return { id, status, code, message, expected: more.expected ?? null, actual: more.actual ?? null, evidence: more.evidence ?? null, fix: more.fix ?? null };
 }
 

@@ -3,8 +3,11 @@
 // A small tolerant reader for <url>/<sitemap> blocks: sitemaps are simple and often sloppy.
 import zlib from 'node:zlib';
 import type { SafeClient } from '../net/safe-client.ts';
-import { decodeText, fetchFollowing, header, type FetchOptions } from './fetch-page.ts';
+import type { CodeIn } from '../problems/catalogue.ts';
+import { decodeText, fetchFollowing, header, type FetchFailureCode, type FetchOptions } from './fetch-page.ts';
 import { normalizeUrl } from './urls.ts';
+
+type SitemapProblemCode = FetchFailureCode | Extract<CodeIn<'verify'>, 'SITEMAP_NOT_FOUND' | 'SITEMAP_UNREADABLE'>;
 
 export interface SitemapEntry {
   loc: string;
@@ -19,7 +22,7 @@ export interface SitemapIndex {
   /** By normalized URL. */
   entries: Map<string, SitemapEntry>;
   /** Why no sitemap was found or read, when none was. */
-  problem: { code: string; message: string; fetchFailed: boolean } | null;
+  problem: { code: SitemapProblemCode; message: string; fetchFailed: boolean } | null;
 }
 
 const MAX_DEPTH = 3;
@@ -67,7 +70,7 @@ export async function readSitemaps(client: SafeClient, baseUrl: string, opts: Fe
   if (!fromRobots) for (const p of ['/sitemap.xml', '/sitemap_index.xml', '/sitemap-index.xml']) candidates.push(new URL(p, baseUrl).href);
 
   const visited = new Set<string>();
-  let lastFailure: { code: string; message: string } | null = null;
+  let lastFailure: { code: SitemapProblemCode; message: string } | null = null;
   const visit = async (url: string, depth: number): Promise<void> => {
     if (visited.has(url) || visited.size >= MAX_FILES || depth > MAX_DEPTH) return;
     visited.add(url);
@@ -103,7 +106,7 @@ export async function readSitemaps(client: SafeClient, baseUrl: string, opts: Fe
     if (!fromRobots && index.files.length) break; // the first usual location that works
   }
   if (!index.files.length) {
-    const failure = lastFailure as { code: string; message: string } | null;
+    const failure = lastFailure as { code: SitemapProblemCode; message: string } | null;
     index.problem = failure
       ? { ...failure, fetchFailed: true }
       : { code: 'SITEMAP_NOT_FOUND', message: fromRobots ? `robots.txt names ${candidates.join(', ')}, but no readable sitemap is there` : `no Sitemap: line in robots.txt and nothing at ${candidates.join(', ')}`, fetchFailed: false };

@@ -1,0 +1,187 @@
+// Every code Quire reports, in one table: what it means and what to do about it. A code used
+// anywhere in src/ is typed from this table, so a code that is not here does not compile; the
+// README's code tables and the OpenAPI error enum are checked against it (test/problems/).
+// The data has no imports, so any module (and the browser-free admin views) can use it.
+
+/** Where a code is reported; each area has its own table in the README. */
+export type ProblemArea =
+  /** The Content API's JSON error body (`{"error": {status, code, message}}`). */
+  | 'api'
+  /** A command or the server refuses to go on: settings, state files, the build output. */
+  | 'setup'
+  /** `quire webhook set`, the Publishing tab and `set_webhook`: a URL or secret refused. */
+  | 'webhook-input'
+  /** What one delivery attempt came to (`webhook test`, Test connection, `test_webhook`). */
+  | 'delivery'
+  /** Why a delivery was not sent at all (redeliver, retry, Test connection). */
+  | 'delivery-request'
+  /** A problem in the content tree, printed as `path:line:col  message  [CODE]`. */
+  | 'content'
+  /** A result of `quire verify` / `verify_integration`, passes included. */
+  | 'verify';
+
+export interface CodeEntry {
+  readonly area: ProblemArea;
+  /** What happened, in a few words (the README's tables show it). */
+  readonly meaning: string;
+  /** What to do about it. */
+  readonly fix: string;
+  /** API codes only: the HTTP status it is sent with. */
+  readonly status?: number;
+}
+
+export const CATALOGUE = {
+  // The Content API, in the order of the README's table.
+  QUERY_INVALID: { area: 'api', status: 400, meaning: 'a list parameter has a bad value', fix: 'Correct the parameter the message names (see `/openapi.json`).' },
+  API_KEY_MISSING: { area: 'api', status: 401, meaning: 'no key', fix: 'Send the site\'s key as `Authorization: Bearer <key>` or `?key=<key>`.' },
+  API_KEY_INVALID: { area: 'api', status: 401, meaning: 'a malformed, forged, rotated or unknown-site key (with `WWW-Authenticate: Bearer`)', fix: 'Use the key `quire keys` shows now; a rotation replaces the old one.' },
+  ARTICLE_NOT_FOUND: { area: 'api', status: 404, meaning: 'no published article with that slug for the key\'s site', fix: 'Take the slug from the list; drafts are never served.' },
+  ROUTE_NOT_FOUND: { area: 'api', status: 404, meaning: 'unknown path', fix: 'See `/openapi.json` for the routes.' },
+  METHOD_NOT_ALLOWED: { area: 'api', status: 405, meaning: 'anything but GET, HEAD, OPTIONS (with `Allow`)', fix: 'Use GET: the API is read-only.' },
+  BODY_TOO_LARGE: { area: 'api', status: 413, meaning: 'a request body over `QUIRE_MAX_BODY_BYTES` (any route that takes a body; see Limits)', fix: 'Send a smaller body, or raise `QUIRE_MAX_BODY_BYTES`.' },
+  CONTENT_UNAVAILABLE: { area: 'api', status: 503, meaning: 'no build yet', fix: 'Run `quire build`; a running server serves it without a restart.' },
+  INTERNAL_ERROR: { area: 'api', status: 500, meaning: 'a fault of the server (logged)', fix: 'Read the server\'s log for the cause.' },
+
+  // A command or the server cannot go on.
+  CONFIG_INVALID: { area: 'setup', meaning: 'a setting has a value Quire cannot use', fix: 'Correct every setting listed (`quire --help` describes them); nothing was started.' },
+  STATE_STORE_UNREADABLE: { area: 'setup', meaning: '`quire.db` in the state dir cannot be made, opened or read as the state store (empty, damaged, foreign or not permitted)', fix: 'Restore it from a backup (`quire state backup`); or move it away to start over deliberately: every webhook must then be set again.' },
+  KEY_STATE_UNREADABLE: { area: 'setup', meaning: '`keys.json` in the state dir cannot be read or parsed, or is behind the key generations the last build recorded', fix: 'Restore it from a backup, or write the generations back as JSON (`{"<site>": <generation>}`).' },
+  STATE_BACKUP_REFUSED: { area: 'setup', meaning: 'a state backup was not made: nothing to back up, the target is there (or is not a backup), or a file could not be copied', fix: 'Choose another target folder, or `--force` to replace an earlier backup; the message names the file.' },
+  PUBLISH_INTERRUPTED: { area: 'setup', meaning: 'the build output changed while publishing (another build ran)', fix: 'Run publish again.' },
+
+  // Registering a webhook.
+  URL_INVALID: { area: 'webhook-input', meaning: 'the URL is not an absolute URL (a delivery also reports a URL that is not https or carries credentials)', fix: 'Save a valid https URL.' },
+  URL_NOT_HTTPS: { area: 'webhook-input', meaning: 'the URL does not use https', fix: 'Serve the receiver over https with a certificate from a public authority.' },
+  URL_HAS_CREDENTIALS: { area: 'webhook-input', meaning: 'the URL carries a user name or password', fix: 'Remove them: the receiver checks the secret instead.' },
+  URL_HOST_NOT_PUBLIC: { area: 'webhook-input', meaning: 'the host is, or resolves to, a loopback, private or otherwise non-public address', fix: 'Use the receiver\'s public host name (for local tests: `QUIRE_ALLOW_PRIVATE_TARGETS=1`).' },
+  URL_HOST_UNRESOLVED: { area: 'webhook-input', meaning: 'the host name does not resolve', fix: 'Check the URL for typos and that its DNS record exists.' },
+  SECRET_REQUIRED: { area: 'webhook-input', meaning: 'a new webhook has no secret', fix: 'Enter a secret or generate one.' },
+  SECRET_TOO_SHORT: { area: 'webhook-input', meaning: 'the secret is shorter than 24 characters', fix: 'Generate one (`--generate-secret`).' },
+  SECRET_TOO_LONG: { area: 'webhook-input', meaning: 'the secret is longer than 512 characters', fix: 'Use a shorter secret.' },
+  SECRET_INVALID: { area: 'webhook-input', meaning: 'the secret has characters other than visible ASCII, or a `whsec_` secret carries too few bytes', fix: 'Generate one (`--generate-secret`).' },
+
+  // What a delivery attempt came to.
+  DELIVERED: { area: 'delivery', meaning: 'the receiver accepted the delivery (2xx)', fix: 'Nothing.' },
+  REJECTED_SECRET: { area: 'delivery', meaning: 'the receiver answered 401 or 403: it rejected the secret or signature', fix: 'Give the receiver the secret saved here; compute the HMAC over the raw body, not re-serialized JSON.' },
+  REDIRECT: { area: 'delivery', meaning: 'the receiver answered with a redirect (3xx), which is not followed', fix: 'Save the final URL as the webhook URL.' },
+  NOT_FOUND: { area: 'delivery', meaning: 'the receiver answered 404 or 405: no endpoint for POST at this URL', fix: 'Check the path of the webhook URL.' },
+  GONE: { area: 'delivery', meaning: 'the receiver answered 410: the webhook was disabled', fix: 'Save the webhook again to re-enable it; missed events are queued again.' },
+  RATE_LIMITED: { area: 'delivery', meaning: 'the receiver answered 429', fix: 'Nothing for a queued delivery (retried after the time asked for); send a test again later.' },
+  RECEIVER_ERROR: { area: 'delivery', meaning: 'the receiver failed with a 5xx', fix: 'Check the receiver\'s logs; queued deliveries are retried with backoff.' },
+  REJECTED: { area: 'delivery', meaning: 'the receiver refused the delivery with another 4xx', fix: 'Read the receiver\'s answer in the delivery log.' },
+  TARGET_NOT_PUBLIC: { area: 'delivery', meaning: 'refused before connecting: the host resolved to a non-public address', fix: 'Point the webhook at a receiver on a public address.' },
+  DNS_FAILED: { area: 'delivery', meaning: 'the host name could not be resolved', fix: 'Check the URL for typos and that its DNS record exists.' },
+  CONNECTION_REFUSED: { area: 'delivery', meaning: 'nothing listens at that host and port', fix: 'Check that the receiver is running.' },
+  CONNECTION_RESET: { area: 'delivery', meaning: 'the connection was closed before an answer', fix: 'Check the receiver (and any proxy before it) for crashes or limits.' },
+  TIMEOUT: { area: 'delivery', meaning: 'no answer within `QUIRE_WEBHOOK_TIMEOUT_MS`', fix: 'Answer first and do slow work after answering.' },
+  TLS_FAILED: { area: 'delivery', meaning: 'the TLS handshake failed', fix: 'Give the receiver a valid certificate for its host name from a public authority.' },
+  NETWORK_ERROR: { area: 'delivery', meaning: 'the request failed for another network reason', fix: 'Read the message; check the receiver\'s network.' },
+
+  // Why a delivery was not sent.
+  DELIVERY_NOT_FOUND: { area: 'delivery-request', meaning: 'no delivery with that id (for that site)', fix: 'Take the id from `quire deliveries` or the Deliveries tab.' },
+  NOT_PENDING: { area: 'delivery-request', meaning: 'retry asked for a delivery that is not pending', fix: 'Use redeliver to send a delivered or failed one again.' },
+  STILL_PENDING: { area: 'delivery-request', meaning: 'redeliver asked for a delivery still queued', fix: 'Wait for its next attempt, or send it now with retry.' },
+  SUPERSEDED: { area: 'delivery-request', meaning: 'a newer delivery of the same article exists', fix: 'Redeliver the newer one instead.' },
+  NO_WEBHOOK: { area: 'delivery-request', meaning: 'the site has no webhook saved', fix: 'Save a URL and a secret first.' },
+  DISABLED: { area: 'delivery-request', meaning: 'the site\'s webhook is disabled (its receiver answered 410)', fix: 'Save the webhook again to resume.' },
+  BUSY: { area: 'delivery-request', meaning: 'another delivery of the same article is in flight; this one was queued', fix: 'Nothing: it is sent after the other one.' },
+  NO_ARTICLE: { area: 'delivery-request', meaning: 'Test connection found no published article to send', fix: 'Publish an article first.' },
+
+  // Content.
+  CONTENT_NO_SITES: { area: 'content', meaning: 'no site folder with a `site.yaml` under the content dir (or it cannot be read)', fix: 'Create `content/<site>/site.yaml`, or point `QUIRE_CONTENT_DIR` at the content tree.' },
+  CONTENT_SITE_CONFIG_MISSING: { area: 'content', meaning: 'a site folder has no `site.yaml`', fix: 'Add `site.yaml` with the site\'s name, url and lang.' },
+  CONTENT_SITE_ID_INVALID: { area: 'content', meaning: 'a site folder\'s name is not a valid site id', fix: 'Rename it to lowercase letters, digits and dashes.' },
+  CONTENT_AUTHOR_ID_INVALID: { area: 'content', meaning: 'an author file\'s name is not a valid author id', fix: 'Rename it to lowercase letters, digits and dashes.' },
+  CONTENT_YAML_INVALID: { area: 'content', meaning: 'YAML that does not parse', fix: 'Fix the syntax at the place shown.' },
+  CONTENT_FIELD_REQUIRED: { area: 'content', meaning: 'a required field is missing', fix: 'Add the field.' },
+  CONTENT_FIELD_TYPE: { area: 'content', meaning: 'a field has a value of the wrong type', fix: 'Write the kind of value the message names.' },
+  CONTENT_FIELD_UNKNOWN: { area: 'content', meaning: 'a field Quire does not know (often a typo)', fix: 'Correct or remove it (the hint names a close match).' },
+  CONTENT_SLUG_INVALID: { area: 'content', meaning: 'a slug that is not lowercase letters, digits and dashes', fix: 'Correct the slug or the file name.' },
+  CONTENT_SLUG_DUPLICATE: { area: 'content', meaning: 'two articles of a site have the same slug', fix: 'Give one of them another slug.' },
+  CONTENT_STATUS_UNKNOWN: { area: 'content', meaning: 'a `status` other than `published` or `draft`', fix: 'Use `published` or `draft`.' },
+  CONTENT_KIND_UNKNOWN: { area: 'content', meaning: 'a `kind` Quire does not know', fix: 'Use `standard`, `programmatic`, `youtube` or `news`.' },
+  CONTENT_LANG_INVALID: { area: 'content', meaning: 'a `lang` that is not a language tag', fix: 'Write a tag such as `en` or `pt-BR`.' },
+  CONTENT_URL_INVALID: { area: 'content', meaning: 'a URL field that is not an absolute http(s) URL', fix: 'Write the full URL, with https://.' },
+  CONTENT_DATE_INVALID: { area: 'content', meaning: 'a date that cannot be read', fix: 'Write an ISO 8601 date or date-time.' },
+  CONTENT_AUTHOR_UNKNOWN: { area: 'content', meaning: 'an article names an author with no file in `authors/`', fix: 'Add `authors/<id>.yaml` or correct the id.' },
+  CONTENT_RELATED_UNKNOWN: { area: 'content', meaning: 'a related slug that is no article of the site', fix: 'Correct or remove the slug.' },
+  CONTENT_RELATED_SELF: { area: 'content', meaning: 'an article lists itself as related', fix: 'Remove its own slug.' },
+  CONTENT_IMAGE_MISSING: { area: 'content', meaning: 'an image that is not under the site\'s `images/`', fix: 'Add the image or correct its path.' },
+  CONTENT_IMAGE_OUTSIDE: { area: 'content', meaning: 'an image path that leaves the site\'s `images/`', fix: 'Keep images under `images/` and refer to them from there.' },
+  CONTENT_ENCODING_INVALID: { area: 'content', meaning: 'a file that is not valid UTF-8', fix: 'Save it as UTF-8.' },
+  CONTENT_FRONTMATTER_LANGUAGE: { area: 'content', meaning: 'front matter in a language other than YAML', fix: 'Write the front matter as YAML between `---` lines.' },
+  CONTENT_FRONTMATTER_UNCLOSED: { area: 'content', meaning: 'front matter with no closing `---`', fix: 'Close it with a line of `---`.' },
+  CONTENT_SYMLINK: { area: 'content', meaning: 'a symbolic link in the content tree (never followed)', fix: 'Replace it with the file or folder itself.' },
+  CONTENT_UNREADABLE: { area: 'content', meaning: 'a file or folder that cannot be read', fix: 'Check its permissions; the message names the error.' },
+  CONTENT_TOO_LARGE: { area: 'content', meaning: 'a file over its size limit', fix: 'Make it smaller (see Limits).' },
+  CONTENT_TOO_MANY_FILES: { area: 'content', meaning: 'more files in a site than the limit', fix: 'Split the site, or remove files (see Limits).' },
+  CONTENT_YAML_TOO_COMPLEX: { area: 'content', meaning: 'YAML with too many aliases or too deep nesting', fix: 'Write the values out plainly.' },
+  CONTENT_TOO_DEEP: { area: 'content', meaning: 'Markdown or HTML nested deeper than the limit', fix: 'Flatten the nesting at the place shown.' },
+  CONTENT_RENDER_FAILED: { area: 'content', meaning: 'the Markdown could not be rendered', fix: 'Simplify the document at the place shown; the message has the cause.' },
+  CONTENT_CONTROL_CHARACTER: { area: 'content', meaning: 'a control character in a text field', fix: 'Remove it (the message shows it escaped).' },
+
+  // verify_integration: page and sitemap fetching.
+  FETCH_FAILED: { area: 'verify', meaning: 'a page could not be fetched (network error or an HTTP error)', fix: 'Check that the site answers at the base URL.' },
+  FETCH_TIMEOUT: { area: 'verify', meaning: 'a page did not answer in time', fix: 'Check the site\'s speed and availability.' },
+  FETCH_REFUSED: { area: 'verify', meaning: 'a page\'s host is not public, so it was not fetched', fix: 'Verify the public site (for local tests: `QUIRE_ALLOW_PRIVATE_TARGETS=1`).' },
+  FETCH_BLOCKED: { area: 'verify', meaning: 'a page answered 401, 403 or 429 (a login wall or bot protection)', fix: 'Let Quire\'s requests through, or verify a copy without the wall.' },
+  FETCH_NOT_FOUND: { area: 'verify', meaning: 'a page or sitemap answered 404', fix: 'Check the URL; see the check\'s fix.' },
+  TOO_MANY_REDIRECTS: { area: 'verify', meaning: 'more than five redirects', fix: 'Link to the final URL; break the redirect loop.' },
+  PAGE_NOT_FOUND: { area: 'verify', meaning: 'the article page answered 404', fix: 'Publish a page for every article at its URL (`articlePath` in `site.yaml`).' },
+  PAGE_REDIRECTS: { area: 'verify', meaning: 'the article URL redirects (the canonical is the final URL)', fix: 'Link to the final URL, or serve the page at the article URL.' },
+  // Sitemap.
+  SITEMAP_NOT_FOUND: { area: 'verify', meaning: 'no sitemap in robots.txt or at the usual places', fix: 'Serve /sitemap.xml listing every article URL and name it in robots.txt.' },
+  SITEMAP_UNREADABLE: { area: 'verify', meaning: 'a gzip-compressed sitemap that does not decompress', fix: 'Serve a valid sitemap (gzip or plain XML).' },
+  SITEMAP_URL_MISSING: { area: 'verify', meaning: 'the article URL is not in the sitemap', fix: 'Add each article URL when its webhook arrives.' },
+  SITEMAP_URL_MISMATCH: { area: 'verify', meaning: 'the sitemap lists a near variant of the URL (slash or scheme)', fix: 'List the exact page URL.' },
+  LASTMOD_MATCHES: { area: 'verify', meaning: 'lastmod equals updatedAt (pass)', fix: 'Nothing.' },
+  LASTMOD_DATE_ONLY: { area: 'verify', meaning: 'lastmod is a date that updatedAt falls on (pass)', fix: 'Nothing.' },
+  LASTMOD_UNCHECKED: { area: 'verify', meaning: 'listed; the article has no updatedAt to compare (pass)', fix: 'Nothing.' },
+  LASTMOD_NO_TIMEZONE: { area: 'verify', meaning: 'lastmod has no time zone (warning)', fix: 'Write lastmod with its offset, e.g. `2026-04-03T15:30:00Z`.' },
+  LASTMOD_MISSING: { area: 'verify', meaning: 'the URL is listed without lastmod', fix: 'Write lastmod = updatedAt, refreshed on every "updated" event.' },
+  LASTMOD_STALE: { area: 'verify', meaning: 'lastmod is older than the article\'s update', fix: 'Refresh lastmod on every "updated" event.' },
+  LASTMOD_BUILD_TIME: { area: 'verify', meaning: 'lastmod is newer than the update (the sitemap\'s build time)', fix: 'Write the article\'s updatedAt, not the time the sitemap was made.' },
+  LASTMOD_MISMATCH: { area: 'verify', meaning: 'lastmod is not the article\'s updatedAt', fix: 'Write updatedAt as lastmod.' },
+  LASTMOD_INVALID: { area: 'verify', meaning: 'lastmod is not a W3C date or date-time', fix: 'Write an ISO 8601 date-time with offset.' },
+  // Canonical link.
+  CANONICAL_OK: { area: 'verify', meaning: 'one canonical link pointing at the page itself (pass)', fix: 'Nothing.' },
+  CANONICAL_MISSING: { area: 'verify', meaning: 'no `<link rel="canonical">` in `<head>`', fix: 'Add one pointing at the page\'s own URL.' },
+  CANONICAL_MULTIPLE: { area: 'verify', meaning: 'more than one canonical link in `<head>`', fix: 'Keep a single one.' },
+  CANONICAL_NOT_IN_HEAD: { area: 'verify', meaning: 'the canonical link ends up in `<body>` after parsing', fix: 'Move it up, before any element that closes `<head>`.' },
+  CANONICAL_EMPTY: { area: 'verify', meaning: 'the canonical link has an empty href', fix: 'Point it at the page\'s own URL.' },
+  CANONICAL_INVALID: { area: 'verify', meaning: 'the canonical href is not a URL', fix: 'Point it at the page\'s own URL.' },
+  CANONICAL_CONFLICT: { area: 'verify', meaning: 'the Link header and the `<link>` element disagree', fix: 'Send one canonical URL.' },
+  CANONICAL_MISMATCH: { area: 'verify', meaning: 'the canonical points elsewhere', fix: 'Point it at the page\'s own URL.' },
+  // Article HTML.
+  HTML_VERBATIM: { area: 'verify', meaning: 'the article html is in the page exactly as sent (pass)', fix: 'Nothing.' },
+  HTML_EQUIVALENT: { area: 'verify', meaning: 'the article html is in the page, equal after parsing (pass)', fix: 'Nothing.' },
+  HTML_EMPTY: { area: 'verify', meaning: 'the article has no html to look for (skipped)', fix: 'Nothing.' },
+  HTML_WHITESPACE_ONLY: { area: 'verify', meaning: 'whitespace in the article html changed (warning)', fix: 'Inject `html` as received.' },
+  HTML_ATTRIBUTE_ORDER: { area: 'verify', meaning: 'attributes in a different order (warning)', fix: 'Inject `html` as received.' },
+  HTML_MISSING: { area: 'verify', meaning: 'the article text is not on the page', fix: 'Inject `html` as received.' },
+  HTML_ONLY_IN_SCRIPT: { area: 'verify', meaning: 'the article html is only inside a script (hydration data)', fix: 'Render it into the page\'s markup on the server.' },
+  HTML_ESCAPED: { area: 'verify', meaning: 'the article html is shown as text', fix: 'Insert it as HTML, not as text.' },
+  HTML_RERENDERED: { area: 'verify', meaning: 'the text is there, the markup differs (re-rendered or re-sanitized)', fix: 'Inject `html` as received, without processing it.' },
+  HTML_MODIFIED: { area: 'verify', meaning: 'the article html was changed', fix: 'Inject `html` as received, without processing it.' },
+  // Byline.
+  BYLINE_OK: { area: 'verify', meaning: 'the byline shows the author (linked when they have a url) (pass)', fix: 'Nothing.' },
+  NO_AUTHOR: { area: 'verify', meaning: 'the article has no author (skipped)', fix: 'Nothing.' },
+  BYLINE_MISSING: { area: 'verify', meaning: 'the author\'s name is not on the page', fix: 'Fetch the author from `GET /v1/articles/{slug}` and render "By <name>".' },
+  BYLINE_NOT_VISIBLE: { area: 'verify', meaning: 'the name is only where readers cannot see it', fix: 'Show a visible byline.' },
+  BYLINE_NOT_LINKED: { area: 'verify', meaning: 'the name is not linked to the author\'s url', fix: 'Link the name to the author object\'s `url`.' },
+  BYLINE_LINK_MISMATCH: { area: 'verify', meaning: 'the name links elsewhere than the author\'s url', fix: 'Link the name to the author object\'s `url`.' },
+} as const satisfies Record<string, CodeEntry>;
+
+export type ProblemCode = keyof typeof CATALOGUE;
+
+/** The codes of one area, as a type: `CodeIn<'api'>` is what an API error may carry. */
+export type CodeIn<A extends ProblemArea> = {
+  [K in ProblemCode]: (typeof CATALOGUE)[K]['area'] extends A ? K : never;
+}[ProblemCode];
+
+/** The codes of one area in catalogue order (the README's tables and the OpenAPI enum use it). */
+export function codesIn<A extends ProblemArea>(area: A): CodeIn<A>[] {
+  return (Object.keys(CATALOGUE) as ProblemCode[]).filter((code) => CATALOGUE[code].area === area) as CodeIn<A>[];
+}
+
+export const isProblemCode = (code: string): code is ProblemCode => Object.hasOwn(CATALOGUE, code);

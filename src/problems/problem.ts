@@ -1,0 +1,28 @@
+// The one shape of a problem: a catalogued code and a message in plain words, with the place it
+// is in when there is one. Returned as data where the caller decides (`{ ok: false, ...problem }`),
+// thrown as a ProblemError where nothing can go on; what to do is the catalogue's `fix`.
+import { CATALOGUE, type ProblemCode } from './catalogue.ts';
+
+export interface Problem<C extends ProblemCode = ProblemCode> {
+  readonly code: C;
+  readonly message: string;
+}
+
+/** What to do about a code (the catalogue's `fix`). */
+export const fixFor = (code: ProblemCode): string => CATALOGUE[code].fix;
+
+/** A problem that stops a command or the server; every error class Quire throws on purpose is one. */
+export class ProblemError<C extends ProblemCode = ProblemCode> extends Error implements Problem<C> {
+  readonly code: C;
+  constructor(code: C, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ProblemError';
+    this.code = code;
+  }
+}
+
+/**
+ * Whether a failed file read means "not there". Only ENOENT does: a file that exists but cannot be
+ * read (EACCES, EPERM, EISDIR, EIO…) is a fault to report, never a reason to fall back to a default.
+ */
+export const isMissingFile = (err: unknown): boolean => (err as NodeJS.ErrnoException | null)?.code === 'ENOENT';
