@@ -14,9 +14,9 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
+import { openApp } from '../../src/app/app.ts';
 import { parseConfig } from '../../src/config/config.ts';
 import { discoverSites } from '../../src/content/load-content.ts';
-import { createKeyringFor } from '../../src/cli/context.ts';
 import { generateWebhookSecret } from '../../src/publish/webhook-settings.ts';
 import { createExampleSite } from './site.ts';
 import { createThrowawayCa, issueServerCertificate } from './throwaway-ca.ts';
@@ -36,6 +36,7 @@ function siteArgument(argv: string[]): string | null {
 
 async function main(): Promise<void> {
   const config = parseConfig(process.env);
+  const app = openApp(config, { log: (line) => process.stderr.write(`${line}\n`) });
   const sites = (await discoverSites(config.contentDir, [])).map((s) => s.id);
   const siteId = siteArgument(process.argv.slice(2)) ?? (sites.includes('field-notes') ? 'field-notes' : sites[0]);
   if (!siteId || !sites.includes(siteId)) fail(`no site "${siteId ?? ''}" in ${config.contentDir} (sites: ${sites.join(', ') || 'none'})`);
@@ -52,8 +53,8 @@ async function main(): Promise<void> {
   fs.writeFileSync(caFile, ca.certPem);
 
   const secret = process.env.RECEIVER_SECRET || generateWebhookSecret();
-  const apiBase = process.env.QUIRE_API ?? `${config.publicUrl}/v1`;
-  const apiKey = createKeyringFor(config).keyring.keyFor(siteId);
+  const apiBase = process.env.QUIRE_API ?? `${app.publicUrl}/v1`;
+  const apiKey = app.keys().keyring.keyFor(siteId);
 
   // The site's URL is only known once the port is: requests wait for the app.
   let handle: ((req: Request) => Response | Promise<Response>) | null = null;

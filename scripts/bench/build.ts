@@ -71,14 +71,15 @@ export function rebuilds(count: number, runs = 5, corpus: CorpusVariant = 'stand
 export async function warmRebuilds(count: number, runs = 5, corpus: CorpusVariant = 'standard'): Promise<{ noChangeMs: number; oneChangeMs: number }> {
   const { buildDist, createBuildCaches } = await import('../../src/build/build.ts');
   const { parseConfig } = await import('../../src/config/config.ts');
+  const { openApp } = await import('../../src/app/app.ts');
   const p = project(count, corpus);
   try {
     execFileSync(process.execPath, [QUIRE, 'build'], { env: p.env, stdio: 'ignore' }); // cold, not measured
-    const config = parseConfig(p.env);
-    const caches = createBuildCaches(config.stateDir);
+    const app = openApp(parseConfig(p.env), { log: () => {} });
+    const caches = createBuildCaches(app.config.stateDir);
     const build = async () => {
       const t = performance.now();
-      const result = await buildDist(config, caches);
+      const result = await buildDist(app.buildSettings, caches);
       if (!result.ok) throw new Error('bench build failed');
       const ms = performance.now() - t;
       await result.cleanup();

@@ -6,7 +6,7 @@ import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import { ApiError } from '../api/api-error.ts';
 import type { DistStore, SiteContent } from '../api/dist-store.ts';
 import type { BuildFacts } from '../build/build.ts';
-import { printable } from '../content/issues.ts';
+import { printable } from '../text/printable.ts';
 import type { Keyring } from '../keys/api-keys.ts';
 import type { DeliveryDeps } from '../delivery/delivery-runner.ts';
 import { redeliver } from '../delivery/redeliver.ts';

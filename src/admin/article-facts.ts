@@ -1,7 +1,8 @@
 // The Articles tab's facts from what the last build kept (BuildFacts): every article's front
 // matter as that build loaded it (drafts are not in dist/) and its problems, grouped by file.
 import path from 'node:path';
-import { formatPlace, printable, type ContentIssue } from '../content/issues.ts';
+import { formatPlace, type ContentIssue } from '../content/issues.ts';
+import { printable } from '../text/printable.ts';
 import type { LoadedSite } from '../content/load-content.ts';
 import type { ArticleFacts, ArticleProblem } from './article-status.ts';
 

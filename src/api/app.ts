@@ -12,7 +12,7 @@ import { limitRequestBodies } from '../server/body-limit.ts';
 import { ApiError } from './api-error.ts';
 import type { Body, DistStore, SiteContent } from './dist-store.ts';
 import { isPlainList, parseListQuery } from './list-query.ts';
-import { buildOpenApiDocument } from './openapi.ts';
+import { API_VERSION, buildOpenApiDocument } from './openapi.ts';
 import { buildLlmsTxt } from './llms-txt.ts';
 import { addHealthRoutes } from '../observe/health-routes.ts';
 import type { Metrics } from '../observe/metrics.ts';
@@ -152,7 +152,7 @@ export function createApiApp(deps: ApiDeps): Hono {
   for (const p of ['/llms.txt', '/v1/llms.txt']) app.get(p, (c) => sendBody(c, llms, 'text/plain; charset=utf-8'));
 
   app.get('/', (c) =>
-    c.json({ name: 'Quire Content API', version: '1.0.0', openapi: `${deps.publicUrl}/openapi.json`, llms: `${deps.publicUrl}/llms.txt` }, 200, CORS),
+    c.json({ name: 'Quire Content API', version: API_VERSION, openapi: `${deps.publicUrl}/openapi.json`, llms: `${deps.publicUrl}/llms.txt` }, 200, CORS),
   );
   addHealthRoutes(app, {
     buildId: () => store.current()?.buildId ?? null,

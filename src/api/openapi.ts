@@ -5,6 +5,12 @@ import { MAX_LIMIT } from './list-query.ts';
 const nullable = (schema: Record<string, unknown>) => ({ ...schema, type: [schema.type as string, 'null'] });
 const dateTime = { type: 'string', format: 'date-time', description: 'ISO 8601, UTC, e.g. 2026-03-14T09:30:00Z' };
 
+/**
+ * The version of the Content API's contract (SPEC part 9: the v1 description is 1.0.0), in the
+ * OpenAPI document and the service document at `/`. Quire's own version is package.json's.
+ */
+export const API_VERSION = '1.0.0';
+
 export function buildOpenApiDocument(publicUrl: string) {
   const errorResponse = (description: string, code: string) => ({
     description,
@@ -32,7 +38,7 @@ export function buildOpenApiDocument(publicUrl: string) {
     openapi: '3.1.0',
     info: {
       title: 'Quire Content API',
-      version: '1.0.0',
+      version: API_VERSION,
       summary: 'Read-only, keyed access to a site\'s published articles, and the publish webhook.',
       description:
         'Each site has one key, `pk_<site_id>.<signature>`. Send it as `Authorization: Bearer <key>` (recommended) or as `?key=<key>`; it scopes every result to its site. Only published articles are returned. CORS is open. Responses may be cached for one hour; revalidate with `If-None-Match`. Every error has the body `{"error": {"status", "code", "message"}}`.',

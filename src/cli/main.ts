@@ -2,13 +2,14 @@
 // `quire`: the command line. The only module that reads argv and the environment. Commands are
 // declared in commands.ts and parsed by args.ts before anything runs (so `--help` only prints);
 // they are loaded when used: a `publish` does not pay for compiling the web app or the MCP server.
+import { openApp } from '../app/app.ts';
+import { PACKAGE_VERSION } from '../app/package-version.ts';
 import { ConfigError, parseConfig, SETTING_LINES, type QuireConfig } from '../config/config.ts';
 import { closestName } from '../text/closest-name.ts';
-import packageJson from '../../package.json' with { type: 'json' };
-import { helpText, parseArgs } from './args.ts';
+import { helpText, parseArgs, type ArgValues, type CommandSpec } from './args.ts';
 import { commandNamed, COMMANDS } from './commands.ts';
 import type { CliContext } from './context.ts';
-import { printableText } from './printable.ts';
+import { printableText } from '../text/printable.ts';
 
 function topLevelHelp(): string {
   const commands = COMMANDS.map((c) => `  ${c.name.padEnd(12)} ${c.summary}`);
@@ -43,7 +44,7 @@ async function main(argv: string[]): Promise<number> {
     return command ? 0 : 2;
   }
   if (command === '--version' || command === '-v' || command === 'version') {
-    out(packageJson.version);
+    out(PACKAGE_VERSION);
     return 0;
   }
   const spec = commandNamed(command);
@@ -72,7 +73,17 @@ async function main(argv: string[]): Promise<number> {
     }
     throw e;
   }
-  const ctx: CliContext = { config, out, err };
+  // The one App of this process: what the command opens through it is closed when it returns.
+  const app = openApp(config, { log: err });
+  try {
+    return await run(spec, { app, config, out, err }, values, positionals);
+  } finally {
+    await app.close();
+  }
+}
+
+async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positionals: readonly string[]): Promise<number> {
+  const { err } = ctx;
   switch (spec.name) {
     case 'init':
       return (await import('./commands/init.ts')).runInit(ctx, { dir: positionals[0] ?? '.', site: values.string('site') ?? 'my-site', now: new Date() });
@@ -122,8 +133,7 @@ async function main(argv: string[]): Promise<number> {
       }
       return (await import('./commands/state.ts')).runStateBackup(ctx, { target: positionals[1], force: values.flag('force') });
     case 'mcp':
-      await import('../mcp/main.ts'); // serves MCP over stdio until stdin closes
-      return -1;
+      return (await import('./commands/mcp.ts')).runMcp(ctx); // serves MCP over stdio until stdin closes
     case 'verify':
       return (await import('./commands/verify.ts')).runVerify(ctx, { site: positionals[0], url: values.string('url') ?? null, slugs: values.list('slug'), json: values.flag('json') });
     default:
@@ -133,7 +143,6 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then(
   (code) => {
-    if (code === -1) return; // a server: it runs until stopped
     process.exitCode = code;
     // A command that has finished exits now rather than when the event loop drains: tearing
     // down the heap of a 10,000-article build took 30-50 ms more, and what may still be pending

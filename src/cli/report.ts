@@ -1,7 +1,7 @@
 // How build results read on a terminal.
 import { formatIssue } from '../content/issues.ts';
 import type { BuildResult } from '../build/build.ts';
-import { printable } from './printable.ts';
+import { printable } from '../text/printable.ts';
 
 export function reportBuild(result: BuildResult, out: (line: string) => void): void {
   if (result.recovered) out(`dist/ was missing (a build was stopped while swapping it in): restored it from ${result.recovered}`);

@@ -11,10 +11,11 @@ export interface QuireConfig {
   readonly stateDir: string;
   readonly contentDir: string;
   readonly distDir: string;
-  /** Base URL of this server as clients see it, without trailing slash. */
-  readonly publicUrl: string;
-  /** True when QUIRE_PUBLIC_URL was set explicitly. */
-  readonly publicUrlExplicit: boolean;
+  /**
+   * QUIRE_PUBLIC_URL without trailing slash, or null. The URL a process uses is decided from this
+   * and the port its server listens on, once, by `src/app/public-url.ts`.
+   */
+  readonly publicUrl: string | null;
   /** Development and tests only: let webhooks and checks reach loopback and private addresses. */
   readonly allowPrivateTargets: boolean;
   /** Time-out of one webhook delivery attempt. */
@@ -99,7 +100,7 @@ const SETTINGS = {
   QUIRE_STATE_DIR: { read: text, about: 'state: secret, key generations, webhooks, caches (default .quire)' },
   QUIRE_CONTENT_DIR: { read: text, about: 'the content tree (default content)' },
   QUIRE_DIST_DIR: { read: text, about: 'build output (default dist)' },
-  QUIRE_PUBLIC_URL: { read: httpUrl, about: 'base URL clients use (default http://localhost:$PORT)' },
+  QUIRE_PUBLIC_URL: { read: httpUrl, about: 'base URL clients use (default http://localhost:$PORT; PORT=0: the port the server was given)' },
   QUIRE_ALLOW_PRIVATE_TARGETS: { read: flag, about: 'development and tests only: 1 lets webhooks and checks reach loopback and private addresses' },
   QUIRE_WEBHOOK_TIMEOUT_MS: { read: wholeNumber(100, 120_000, 'a whole number of milliseconds'), about: 'time-out of one delivery attempt (default 10000)' },
   QUIRE_PUBLISH_RETRY_WINDOW_MS: { read: wholeNumber(0, 3_600_000, 'a whole number of milliseconds'), about: 'how long publish waits for quick retries (default 15000)' },
@@ -145,7 +146,6 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
   const e = readSettings(env);
   const port = e.PORT ?? DEFAULT_PORT;
   const host = e.HOST ?? '127.0.0.1';
-  const publicUrl = (e.QUIRE_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   return Object.freeze({
     port,
     host,
@@ -153,8 +153,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     stateDir: path.resolve(cwd, e.QUIRE_STATE_DIR ?? '.quire'),
     contentDir: path.resolve(cwd, e.QUIRE_CONTENT_DIR ?? 'content'),
     distDir: path.resolve(cwd, e.QUIRE_DIST_DIR ?? 'dist'),
-    publicUrl,
-    publicUrlExplicit: e.QUIRE_PUBLIC_URL !== undefined,
+    publicUrl: e.QUIRE_PUBLIC_URL?.replace(/\/+$/, '') ?? null,
     allowPrivateTargets: e.QUIRE_ALLOW_PRIVATE_TARGETS ?? false,
     webhookTimeoutMs: e.QUIRE_WEBHOOK_TIMEOUT_MS ?? 10_000,
     publishRetryWindowMs: e.QUIRE_PUBLISH_RETRY_WINDOW_MS ?? 15_000,

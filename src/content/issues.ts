@@ -1,6 +1,7 @@
 // Problems with content are data with a place: collected, reported together, fatal only at the end.
 import path from 'node:path';
 import type { CodeIn } from '../problems/catalogue.ts';
+import { printable } from '../text/printable.ts';
 
 /** Every content code is in the problem catalogue (area `content`), with its meaning and fix. */
 export type IssueCode = CodeIn<'content'>;
@@ -59,19 +60,6 @@ export function formatIssue(i: ContentIssue, cwd: string = process.cwd()): strin
   const other = i.other ? ` (the other: ${formatPlace(i.other, cwd)})` : '';
   const head = printable(`${formatPlace(i, cwd)}  ${label}${i.message}${other}  [${i.code}]`);
   return i.hint ? `${head}\n    hint: ${printable(i.hint)}` : head;
-}
-
-// C0 (line breaks and tabs too), DEL, C1, the bidi controls (ALM, LRM, RLM, embeddings and
-// overrides, isolates) and the Unicode line and paragraph separators: they could move the
-// cursor, rewrite earlier lines or reorder what is read.
-const UNPRINTABLE = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-/**
- * One untrusted value (a message quoting content, a file name, a reply), safe to print: every
- * control character shown as `\u001b`, a form that is visible and still valid inside JSON strings.
- */
-export function printable(unsafe: string): string {
-  return unsafe.replace(UNPRINTABLE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 export function sortIssues(issues: ContentIssue[]): ContentIssue[] {

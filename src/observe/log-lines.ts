@@ -1,7 +1,7 @@
 // Operator log lines: one per API request and one per delivery attempt, as text or JSON lines.
 // Every string is made printable (control characters escaped) and every secret-looking query
 // parameter is masked before a line is formatted; keys, secrets and tokens never reach a line.
-import { printable } from '../content/issues.ts';
+import { printable } from '../text/printable.ts';
 
 export type LogFormat = 'text' | 'json';
 

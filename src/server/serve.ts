@@ -11,20 +11,52 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** A server that listens before it has an app: requests wait until `serve` gives it one. */
+export interface Listener extends RunningServer {
+  serve(app: Hono): void;
+}
+
 /** `observe` sees the server before it takes its first request (request logs and metrics). */
-export function listen(
+export async function listen(
   app: Hono,
   port: number,
   hostname: string,
   limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS,
   observe?: (server: Server) => void,
 ): Promise<RunningServer> {
+  const listener = await openListener(port, hostname, limits, observe);
+  listener.serve(app);
+  return listener;
+}
+
+/**
+ * Listens now and serves an app given later: with PORT=0 the port, and so the public URL a build
+ * writes into image URLs, is known only once the server listens. A request that comes first waits
+ * for the app; one still waiting when the server closes without an app is answered 503.
+ */
+export function openListener(
+  port: number,
+  hostname: string,
+  limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS,
+  observe?: (server: Server) => void,
+): Promise<Listener> {
+  let handle: Handle | null = null;
+  let give!: (handle: Handle) => void;
+  const given = new Promise<Handle>((resolve) => (give = resolve));
+  const fetch: Handle = (req, env) => (handle ? handle(req, env) : given.then((h) => h(req, env)));
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port, hostname, serverOptions: serverTimeouts(limits) }, (info: AddressInfo) => {
+    const server = serve({ fetch, port, hostname, serverOptions: serverTimeouts(limits) }, (info: AddressInfo) => {
       resolve({
         server,
         port: info.port,
-        close: () => new Promise<void>((done) => server.close(() => done())),
+        serve(app) {
+          handle = (req, env) => app.fetch(req, env);
+          give(handle);
+        },
+        close: () => {
+          give(unavailable);
+          return new Promise<void>((done) => server.close(() => done()));
+        },
       });
     });
     applyConnectionLimits(server, limits);
@@ -33,3 +65,8 @@ export function listen(
     server.once('error', reject);
   });
 }
+
+type Handle = (req: Request, env: unknown) => Response | Promise<Response>;
+
+/** The answer to a request still waiting for an app when the server closes without one. */
+const unavailable: Handle = () => new Response(null, { status: 503, headers: { 'cache-control': 'no-store', connection: 'close' } });

@@ -2,7 +2,7 @@
 // names, image paths) or from a receiver's reply are shown escaped, never written raw. The real
 // CLI in a child process, a real content tree and a real HTTPS receiver.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { printable, printableText } from '../../src/cli/printable.ts';
+import { printable, printableText } from '../../src/text/printable.ts';
 import type { HttpsReceiver } from '../helpers/https-receiver.ts';
 import { useReceiverProject } from '../helpers/receiver-project.ts';
 import { runCli } from '../helpers/run-cli.ts';

@@ -22,8 +22,7 @@ describe('parseConfig', () => {
       stateDir: path.resolve('/srv/site/.quire'),
       contentDir: path.resolve('/srv/site/content'),
       distDir: path.resolve('/srv/site/dist'),
-      publicUrl: `http://localhost:${DEFAULT_PORT}`,
-      publicUrlExplicit: false,
+      publicUrl: null,
       allowPrivateTargets: false,
       webhookTimeoutMs: 10_000,
       publishRetryWindowMs: 15_000,
@@ -48,7 +47,7 @@ describe('parseConfig', () => {
     }, '/srv/site');
     expect(c).toMatchObject({
       port: 0, host: '0.0.0.0', secret: 's'.repeat(32), stateDir: path.resolve('/srv/site/state'), contentDir: '/abs/content',
-      distDir: path.resolve('/srv/site/out'), publicUrl: 'https://api.example.com/base', publicUrlExplicit: true, allowPrivateTargets: true,
+      distDir: path.resolve('/srv/site/out'), publicUrl: 'https://api.example.com/base', allowPrivateTargets: true,
       webhookTimeoutMs: 2500, publishRetryWindowMs: 0, webhookSecret: 'w', adminToken: 't'.repeat(16),
       maxBodyBytes: 65536, maxConnections: 500, maxConnectionsPerClient: 0,
     });
@@ -56,7 +55,7 @@ describe('parseConfig', () => {
   });
 
   it('treats an empty value as unset', () => {
-    expect(parseConfig({ PORT: '', QUIRE_SECRET: '', QUIRE_PUBLIC_URL: '' }, '/srv/site')).toMatchObject({ port: DEFAULT_PORT, secret: null, publicUrlExplicit: false });
+    expect(parseConfig({ PORT: '', QUIRE_SECRET: '', QUIRE_PUBLIC_URL: '' }, '/srv/site')).toMatchObject({ port: DEFAULT_PORT, secret: null, publicUrl: null });
   });
 
   it('reports every bad setting at once, each with the reason', () => {

@@ -1,53 +1,49 @@
 // `quire deliveries [--site <id>] [--json]` and `quire redeliver <delivery-id>`.
 import { redeliver } from '../../delivery/redeliver.ts';
-import { isKnownSite, openPublishing, type CliContext } from '../context.ts';
-import { printable } from '../printable.ts';
+import { isKnownSite, type CliContext } from '../context.ts';
+import { printable } from '../../text/printable.ts';
 
 export async function runDeliveries(ctx: CliContext, opts: { site: string | null; json: boolean; limit: number }): Promise<number> {
-  const deps = openPublishing(ctx);
-  try {
-    // A site removed from content/ still has its history; any other name is a mistake.
-    const hasHistory = opts.site !== null && deps.store.outbox.list({ siteId: opts.site, limit: 1 }).length > 0;
-    if (opts.site !== null && !hasHistory && !(await isKnownSite(ctx, opts.site))) return 1;
-    const log = deps.store.outbox.attemptLog({ siteId: opts.site, limit: opts.limit });
-    if (opts.json) {
-      ctx.out(JSON.stringify(log.map((a) => ({
-        time: new Date(a.startedAt).toISOString(),
-        delivery: a.deliveryId,
-        site: a.siteId,
-        event: a.event,
-        slug: a.slug,
-        origin: a.origin,
-        state: a.deliveryState,
-        status: a.status,
-        durationMs: a.durationMs,
-        error: a.error,
-        replyUrl: a.replyUrl,
-        replyId: a.replyId,
-      }))));
-      return 0;
-    }
-    if (!log.length) {
-      ctx.out('no delivery attempts yet');
-      return 0;
-    }
-    ctx.out(['time', 'delivery', 'site', 'event', 'slug', 'status', 'ms', 'result'].join('\t'));
-    for (const a of log) {
-      ctx.out([
-        new Date(a.startedAt).toISOString(),
-        a.deliveryId,
-        a.siteId,
-        a.event + (a.origin === 'publish' ? '' : ` (${a.origin})`),
-        a.slug,
-        a.status ?? '---',
-        a.durationMs,
-        [a.error, a.replyUrl ? `→ ${a.replyUrl}` : null].filter(Boolean).join(' ') || a.deliveryState,
-      ].map((field) => printable(String(field))).join('\t')); // a tab or line break in a reply cannot shift the columns
-    }
+  const deps = ctx.app.delivery();
+  // A site removed from content/ still has its history; any other name is a mistake.
+  const hasHistory = opts.site !== null && deps.store.outbox.list({ siteId: opts.site, limit: 1 }).length > 0;
+  if (opts.site !== null && !hasHistory && !(await isKnownSite(ctx, opts.site))) return 1;
+  const log = deps.store.outbox.attemptLog({ siteId: opts.site, limit: opts.limit });
+  if (opts.json) {
+    ctx.out(JSON.stringify(log.map((a) => ({
+      time: new Date(a.startedAt).toISOString(),
+      delivery: a.deliveryId,
+      site: a.siteId,
+      event: a.event,
+      slug: a.slug,
+      origin: a.origin,
+      state: a.deliveryState,
+      status: a.status,
+      durationMs: a.durationMs,
+      error: a.error,
+      replyUrl: a.replyUrl,
+      replyId: a.replyId,
+    }))));
     return 0;
-  } finally {
-    deps.close();
   }
+  if (!log.length) {
+    ctx.out('no delivery attempts yet');
+    return 0;
+  }
+  ctx.out(['time', 'delivery', 'site', 'event', 'slug', 'status', 'ms', 'result'].join('\t'));
+  for (const a of log) {
+    ctx.out([
+      new Date(a.startedAt).toISOString(),
+      a.deliveryId,
+      a.siteId,
+      a.event + (a.origin === 'publish' ? '' : ` (${a.origin})`),
+      a.slug,
+      a.status ?? '---',
+      a.durationMs,
+      [a.error, a.replyUrl ? `→ ${a.replyUrl}` : null].filter(Boolean).join(' ') || a.deliveryState,
+    ].map((field) => printable(String(field))).join('\t')); // a tab or line break in a reply cannot shift the columns
+  }
+  return 0;
 }
 
 export async function runRedeliver(ctx: CliContext, id: string | undefined): Promise<number> {
@@ -55,16 +51,12 @@ export async function runRedeliver(ctx: CliContext, id: string | undefined): Pro
     ctx.err('usage: quire redeliver <delivery-id>   (ids are listed by `quire deliveries`)');
     return 2;
   }
-  const deps = openPublishing(ctx);
-  try {
-    const result = await redeliver(deps, id);
-    if (!result.sent) {
-      ctx.err(result.message);
-      return 1;
-    }
-    (result.explanation.ok ? ctx.out : ctx.err)(`${result.explanation.message}\n(new delivery ${result.deliveryId}${result.willRetry ? ', will be retried' : ''})`);
-    return result.explanation.ok ? 0 : 1;
-  } finally {
-    deps.close();
+  const deps = ctx.app.delivery();
+  const result = await redeliver(deps, id);
+  if (!result.sent) {
+    ctx.err(result.message);
+    return 1;
   }
+  (result.explanation.ok ? ctx.out : ctx.err)(`${result.explanation.message}\n(new delivery ${result.deliveryId}${result.willRetry ? ', will be retried' : ''})`);
+  return result.explanation.ok ? 0 : 1;
 }

@@ -1,9 +1,9 @@
 import { discoverSites } from '../../content/load-content.ts';
 import { SITE_ID } from '../../content/model.ts';
-import { createKeyringFor, type CliContext } from '../context.ts';
+import type { CliContext } from '../context.ts';
 
 export async function runKeys(
-  { config, out, err }: CliContext,
+  { app, config, out, err }: CliContext,
   opts: { site: string | null; json: boolean; rotate: string | null },
 ): Promise<number> {
   if (opts.rotate !== null && !SITE_ID.test(opts.rotate)) {
@@ -18,7 +18,7 @@ export async function runKeys(
     err(`no site "${wanted}" in ${config.contentDir} (sites: ${sites.join(', ') || 'none'})${opts.rotate !== null ? '; no key was rotated' : ''}`);
     return 1;
   }
-  const { keyring, generations } = createKeyringFor(config);
+  const { keyring, generations } = app.keys();
   if (opts.rotate !== null) {
     const generation = generations.rotate(opts.rotate);
     out(`New key for ${opts.rotate} (generation ${generation}); the previous key no longer works:`);

@@ -1,34 +1,30 @@
 // `quire publish [--site <id>] [--dry-run] [--baseline]` (npm run publish).
 import { publish, type PublishPlan, type PublishReport, type SiteReport } from '../../publish/publish.ts';
-import { isKnownSite, openPublishing, type CliContext } from '../context.ts';
+import { isKnownSite, type CliContext } from '../context.ts';
 import { reportBuild } from '../report.ts';
 
 export async function runPublish(ctx: CliContext, opts: { site: string | null; dryRun: boolean; baseline: boolean }): Promise<number> {
   const { config, out, err } = ctx;
   if (opts.site !== null && !(await isKnownSite(ctx, opts.site))) return 1; // before building anything
-  const deps = openPublishing(ctx);
-  try {
-    const report = await publish(
-      { ...deps, settings: config },
-      {
-        siteId: opts.site,
-        dryRun: opts.dryRun,
-        baseline: opts.baseline,
-        retryWindowMs: config.publishRetryWindowMs,
-        lockWaitMs: 60_000,
-        // The plan first, then each delivery's result as it comes, then the summary.
-        onPlan: (plan) => printPlan(plan, ctx),
-        onAttempt: (id, r) => {
-          const a = r.attempt;
-          const line = `  ${a.status !== null && a.status < 300 ? '✓' : '✗'} ${id}  ${a.status ?? '---'}  ${a.durationMs} ms${a.error ? `  ${a.error}` : ''}${a.replyUrl ? `  → ${a.replyUrl}` : ''}`;
-          (a.status !== null && a.status < 300 ? out : err)(line);
-        },
+  const deps = ctx.app.delivery();
+  const report = await publish(
+    { ...deps, settings: ctx.app.buildSettings },
+    {
+      siteId: opts.site,
+      dryRun: opts.dryRun,
+      baseline: opts.baseline,
+      retryWindowMs: config.publishRetryWindowMs,
+      lockWaitMs: 60_000,
+      // The plan first, then each delivery's result as it comes, then the summary.
+      onPlan: (plan) => printPlan(plan, ctx),
+      onAttempt: (id, r) => {
+        const a = r.attempt;
+        const line = `  ${a.status !== null && a.status < 300 ? '✓' : '✗'} ${id}  ${a.status ?? '---'}  ${a.durationMs} ms${a.error ? `  ${a.error}` : ''}${a.replyUrl ? `  → ${a.replyUrl}` : ''}`;
+        (a.status !== null && a.status < 300 ? out : err)(line);
       },
-    );
-    return printReport(report, ctx);
-  } finally {
-    deps.close();
-  }
+    },
+  );
+  return printReport(report, ctx);
 }
 
 function printPlan(plan: PublishPlan, { out, err }: CliContext): void {

@@ -2,19 +2,19 @@
 // and (dev) rebuild on change.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import chokidar, { type FSWatcher } from 'chokidar';
+import chokidar from 'chokidar';
 import { Hono } from 'hono';
 import { createAdminApp, renderAdminRefusal } from '../../admin/admin-app.tsx';
-import { printable } from '../../content/issues.ts';
+import { printable } from '../../text/printable.ts';
 import { buildDist, createBuildCaches, NO_BUILD_FACTS, type BuildFacts, type BuildResult } from '../../build/build.ts';
 import { createApiApp } from '../../api/app.ts';
-import { createDistStore } from '../../api/dist-store.ts';
-import { listen } from '../../server/serve.ts';
+import { openListener } from '../../server/serve.ts';
 import { connectionCap, DEFAULT_CONNECTION_LIMITS, openFileLimit } from '../../server/connection-limits.ts';
 import { reportBuild } from '../report.ts';
 import { startDeliveryWorker } from '../../delivery/delivery-worker.ts';
 import { StateStoreError } from '../../store/database.ts';
-import { createKeyringFor, openPublishing, type CliContext } from '../context.ts';
+import type { CliContext } from '../context.ts';
+import type { DeliveryDeps } from '../../delivery/delivery-runner.ts';
 import { createServerObservability } from '../../observe/server-observability.ts';
 import { createReadiness, type WorkerHealth } from '../../observe/readiness.ts';
 
@@ -22,47 +22,64 @@ import { createReadiness, type WorkerHealth } from '../../observe/readiness.ts';
 const NO_STATE_STORE: WorkerHealth = { running: false, error: 'the state store could not be opened at start' };
 
 export async function runServer(ctx: CliContext, opts: { watch: boolean }): Promise<number> {
-  const { config, out, err } = ctx;
-  const { keyring, generations } = createKeyringFor(config);
+  const { app, config, out, err } = ctx;
+  const { keyring, generations } = app.keys();
   const caches = createBuildCaches(config.stateDir);
+  // The read-only API needs only dist/ and the keys: a broken delivery state turns webhooks and
+  // the Publishing app off, with the file named, and the API keeps serving.
+  const publishing = openDeliveryOrReport(ctx);
+  const observed = createServerObservability({ format: config.logFormat, metrics: config.metrics, pending: publishing ? () => publishing.store.outbox.pendingSummary() : null });
+  app.onClose(() => observed.logger.flush());
+  const log = observed.logger.message;
+  if (publishing) {
+    publishing.observeAttempt = observed.observeAttempt;
+    publishing.log = log;
+  }
+  const fileLimit = openFileLimit();
+  const limits = {
+    ...DEFAULT_CONNECTION_LIMITS,
+    maxConnections: connectionCap(config.maxConnections, fileLimit),
+    maxPerClient: config.maxConnectionsPerClient,
+    // A connection is silent while the admin's Test connection waits for one delivery attempt.
+    idleTimeoutMs: Math.max(DEFAULT_CONNECTION_LIMITS.idleTimeoutMs, config.webhookTimeoutMs + 20_000),
+  };
+  if (config.maxConnections !== null && limits.maxConnections < config.maxConnections) {
+    err(`QUIRE_MAX_CONNECTIONS lowered to ${limits.maxConnections}: the open-file limit is ${fileLimit}.`);
+  }
+  // Listen before the first build: the build writes the public URL into image URLs, and with
+  // PORT=0 the port in it is known only now. Requests wait for the first build to be served.
+  const server = await openListener(config.port, config.host, limits, observed.requests.attach);
+  app.onClose(() => server.close());
+  app.listening(server.port);
+
   // What the admin's Articles tab shows: the last build's facts, never content read per request.
   let lastBuild: BuildFacts = NO_BUILD_FACTS;
-  let observed: ReturnType<typeof createServerObservability> | null = null;
   // A build that fails, even by throwing, leaves the last good dist/ served and this process up.
   const build = async (): Promise<BuildResult | null> => {
     try {
-      const result = await buildDist(config, caches);
+      const result = await buildDist(app.buildSettings, caches);
       reportBuild(result, result.ok ? out : err);
-      observed?.metrics?.observeBuild(result.ok ? 'ok' : 'failed');
+      observed.metrics?.observeBuild(result.ok ? 'ok' : 'failed');
       lastBuild = { sites: result.loaded, issues: result.issues };
       return result;
     } catch (cause) {
-      observed?.metrics?.observeBuild('failed');
+      observed.metrics?.observeBuild('failed');
       err(printable(`Build failed: ${cause instanceof Error ? cause.message : String(cause)}`));
       return null;
     }
   };
   const first = await build();
-  const store = createDistStore(config.distDir);
+  const store = app.dist();
   store.reload();
   if (!store.current()) {
     err('No build to serve: fix the problems above and start again.');
     return 1;
   }
   if (!first?.ok) err('Serving the last good build.');
-  // The read-only API needs only dist/ and the keys: a broken delivery state turns webhooks and
-  // the Publishing app off, with the file named, and the API keeps serving.
-  const publishing = openPublishingOrReport(ctx);
-  observed = createServerObservability({ format: config.logFormat, metrics: config.metrics, pending: publishing ? () => publishing.store.outbox.pendingSummary() : null });
-  observed.metrics?.observeBuild(first?.ok ? 'ok' : 'failed');
-  const log = observed.logger.message;
-  if (publishing) {
-    publishing.observeAttempt = observed.observeAttempt;
-    publishing.log = log;
-  }
   const worker = publishing ? startDeliveryWorker(publishing) : null;
+  if (worker) app.onClose(() => worker.stop());
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
-  let base = config.publicUrl;
+  const base = app.publicUrl;
   const admin = !publishing ? publishingUnavailable() : createAdminApp({
     adminToken,
     publicUrl: () => base,
@@ -77,35 +94,23 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
     wakeDeliveries: () => worker?.wake(),
     log,
   });
-  const app = createApiApp({
+  server.serve(createApiApp({
     store,
     keyring,
-    publicUrl: config.publicUrl,
+    publicUrl: base,
     log,
     mounts: [{ path: '/admin', app: admin, renderError: renderAdminRefusal }],
     maxBodyBytes: config.maxBodyBytes,
     readiness: createReadiness({ buildServed: () => store.current() !== null, worker: () => worker?.health() ?? NO_STATE_STORE }),
     metrics: observed.metrics,
     noteSite: observed.requests.noteSite,
-  });
-  const fileLimit = openFileLimit();
-  const limits = {
-    ...DEFAULT_CONNECTION_LIMITS,
-    maxConnections: connectionCap(config.maxConnections, fileLimit),
-    maxPerClient: config.maxConnectionsPerClient,
-    // A connection is silent while the admin's Test connection waits for one delivery attempt.
-    idleTimeoutMs: Math.max(DEFAULT_CONNECTION_LIMITS.idleTimeoutMs, config.webhookTimeoutMs + 20_000),
-  };
-  if (config.maxConnections !== null && limits.maxConnections < config.maxConnections) {
-    err(`QUIRE_MAX_CONNECTIONS lowered to ${limits.maxConnections}: the open-file limit is ${fileLimit}.`);
-  }
-  const server = await listen(app, config.port, config.host, limits, observed.requests.attach);
-  const stopWatchingDist = store.watch(() => out('Loaded the new build.'));
+  }));
+  app.onClose(store.watch(() => out('Loaded the new build.')));
   // A keys.json that stops reading keeps the generations held now (never reverts them) and is reported.
   const keyTimer = setInterval(() => generations.refresh((e) => err(e.message)), 1000);
   keyTimer.unref();
+  app.onClose(() => clearInterval(keyTimer));
 
-  base = config.publicUrlExplicit ? config.publicUrl : `http://localhost:${server.port}`;
   out(`\nQuire Content API on ${base}/v1  (OpenAPI: ${base}/openapi.json)`);
   out(`Limits: ${limits.maxConnections} connections, ${limits.maxPerClient || 'no cap'} per client; request bodies up to ${config.maxBodyBytes} bytes\n`);
   const snapshot = store.current()!;
@@ -119,56 +124,27 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
   if (!publishing) out(`Publishing app: unavailable (the state store cannot be read; see above)\n`);
   else out(config.adminToken ? `Publishing app: ${base}/admin (sign in with QUIRE_ADMIN_TOKEN)\n` : `Publishing app: ${base}/admin/sign-in#token=${adminToken}\n`);
 
-  let watcher: FSWatcher | null = null;
-  if (opts.watch) {
-    let running: Promise<void> | null = null;
-    let again = false;
-    const rebuild = async () => {
-      if (running) {
-        again = true;
-        return;
-      }
-      running = (async () => {
-        do {
-          again = false;
-          const result = await build();
-          if (result?.ok && store.reload()) out('Serving the new build.');
-          if (!result?.ok) err('The last good build stays up.');
-        } while (again);
-      })();
-      await running;
-      running = null;
-    };
-    let timer: NodeJS.Timeout | null = null;
-    // Links are never followed: one in the content tree is a problem the build reports, not more to watch.
-    watcher = chokidar.watch(config.contentDir, { ignoreInitial: true, followSymlinks: false, ignored: (p) => /(^|[/\\])\./.test(p.slice(config.contentDir.length)) });
-    watcher.on('all', () => {
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(() => void rebuild(), 80);
-    });
-    const w = watcher;
-    await new Promise<void>((resolve) => w.once('ready', () => resolve()));
-    out(`Watching ${path.relative(process.cwd(), config.contentDir) || '.'} for changes.`);
-  }
+  // Rebuilds (on a change in dev) run one at a time; a request during one runs once more after it.
+  const rebuild = oneAtATime(async () => {
+    const result = await build();
+    if (result?.ok && store.reload()) out('Serving the new build.');
+    if (!result?.ok) err('The last good build stays up.');
+  });
+  if (opts.watch) await watchContent(ctx, rebuild);
 
+  // Stopped by a signal; the App closes what was opened here, the last first.
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  stopWatchingDist();
-  await watcher?.close();
-  await server.close();
-  await worker?.stop();
-  publishing?.close();
-  observed.logger.flush();
   return 0;
 }
 
-/** The delivery state, or null (reported) when its store cannot be read. */
-function openPublishingOrReport(ctx: CliContext): ReturnType<typeof openPublishing> | null {
+/** Delivery (the state store and the webhook client), or null (reported) when the store cannot be read. */
+function openDeliveryOrReport(ctx: CliContext): DeliveryDeps | null {
   try {
-    return openPublishing(ctx);
+    return ctx.app.delivery();
   } catch (e) {
     if (!(e instanceof StateStoreError)) throw e;
     ctx.err(e.message);
@@ -182,4 +158,41 @@ function publishingUnavailable(): Hono {
   const app = new Hono();
   app.all('*', (c) => c.text('The Publishing app is unavailable: the state store cannot be read. The server log names the file and what to do.', 503, { 'Cache-Control': 'no-store' }));
   return app;
+}
+
+/** `run` never twice at once: a call while it runs makes it run once more when it has finished. */
+function oneAtATime(run: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  let again = false;
+  return async () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await run();
+      } while (again);
+    })();
+    await running;
+    running = null;
+  };
+}
+
+/** `dev`: rebuilds when something under the content folder changes (after 80 ms of quiet). */
+async function watchContent({ app, config, out }: CliContext, rebuild: () => Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | null = null;
+  // Links are never followed: one in the content tree is a problem the build reports, not more to watch.
+  const watcher = chokidar.watch(config.contentDir, { ignoreInitial: true, followSymlinks: false, ignored: (p) => /(^|[/\\])\./.test(p.slice(config.contentDir.length)) });
+  app.onClose(() => {
+    if (timer) clearTimeout(timer);
+    return watcher.close();
+  });
+  watcher.on('all', () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void rebuild(), 80);
+  });
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  out(`Watching ${path.relative(process.cwd(), config.contentDir) || '.'} for changes.`);
 }

@@ -3,8 +3,8 @@ import { loadDistSnapshot } from '../../api/dist-store.ts';
 import { buildDist } from '../../build/build.ts';
 import { reportBuild } from '../report.ts';
 import { verifySite } from '../../integration/verify-site.ts';
-import { isKnownSite, openVerification, type CliContext } from '../context.ts';
-import { printable } from '../printable.ts';
+import { isKnownSite, type CliContext } from '../context.ts';
+import { printable } from '../../text/printable.ts';
 
 const MARK: Record<string, string> = { pass: 'pass', warn: 'WARN', fail: 'FAIL', error: 'ERROR', skipped: 'skip' };
 
@@ -18,7 +18,7 @@ export async function runVerify(ctx: CliContext, opts: { site: string | undefine
   // (An existing build is kept: it is what the receiver was sent, newer edits may not be.)
   let snapshot = loadDistSnapshot(ctx.config.distDir);
   if (!snapshot?.sites.has(opts.site)) {
-    const build = await buildDist(ctx.config);
+    const build = await buildDist(ctx.app.buildSettings);
     if (!build.ok) {
       reportBuild(build, ctx.err);
       ctx.err('Not verified: the content does not build.');
@@ -26,35 +26,31 @@ export async function runVerify(ctx: CliContext, opts: { site: string | undefine
     }
     snapshot = loadDistSnapshot(ctx.config.distDir);
   }
-  const deps = openVerification(ctx);
-  try {
-    const r = await verifySite(
-      { snapshot, outbox: deps.store.outbox, client: deps.client },
-      { siteId: opts.site, baseUrl: opts.url ?? undefined, slugs: opts.slugs },
-    );
-    if (!r.ok) {
-      ctx.err(r.message);
-      return 1;
-    }
-    const { report } = r;
-    if (opts.json) {
-      ctx.out(JSON.stringify(report, null, 2));
-      return report.ok ? 0 : 1;
-    }
-    for (const a of report.articles) {
-      ctx.out(`\n${a.slug}  ${printable(a.url)}${a.finalUrl && a.finalUrl !== a.url ? `  → ${printable(a.finalUrl)}` : ''}`);
-      for (const c of a.checks) {
-        ctx.out(`  ${MARK[c.status]!.padEnd(5)} ${c.id.padEnd(9)} ${c.code.padEnd(24)} ${printable(c.message)}`);
-        if (c.status === 'fail' || c.status === 'error') {
-          if (c.expected !== null) ctx.out(`${' '.repeat(42)}expected: ${printable(c.expected)}`);
-          if (c.actual !== null) ctx.out(`${' '.repeat(42)}actual:   ${printable(c.actual)}`);
-          if (c.fix) ctx.out(`${' '.repeat(42)}fix: ${printable(c.fix)}`);
-        }
+  // The state store for receivers' reply URLs; the client that fetches the site's pages.
+  const r = await verifySite(
+    { snapshot, outbox: ctx.app.state().outbox, client: ctx.app.verifyClient() },
+    { siteId: opts.site, baseUrl: opts.url ?? undefined, slugs: opts.slugs },
+  );
+  if (!r.ok) {
+    ctx.err(r.message);
+    return 1;
+  }
+  const { report } = r;
+  if (opts.json) {
+    ctx.out(JSON.stringify(report, null, 2));
+    return report.ok ? 0 : 1;
+  }
+  for (const a of report.articles) {
+    ctx.out(`\n${a.slug}  ${printable(a.url)}${a.finalUrl && a.finalUrl !== a.url ? `  → ${printable(a.finalUrl)}` : ''}`);
+    for (const c of a.checks) {
+      ctx.out(`  ${MARK[c.status]!.padEnd(5)} ${c.id.padEnd(9)} ${c.code.padEnd(24)} ${printable(c.message)}`);
+      if (c.status === 'fail' || c.status === 'error') {
+        if (c.expected !== null) ctx.out(`${' '.repeat(42)}expected: ${printable(c.expected)}`);
+        if (c.actual !== null) ctx.out(`${' '.repeat(42)}actual:   ${printable(c.actual)}`);
+        if (c.fix) ctx.out(`${' '.repeat(42)}fix: ${printable(c.fix)}`);
       }
     }
-    ctx.out(`\n${report.summary}${r.capped ? ` (${r.capped} more not checked: pass --slug to choose)` : ''}`);
-    return report.ok ? 0 : 1;
-  } finally {
-    deps.close();
   }
+  ctx.out(`\n${report.summary}${r.capped ? ` (${r.capped} more not checked: pass --slug to choose)` : ''}`);
+  return report.ok ? 0 : 1;
 }

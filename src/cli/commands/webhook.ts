@@ -2,7 +2,7 @@
 import { buildDist } from '../../build/build.ts';
 import { testWebhook } from '../../delivery/test-connection.ts';
 import { generateWebhookSecret, saveWebhook } from '../../publish/webhook-settings.ts';
-import { isKnownSite, openPublishing, type CliContext } from '../context.ts';
+import { isKnownSite, type CliContext } from '../context.ts';
 import { reportBuild } from '../report.ts';
 
 export interface WebhookArgs {
@@ -29,75 +29,71 @@ export async function runWebhook(ctx: CliContext, args: WebhookArgs): Promise<nu
     return 2;
   }
   if (args.site && !(await isKnownSite(ctx, args.site))) return 1;
-  const deps = openPublishing(ctx);
-  try {
-    const site = args.site!;
-    switch (args.action) {
-      case 'set': {
-        if (!args.url) {
-          err(`--url is required\n${USAGE}`);
-          return 2;
-        }
-        if (args.generateSecret && args.secret !== undefined) {
-          err('give either --secret or --generate-secret, not both');
-          return 2;
-        }
-        const secret = args.generateSecret ? generateWebhookSecret() : (args.secret ?? config.webhookSecret ?? undefined);
-        const saved = await saveWebhook({ ...deps, allowPrivate: config.allowPrivateTargets }, site, {
-          url: args.url,
-          ...(secret !== undefined ? { secret } : {}),
-          ...(args.extraEvents !== undefined ? { extraEvents: args.extraEvents } : {}),
-        });
-        if (!saved.ok) {
-          for (const problem of saved.problems) err(`Not saved: ${problem.field === 'url' ? 'URL' : 'secret'}: ${problem.message}  [${problem.code}]`);
-          return 1;
-        }
-        out(`Webhook of ${site} saved: POST ${saved.webhook.url} (secret ${saved.webhook.secretHint}${saved.webhook.extraEvents ? ', with unpublished/deleted events' : ''})`);
-        if (saved.resumed) {
-          const n = saved.resumed.missed;
-          out(`Re-enabled (it was disabled: ${saved.resumed.reason}); ${n} event${n === 1 ? '' : 's'} the receiver missed ${n === 1 ? 'is' : 'are'} queued again, with what was waiting: \`quire publish\` or the running server sends them.`);
-        }
-        if (args.generateSecret) {
-          out('Generated secret — shown once, store it in the receiver now:');
-          out(secret!);
-        }
-        return 0;
+  const deps = ctx.app.delivery();
+  const site = args.site!;
+  switch (args.action) {
+    case 'set': {
+      if (!args.url) {
+        err(`--url is required\n${USAGE}`);
+        return 2;
       }
-      case 'show': {
-        const hooks = deps.store.webhooks.list().filter((h) => !args.site || h.siteId === args.site);
-        if (args.json) {
-          out(JSON.stringify(hooks.map((h) => ({ site: h.siteId, url: h.url, secret: h.secretHint, extraEvents: h.extraEvents, disabled: h.disabledReason }))));
-          return 0;
-        }
-        if (!hooks.length) out(args.site ? `${args.site} has no webhook` : 'no webhooks registered');
-        for (const h of hooks) {
-          out(`${h.siteId}\t${h.url}\tsecret ${h.secretHint}${h.extraEvents ? '\t+unpublished/deleted' : ''}${h.disabledAt ? `\tDISABLED: ${h.disabledReason}` : ''}`);
-        }
-        return 0;
+      if (args.generateSecret && args.secret !== undefined) {
+        err('give either --secret or --generate-secret, not both');
+        return 2;
       }
-      case 'remove': {
-        const removed = deps.store.webhooks.remove(site);
-        out(removed ? `Webhook of ${site} removed; nothing more is sent to it.` : `${site} has no webhook`);
-        return removed ? 0 : 1;
+      const secret = args.generateSecret ? generateWebhookSecret() : (args.secret ?? config.webhookSecret ?? undefined);
+      const saved = await saveWebhook({ ...deps, allowPrivate: config.allowPrivateTargets }, site, {
+        url: args.url,
+        ...(secret !== undefined ? { secret } : {}),
+        ...(args.extraEvents !== undefined ? { extraEvents: args.extraEvents } : {}),
+      });
+      if (!saved.ok) {
+        for (const problem of saved.problems) err(`Not saved: ${problem.field === 'url' ? 'URL' : 'secret'}: ${problem.message}  [${problem.code}]`);
+        return 1;
       }
-      default: {
-        // Test what the content publishes now, not whatever dist/ holds (maybe nothing yet).
-        const build = await buildDist(config);
-        if (!build.ok) {
-          reportBuild(build, err);
-          err('Not tested: the content does not build.');
-          return 1;
-        }
-        const result = await testWebhook({ ...deps, distDir: config.distDir }, site);
-        if (!result.sent) {
-          err(result.message);
-          return 1;
-        }
-        (result.explanation.ok ? out : err)(`${result.explanation.message}\n(delivery ${result.deliveryId}: "updated" for ${result.slug})`);
-        return result.explanation.ok ? 0 : 1;
+      out(`Webhook of ${site} saved: POST ${saved.webhook.url} (secret ${saved.webhook.secretHint}${saved.webhook.extraEvents ? ', with unpublished/deleted events' : ''})`);
+      if (saved.resumed) {
+        const n = saved.resumed.missed;
+        out(`Re-enabled (it was disabled: ${saved.resumed.reason}); ${n} event${n === 1 ? '' : 's'} the receiver missed ${n === 1 ? 'is' : 'are'} queued again, with what was waiting: \`quire publish\` or the running server sends them.`);
       }
+      if (args.generateSecret) {
+        out('Generated secret — shown once, store it in the receiver now:');
+        out(secret!);
+      }
+      return 0;
     }
-  } finally {
-    deps.close();
+    case 'show': {
+      const hooks = deps.store.webhooks.list().filter((h) => !args.site || h.siteId === args.site);
+      if (args.json) {
+        out(JSON.stringify(hooks.map((h) => ({ site: h.siteId, url: h.url, secret: h.secretHint, extraEvents: h.extraEvents, disabled: h.disabledReason }))));
+        return 0;
+      }
+      if (!hooks.length) out(args.site ? `${args.site} has no webhook` : 'no webhooks registered');
+      for (const h of hooks) {
+        out(`${h.siteId}\t${h.url}\tsecret ${h.secretHint}${h.extraEvents ? '\t+unpublished/deleted' : ''}${h.disabledAt ? `\tDISABLED: ${h.disabledReason}` : ''}`);
+      }
+      return 0;
+    }
+    case 'remove': {
+      const removed = deps.store.webhooks.remove(site);
+      out(removed ? `Webhook of ${site} removed; nothing more is sent to it.` : `${site} has no webhook`);
+      return removed ? 0 : 1;
+    }
+    default: {
+      // Test what the content publishes now, not whatever dist/ holds (maybe nothing yet).
+      const build = await buildDist(ctx.app.buildSettings);
+      if (!build.ok) {
+        reportBuild(build, err);
+        err('Not tested: the content does not build.');
+        return 1;
+      }
+      const result = await testWebhook({ ...deps, distDir: config.distDir }, site);
+      if (!result.sent) {
+        err(result.message);
+        return 1;
+      }
+      (result.explanation.ok ? out : err)(`${result.explanation.message}\n(delivery ${result.deliveryId}: "updated" for ${result.slug})`);
+      return result.explanation.ok ? 0 : 1;
+    }
   }
 }

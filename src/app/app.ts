@@ -1,0 +1,144 @@
+// The composition root: what a Quire process works with, opened in one place and closed in the
+// reverse order. Entry points (the CLI's commands, the server, the MCP server; later a worker and
+// an edge runtime) take an App; nothing below them opens a store, a client or a keyring itself.
+// Each part opens on first use, so a command pays only for what it touches, and a part that
+// cannot open (a damaged state store) fails where it is asked for, naming its file.
+import { createDistStore, type DistStore } from '../api/dist-store.ts';
+import type { BuildSettings } from '../build/build.ts';
+import { readManifest } from '../build/manifest.ts';
+import type { QuireConfig } from '../config/config.ts';
+import { loadServerSecret } from '../config/server-secret.ts';
+import { createKeyring, type Keyring } from '../keys/api-keys.ts';
+import { openKeyGenerations, type KeyGenerationFile } from '../keys/key-generations.ts';
+import { checkKeysAgainstBuild } from '../keys/key-record.ts';
+import { createSafeClient, type SafeClient } from '../net/safe-client.ts';
+import { VERIFIED_SITE } from '../net/target-policy.ts';
+import type { DeliveryDeps } from '../delivery/delivery-runner.ts';
+import { USER_AGENT } from '../delivery/signing.ts';
+import { openStateStore, type StateStore } from '../store/state-store.ts';
+import { decidePublicUrl } from './public-url.ts';
+
+export interface Keys {
+  keyring: Keyring;
+  generations: KeyGenerationFile;
+}
+
+export interface App {
+  readonly config: QuireConfig;
+  /**
+   * Where clients reach the Content API, without trailing slash (see public-url.ts). Decided on
+   * first read; a process that serves calls `listening` before anything reads it.
+   */
+  readonly publicUrl: string;
+  /** What a build needs: the config's folders and the public URL. */
+  readonly buildSettings: BuildSettings;
+  /** The port this process's server was given; with PORT=0 only known once it listens. */
+  listening(port: number): void;
+  /**
+   * The keyring and its generations, refused (KeyStateError naming the file) when keys.json cannot
+   * be read or is behind what the current dist/ recorded: either would make rotated keys valid again.
+   */
+  keys(): Keys;
+  /** The reader of dist/ (not loaded yet: call `reload`). */
+  dist(): DistStore;
+  /** The state store (webhooks, outbox, publish state); StateStoreError when it cannot be read. */
+  state(): StateStore;
+  /** Delivery: the state store, the SSRF-safe webhook client and the clock. */
+  delivery(): DeliveryDeps;
+  /** The client that fetches a receiving site's pages for verification: http or https, public hosts only. */
+  verifyClient(): SafeClient;
+  /** Something the entry point opened itself (a server, a watcher, a timer): closed with the rest, in reverse order. */
+  onClose(close: () => void | Promise<void>): void;
+  /** Closes everything opened, the last opened first. */
+  close(): Promise<void>;
+}
+
+export interface AppOptions {
+  /** Where the app's own notices go (the one warning that private targets are allowed). */
+  log: (line: string) => void;
+}
+
+export function openApp(config: QuireConfig, { log }: AppOptions): App {
+  const closers: (() => void | Promise<void>)[] = [];
+  let listeningPort: number | null = null;
+  let publicUrl: string | null = null;
+  // The warning that private targets are allowed is said once per process, by its first client.
+  let warned = false;
+  const clientLog = (line: string) => {
+    if (warned) return;
+    warned = true;
+    log(line);
+  };
+
+  /** A part opened on first use, its closer (if any) queued then. */
+  function part<T>(open: () => T, close?: (value: T) => void | Promise<void>): () => T {
+    let value: { v: T } | null = null;
+    return () => {
+      if (value) return value.v;
+      value = { v: open() };
+      const opened = value.v;
+      if (close) closers.push(() => close(opened));
+      return opened;
+    };
+  }
+
+  const keys = part((): Keys => {
+    const generations = openKeyGenerations(config.stateDir);
+    checkKeysAgainstBuild(generations, readManifest(config.distDir), config.distDir);
+    return { keyring: createKeyring(loadServerSecret(config), generations), generations };
+  });
+  const dist = part(() => createDistStore(config.distDir));
+  const state = part(() => openStateStore(config.stateDir, loadServerSecret(config)), (store) => store.close());
+  const webhookClient = part(
+    () => createSafeClient({ allowPrivate: config.allowPrivateTargets, userAgent: USER_AGENT, log: clientLog }),
+    (client) => client.close(),
+  );
+  const delivery = part((): DeliveryDeps => ({
+    store: state(),
+    client: webhookClient(),
+    now: Date.now,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    timeoutMs: config.webhookTimeoutMs,
+    log,
+  }));
+  const verifyClient = part(
+    () => createSafeClient({ allowPrivate: config.allowPrivateTargets, policy: VERIFIED_SITE, log: clientLog }),
+    (client) => client.close(),
+  );
+
+  const app: App = {
+    config,
+    get publicUrl() {
+      publicUrl ??= decidePublicUrl(config.publicUrl, listeningPort ?? config.port);
+      return publicUrl;
+    },
+    get buildSettings() {
+      return { contentDir: config.contentDir, distDir: config.distDir, stateDir: config.stateDir, publicUrl: app.publicUrl, testSwapPauseFile: config.testSwapPauseFile };
+    },
+    listening(port) {
+      // Deciding twice would give one process two public URLs, e.g. a build with the wrong port.
+      if (publicUrl !== null) throw new Error('the public URL was decided before the server listened');
+      listeningPort = port;
+    },
+    keys,
+    dist,
+    state,
+    delivery,
+    verifyClient,
+    onClose(close) {
+      closers.push(close);
+    },
+    async close() {
+      let failure: unknown = null;
+      for (let close = closers.pop(); close; close = closers.pop()) {
+        try {
+          await close();
+        } catch (e) {
+          failure ??= e;
+        }
+      }
+      if (failure !== null) throw failure;
+    },
+  };
+  return app;
+}

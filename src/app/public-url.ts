@@ -1,0 +1,11 @@
+// Where clients reach the Content API. Image URLs in built HTML, the OpenAPI `servers` entry, the
+// web app's API base and the MCP tools' answers all name it, so a process decides it once.
+
+/**
+ * QUIRE_PUBLIC_URL when set; otherwise this machine's loopback name with the port clients connect
+ * to: the port a server of this process listens on (the one it was given, when PORT=0), or, in a
+ * process that serves nothing, the configured PORT.
+ */
+export function decidePublicUrl(configured: string | null, port: number): string {
+  return configured ?? `http://localhost:${port}`;
+}

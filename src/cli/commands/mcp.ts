@@ -1,0 +1,37 @@
+// `quire mcp` (npm run mcp): the MCP tool server over stdio, until stdin closes or a signal.
+// stdout is the protocol; everything else goes to stderr. Serves the current build (building
+// first when there is none).
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { PACKAGE_VERSION } from '../../app/package-version.ts';
+import { buildDist } from '../../build/build.ts';
+import { formatIssue } from '../../content/issues.ts';
+import { buildMcpServer } from '../../mcp/build-mcp-server.ts';
+import type { CliContext } from '../context.ts';
+
+export async function runMcp({ app, config, err }: CliContext): Promise<number> {
+  const dist = app.dist();
+  if (!dist.reload()) {
+    const build = await buildDist(app.buildSettings);
+    for (const issue of build.issues) err(formatIssue(issue));
+    dist.reload();
+  }
+  app.onClose(dist.watch());
+  const server = buildMcpServer({
+    snapshot: () => dist.fresh(),
+    keyring: app.keys().keyring,
+    publicUrl: app.publicUrl,
+    distDir: config.distDir,
+    publishing: app.delivery(),
+    verifyClient: app.verifyClient(),
+    version: PACKAGE_VERSION,
+  });
+  await server.connect(new StdioServerTransport());
+  app.onClose(() => server.close());
+  err(`Quire MCP server ready on stdio (${dist.current()?.sites.size ?? 0} sites)`);
+  await new Promise<void>((resolve) => {
+    process.stdin.on('close', resolve);
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
+  return 0;
+}
