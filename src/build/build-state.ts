@@ -13,6 +13,7 @@ import type { GitHistoryCache } from '../content/git-history.ts';
 import type { ContentIssue } from '../content/issues.ts';
 import type { SourceCache, SourceEntry } from '../content/load-content.ts';
 import type { RenderProblem } from '../render/render-context.ts';
+import { fixFor, isMissingFile, ProblemError } from '../problems/problem.ts';
 import { RENDERER_VERSION } from '../render/renderer-version.ts';
 import type { ImageHashCache } from './images.ts';
 
@@ -67,16 +68,29 @@ function loadSource([file, size, mtimeMs, ctimeMs, ino, hash, metaJson, bodyLine
 
 const NO_PROBLEMS: RenderProblem[] = Object.freeze([]) as unknown as RenderProblem[];
 
+/**
+ * The last build's state; empty when there is none, or when it is another version's or damaged
+ * (a cache: the build then reads, checks and renders everything). A file that is there but cannot
+ * be read is a ProblemError naming it: a permission error is not a missing file.
+ */
 export function loadBuildState(stateDir: string): BuildState {
+  const file = stateFile(stateDir);
+  let bytes: Buffer;
   try {
-    const raw = v8.deserialize(fs.readFileSync(stateFile(stateDir))) as { format: string; state: StoredState };
+    bytes = fs.readFileSync(file);
+  } catch (err) {
+    if (isMissingFile(err)) return emptyBuildState();
+    throw new ProblemError('BUILD_STATE_UNREADABLE', `${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): ${fixFor('BUILD_STATE_UNREADABLE')}`, { cause: err });
+  }
+  try {
+    const raw = v8.deserialize(bytes) as { format: string; state: StoredState };
     if (raw.format !== FORMAT) return emptyBuildState();
     const { fine, problems } = raw.state.checked;
     const checked = new Map<string, RenderProblem[]>(problems);
     for (const key of fine) checked.set(key, NO_PROBLEMS);
     return { ...raw.state, sources: new Map(raw.state.sources.map(loadSource)), checked };
   } catch {
-    return emptyBuildState(); // none yet, or unreadable: start afresh
+    return emptyBuildState(); // damaged (a torn write, another format): start afresh
   }
 }
 

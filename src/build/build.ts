@@ -88,13 +88,15 @@ export async function buildDist(settings: BuildSettings, warmCaches?: BuildCache
   const recovered = recoverInterruptedSwap(settings.distDir);
   // The helper thread first, so that deleting leftover trees overlaps loading the state.
   const helper = write ? startBuildHelper(settings.distDir) : null;
-  const caches = warmCaches ?? createBuildCaches(settings.stateDir);
-  const pool = options.pool ?? createRenderPool();
+  let pool: RenderPool | undefined;
   try {
+    // Inside the try: a build state that cannot be read must still let the helper thread end.
+    const caches = warmCaches ?? createBuildCaches(settings.stateDir);
+    pool = options.pool ?? createRenderPool();
     return { ...(await build(settings, caches, pool, write, helper)), recovered, cleanup: () => helper?.current()?.waitUntilEnded() ?? Promise.resolve() };
   } finally {
     helper?.current()?.finish(); // once its jobs are done
-    if (!options.pool) await pool.close();
+    if (!options.pool) await pool?.close();
   }
 }
 

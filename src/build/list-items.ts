@@ -3,6 +3,7 @@
 // re-serializing the 5 MB list was a tenth of a one-change rebuild).
 import fs from 'node:fs';
 import path from 'node:path';
+import { isMissingFile } from '../problems/problem.ts';
 
 /** slug → the item's JSON bytes as they stand in articles.json. */
 export type ListItems = Map<string, Uint8Array>;
@@ -17,8 +18,9 @@ export function readListItems(distDir: string, siteId: string): ListItems | null
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(path.join(distDir, siteId, 'articles.json'));
-  } catch {
-    return null;
+  } catch (err) {
+    if (isMissingFile(err)) return null; // a site new to this build
+    throw err;
   }
   return splitListItems(bytes);
 }

@@ -3,6 +3,7 @@
 import { createHash, hash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fixFor, isMissingFile, ProblemError } from '../problems/problem.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 /** 2: each site has its list index (articles.index.json). */
@@ -59,19 +60,32 @@ export function hashParts(parts: Uint8Array[]): string {
   return h.digest('base64url').slice(0, 32);
 }
 
+/**
+ * The manifest of the build in `distDir`; null when there is none (no build yet), or when it is
+ * another version's (the next build writes all of dist/ anew). A manifest that is there but cannot
+ * be read or is not one is a ProblemError naming it, never "no build": the key generations it
+ * records are what lets a reset keys.json be noticed (src/keys/key-record.ts).
+ */
 export function readManifest(distDir: string): Manifest | null {
+  const file = path.join(distDir, MANIFEST_FILE);
   let text: string;
   try {
-    text = fs.readFileSync(path.join(distDir, MANIFEST_FILE), 'utf8');
-  } catch {
-    return null;
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if (isMissingFile(err)) return null;
+    throw new ProblemError('MANIFEST_UNREADABLE', `${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): ${fixFor('MANIFEST_UNREADABLE')}`, { cause: err });
   }
+  let data: Partial<Manifest> | null;
   try {
-    const data = JSON.parse(text) as Manifest;
-    // A shallow check: the file is our own output, and a full schema parse of a large site costs
-    // more than the rest of a no-change build. Consumers treat missing parts as absent.
-    return data.format === MANIFEST_FORMAT && typeof data.buildId === 'string' && data.sites && typeof data.sites === 'object' ? data : null;
-  } catch {
-    return null; // torn or hand-edited: as if there were none
+    data = JSON.parse(text) as Partial<Manifest> | null;
+  } catch (err) {
+    throw new ProblemError('MANIFEST_UNREADABLE', `${file} is not JSON (${(err as Error).message}): ${fixFor('MANIFEST_UNREADABLE')}`, { cause: err });
   }
+  // A shallow check: the file is our own output, and a full schema parse of a large site costs
+  // more than the rest of a no-change build. Consumers treat missing parts as absent.
+  if (typeof data?.format === 'number' && data.format !== MANIFEST_FORMAT) return null;
+  if (data?.format !== MANIFEST_FORMAT || typeof data.buildId !== 'string' || !data.sites || typeof data.sites !== 'object') {
+    throw new ProblemError('MANIFEST_UNREADABLE', `${file} is not a build manifest: ${fixFor('MANIFEST_UNREADABLE')}`);
+  }
+  return data as Manifest;
 }

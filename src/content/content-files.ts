@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { isMissingFile } from '../problems/problem.ts';
 import { issue, START, type ContentIssue } from './issues.ts';
 import { CONTENT_LIMITS } from './limits.ts';
 
@@ -71,7 +72,11 @@ export function isRealFolder(dir: string, issues: ContentIssue[]): boolean {
   let stat: fs.Stats;
   try {
     stat = fs.lstatSync(dir);
-  } catch {
+  } catch (err) {
+    // Absent is fine (a site without authors/); a folder that is there but cannot be looked at
+    // is not absent: its files would silently drop out of the build (and be unpublished).
+    if (isMissingFile(err)) return false;
+    issues.push(issue(dir, START, 'CONTENT_UNREADABLE', `cannot read the folder (${(err as NodeJS.ErrnoException).code ?? 'error'})`));
     return false;
   }
   if (stat.isSymbolicLink()) {

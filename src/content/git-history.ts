@@ -53,7 +53,7 @@ export async function readGitDates(
   const head = await headOf(root);
   const [dirty, history] = await Promise.all([
     dirtyFiles(root, rel),
-    head !== null && head === cache.head ? cache.changes : changesByFile(root, rel),
+    head === null ? new Map<string, Change[]>() : head === cache.head ? cache.changes : changesByFile(root, rel),
   ]);
   if (head !== cache.head) {
     cache.head = head;
@@ -116,17 +116,14 @@ async function dirtyFiles(root: string, rel: string): Promise<Set<string>> {
 
 /** Every change per current file path, newest first, following renames along the mainline. */
 async function changesByFile(root: string, rel: string): Promise<Map<string, Change[]>> {
-  let stdout: string;
-  try {
-    ({ stdout } = await run(
-      'git',
-      ['-C', root, 'log', '--format=%x1e%H %ct', '-M', '--raw', '-z', '--no-abbrev', '--first-parent',
-        '--diff-merges=first-parent', '--', rel],
-      { maxBuffer: 1024 * 1024 * 1024 },
-    ));
-  } catch {
-    return new Map(); // no commits yet
-  }
+  // Only called once HEAD exists: a failure here is a real one (not "no commits yet"), and
+  // dating every article by mtime instead would change published dates without a word.
+  const { stdout } = await run(
+    'git',
+    ['-C', root, 'log', '--format=%x1e%H %ct', '-M', '--raw', '-z', '--no-abbrev', '--first-parent',
+      '--diff-merges=first-parent', '--', rel],
+    { maxBuffer: 1024 * 1024 * 1024 },
+  );
   const byPath = new Map<string, Change[]>();
   const alias = new Map<string, string>(); // older path → path it has now
   const born = new Set<string>(); // current paths whose creation was seen: older entries are another file

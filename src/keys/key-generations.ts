@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SITE_ID } from '../content/model.ts';
-import { ProblemError } from '../problems/problem.ts';
+import { isMissingFile, ProblemError } from '../problems/problem.ts';
 import type { KeyGenerations } from './api-keys.ts';
 
 export const KEYS_FILE = 'keys.json';
@@ -82,8 +82,9 @@ export function openKeyGenerations(stateDir: string): KeyGenerationFile {
     try {
       const s = fs.statSync(file);
       return `${s.mtimeMs}:${s.size}:${s.ino}`;
-    } catch {
-      return 'none';
+    } catch (err) {
+      // Only a stamp: the read that follows a change reports what is wrong with the file.
+      return isMissingFile(err) ? 'none' : `error:${(err as NodeJS.ErrnoException).code}`;
     }
   };
   const load = () => {

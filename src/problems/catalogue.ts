@@ -46,6 +46,8 @@ export const CATALOGUE = {
   CONFIG_INVALID: { area: 'setup', meaning: 'a setting has a value Quire cannot use', fix: 'Correct every setting listed (`quire --help` describes them); nothing was started.' },
   STATE_STORE_UNREADABLE: { area: 'setup', meaning: '`quire.db` in the state dir cannot be made, opened or read as the state store (empty, damaged, foreign or not permitted)', fix: 'Restore it from a backup (`quire state backup`); or move it away to start over deliberately: every webhook must then be set again.' },
   KEY_STATE_UNREADABLE: { area: 'setup', meaning: '`keys.json` in the state dir cannot be read or parsed, or is behind the key generations the last build recorded', fix: 'Restore it from a backup, or write the generations back as JSON (`{"<site>": <generation>}`).' },
+  BUILD_STATE_UNREADABLE: { area: 'setup', meaning: 'the build state (`cache/build-state.v8` in the state dir) is there but cannot be read (not permitted, not a file)', fix: 'Make it readable by the user running Quire, or delete it: the next build then checks and renders every article.' },
+  MANIFEST_UNREADABLE: { area: 'setup', meaning: '`dist/manifest.json` is there but cannot be read (not permitted, not a file) or is not a manifest', fix: 'Make it readable by the user running Quire; a damaged one: delete it and run `quire build`.' },
   STATE_BACKUP_REFUSED: { area: 'setup', meaning: 'a state backup was not made: nothing to back up, the target is there (or is not a backup), or a file could not be copied', fix: 'Choose another target folder, or `--force` to replace an earlier backup; the message names the file.' },
   PUBLISH_INTERRUPTED: { area: 'setup', meaning: 'the build output changed while publishing (another build ran)', fix: 'Run publish again.' },
 

@@ -22,7 +22,11 @@ export class ProblemError<C extends ProblemCode = ProblemCode> extends Error imp
 }
 
 /**
- * Whether a failed file read means "not there". Only ENOENT does: a file that exists but cannot be
- * read (EACCES, EPERM, EISDIR, EIO…) is a fault to report, never a reason to fall back to a default.
+ * Whether a failed file read means "not there": ENOENT, or ENOTDIR (a file stands where a folder
+ * on the path should be, so the file cannot exist). A file that exists but cannot be read (EACCES,
+ * EPERM, EISDIR, ELOOP, EIO…) is a fault to report, never a reason to fall back to a default.
  */
-export const isMissingFile = (err: unknown): boolean => (err as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+export function isMissingFile(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}

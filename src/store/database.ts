@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { ProblemError } from '../problems/problem.ts';
+import { isMissingFile, ProblemError } from '../problems/problem.ts';
 import { MIGRATIONS } from './migrations.ts';
 
 export type StateDb = Database.Database;
@@ -84,8 +84,9 @@ function checkNotEmpty(file: string): void {
   const size = (f: string) => {
     try {
       return fs.statSync(f).size;
-    } catch {
-      return 0;
+    } catch (e) {
+      if (isMissingFile(e)) return 0;
+      throw unreadable(file, e); // there but not to be looked at: not "empty"
     }
   };
   if (size(file) === 0 && size(`${file}-wal`) === 0) {
