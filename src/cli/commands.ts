@@ -21,10 +21,19 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'start',
     summary: 'build content/ and serve the Content API and the Publishing app (npm start)',
-    usage: ['start'],
-    options: {},
+    usage: ['start [--follow <git-url-or-path> [--branch <b>] [--interval <seconds>]]'],
+    options: {
+      follow: { type: 'string', value: 'git-url-or-path', help: 'keep a checkout of this repository (in the state dir) and build and publish its branch as it changes' },
+      branch: { type: 'string', value: 'b', help: 'the branch to follow (default main)' },
+      interval: { type: 'integer', value: 'seconds', help: 'fetch every this many seconds (default 60; 0: only on push notifications)', min: 0, max: 86_400 },
+    },
     positionals: { max: 0 },
-    notes: ['Serves on PORT (default 8787) until stopped; also delivers queued webhooks every 5 s.'],
+    notes: [
+      'Serves on PORT (default 8787) until stopped; also delivers queued webhooks every 5 s.',
+      'With --follow, content comes from the checkout\'s content/ folder; each new commit is built and',
+      'published as `quire publish` does (same lock, outbox and retries). With QUIRE_GIT_HOOK_SECRET set,',
+      'POST /hooks/git (GitHub X-Hub-Signature-256 or GitLab X-Gitlab-Token) fetches at once.',
+    ],
   },
   {
     name: 'dev',

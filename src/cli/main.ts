@@ -90,7 +90,10 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
     case 'build':
       return (await import('./commands/build.ts')).runBuild(ctx);
     case 'start':
-      return (await import('./commands/serve.ts')).runServer(ctx, { watch: false });
+      return (await import('./commands/serve.ts')).runServer(ctx, {
+        watch: false,
+        follow: { url: values.string('follow'), branch: values.string('branch'), intervalSeconds: values.integer('interval') },
+      });
     case 'dev':
       return (await import('./commands/serve.ts')).runServer(ctx, { watch: true });
     case 'keys':

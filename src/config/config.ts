@@ -36,6 +36,8 @@ export interface QuireConfig {
   readonly logFormat: 'text' | 'json';
   /** QUIRE_METRICS=1: serve Prometheus metrics at /metrics. */
   readonly metrics: boolean;
+  /** QUIRE_GIT_HOOK_SECRET: signs push notifications to POST /hooks/git (`start --follow`); null: no push endpoint. */
+  readonly gitHookSecret: string | null;
   /**
    * QUIRE_TEST_SWAP_PAUSE_FILE, for tests only: a build that swaps dist/ in writes this file and
    * waits between its two renames, so a test can kill it at the one moment dist/ is missing.
@@ -111,6 +113,7 @@ const SETTINGS = {
   QUIRE_MAX_CONNECTIONS_PER_CLIENT: { read: wholeNumber(0, 1_000_000), about: 'open connections per client address (default 64; 0: no cap, behind a proxy)' },
   QUIRE_LOG_FORMAT: { read: logFormat, about: 'request and delivery log lines on stderr: text (default) or json (one JSON object a line)' },
   QUIRE_METRICS: { read: flag, about: '1 serves Prometheus metrics at /metrics (default 0: /metrics is 404); keep it behind the proxy' },
+  QUIRE_GIT_HOOK_SECRET: { read: atLeast(16, 'must be at least 16 characters (use e.g. `openssl rand -hex 32`)'), about: 'start --follow: the secret of push notifications to POST /hooks/git (GitHub webhook secret or GitLab token); unset: no push endpoint' },
   QUIRE_TEST_SWAP_PAUSE_FILE: { read: text, about: 'tests only: a build writes this file and waits between the two renames of its dist/ swap' },
 } satisfies Record<string, { read: (v: string) => unknown; about: string }>;
 
@@ -164,6 +167,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     maxConnectionsPerClient: e.QUIRE_MAX_CONNECTIONS_PER_CLIENT ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
     logFormat: e.QUIRE_LOG_FORMAT ?? 'text',
     metrics: e.QUIRE_METRICS ?? false,
+    gitHookSecret: e.QUIRE_GIT_HOOK_SECRET ?? null,
     testSwapPauseFile: e.QUIRE_TEST_SWAP_PAUSE_FILE ? path.resolve(cwd, e.QUIRE_TEST_SWAP_PAUSE_FILE) : null,
   });
 }

@@ -1,6 +1,6 @@
 // The route pattern a request path falls under, for metric labels: a fixed, small set, so a
 // slug, site, asset name or random path never becomes a label value.
-const EXACT = new Set(['/', '/v1/articles', '/openapi.json', '/v1/openapi.json', '/llms.txt', '/v1/llms.txt', '/healthz', '/readyz', '/metrics']);
+const EXACT = new Set(['/', '/v1/articles', '/openapi.json', '/v1/openapi.json', '/llms.txt', '/v1/llms.txt', '/healthz', '/readyz', '/metrics', '/hooks/git']);
 
 export function routePattern(path: string): string {
   if (EXACT.has(path)) return path;

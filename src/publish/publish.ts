@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildDist, type BuildResult, type BuildSettings } from '../build/build.ts';
+import { buildDist, type BuildCaches, type BuildResult, type BuildSettings } from '../build/build.ts';
 import { webhookBody } from '../build/api-shapes.ts';
 import { hashBytes, type Manifest } from '../build/manifest.ts';
 import { ProblemError } from '../problems/problem.ts';
@@ -24,6 +24,8 @@ export interface PublishOptions {
   retryWindowMs: number;
   /** How long to wait for another publish run to finish. */
   lockWaitMs: number;
+  /** Called once the build has run, failed or not, before anything is planned. */
+  onBuild?: (build: BuildResult) => void;
   /** Called once the events are planned (and queued), before anything is sent. */
   onPlan?: (plan: PublishPlan) => void;
   onAttempt?: DrainOptions['onAttempt'];
@@ -65,6 +67,8 @@ export type PublishReport =
 
 export interface PublishDeps extends DeliveryDeps {
   settings: BuildSettings;
+  /** A running server's warm build caches; a one-shot run loads them from the state dir. */
+  caches?: BuildCaches;
 }
 
 export class PublishError extends ProblemError<'PUBLISH_INTERRUPTED'> {
@@ -102,7 +106,8 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
   // git runs while the build does (it reads what the build reads: the commit checked out).
   const reading = readRevision(settings.contentDir);
   // A dry run computes the would-be manifest and leaves dist/ as it is.
-  const build = await buildDist(settings, undefined, { write: !opts.dryRun });
+  const build = await buildDist(settings, deps.caches, { write: !opts.dryRun });
+  opts.onBuild?.(build);
   if (!build.ok || !build.manifest) return { status: 'build-failed', build };
   const manifest = build.manifest;
   const siteIds = Object.keys(manifest.sites).filter((id) => opts.siteId === null || id === opts.siteId);

@@ -33,6 +33,7 @@ describe('parseConfig', () => {
       maxConnectionsPerClient: 64,
       logFormat: 'text',
       metrics: false,
+      gitHookSecret: null,
       testSwapPauseFile: null,
     });
     expect(Object.isFrozen(c)).toBe(true);
@@ -52,6 +53,11 @@ describe('parseConfig', () => {
       maxBodyBytes: 65536, maxConnections: 500, maxConnectionsPerClient: 0,
     });
     expect(parseConfig({ QUIRE_ALLOW_PRIVATE_TARGETS: '0' }).allowPrivateTargets).toBe(false);
+  });
+
+  it('reads the push-hook secret of start --follow, and refuses a short one', () => {
+    expect(parseConfig({ QUIRE_GIT_HOOK_SECRET: 'h'.repeat(16) }, '/srv/site').gitHookSecret).toBe('h'.repeat(16));
+    expect(problemsOf({ QUIRE_GIT_HOOK_SECRET: 'short' })).toEqual(['QUIRE_GIT_HOOK_SECRET: must be at least 16 characters (use e.g. `openssl rand -hex 32`)']);
   });
 
   it('treats an empty value as unset', () => {

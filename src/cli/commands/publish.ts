@@ -27,7 +27,8 @@ export async function runPublish(ctx: CliContext, opts: { site: string | null; d
   return printReport(report, ctx);
 }
 
-function printPlan(plan: PublishPlan, { out, err }: CliContext): void {
+/** The plan as `publish` prints it (also the server's log when it follows a repository). */
+export function printPlan(plan: PublishPlan, { out, err }: Pick<CliContext, 'out' | 'err'>): void {
   const verb = plan.dryRun ? 'would send' : plan.baseline ? 'recorded without sending' : 'queued';
   if (plan.dirty) err('warning: content/ has uncommitted changes; publishing what is on disk');
   out(`Publishing ${plan.commit ? `commit ${plan.commit.slice(0, 12)}` : 'content (not a git commit)'}${plan.dryRun ? ' — dry run, nothing is sent or recorded' : ''}`);
@@ -56,7 +57,8 @@ function notSentLine({ siteId, notSent }: SiteReport): string | null {
   return `${parts.join(' and ')} article${count === 1 ? '' : 's'} not sent: the receiver did not opt in to unpublished/deleted events (quire webhook set ${siteId} --url <url> --extra-events)`;
 }
 
-function printReport(report: PublishReport, { out, err }: CliContext): number {
+/** The outcome as `publish` prints it; returns the exit status. */
+export function printReport(report: PublishReport, { out, err }: Pick<CliContext, 'out' | 'err'>): number {
   switch (report.status) {
     case 'build-failed':
       reportBuild(report.build, err);

@@ -16,13 +16,22 @@ import { StateStoreError } from '../../store/database.ts';
 import type { CliContext } from '../context.ts';
 import type { DeliveryDeps } from '../../delivery/delivery-runner.ts';
 import { createServerObservability } from '../../observe/server-observability.ts';
+import { createFollowing, followedContentDir, planFollow, syncBeforeStart, type FollowArgs } from './follow.ts';
 import { createReadiness, type WorkerHealth } from '../../observe/readiness.ts';
 
 /** The worker's health when the state store could not be opened at start (no worker runs). */
 const NO_STATE_STORE: WorkerHealth = { running: false, error: 'the state store could not be opened at start' };
 
-export async function runServer(ctx: CliContext, opts: { watch: boolean }): Promise<number> {
+export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?: FollowArgs }): Promise<number> {
   const { app, config, out, err } = ctx;
+  const follow = opts.follow ? planFollow(ctx, opts.follow) : null;
+  if (typeof follow === 'string') {
+    err(`quire start: ${follow}`);
+    return 2;
+  }
+  // Following a repository, the content is its checkout's, brought up to date before the first build.
+  if (follow) await syncBeforeStart(ctx, follow);
+  const buildSettings = () => (follow ? { ...app.buildSettings, contentDir: followedContentDir(follow) } : app.buildSettings);
   const { keyring, generations } = app.keys();
   const caches = createBuildCaches(config.stateDir);
   // The read-only API needs only dist/ and the keys: a broken delivery state turns webhooks and
@@ -54,13 +63,16 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
 
   // What the admin's Articles tab shows: the last build's facts, never content read per request.
   let lastBuild: BuildFacts = NO_BUILD_FACTS;
+  const noteBuild = (result: BuildResult) => {
+    reportBuild(result, result.ok ? out : err);
+    observed.metrics?.observeBuild(result.ok ? 'ok' : 'failed');
+    lastBuild = { sites: result.loaded, issues: result.issues };
+  };
   // A build that fails, even by throwing, leaves the last good dist/ served and this process up.
   const build = async (): Promise<BuildResult | null> => {
     try {
-      const result = await buildDist(app.buildSettings, caches);
-      reportBuild(result, result.ok ? out : err);
-      observed.metrics?.observeBuild(result.ok ? 'ok' : 'failed');
-      lastBuild = { sites: result.loaded, issues: result.issues };
+      const result = await buildDist(buildSettings(), caches);
+      noteBuild(result);
       return result;
     } catch (cause) {
       observed.metrics?.observeBuild('failed');
@@ -78,12 +90,14 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
   if (!first?.ok) err('Serving the last good build.');
   const worker = publishing ? startDeliveryWorker(publishing) : null;
   if (worker) app.onClose(() => worker.stop());
+  const following = follow ? createFollowing(ctx, follow, { settings: buildSettings, caches, publishing, build, noteBuild }) : null;
+  if (following) app.onClose(() => following.follower.stop());
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   const base = app.publicUrl;
   const admin = !publishing ? publishingUnavailable() : createAdminApp({
     adminToken,
     publicUrl: () => base,
-    contentDir: config.contentDir,
+    contentDir: buildSettings().contentDir,
     distDir: config.distDir,
     dist: store,
     keyring,
@@ -99,7 +113,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
     keyring,
     publicUrl: base,
     log,
-    mounts: [{ path: '/admin', app: admin, renderError: renderAdminRefusal }],
+    mounts: [{ path: '/admin', app: admin, renderError: renderAdminRefusal }, ...(following?.hooks ? [{ path: '/hooks', app: following.hooks }] : [])],
     maxBodyBytes: config.maxBodyBytes,
     readiness: createReadiness({ buildServed: () => store.current() !== null, worker: () => worker?.health() ?? NO_STATE_STORE }),
     metrics: observed.metrics,
@@ -123,6 +137,11 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean }): Prom
   // The token goes in the fragment: browsers never send it to the server, so it reaches no log.
   if (!publishing) out(`Publishing app: unavailable (the state store cannot be read; see above)\n`);
   else out(config.adminToken ? `Publishing app: ${base}/admin (sign in with QUIRE_ADMIN_TOKEN)\n` : `Publishing app: ${base}/admin/sign-in#token=${adminToken}\n`);
+  if (follow && following) {
+    const every = follow.intervalSeconds ? `every ${follow.intervalSeconds} s` : 'on push notifications only';
+    out(`Following ${follow.source.url} (${follow.source.branch}): fetching ${every}; push endpoint: ${following.hooks ? `${base}/hooks/git` : 'off (set QUIRE_GIT_HOOK_SECRET)'}\n`);
+    following.follower.start();
+  }
 
   // Rebuilds (on a change in dev) run one at a time; a request during one runs once more after it.
   const rebuild = oneAtATime(async () => {

@@ -1,0 +1,102 @@
+// `quire start --follow`: the options checked, the checkout made before the first build, and the
+// follower whose every new commit goes through `publish` (the same lock, outbox and retries as
+// `quire publish`), its build's facts shown by the admin's Articles tab.
+import path from 'node:path';
+import type { Hono } from 'hono';
+import type { BuildCaches, BuildResult, BuildSettings } from '../../build/build.ts';
+import { createCheckout, followCheckoutDir, type Checkout } from '../../follow/checkout.ts';
+import { createFollower, type Follower, type PublishOutcome } from '../../follow/follower.ts';
+import { FollowSourceError, parseFollowSource, type FollowSource } from '../../follow/follow-source.ts';
+import { createHookApp } from '../../follow/hook-routes.ts';
+import { publish } from '../../publish/publish.ts';
+import type { DeliveryDeps } from '../../delivery/delivery-runner.ts';
+import type { CliContext } from '../context.ts';
+import { printPlan, printReport } from './publish.ts';
+
+export interface FollowArgs {
+  url: string | undefined;
+  branch: string | undefined;
+  intervalSeconds: number | undefined;
+}
+
+export interface FollowPlan {
+  source: FollowSource;
+  intervalSeconds: number;
+  checkout: Checkout;
+}
+
+export const DEFAULT_FOLLOW_INTERVAL_SECONDS = 60;
+
+/** The checked options, null when not following, or an error message (a usage error: exit 2). */
+export function planFollow({ config }: CliContext, args: FollowArgs): FollowPlan | null | string {
+  if (args.url === undefined) {
+    return args.branch !== undefined || args.intervalSeconds !== undefined ? '--branch and --interval go with --follow <git-url-or-path>' : null;
+  }
+  let source: FollowSource;
+  try {
+    source = parseFollowSource(args.url, args.branch ?? 'main', process.cwd());
+  } catch (e) {
+    if (e instanceof FollowSourceError) return e.message;
+    throw e;
+  }
+  const intervalSeconds = args.intervalSeconds ?? DEFAULT_FOLLOW_INTERVAL_SECONDS;
+  if (intervalSeconds === 0 && config.gitHookSecret === null) return '--interval 0 fetches only on push notifications: set QUIRE_GIT_HOOK_SECRET for POST /hooks/git';
+  return { source, intervalSeconds, checkout: createCheckout(followCheckoutDir(config.stateDir), source) };
+}
+
+/** The content tree a follower builds: content/ in its checkout. */
+export const followedContentDir = (plan: FollowPlan): string => path.join(plan.checkout.dir, 'content');
+
+/** Before the first build: the checkout brought up to date, or the failure reported (what is there is built). */
+export async function syncBeforeStart({ out, err }: CliContext, plan: FollowPlan): Promise<void> {
+  out(`Fetching ${plan.source.url} (${plan.source.branch}) …`);
+  try {
+    const { commit } = await plan.checkout.sync();
+    out(`Checked out ${commit.slice(0, 12)}.`);
+  } catch (e) {
+    err(`Fetch failed: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+export interface FollowingDeps {
+  /** What a build needs, with the checkout's content/ (read at each build: the public URL is decided at listen). */
+  settings: () => BuildSettings;
+  caches: BuildCaches;
+  /** The state store and client, or null when the state store cannot be read: then builds only. */
+  publishing: DeliveryDeps | null;
+  /** The server's own build (reports and records the facts itself): used without a state store. */
+  build: () => Promise<BuildResult | null>;
+  /** Records a build the follower's publish made: the log, metrics, the admin's Articles tab. */
+  noteBuild: (result: BuildResult) => void;
+}
+
+/** The follower, not yet started, and the push endpoint to mount at /hooks (null without a secret). */
+export function createFollowing(ctx: CliContext, plan: FollowPlan, deps: FollowingDeps): { follower: Follower; hooks: Hono | null } {
+  const { out, err } = ctx;
+  const publishCommit = async (): Promise<PublishOutcome> => {
+    if (!deps.publishing) {
+      const result = await deps.build();
+      if (!result?.ok) err('The last good build stays up.');
+      return 'done';
+    }
+    const report = await publish(
+      { ...deps.publishing, settings: deps.settings(), caches: deps.caches },
+      // First attempts now; retries are the delivery worker's, as for any queued delivery.
+      { siteId: null, dryRun: false, baseline: false, retryWindowMs: 0, lockWaitMs: 60_000, onBuild: deps.noteBuild, onPlan: (p) => printPlan(p, ctx) },
+    );
+    if (report.status === 'build-failed') {
+      err('Nothing was published; the last good build stays up.');
+      return 'done'; // the same commit would fail the same way: wait for the next one
+    }
+    if (report.status === 'locked') {
+      err(`Another publish holds the lock (pid ${report.holder.pid} on ${report.holder.host}); trying again at the next fetch.`);
+      return 'retry';
+    }
+    printReport(report, ctx);
+    return 'done';
+  };
+  const follower = createFollower({ checkout: plan.checkout, intervalSeconds: plan.intervalSeconds, publish: publishCommit, out, err });
+  const secret = ctx.config.gitHookSecret;
+  const hooks = secret === null ? null : createHookApp({ secret, branch: plan.source.branch, trigger: () => void follower.trigger(), log: out });
+  return { follower, hooks };
+}

@@ -1,0 +1,67 @@
+// The server following a branch: on every tick or push notification, sync the checkout and, when
+// it holds a commit not yet handled, hand it to `publish` (build, swap, deliver). A fetch that
+// fails is logged and tried again at the next tick or push; the served output stays as it is.
+import { createCoalescingRunner } from './coalescing-runner.ts';
+import type { Checkout } from './checkout.ts';
+
+/** What a publish run came to: `retry` (e.g. the publish lock was held) tries the commit again. */
+export type PublishOutcome = 'done' | 'retry';
+
+export interface FollowerDeps {
+  checkout: Checkout;
+  /** Seconds between fetches; 0: only on push notifications. */
+  intervalSeconds: number;
+  /** Builds and publishes the checkout as it is now. */
+  publish: (commit: string) => Promise<PublishOutcome>;
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+export interface Follower {
+  /** Asks for a fetch now (coalesced: at most one running and one waiting). */
+  trigger(): Promise<void>;
+  /** Starts the ticks and the first run. */
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export function createFollower(deps: FollowerDeps): Follower {
+  const { checkout, out, err } = deps;
+  // The commit last published (or whose build failed): fetching it again does nothing more.
+  let handled: string | null = null;
+  let failing = false;
+  const runner = createCoalescingRunner(async () => {
+    let commit: string;
+    try {
+      ({ commit } = await checkout.sync());
+      if (failing) out('Fetching works again.');
+      failing = false;
+    } catch (e) {
+      failing = true;
+      err(`Fetch failed (serving what was last built; trying again ${deps.intervalSeconds ? `in ${deps.intervalSeconds} s` : 'at the next push'}): ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    if (commit === handled) return;
+    out(`Following: commit ${commit.slice(0, 12)}.`);
+    try {
+      if ((await deps.publish(commit)) === 'done') handled = commit;
+    } catch (e) {
+      err(`Publishing commit ${commit.slice(0, 12)} failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  });
+  let timer: NodeJS.Timeout | null = null;
+  return {
+    trigger: () => runner.trigger(),
+    start() {
+      void runner.trigger();
+      if (deps.intervalSeconds > 0) {
+        timer = setInterval(() => void runner.trigger(), deps.intervalSeconds * 1000);
+        timer.unref();
+      }
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      await runner.stop();
+    },
+  };
+}
