@@ -1,14 +1,10 @@
-// One error shape for every API response that is not a success:
-//   {"error": {"status": 404, "code": "ARTICLE_NOT_FOUND", "message": "…"}}
+// Every API response that is not a success, in the contract's one error shape
+// (src/contract/error.ts): {"error": {"status": 404, "code": "ARTICLE_NOT_FOUND", "message": "…"}}
 // The code comes from the problem catalogue, and the status with it.
-import { CATALOGUE, type CodeIn } from '../problems/catalogue.ts';
+import type { ErrorResponse } from '../contract/error.ts';
+import type { ApiErrorCode } from '../contract/error-codes.ts';
+import { CATALOGUE } from '../problems/catalogue.ts';
 import { ProblemError } from '../problems/problem.ts';
-
-export type ApiErrorCode = CodeIn<'api'>;
-
-export interface ApiErrorBody {
-  error: { status: number; code: ApiErrorCode; message: string };
-}
 
 export class ApiError extends ProblemError<ApiErrorCode> {
   readonly status: number;
@@ -21,7 +17,7 @@ export class ApiError extends ProblemError<ApiErrorCode> {
   }
 
   body(): string {
-    const body: ApiErrorBody = { error: { status: this.status, code: this.code, message: this.message } };
+    const body: ErrorResponse = { error: { status: this.status, code: this.code, message: this.message } };
     return JSON.stringify(body);
   }
 }

@@ -2,7 +2,7 @@
 // changes on disk, without a restart.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ArticleListItem, SiteSummary } from '../build/api-shapes.ts';
+import type { ArticleListItem, SiteSummary } from '../contract/article.ts';
 import { LIST_INDEX_FILE, parseListIndex } from '../build/list-index.ts';
 import { readManifest, type Manifest } from '../build/manifest.ts';
 import { createFilteredList, type FilteredList } from './filtered-list.ts';

@@ -1,9 +1,9 @@
 // The OpenAPI 3.1 description of the Content API and the publish webhook (spec 2, 4, 5, 6).
-import { ARTICLE_KINDS } from '../content/model.ts';
+import { ARTICLE_KINDS, MAX_SLUG_LENGTH, SLUG } from '../content/model.ts';
+import contractSchemas from '../contract/openapi-schemas.json' with { type: 'json' };
+import type { ApiErrorCode } from '../contract/error-codes.ts';
+import { ARTICLE_EVENTS, REMOVAL_EVENTS } from '../contract/webhook-events.ts';
 import { MAX_LIMIT } from './list-query.ts';
-
-const nullable = (schema: Record<string, unknown>) => ({ ...schema, type: [schema.type as string, 'null'] });
-const dateTime = { type: 'string', format: 'date-time', description: 'ISO 8601, UTC, e.g. 2026-03-14T09:30:00Z' };
 
 /**
  * The version of the Content API's contract (SPEC part 9: the v1 description is 1.0.0), in the
@@ -12,7 +12,7 @@ const dateTime = { type: 'string', format: 'date-time', description: 'ISO 8601, 
 export const API_VERSION = '1.0.0';
 
 export function buildOpenApiDocument(publicUrl: string) {
-  const errorResponse = (description: string, code: string) => ({
+  const errorResponse = (description: string, code: ApiErrorCode) => ({
     description,
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: { error: { status: Number(description.slice(0, 3)) || 400, code, message: '…' } } } },
   });
@@ -29,7 +29,7 @@ export function buildOpenApiDocument(publicUrl: string) {
   const security = [{ bearerKey: [] }, { queryKey: [] }];
   const webhookHeaders = [
     { name: 'Authorization', in: 'header', required: true, schema: { type: 'string' }, description: '`Bearer <WEBHOOK_SECRET>`' },
-    { name: 'X-Quire-Event', in: 'header', required: true, schema: { type: 'string', enum: ['published', 'updated'] }, description: 'Same as the body `event`.' },
+    { name: 'X-Quire-Event', in: 'header', required: true, schema: { type: 'string', enum: [...ARTICLE_EVENTS, ...REMOVAL_EVENTS] }, description: 'Same as the body `event`. `unpublished` and `deleted` only to webhooks registered with extra events.' },
     { name: 'X-Quire-Signature', in: 'header', required: true, schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' }, description: '`sha256=` + hex HMAC-SHA256 of the exact raw body under the webhook secret.' },
     { name: 'Content-Type', in: 'header', required: true, schema: { type: 'string', const: 'application/json' } },
   ];
@@ -72,7 +72,7 @@ export function buildOpenApiDocument(publicUrl: string) {
           operationId: 'getArticle',
           summary: 'One published article by slug',
           parameters: [
-            { name: 'slug', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 200 } },
+            { name: 'slug', in: 'path', required: true, schema: { type: 'string', pattern: SLUG.source, maxLength: MAX_SLUG_LENGTH } },
             { $ref: '#/components/parameters/IfNoneMatch' },
           ],
           responses: {
@@ -88,7 +88,7 @@ export function buildOpenApiDocument(publicUrl: string) {
       publish: {
         post: {
           operationId: 'receivePublishEvent',
-          summary: 'Sent to the site owner\'s HTTPS receiver when an article is published or updated',
+          summary: 'Sent to the site owner\'s HTTPS receiver when an article is published or updated (withdrawn or deleted too, to a webhook registered with extra events)',
           description:
             'Verify the Bearer secret or the signature (constant-time, after a length check), over the exact received bytes: re-serialized JSON has another signature. Upsert by `article.id`. Answer 401 when verification fails. Redirects are not followed: a 3xx counts as a failure. Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`) are sent too.',
           parameters: webhookHeaders,
@@ -108,118 +108,8 @@ export function buildOpenApiDocument(publicUrl: string) {
       parameters: {
         IfNoneMatch: { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'An ETag from an earlier response; a match answers 304.' },
       },
-      schemas: {
-        SiteSummary: {
-          type: 'object',
-          required: ['name', 'lang'],
-          additionalProperties: false,
-          properties: { name: { type: 'string' }, lang: { type: 'string' } },
-        },
-        ArticleListItem: {
-          type: 'object',
-          required: ['slug', 'title', 'metaDescription', 'excerpt', 'lang', 'publishedAt', 'updatedAt', 'imageUrl', 'imageAlt'],
-          additionalProperties: false,
-          properties: {
-            slug: { type: 'string' },
-            title: { type: 'string' },
-            metaDescription: nullable({ type: 'string' }),
-            excerpt: { type: 'string', description: 'From front matter, else the first paragraph as plain text cut at a word boundary (at most 200 characters, then "…").' },
-            lang: { type: 'string' },
-            publishedAt: nullable(dateTime),
-            updatedAt: nullable(dateTime),
-            imageUrl: nullable({ type: 'string', format: 'uri' }),
-            imageAlt: nullable({ type: 'string' }),
-          },
-        },
-        ArticleList: {
-          type: 'object',
-          required: ['site', 'total', 'articles'],
-          additionalProperties: false,
-          properties: {
-            site: { $ref: '#/components/schemas/SiteSummary' },
-            total: { type: 'integer', minimum: 0 },
-            articles: { type: 'array', items: { $ref: '#/components/schemas/ArticleListItem' } },
-          },
-        },
-        Author: {
-          type: 'object',
-          required: ['name', 'bio', 'url'],
-          additionalProperties: false,
-          properties: { name: { type: 'string' }, bio: nullable({ type: 'string' }), url: nullable({ type: 'string', format: 'uri' }) },
-        },
-        Article: {
-          type: 'object',
-          required: ['slug', 'title', 'metaDescription', 'lang', 'html', 'markdown', 'imageUrl', 'imageAlt', 'publishedAt', 'updatedAt', 'kind', 'sourceUrl', 'related', 'author'],
-          additionalProperties: false,
-          properties: {
-            slug: { type: 'string' },
-            title: { type: 'string' },
-            metaDescription: nullable({ type: 'string' }),
-            lang: { type: 'string' },
-            html: { type: 'string', description: 'Sanitized, render-ready HTML. Inject it as received.' },
-            markdown: { type: 'string', description: 'The raw Markdown source (front matter removed; image paths as written).' },
-            imageUrl: nullable({ type: 'string', format: 'uri' }),
-            imageAlt: nullable({ type: 'string' }),
-            publishedAt: nullable(dateTime),
-            updatedAt: nullable(dateTime),
-            kind: { type: 'string', enum: [...ARTICLE_KINDS] },
-            sourceUrl: nullable({ type: 'string', format: 'uri' }),
-            related: {
-              type: 'array',
-              items: { type: 'object', required: ['slug', 'title'], additionalProperties: false, properties: { slug: { type: 'string' }, title: { type: 'string' } } },
-            },
-            author: { oneOf: [{ $ref: '#/components/schemas/Author' }, { type: 'null' }] },
-          },
-        },
-        WebhookArticle: {
-          type: 'object',
-          required: ['id', 'title', 'slug', 'status', 'metaDescription', 'mdx', 'html', 'imageUrl', 'imageAlt'],
-          additionalProperties: false,
-          description: 'Every field is a string; a value the article does not have is sent as "". A payload has no author: read it from GET /articles/{slug}.',
-          properties: {
-            id: { type: 'string', description: 'Equals the slug; the key to upsert by.' },
-            title: { type: 'string' },
-            slug: { type: 'string' },
-            status: { type: 'string', enum: ['published', 'draft'] },
-            metaDescription: { type: 'string' },
-            mdx: { type: 'string', description: 'Raw Markdown source.' },
-            html: { type: 'string', description: 'Sanitized, ready to render.' },
-            imageUrl: { type: 'string' },
-            imageAlt: { type: 'string' },
-          },
-        },
-        WebhookPayload: {
-          type: 'object',
-          required: ['event', 'article'],
-          additionalProperties: false,
-          properties: { event: { type: 'string', enum: ['published', 'updated'] }, article: { $ref: '#/components/schemas/WebhookArticle' } },
-        },
-        WebhookReply: {
-          type: 'object',
-          required: ['url', 'id'],
-          properties: { url: { type: 'string', format: 'uri' }, id: { type: 'string' } },
-        },
-        Error: {
-          type: 'object',
-          required: ['error'],
-          additionalProperties: false,
-          properties: {
-            error: {
-              type: 'object',
-              required: ['status', 'code', 'message'],
-              additionalProperties: false,
-              properties: {
-                status: { type: 'integer' },
-                code: {
-                  type: 'string',
-                  enum: ['API_KEY_MISSING', 'API_KEY_INVALID', 'ARTICLE_NOT_FOUND', 'ROUTE_NOT_FOUND', 'METHOD_NOT_ALLOWED', 'QUERY_INVALID', 'BODY_TOO_LARGE', 'CONTENT_UNAVAILABLE', 'INTERNAL_ERROR'],
-                },
-                message: { type: 'string' },
-              },
-            },
-          },
-        },
-      },
+      // Generated from the contract (src/contract/json-schemas.ts); a test keeps the copy current.
+      schemas: contractSchemas,
     },
   };
 }

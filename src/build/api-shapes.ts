@@ -1,68 +1,12 @@
-// The exact JSON shapes of the contract (spec 2.1–2.4). Field order is fixed here, once.
+// Builds the contract's bodies (src/contract/, spec 2.1–2.4) from a compiled article, and the
+// order and bytes they are served and sent in. Types only from the contract: building loads no zod.
+import type { Article, ArticleListItem } from '../contract/article.ts';
+import type { WebhookArticle } from '../contract/webhook.ts';
+import type { WebhookEvent } from '../contract/webhook-events.ts';
 import type { SafeHtml } from '../render/safe-html.ts';
 
-export interface SiteSummary {
-  name: string;
-  lang: string;
-}
-
-export interface ArticleListItem {
-  slug: string;
-  title: string;
-  metaDescription: string | null;
-  excerpt: string;
-  lang: string;
-  publishedAt: string | null;
-  updatedAt: string | null;
-  imageUrl: string | null;
-  imageAlt: string | null;
-}
-
-export interface AuthorBody {
-  name: string;
-  bio: string | null;
-  url: string | null;
-}
-
-export interface ArticleBody {
-  slug: string;
-  title: string;
-  metaDescription: string | null;
-  lang: string;
-  html: SafeHtml;
-  markdown: string;
-  imageUrl: string | null;
-  imageAlt: string | null;
-  publishedAt: string | null;
-  updatedAt: string | null;
-  kind: string;
-  sourceUrl: string | null;
-  related: { slug: string; title: string }[];
-  author: AuthorBody | null;
-}
-
-export interface ArticleListBody {
-  site: SiteSummary;
-  total: number;
-  articles: ArticleListItem[];
-}
-
-/** Spec 2.4: every field is a string; absent values are sent as "". */
-export interface WebhookArticle {
-  id: string;
-  title: string;
-  slug: string;
-  status: 'published' | 'draft';
-  metaDescription: string;
-  mdx: string;
-  html: SafeHtml;
-  imageUrl: string;
-  imageAlt: string;
-}
-
-export type WebhookEvent = 'published' | 'updated';
-/** Sent only to webhooks that opted in; the article is then just `{id, slug}`. */
-export type ExtraWebhookEvent = 'unpublished' | 'deleted';
+/** The single-article body as the build makes it: its html is sanitized by construction. */
+export type ArticleBody = Article & { html: SafeHtml };
 
 export function toListItem(a: ArticleBody, excerpt: string): ArticleListItem {
   return {
@@ -109,6 +53,6 @@ const descending = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0
  * The webhook body, built from the payload's exact stored bytes so it is serialized once:
  * these bytes are what gets signed and sent.
  */
-export function webhookBody(event: WebhookEvent | ExtraWebhookEvent, articleJson: string): string {
+export function webhookBody(event: WebhookEvent, articleJson: string): string {
   return `{"event":${JSON.stringify(event)},"article":${articleJson}}`;
 }

@@ -10,7 +10,8 @@ import type { Keyring } from '../keys/api-keys.ts';
 import type { SafeClient } from '../net/safe-client.ts';
 import type { DeliveryDeps } from '../delivery/delivery-runner.ts';
 import { testWebhook } from '../delivery/test-connection.ts';
-import { ArticleShape, ListItemShape, SiteShape, TestWebhookShape, VerifyReportShape } from './schemas.ts';
+import { ArticleListSchema, ArticleSchema, type ArticleList } from '../contract/article.ts';
+import { SiteShape, TestWebhookShape, VerifyReportShape } from './schemas.ts';
 
 export interface McpDeps {
   snapshot: () => DistSnapshot | null;
@@ -79,13 +80,13 @@ export function buildMcpServer(deps: McpDeps): McpServer {
       title: 'List published articles',
       description: 'What GET /v1/articles returns for the site: {site, total, articles}, newest first.',
       inputSchema: { site: siteArg, limit: z.number().int().min(1).max(1000).optional().describe('At most this many articles (default: all)') },
-      outputSchema: { site: z.object({ name: z.string(), lang: z.string() }), total: z.number().int(), articles: z.array(ListItemShape) },
+      outputSchema: ArticleListSchema.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ site, limit }) => {
       const s = siteOf(site);
       if (!s) return unknownSite(site);
-      const list = JSON.parse(s.list.bytes.toString('utf8')) as { site: { name: string; lang: string }; total: number; articles: unknown[] };
+      const list = JSON.parse(s.list.bytes.toString('utf8')) as ArticleList;
       return result({ ...list, articles: limit ? list.articles.slice(0, limit) : list.articles });
     },
   );
@@ -96,7 +97,7 @@ export function buildMcpServer(deps: McpDeps): McpServer {
       title: 'Get an article',
       description: 'What GET /v1/articles/{slug} returns: the full article with html, markdown, author and related articles.',
       inputSchema: { site: siteArg, slug: z.string().describe('The article slug') },
-      outputSchema: ArticleShape.shape,
+      outputSchema: ArticleSchema.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ site, slug }) => {

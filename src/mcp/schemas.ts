@@ -1,11 +1,8 @@
-// Output schemas of the MCP tools (zod): the same shapes as the Content API and the verifier.
+// Output schemas of the MCP tools (zod) that are not the Content API's: those come from the
+// contract (src/contract/), so list_articles and get_article answer in the API's shapes.
 import { z } from 'zod';
+import { orNull } from '../contract/or-null.ts';
 
-// `T | null` as two anyOf branches rather than `type: ["string", "null"]`: clients that map tool
-// schemas onto a single-`type` dialect reject such a tool or drop the constraint (the MCP
-// Inspector's schema-portability check warns about it). zod folds bare type branches into a
-// type array; a branch with a description stays a branch. Use this instead of `.nullable()`.
-const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null().describe('none')]);
 const nullableString = orNull(z.string());
 
 export const SiteShape = z.object({
@@ -16,35 +13,6 @@ export const SiteShape = z.object({
   articlePath: z.string(),
   published: z.number().int(),
   webhook: orNull(z.object({ url: z.string(), disabled: z.boolean() })),
-});
-
-export const ListItemShape = z.object({
-  slug: z.string(),
-  title: z.string(),
-  metaDescription: nullableString,
-  excerpt: z.string(),
-  lang: z.string(),
-  publishedAt: nullableString,
-  updatedAt: nullableString,
-  imageUrl: nullableString,
-  imageAlt: nullableString,
-});
-
-export const ArticleShape = z.object({
-  slug: z.string(),
-  title: z.string(),
-  metaDescription: nullableString,
-  lang: z.string(),
-  html: z.string(),
-  markdown: z.string(),
-  imageUrl: nullableString,
-  imageAlt: nullableString,
-  publishedAt: nullableString,
-  updatedAt: nullableString,
-  kind: z.string(),
-  sourceUrl: nullableString,
-  related: z.array(z.object({ slug: z.string(), title: z.string() })),
-  author: orNull(z.object({ name: z.string(), bio: nullableString, url: nullableString })),
 });
 
 export const CheckShape = z.object({

@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newestFirst, type ArticleListItem } from '../../src/build/api-shapes.ts';
+import { newestFirst } from '../../src/build/api-shapes.ts';
+import type { ArticleListItem } from '../../src/contract/article.ts';
 import { buildDist } from '../../src/build/build.ts';
 import { ARTICLE_KINDS } from '../../src/content/model.ts';
 import { startTestApi, type TestApi } from '../helpers/api-server.ts';

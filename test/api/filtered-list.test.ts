@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { createFilteredList } from '../../src/api/filtered-list.ts';
 import type { ListQuery } from '../../src/api/list-query.ts';
-import { newestFirst, type ArticleListItem } from '../../src/build/api-shapes.ts';
+import { newestFirst } from '../../src/build/api-shapes.ts';
+import type { ArticleListItem } from '../../src/contract/article.ts';
 import { makeListIndex, parseListIndex, type ListIndex } from '../../src/build/list-index.ts';
 import { listBody, listItemSpans } from '../../src/build/list-items.ts';
 import { hashBytes } from '../../src/build/manifest.ts';
