@@ -7,10 +7,10 @@
 // `quire webhook set <site> --url https://…/webhooks/quire --secret <same secret>`.
 import { Hono } from 'hono';
 import { serve } from '@hono/node-server';
-import { verifyWebhook, type QuireWebhookPayload } from './verify-webhook.ts';
+import { verifyWebhook, type QuireWebhookArticle } from './verify-webhook.ts';
 
 export function createExampleReceiver(opts: { secret: string; publicBaseUrl: string }) {
-  const articles = new Map<string, QuireWebhookPayload['article'] & { receivedAt: string }>();
+  const articles = new Map<string, QuireWebhookArticle & { receivedAt: string }>();
   const app = new Hono();
 
   app.post('/webhooks/quire', async (c) => {

@@ -5,20 +5,35 @@
 // key order) and the signature no longer matches. See README "Receiving webhooks".
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export interface QuireWebhookPayload {
-  event: 'published' | 'updated' | (string & {});
-  article: {
-    id: string;
-    title: string;
-    slug: string;
-    status: 'published' | 'draft';
-    metaDescription: string;
-    mdx: string;
-    html: string;
-    imageUrl: string;
-    imageAlt: string;
-  };
+/** The article of a `published` or `updated` event: every field a string, "" when absent. */
+export interface QuireWebhookArticle {
+  id: string;
+  title: string;
+  slug: string;
+  status: 'published' | 'draft';
+  metaDescription: string;
+  mdx: string;
+  html: string;
+  imageUrl: string;
+  imageAlt: string;
 }
+
+/** The article of an `unpublished` or `deleted` event: which one to remove. */
+export interface QuireWebhookArticleRef {
+  id: string;
+  slug: string;
+}
+
+/**
+ * What Quire sends: `published` and `updated` with the full article (upsert it by `id`);
+ * `unpublished` and `deleted`, only to a webhook registered with extra events, with the
+ * article's id and slug (remove it). One member per event, so any test of `event` narrows.
+ */
+export type QuireWebhookPayload =
+  | { event: 'published'; article: QuireWebhookArticle }
+  | { event: 'updated'; article: QuireWebhookArticle }
+  | { event: 'unpublished'; article: QuireWebhookArticleRef }
+  | { event: 'deleted'; article: QuireWebhookArticleRef };
 
 export type VerifyResult =
   | { ok: true; verifiedBy: 'signature' | 'bearer'; payload: QuireWebhookPayload }
