@@ -113,9 +113,9 @@ async function runQuire({ url, ca, bodies, receiver }: Sender): Promise<number> 
   try {
     store.webhooks.save('bench', { url, secret: SECRET }, Date.now());
     const now = Date.now();
-    store.db.transaction(() => {
-      bodies.forEach((body, i) => store.outbox.enqueue({ siteId: 'bench', slug: `a-${i}`, event: 'published', body, origin: 'publish' }, now));
-    })();
+    store.transaction((tx) => {
+      bodies.forEach((body, i) => tx.outbox.enqueue({ siteId: 'bench', slug: `a-${i}`, event: 'published', body, origin: 'publish' }, now));
+    });
     const receivedBefore = await receivedCount(receiver);
     const started = performance.now();
     const summary = await drainOutbox({ store, client, now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) }, { concurrency: CONCURRENCY });

@@ -14,7 +14,6 @@ import { retryPending, type RetryOutcome } from '../delivery/retry-now.ts';
 import { testWebhook } from '../delivery/test-connection.ts';
 import { generateWebhookSecret, saveWebhook } from '../publish/webhook-settings.ts';
 import { requestClientAddress } from '../server/client-address.ts';
-import { listUndelivered } from '../store/undelivered.ts';
 import { articleFactsFromContent } from './article-facts.ts';
 import { articleStatuses } from './article-status.ts';
 import { ADMIN_ASSETS } from './assets.ts';
@@ -130,7 +129,7 @@ export function createAdminApp(deps: AdminDeps) {
       const hook = store.webhooks.get(s.id);
       const counts = store.outbox.counts(s.id);
       // Failures count while there is a webhook to redeliver to; a removed webhook waits for nothing.
-      const undelivered = hook ? listUndelivered(store.db, s.id).length : 0;
+      const undelivered = hook ? store.outbox.undelivered(s.id).length : 0;
       return { id: s.id, name: s.summary.name, published: s.articles.size, webhook: hook ? { url: hook.url, disabled: hook.disabledAt !== null } : null, pending: counts.pending, undelivered };
     });
     return c.html(<SitesPage csrf={c.get('session').csrf} flash={flashOf(c)} sites={sites} />);
@@ -221,7 +220,7 @@ export function createAdminApp(deps: AdminDeps) {
     const site = siteOr404(c);
     if (!site) return notFound(c);
     const { outbox } = deps.publishing.store;
-    const undelivered = deps.publishing.store.webhooks.get(site.id) ? listUndelivered(deps.publishing.store.db, site.id) : [];
+    const undelivered = deps.publishing.store.webhooks.get(site.id) ? outbox.undelivered(site.id) : [];
     const retried = retryFlash.take(c.get('session'), (f) => f.siteId === site.id)?.outcomes ?? null;
     return c.html(<DeliveriesTab csrf={c.get('session').csrf} flash={flashOf(c)} site={site} log={outbox.attemptLog({ siteId: site.id, limit: 200 })} pending={outbox.counts(site.id).pending} undelivered={undelivered} retried={retried} />);
   });

@@ -2,19 +2,19 @@
 // so a CI run that keeps .quire/ renders only what changed. An entry also records the image
 // URLs the render resolved; it is used only while those still resolve the same way.
 //
-// The entries live in one SQLite file (<state dir>/cache/render.db), written a batch per
-// transaction. A file per entry cost a file creation per article, which on the main thread of a
-// cold build was most of its write time (docs/benchmarks.md); SQLite also gives atomic entries
-// (no torn files) and lets concurrent builds share the file. It is only a cache: a damaged file
+// The entries live in one SQLite file (<state dir>/cache/render.db, whose statements are in
+// src/store/render-cache-file.ts), written a batch per transaction. A file per entry cost a file
+// creation per article, which on the main thread of a cold build was most of its write time
+// (docs/benchmarks.md); SQLite also gives atomic entries (no torn files) and lets concurrent
+// builds share the file. It is only a cache: a damaged file
 // is deleted (the next build starts a new one), any other failure turns the disk off for the
 // build, and the build renders.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
 import type { RenderInput, RenderOutput } from '../render/render-markdown.ts';
 import { RENDERER_VERSION } from '../render/renderer-version.ts';
+import { isDamagedCacheFile, openRenderCacheFile, removeRenderCacheFile, type RenderCacheFile } from '../store/render-cache-file.ts';
 
 interface Entry {
   output: Omit<RenderOutput, 'images'>;
@@ -35,12 +35,6 @@ const RENDER_CACHE_FILE = 'render.db';
 /** Entries also kept in memory, for a watcher's rebuilds; the disk holds them all. */
 const MEMORY_ENTRIES = 512;
 
-interface Disk {
-  read(key: string): string | undefined;
-  write(rows: [string, string][]): void;
-  close(): void;
-}
-
 /** `dir`: where render.db lives; null keeps entries in memory only. */
 export function createRenderCache(dir: string | null): RenderCache {
   const memory = new Map<string, Entry>();
@@ -52,8 +46,8 @@ export function createRenderCache(dir: string | null): RenderCache {
   const stats = { hits: 0, misses: 0 };
   let pending: [string, string][] = [];
   // Opened on first use: a build with nothing to render never loads SQLite.
-  let disk: Disk | null | undefined = dir ? undefined : null;
-  const onDisk = <T>(use: (d: Disk) => T): T | undefined => {
+  let disk: RenderCacheFile | null | undefined = dir ? undefined : null;
+  const onDisk = <T>(use: (d: RenderCacheFile) => T): T | undefined => {
     if (disk === undefined) disk = openDisk(dir!);
     if (!disk) return undefined;
     try {
@@ -65,8 +59,8 @@ export function createRenderCache(dir: string | null): RenderCache {
       disk.close();
       // A damaged file is deleted and the next use starts a new one (a watcher keeps its cache);
       // anything else turns the disk off for this cache's life.
-      if (isDamaged(err)) {
-        removeDb(file);
+      if (isDamagedCacheFile(err)) {
+        removeRenderCacheFile(file);
         disk = undefined;
       } else disk = null;
       return undefined;
@@ -139,71 +133,21 @@ function parseEntry(text: string): Entry | undefined {
   }
 }
 
-function openDisk(dir: string): Disk | null {
+function openDisk(dir: string): RenderCacheFile | null {
   const file = path.join(dir, RENDER_CACHE_FILE);
   try {
     fs.mkdirSync(dir, { recursive: true });
     removeLegacyEntries(dir);
-    // Loaded here, not imported: SQLite is a native addon, and most rebuilds never need this file.
-    const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
     try {
-      return openDb(Database, file);
+      return openRenderCacheFile(file);
     } catch (err) {
-      if (!isDamaged(err)) throw err;
-      removeDb(file); // not a database, or a damaged one: start a new one in its place
-      return openDb(Database, file);
+      if (!isDamagedCacheFile(err)) throw err;
+      removeRenderCacheFile(file); // not a database, or a damaged one: start a new one in its place
+      return openRenderCacheFile(file);
     }
   } catch (err) {
     warn(file, err);
     return null;
-  }
-}
-
-function openDb(Database: typeof BetterSqlite3, file: string): Disk {
-  const db = new Database(file);
-  try {
-    db.pragma('journal_mode = WAL');
-    // A cache: losing the last writes to a power cut only means rendering them again.
-    db.pragma('synchronous = OFF');
-    db.pragma('busy_timeout = 5000'); // concurrent builds share the file
-    db.exec('CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, entry TEXT NOT NULL)');
-    // The key is read back and compared: a damaged index must not hand over another article's entry.
-    const select = db.prepare<[string], { key: string; entry: string }>('SELECT key, entry FROM entries WHERE key = ?');
-    const insert = db.prepare<[string, string]>('INSERT OR REPLACE INTO entries (key, entry) VALUES (?, ?)');
-    const writeAll = db.transaction((rows: [string, string][]) => {
-      for (const [key, entry] of rows) insert.run(key, entry);
-    });
-    return {
-      read(key) {
-        const row = select.get(key);
-        return row?.key === key ? row.entry : undefined;
-      },
-      write: (rows) => writeAll(rows),
-      close() {
-        try {
-          db.close();
-        } catch {
-          // already unusable; nothing more to release
-        }
-      },
-    };
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-}
-
-/** SQLite's own verdict that the file is not a usable database. */
-function isDamaged(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'));
-}
-
-function removeDb(file: string): void {
-  try {
-    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
-  } catch {
-    // left for the next build to find damaged again
   }
 }
 

@@ -1,7 +1,7 @@
 // One delivery attempt: sign the stored bytes, send them through the SSRF-safe client, and read
 // what happened as an attempt record and a retry decision.
 import type { HttpOutcome, SafeClient } from '../net/safe-client.ts';
-import type { AttemptRecord, ClaimedDelivery } from '../store/outbox.ts';
+import type { AttemptRecord, ClaimedDelivery } from '../store/state-store.ts';
 import { deliveryHeaders } from './signing.ts';
 import { classifyStatus, type Outcome } from './retry-policy.ts';
 

@@ -2,9 +2,7 @@
 // attempts it, and records the attempt and its next time. Used by `publish` (with a short wait
 // for quick retries) and by the server's background worker.
 import type { SafeClient } from '../net/safe-client.ts';
-import { newLeaseOwner, type ClaimedDelivery } from '../store/outbox.ts';
-import type { StateStore } from '../store/state-store.ts';
-import type { WebhookRecord } from '../store/webhooks.ts';
+import { newLeaseOwner, type ClaimedDelivery, type StateStore, type WebhookRecord } from '../store/state-store.ts';
 import { attemptDelivery, DEFAULT_TIMEOUT_MS, type AttemptResult } from './deliver.ts';
 import { nextDelayMs } from './retry-policy.ts';
 
@@ -68,21 +66,10 @@ export async function drainOutbox(deps: DeliveryDeps, opts: DrainOptions = {}): 
       recorder.flush();
       continue;
     }
-    const wake = nextDueAt(deps.store, opts.siteId ?? null);
+    const wake = deps.store.outbox.nextDueAt(opts.siteId ?? null);
     if (wake === null || wake > deadline) return summary;
     await deps.sleep(Math.max(0, wake - deps.now()));
   }
-}
-
-function nextDueAt(store: StateStore, siteId: string | null): number | null {
-  const row = store.db
-    .prepare<{ site: string | null }, { at: number | null }>(
-      `SELECT min(max(d.next_attempt_at, coalesce(d.lease_until, 0))) AS at FROM deliveries d
-       JOIN webhooks w ON w.site_id = d.site_id AND w.disabled_at IS NULL
-       WHERE d.state = 'pending' AND (@site IS NULL OR d.site_id = @site)`,
-    )
-    .get({ site: siteId });
-  return row?.at ?? null;
 }
 
 type Recorder = Pick<StateStore['outbox'], 'recordAttempt'>;

@@ -1,7 +1,7 @@
 // Plain words for what happened to a delivery attempt, and what to do about it: shown by
 // `webhook test`, the web app's Test connection and the MCP test_webhook tool.
 import type { CodeIn } from '../problems/catalogue.ts';
-import type { AttemptRecord } from '../store/outbox.ts';
+import type { AttemptRecord } from '../store/state-store.ts';
 import { redirectTargetOf } from './deliver.ts';
 
 /** A URL that can never be reached as saved is reported with the same code as when saving it. */

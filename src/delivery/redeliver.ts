@@ -1,7 +1,7 @@
 // `quire redeliver <id>` and the web app's Redeliver: the same bytes again as a new delivery (a
 // new id, so receivers that skip ids they have processed do not skip it), sent now.
 import type { CodeIn } from '../problems/catalogue.ts';
-import { newLeaseOwner } from '../store/outbox.ts';
+import { newLeaseOwner } from '../store/state-store.ts';
 import type { AttemptResult } from './deliver.ts';
 import { sendOne, type DeliveryDeps } from './delivery-runner.ts';
 import { explainAttempt, type Explanation } from './explain-attempt.ts';

@@ -4,7 +4,7 @@
 // server's worker and this never send the same delivery at once, and one slug's deliveries never
 // overlap. Delivered ones are not sent again (that is `redeliver`), nor failed ones.
 import type { CodeIn } from '../problems/catalogue.ts';
-import { newLeaseOwner, type Delivery } from '../store/outbox.ts';
+import { newLeaseOwner, type Delivery } from '../store/state-store.ts';
 import type { AttemptResult } from './deliver.ts';
 import { sendOne, type DeliveryDeps } from './delivery-runner.ts';
 

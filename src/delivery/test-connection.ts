@@ -6,7 +6,7 @@ import path from 'node:path';
 import { webhookBody } from '../build/api-shapes.ts';
 import { readManifest } from '../build/manifest.ts';
 import type { CodeIn } from '../problems/catalogue.ts';
-import { newLeaseOwner } from '../store/outbox.ts';
+import { newLeaseOwner } from '../store/state-store.ts';
 import { attemptDelivery, type AttemptResult } from './deliver.ts';
 import type { DeliveryDeps } from './delivery-runner.ts';
 import { explainAttempt, type Explanation } from './explain-attempt.ts';

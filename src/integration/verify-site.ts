@@ -6,7 +6,7 @@
 // (replies remembered from older deliveries may name another host).
 import type { DistSnapshot } from '../api/dist-store.ts';
 import type { SafeClient } from '../net/safe-client.ts';
-import type { Outbox } from '../store/outbox.ts';
+import type { Outbox } from '../store/state-store.ts';
 import type { VerifyReport } from '../verify/report.ts';
 import { verifyIntegration, type ArticleToVerify } from '../verify/verify-integration.ts';
 

@@ -4,12 +4,12 @@
 // payload, withdrawn, deleted): it is queued again with the same event and bytes. Deliveries
 // still pending (queued by publishes while the webhook was off) become due at once, unless what
 // was recorded since overtook them.
-import type { StateStore } from '../store/state-store.ts';
+import type { StateParts } from '../store/state-store.ts';
 
 const EVENT_FOR_STATE = { published: ['published', 'updated'], withdrawn: ['unpublished'], deleted: ['deleted'] } as const;
 
 /** Queues what the receiver of `siteId` never acknowledged; returns how many events. Call in the transaction that re-enables it. */
-export function queueMissedEvents(store: StateStore, siteId: string, now: number): number {
+export function queueMissedEvents(store: StateParts, siteId: string, now: number): number {
   const recorded = store.published.get(siteId);
   const stillTrue = (slug: string, event: string) => {
     const state = recorded?.articles.get(slug)?.state;

@@ -9,8 +9,7 @@ import { buildDist, type BuildCaches, type BuildResult, type BuildSettings } fro
 import { webhookBody } from '../build/api-shapes.ts';
 import { hashBytes, type Manifest } from '../build/manifest.ts';
 import { ProblemError } from '../problems/problem.ts';
-import { tryLock, type LockHolder } from '../store/locks.ts';
-import type { Delivery } from '../store/outbox.ts';
+import type { Delivery, LockHolder } from '../store/state-store.ts';
 import { drainOutbox, type DeliveryDeps, type DrainOptions, type DrainSummary } from '../delivery/delivery-runner.ts';
 import { changedFilesSince, readRevision } from './git-revision.ts';
 import { collapseEvents, planEvents, type PlannedEvent } from './plan-events.ts';
@@ -85,7 +84,7 @@ export async function publish(deps: PublishDeps, opts: PublishOptions): Promise<
     const owner = `publish:${process.pid}:${randomBytes(4).toString('hex')}`;
     const waitUntil = deps.now() + opts.lockWaitMs;
     for (;;) {
-      const lock = tryLock(store.db, 'publish', owner, deps.now());
+      const lock = store.locks.tryAcquire('publish', owner, deps.now());
       if (lock.acquired) {
         release = lock.release;
         break;
@@ -149,15 +148,15 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
     // Bodies are read before the transaction (it must not wait on the disk), checked against
     // the manifest so a concurrent rebuild cannot slip a different payload under a recorded hash.
     for (const q of queued) q.body = readBody(settings.distDir, manifest, q.siteId, q.slug, q.event);
-    store.db.transaction(() => {
+    store.transaction((tx) => {
       for (const q of queued) {
-        const pending = store.outbox.pendingPublishFor(q.siteId, q.slug);
+        const pending = tx.outbox.pendingPublishFor(q.siteId, q.slug);
         const event = collapseEvents(pending?.event ?? null, q.event);
         const body = event === q.event ? q.body : readBody(settings.distDir, manifest, q.siteId, q.slug, event);
-        store.outbox.enqueue({ siteId: q.siteId, slug: q.slug, event, body, origin: 'publish' }, started);
+        tx.outbox.enqueue({ siteId: q.siteId, slug: q.slug, event, body, origin: 'publish' }, started);
       }
-      for (const r of records) store.published.record(r.siteId, revision.commit, r.changes, started);
-    })();
+      for (const r of records) tx.published.record(r.siteId, revision.commit, r.changes, started);
+    });
   }
 
   const plan: PublishPlan = { dryRun: opts.dryRun, baseline: opts.baseline, commit: revision.commit, dirty: revision.dirty, sites: reports };

@@ -4,8 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { checkTargetUrl } from '../net/target-url.ts';
 import type { CodeIn } from '../problems/catalogue.ts';
 import type { SafeClient } from '../net/safe-client.ts';
-import type { StateStore } from '../store/state-store.ts';
-import type { WebhookRecord } from '../store/webhooks.ts';
+import type { StateStore, WebhookRecord } from '../store/state-store.ts';
 import { queueMissedEvents } from './missed-events.ts';
 
 export const MIN_SECRET_LENGTH = 24;
@@ -75,10 +74,10 @@ export async function saveWebhook(
   const now = deps.now();
   // Saving re-enables a webhook a 410 disabled: in the same transaction, what its receiver
   // missed meanwhile is queued again, so re-enabling resumes where the receiver left off.
-  return deps.store.db.transaction(() => {
-    const before = deps.store.webhooks.get(siteId);
-    const webhook = deps.store.webhooks.save(siteId, { url: url.url, ...(input.secret !== undefined ? { secret: input.secret } : {}), ...(input.extraEvents !== undefined ? { extraEvents: input.extraEvents } : {}) }, now);
-    const resumed = before?.disabledAt ? { reason: before.disabledReason ?? 'disabled', missed: queueMissedEvents(deps.store, siteId, now) } : null;
+  return deps.store.transaction((tx) => {
+    const before = tx.webhooks.get(siteId);
+    const webhook = tx.webhooks.save(siteId, { url: url.url, ...(input.secret !== undefined ? { secret: input.secret } : {}), ...(input.extraEvents !== undefined ? { extraEvents: input.extraEvents } : {}) }, now);
+    const resumed = before?.disabledAt ? { reason: before.disabledReason ?? 'disabled', missed: queueMissedEvents(tx, siteId, now) } : null;
     return { ok: true as const, webhook, resumed };
-  })();
+  });
 }

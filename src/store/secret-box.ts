@@ -1,7 +1,7 @@
 // Webhook secrets at rest: AES-256-GCM under a key derived (HKDF-SHA256) from the server secret,
 // bound to the site id so a sealed value copied to another site's row does not open.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { StateStoreError } from './database.ts';
+import { StateStoreError } from './state-store-error.ts';
 
 const VERSION = 'v1';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collapseEvents, planEvents } from '../../src/publish/plan-events.ts';
-import type { RecordedArticle } from '../../src/store/publish-state.ts';
+import type { RecordedArticle } from '../../src/store/state-store.ts';
 
 const rec = (entries: [string, RecordedArticle][]) => new Map(entries);
 const pub = (payloadHash: string): RecordedArticle => ({ state: 'published', payloadHash });

@@ -3,10 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { openStateDb, STATE_DB_FILE } from '../../src/store/database.ts';
-import { tryLock } from '../../src/store/locks.ts';
-import { MIGRATIONS } from '../../src/store/migrations.ts';
-import { openStateStore, type StateStore } from '../../src/store/state-store.ts';
+import { openStateDb, STATE_DB_FILE } from '../../src/store/sqlite/database.ts';
+import { tryLock } from '../../src/store/sqlite/locks.ts';
+import { MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
+// The SQLite store's own tests: they look at its file and rows through its database handle.
+import { openSqliteStateStore as openStateStore, type SqliteStateStore as StateStore } from '../../src/store/sqlite/sqlite-state-store.ts';
 
 const SERVER_SECRET = 'x'.repeat(40);
 let dir: string;

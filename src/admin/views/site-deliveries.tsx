@@ -1,6 +1,5 @@
 import type { RetryOutcome } from '../../delivery/retry-now.ts';
-import type { AttemptLogEntry } from '../../store/outbox.ts';
-import type { UndeliveredEntry } from '../../store/undelivered.ts';
+import type { AttemptLogEntry, UndeliveredEntry } from '../../store/state-store.ts';
 import type { Flash } from './layout.tsx';
 import { CsrfField, formatTime } from './layout.tsx';
 import { SiteFrame } from './site-frame.tsx';

@@ -12,7 +12,7 @@ import { openListener } from '../../server/serve.ts';
 import { connectionCap, DEFAULT_CONNECTION_LIMITS, openFileLimit } from '../../server/connection-limits.ts';
 import { reportBuild } from '../report.ts';
 import { startDeliveryWorker } from '../../delivery/delivery-worker.ts';
-import { StateStoreError } from '../../store/database.ts';
+import { StateStoreError } from '../../store/state-store.ts';
 import type { CliContext } from '../context.ts';
 import type { DeliveryDeps } from '../../delivery/delivery-runner.ts';
 import { createServerObservability } from '../../observe/server-observability.ts';

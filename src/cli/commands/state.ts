@@ -1,6 +1,6 @@
 // `quire state backup <dir> [--force]`: a consistent copy of the state, safe while a server runs.
 import path from 'node:path';
-import { backupState, StateBackupError } from '../../store/state-backup.ts';
+import { backupState, StateBackupError } from '../../store/state-store.ts';
 import type { CliContext } from '../context.ts';
 
 export function runStateBackup({ config, out, err }: CliContext, opts: { target: string; force: boolean }): number {

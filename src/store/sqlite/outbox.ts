@@ -1,76 +1,11 @@
 // The delivery outbox: every event is a row here before any request is made, and each attempt is
 // logged. Senders (a publish run, the server's worker) claim a delivery with a lease, so two of
 // them never send the same one at once, and never two deliveries of one slug at once (order).
-import { randomBytes } from 'node:crypto';
-import os from 'node:os';
+import { isDeadOwnerOnThisHost, newDeliveryId } from '../owners.ts';
+import type { AttemptLogEntry, AttemptRecord, AttemptVerdict, ClaimedDelivery, Delivery, DeliveryOrigin, DeliveryState, DeliveryWithBody, NewDelivery, UndeliveredEntry } from '../records.ts';
+import type { Outbox } from '../state-store.ts';
 import type { StateDb } from './database.ts';
-import { isAlive } from './locks.ts';
-
-export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'superseded';
-export type DeliveryOrigin = 'publish' | 'test' | 'redeliver';
-
-export interface Delivery {
-  id: string;
-  siteId: string;
-  slug: string;
-  event: string;
-  origin: DeliveryOrigin;
-  state: DeliveryState;
-  attempts: number;
-  nextAttemptAt: number | null;
-  createdAt: number;
-  settledAt: number | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  replyUrl: string | null;
-  replyId: string | null;
-}
-
-/** A delivery with the exact bytes it sends. */
-export interface DeliveryWithBody extends Delivery {
-  body: Buffer;
-}
-
-/** What a sender needs of a delivery it has claimed: who it goes to, what it is, its bytes. */
-export interface ClaimedDelivery {
-  id: string;
-  siteId: string;
-  slug: string;
-  event: string;
-  /** Attempts made before this one. */
-  attempts: number;
-  body: Buffer;
-}
-
-export interface NewDelivery {
-  siteId: string;
-  slug: string;
-  event: string;
-  body: Buffer;
-  origin: DeliveryOrigin;
-}
-
-export interface AttemptRecord {
-  url: string;
-  startedAt: number;
-  durationMs: number;
-  status: number | null;
-  error: string | null;
-  replyUrl: string | null;
-  replyId: string | null;
-}
-
-/** How an attempt leaves its delivery: settled, or pending again with its next time. */
-export type AttemptVerdict = { state: 'delivered' | 'failed' } | { state: 'pending'; nextAttemptAt: number };
-
-export interface AttemptLogEntry extends AttemptRecord {
-  deliveryId: string;
-  siteId: string;
-  slug: string;
-  event: string;
-  origin: DeliveryOrigin;
-  deliveryState: DeliveryState;
-}
+import { listUndelivered } from './undelivered.ts';
 
 interface Row {
   id: string;
@@ -106,16 +41,6 @@ const toDelivery = (r: Row): Delivery => ({
   replyId: r.reply_id,
 });
 
-/** Time-ordered and unguessable: `dlv_` + 9 base-36 digits of ms + 16 random base64url chars. */
-export function newDeliveryId(now: number): string {
-  return `dlv_${now.toString(36).padStart(9, '0')}${randomBytes(12).toString('base64url')}`;
-}
-
-/** A sender's name on its leases: host and pid, so a rerun can tell a dead sender's leases. */
-export function newLeaseOwner(role: string): string {
-  return `${os.hostname()}/${process.pid}/${role}-${randomBytes(4).toString('hex')}`;
-}
-
 /**
  * Bodies this process queued, until they are claimed: `publish` queues its events and sends them
  * at once, and reading each body back out of SQLite cost as much as a fifth of a delivery's
@@ -147,7 +72,7 @@ class QueuedBodies {
 }
 const MAX_QUEUED_BODY_BYTES = 32 * 1024 * 1024;
 
-export function createOutbox(db: StateDb) {
+export function createOutbox(db: StateDb): Outbox {
   const byId = db.prepare<[string], Row>('SELECT * FROM deliveries WHERE id = ?');
   const bodyOf = db.prepare<[string], { body: Buffer }>('SELECT body FROM delivery_bodies WHERE delivery_id = ?');
   const queuedBodies = new QueuedBodies();
@@ -178,6 +103,12 @@ export function createOutbox(db: StateDb) {
      WHERE d.state = 'pending' AND d.next_attempt_at <= @now AND (d.lease_until IS NULL OR d.lease_until <= @now)
        AND (@site IS NULL OR d.site_id = @site)
      ORDER BY d.next_attempt_at, d.created_at LIMIT @limit`,
+  );
+  // The later of a delivery's next time and its lease's end: a leased one is not due before.
+  const nextDue = db.prepare<{ site: string | null }, { at: number | null }>(
+    `SELECT min(max(d.next_attempt_at, coalesce(d.lease_until, 0))) AS at FROM deliveries d
+     JOIN webhooks w ON w.site_id = d.site_id AND w.disabled_at IS NULL
+     WHERE d.state = 'pending' AND (@site IS NULL OR d.site_id = @site)`,
   );
   const pendingSummary = db.prepare<[], { n: number; oldest: number | null }>(
     `SELECT count(*) AS n, min(created_at) AS oldest FROM deliveries WHERE state = 'pending'`,
@@ -232,6 +163,10 @@ export function createOutbox(db: StateDb) {
       return due.all({ now, site: siteId, limit }).map((r) => r.id);
     },
 
+    nextDueAt(siteId: string | null): number | null {
+      return nextDue.get({ site: siteId })?.at ?? null;
+    },
+
     /** Takes the right to send one delivery until `leaseUntil`; false if another sender has it. */
     claim(id: string, owner: string, now: number, leaseUntil: number): boolean {
       return this.take(id, owner, now, leaseUntil) !== null;
@@ -257,8 +192,7 @@ export function createOutbox(db: StateDb) {
       const held = db.prepare<[number], { lease_owner: string }>('SELECT DISTINCT lease_owner FROM deliveries WHERE lease_until > ? AND lease_owner IS NOT NULL').all(now);
       let freed = 0;
       for (const { lease_owner: owner } of held) {
-        const [host, pid] = owner.split('/');
-        if (host !== os.hostname() || !pid || isAlive(Number(pid))) continue;
+        if (!isDeadOwnerOnThisHost(owner)) continue;
         freed += db.prepare('UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = ?').run(owner).changes;
       }
       return freed;
@@ -294,6 +228,10 @@ export function createOutbox(db: StateDb) {
         )
         .all(siteId)
         .map((row) => withBody(toDelivery(row)));
+    },
+
+    undelivered(siteId: string, limit?: number): UndeliveredEntry[] {
+      return listUndelivered(db, siteId, limit);
     },
 
     /** Settles a pending delivery as superseded: what it carries is no longer what should be sent. */
@@ -420,5 +358,3 @@ interface AttemptRow {
   reply_url: string | null;
   reply_id: string | null;
 }
-
-export type Outbox = ReturnType<typeof createOutbox>;

@@ -5,19 +5,13 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { isMissingFile, ProblemError } from '../problems/problem.ts';
+import { isMissingFile } from '../../problems/problem.ts';
+import { StateStoreError } from '../state-store-error.ts';
 import { MIGRATIONS } from './migrations.ts';
 
 export type StateDb = Database.Database;
 
 export const STATE_DB_FILE = 'quire.db';
-
-export class StateStoreError extends ProblemError<'STATE_STORE_UNREADABLE'> {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('STATE_STORE_UNREADABLE', message, options);
-    this.name = 'StateStoreError';
-  }
-}
 
 export function openStateDb(stateDir: string): StateDb {
   const file = path.join(stateDir, STATE_DB_FILE);

@@ -1,25 +1,9 @@
 // Named locks between processes sharing the state store (two `publish` runs must not both send).
 // A holder that died without releasing (SIGKILL, crash) is detected by its pid on this host.
 import os from 'node:os';
+import { isAlive } from '../owners.ts';
+import type { LockResult } from '../records.ts';
 import type { StateDb } from './database.ts';
-
-export interface LockHolder {
-  owner: string;
-  pid: number;
-  host: string;
-  acquiredAt: number;
-}
-
-export type LockResult = { acquired: true; release: () => void } | { acquired: false; holder: LockHolder };
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export function tryLock(db: StateDb, name: string, owner: string, now: number): LockResult {
   const host = os.hostname();

@@ -1,26 +1,8 @@
 // Each site's webhook registration. The secret is sealed at rest and only ever read back to sign.
+import type { WebhookRecord } from '../records.ts';
+import type { SecretBox } from '../secret-box.ts';
+import type { Webhooks } from '../state-store.ts';
 import type { StateDb } from './database.ts';
-import type { SecretBox } from './secret-box.ts';
-
-export interface WebhookRecord {
-  siteId: string;
-  url: string;
-  /** The secret's last 4 characters: enough to tell two secrets apart, not to guess one. */
-  secretHint: string;
-  /** Opt-in: also send `unpublished` and `deleted` events (not part of the base contract). */
-  extraEvents: boolean;
-  disabledAt: number | null;
-  disabledReason: string | null;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface WebhookChange {
-  url: string;
-  /** Omitted: keep the stored one (a registration must have one). */
-  secret?: string;
-  extraEvents?: boolean;
-}
 
 interface Row {
   site_id: string;
@@ -36,7 +18,7 @@ interface Row {
 
 export const secretHint = (secret: string): string => `…${secret.slice(-4)}`;
 
-export function createWebhookStore(db: StateDb, box: SecretBox) {
+export function createWebhookStore(db: StateDb, box: SecretBox): Webhooks {
   const byId = db.prepare<[string], Row>('SELECT * FROM webhooks WHERE site_id = ?');
   const all = db.prepare<[], Row>('SELECT * FROM webhooks ORDER BY site_id');
   const toRecord = (r: Row): WebhookRecord => ({
@@ -64,7 +46,7 @@ export function createWebhookStore(db: StateDb, box: SecretBox) {
       return row ? box.open(siteId, row.secret_sealed) : null;
     },
     /** Creates or replaces the registration; saving re-enables a webhook disabled by a 410. */
-    save(siteId: string, change: WebhookChange, now: number): WebhookRecord {
+    save(siteId, change, now) {
       const existing = byId.get(siteId);
       if (!existing && change.secret === undefined) throw new Error(`a new webhook for ${siteId} needs a secret`);
       const sealed = change.secret !== undefined ? box.seal(siteId, change.secret) : existing!.secret_sealed;
@@ -87,5 +69,3 @@ export function createWebhookStore(db: StateDb, box: SecretBox) {
     },
   };
 }
-
-export type WebhookStore = ReturnType<typeof createWebhookStore>;

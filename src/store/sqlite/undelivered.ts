@@ -1,18 +1,8 @@
 // Deliveries that failed and have not been made good since: per article, its newest failed
 // delivery when no later delivery of that article succeeded. Test connection is left out: it is
 // a check of the receiver, not a delivery an article is waiting for.
+import type { DeliveryOrigin, UndeliveredEntry } from '../records.ts';
 import type { StateDb } from './database.ts';
-import type { DeliveryOrigin } from './outbox.ts';
-
-export interface UndeliveredEntry {
-  deliveryId: string;
-  slug: string;
-  event: string;
-  origin: DeliveryOrigin;
-  failedAt: number | null;
-  lastStatus: number | null;
-  lastError: string | null;
-}
 
 /** Delivery ids are time-ordered (newDeliveryId), so `id >` means "created later". */
 const QUERY = `

@@ -1,27 +1,10 @@
 // What each site's receiver was last sent: the commit of the last publish and, per slug, whether
 // the article was published then and the hash of the payload queued for it.
+import type { ArticleChange, RecordedArticle, RecordedState, SitePublishRecord } from '../records.ts';
+import type { PublishRecords } from '../state-store.ts';
 import type { StateDb } from './database.ts';
 
-export type RecordedState = 'published' | 'withdrawn' | 'deleted';
-
-export interface RecordedArticle {
-  state: RecordedState;
-  payloadHash: string | null;
-}
-
-export interface SitePublishRecord {
-  commit: string | null;
-  publishedAt: number;
-  articles: Map<string, RecordedArticle>;
-}
-
-export interface ArticleChange {
-  slug: string;
-  state: RecordedState;
-  payloadHash: string | null;
-}
-
-export function createPublishState(db: StateDb) {
+export function createPublishState(db: StateDb): PublishRecords {
   const site = db.prepare<[string], { commit_sha: string | null; published_at: number }>('SELECT commit_sha, published_at FROM published_sites WHERE site_id = ?');
   const articles = db.prepare<[string], { slug: string; state: RecordedState; payload_hash: string | null }>(
     'SELECT slug, state, payload_hash FROM published_articles WHERE site_id = ?',
@@ -55,5 +38,3 @@ export function createPublishState(db: StateDb) {
     },
   };
 }
-
-export type PublishState = ReturnType<typeof createPublishState>;

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { ProblemError } from '../problems/problem.ts';
+import { ProblemError } from '../../problems/problem.ts';
 import { STATE_DB_FILE } from './database.ts';
 
 /** What a backup folder holds: the database, then the state files that are present. */

@@ -1,0 +1,129 @@
+// What the state store keeps, as the rest of Quire sees it: plain values, the same whichever
+// database holds them. Implementations map their rows to these and back.
+
+/** Each site's webhook registration (its secret stays sealed inside the store). */
+export interface WebhookRecord {
+  siteId: string;
+  url: string;
+  /** The secret's last 4 characters: enough to tell two secrets apart, not to guess one. */
+  secretHint: string;
+  /** Opt-in: also send `unpublished` and `deleted` events (not part of the base contract). */
+  extraEvents: boolean;
+  disabledAt: number | null;
+  disabledReason: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface WebhookChange {
+  url: string;
+  /** Omitted: keep the stored one (a registration must have one). */
+  secret?: string;
+  extraEvents?: boolean;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'superseded';
+export type DeliveryOrigin = 'publish' | 'test' | 'redeliver';
+
+export interface Delivery {
+  id: string;
+  siteId: string;
+  slug: string;
+  event: string;
+  origin: DeliveryOrigin;
+  state: DeliveryState;
+  attempts: number;
+  nextAttemptAt: number | null;
+  createdAt: number;
+  settledAt: number | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  replyUrl: string | null;
+  replyId: string | null;
+}
+
+/** A delivery with the exact bytes it sends. */
+export interface DeliveryWithBody extends Delivery {
+  body: Buffer;
+}
+
+/** What a sender needs of a delivery it has claimed: who it goes to, what it is, its bytes. */
+export interface ClaimedDelivery {
+  id: string;
+  siteId: string;
+  slug: string;
+  event: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  body: Buffer;
+}
+
+export interface NewDelivery {
+  siteId: string;
+  slug: string;
+  event: string;
+  body: Buffer;
+  origin: DeliveryOrigin;
+}
+
+export interface AttemptRecord {
+  url: string;
+  startedAt: number;
+  durationMs: number;
+  status: number | null;
+  error: string | null;
+  replyUrl: string | null;
+  replyId: string | null;
+}
+
+/** How an attempt leaves its delivery: settled, or pending again with its next time. */
+export type AttemptVerdict = { state: 'delivered' | 'failed' } | { state: 'pending'; nextAttemptAt: number };
+
+export interface AttemptLogEntry extends AttemptRecord {
+  deliveryId: string;
+  siteId: string;
+  slug: string;
+  event: string;
+  origin: DeliveryOrigin;
+  deliveryState: DeliveryState;
+}
+
+/** An article whose newest settled delivery (tests aside) failed: the web app's badge. */
+export interface UndeliveredEntry {
+  deliveryId: string;
+  slug: string;
+  event: string;
+  origin: DeliveryOrigin;
+  failedAt: number | null;
+  lastStatus: number | null;
+  lastError: string | null;
+}
+
+export type RecordedState = 'published' | 'withdrawn' | 'deleted';
+
+export interface RecordedArticle {
+  state: RecordedState;
+  payloadHash: string | null;
+}
+
+/** What a site's receiver was last sent: the commit of the last publish and each slug's state. */
+export interface SitePublishRecord {
+  commit: string | null;
+  publishedAt: number;
+  articles: Map<string, RecordedArticle>;
+}
+
+export interface ArticleChange {
+  slug: string;
+  state: RecordedState;
+  payloadHash: string | null;
+}
+
+export interface LockHolder {
+  owner: string;
+  pid: number;
+  host: string;
+  acquiredAt: number;
+}
+
+export type LockResult = { acquired: true; release: () => void } | { acquired: false; holder: LockHolder };
