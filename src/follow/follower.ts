@@ -15,6 +15,8 @@ export interface FollowerDeps {
   publish: (commit: string) => Promise<PublishOutcome>;
   out: (line: string) => void;
   err: (line: string) => void;
+  /** How soon a commit whose publish must be retried (the lock was held) is tried again, at the latest (default 30 s). */
+  retryDelayMs?: number;
 }
 
 export interface Follower {
@@ -30,6 +32,17 @@ export function createFollower(deps: FollowerDeps): Follower {
   // The commit last published (or whose build failed): fetching it again does nothing more.
   let handled: string | null = null;
   let failing = false;
+  let retryTimer: NodeJS.Timeout | null = null;
+  // Without ticks (or with slow ones) a commit that could not be published yet still gets its turn soon.
+  const retrySoon = () => {
+    if (retryTimer) return;
+    const delay = Math.min(deps.retryDelayMs ?? 30_000, deps.intervalSeconds > 0 ? deps.intervalSeconds * 1000 : Infinity);
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      void runner.trigger();
+    }, delay);
+    retryTimer.unref();
+  };
   const runner = createCoalescingRunner(async () => {
     let commit: string;
     try {
@@ -45,6 +58,7 @@ export function createFollower(deps: FollowerDeps): Follower {
     out(`Following: commit ${commit.slice(0, 12)}.`);
     try {
       if ((await deps.publish(commit)) === 'done') handled = commit;
+      else retrySoon();
     } catch (e) {
       err(`Publishing commit ${commit.slice(0, 12)} failed: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -61,6 +75,7 @@ export function createFollower(deps: FollowerDeps): Follower {
     },
     async stop() {
       if (timer) clearInterval(timer);
+      if (retryTimer) clearTimeout(retryTimer);
       await runner.stop();
     },
   };

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCheckout } from '../../src/follow/checkout.ts';
 import { createCoalescingRunner } from '../../src/follow/coalescing-runner.ts';
+import { createFollower } from '../../src/follow/follower.ts';
 import { checkBranchName, checkRepositoryUrl, FollowSourceError } from '../../src/follow/follow-source.ts';
 import { GitCommandError, runGit } from '../../src/follow/git-command.ts';
 import { pushedRef, verifyPushHook } from '../../src/follow/hook-verification.ts';
@@ -120,5 +121,35 @@ describe('the coalescing runner', () => {
     expect(runs).toBe(2);
     expect(most).toBe(1);
     await runner.stop();
+  });
+});
+
+describe('the follower', () => {
+  it('publishes a new commit once, and tries again soon when the publish lock was held', async () => {
+    let head = 'a'.repeat(40);
+    const published: string[] = [];
+    const outcomes: ('done' | 'retry')[] = ['retry', 'done', 'done'];
+    const lines: string[] = [];
+    const follower = createFollower({
+      // Only the scheduling is under test here; the checkout's git work is tested through the CLI.
+      checkout: { dir: '', head: async () => head, sync: async () => ({ commit: head, previous: head }) },
+      intervalSeconds: 0,
+      publish: async (commit) => {
+        published.push(commit);
+        return outcomes.shift()!;
+      },
+      out: (l) => lines.push(l),
+      err: (l) => lines.push(l),
+      retryDelayMs: 50,
+    });
+    follower.start();
+    for (let i = 0; i < 50 && published.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(published).toEqual(['a'.repeat(40), 'a'.repeat(40)]);
+    await follower.trigger(); // the same commit: nothing more to do
+    expect(published.length).toBe(2);
+    head = 'b'.repeat(40);
+    await follower.trigger();
+    expect(published).toEqual(['a'.repeat(40), 'a'.repeat(40), 'b'.repeat(40)]);
+    await follower.stop();
   });
 });

@@ -82,14 +82,15 @@ export function createFollowing(ctx: CliContext, plan: FollowPlan, deps: Followi
     const report = await publish(
       { ...deps.publishing, settings: deps.settings(), caches: deps.caches },
       // First attempts now; retries are the delivery worker's, as for any queued delivery.
-      { siteId: null, dryRun: false, baseline: false, retryWindowMs: 0, lockWaitMs: 60_000, onBuild: deps.noteBuild, onPlan: (p) => printPlan(p, ctx) },
+      // A short wait for the lock (stopping the server waits for this run): a held lock is retried soon.
+      { siteId: null, dryRun: false, baseline: false, retryWindowMs: 0, lockWaitMs: 5_000, onBuild: deps.noteBuild, onPlan: (p) => printPlan(p, ctx) },
     );
     if (report.status === 'build-failed') {
       err('Nothing was published; the last good build stays up.');
       return 'done'; // the same commit would fail the same way: wait for the next one
     }
     if (report.status === 'locked') {
-      err(`Another publish holds the lock (pid ${report.holder.pid} on ${report.holder.host}); trying again at the next fetch.`);
+      err(`Another publish holds the lock (pid ${report.holder.pid} on ${report.holder.host}); trying again shortly.`);
       return 'retry';
     }
     printReport(report, ctx);
