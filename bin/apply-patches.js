@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `postinstall`: applies patches/ (speed fixes of two dependencies that change no output) with
+// `postinstall`: applies patches/ (speed fixes of dependencies that change no output) with
 // patch-package, in Quire's own checkout only. Installed as a dependency of a content repository,
 // Quire's dependencies are hoisted into that repository's node_modules, which is not Quire's to
 // patch (and patch-package, a development tool, is not installed there): skip without a word.
