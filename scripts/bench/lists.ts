@@ -6,9 +6,9 @@ import { createFilteredList } from '../../src/api/filtered-list.ts';
 import type { ListQuery } from '../../src/api/list-query.ts';
 import { newestFirst } from '../../src/build/api-shapes.ts';
 import type { ArticleListItem } from '../../src/contract/article.ts';
-import { makeListIndex } from '../../src/build/list-index.ts';
-import { listBody, listItemSpans } from '../../src/build/list-items.ts';
-import { hashBytes } from '../../src/build/manifest.ts';
+import { makeListIndex } from '../../src/dist/list-index.ts';
+import { listBody, listItemSpans } from '../../src/dist/list-body.ts';
+import { hashBytes } from '../../src/dist/content-hash.ts';
 import { ARTICLE_KINDS } from '../../src/content/model.ts';
 import { median } from './build.ts';
 

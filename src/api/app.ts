@@ -4,8 +4,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
-import { hashBytes } from '../build/manifest.ts';
-import { listBody } from '../build/list-items.ts';
+import { hashBytes } from '../dist/content-hash.ts';
+import { ASSET_ROUTE, hashInImageName, isAssetPath, parseAssetPath } from '../dist/layout.ts';
+import { listBody } from '../dist/list-body.ts';
 import { MAX_SLUG_LENGTH, SLUG } from '../content/model.ts';
 import type { Keyring } from '../keys/api-keys.ts';
 import { limitRequestBodies } from '../server/body-limit.ts';
@@ -131,11 +132,12 @@ export function createApiApp(deps: ApiDeps): Hono {
     return sendBody(c, body);
   });
 
-  app.get('/assets/:site/:name{.+}', async (c) => {
-    const file = store.current()?.sites.get(c.req.param('site'))?.images.get(c.req.param('name'));
+  app.get(ASSET_ROUTE, async (c) => {
+    const asset = parseAssetPath(new URL(c.req.url).pathname);
+    const file = asset && store.current()?.sites.get(asset.siteId)?.images.get(asset.name);
     if (!file) throw new ApiError('ROUTE_NOT_FOUND', 'no such asset');
     const bytes = await fs.readFile(file);
-    const etag = `"${path.basename(file).split('.').at(-2) ?? hashBytes(bytes)}"`;
+    const etag = `"${hashInImageName(asset.name) ?? hashBytes(bytes)}"`;
     const headers = {
       ...okHeaders(etag, contentTypeOf(file)),
       'cache-control': 'public, max-age=31536000, immutable',
@@ -173,9 +175,9 @@ export function createApiApp(deps: ApiDeps): Hono {
     }),
   );
 
-  const KNOWN = /^\/(?:v1\/articles(?:\/[^/]+)?|openapi\.json|llms\.txt|v1\/openapi\.json|v1\/llms\.txt|assets\/.+)$/;
+  const KNOWN = /^\/(?:v1\/articles(?:\/[^/]+)?|openapi\.json|llms\.txt|v1\/openapi\.json|v1\/llms\.txt)$/;
   app.notFound((c) => {
-    if (KNOWN.test(c.req.path)) {
+    if (KNOWN.test(c.req.path) || isAssetPath(c.req.path)) {
       return errorResponse(new ApiError('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed; this API is read-only`, { allow: ALLOW }));
     }
     return errorResponse(new ApiError('ROUTE_NOT_FOUND', `no route for ${c.req.path}; see /openapi.json`));

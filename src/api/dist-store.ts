@@ -1,10 +1,11 @@
 // Holds dist/ in memory as ready-to-send bytes, and swaps in a new build when the manifest
 // changes on disk, without a restart.
 import fs from 'node:fs';
-import path from 'node:path';
 import type { ArticleListItem, SiteSummary } from '../contract/article.ts';
-import { LIST_INDEX_FILE, parseListIndex } from '../build/list-index.ts';
-import { readManifest, type Manifest } from '../build/manifest.ts';
+import { articleFile, imageFile, listFile, listIndexFile, MANIFEST_FILE } from '../dist/layout.ts';
+import { parseListIndex } from '../dist/list-index.ts';
+import { fileIn, readManifest } from '../dist/local-dist.ts';
+import type { Manifest } from '../dist/manifest.ts';
 import { createFilteredList, type FilteredList } from './filtered-list.ts';
 
 export interface Body {
@@ -50,17 +51,16 @@ export function loadDistSnapshot(distDir: string): DistSnapshot | null {
     try {
       const sites = new Map<string, SiteContent>();
       for (const [id, m] of Object.entries(manifest.sites)) {
-        const dir = path.join(distDir, id);
-        const listBytes = fs.readFileSync(path.join(dir, 'articles.json'));
+        const listBytes = fs.readFileSync(fileIn(distDir, listFile(id)));
         const list = JSON.parse(listBytes.toString('utf8')) as { site: SiteSummary; articles: ArticleListItem[] };
-        const indexFile = path.join(dir, LIST_INDEX_FILE);
+        const indexFile = fileIn(distDir, listIndexFile(id));
         const index = parseListIndex(fs.readFileSync(indexFile, 'utf8'), indexFile, { hash: m.listHash, bytes: listBytes.length, count: list.articles.length });
         const articles = new Map<string, Body>();
         for (const [slug, entry] of Object.entries(m.articles)) {
-          articles.set(slug, { bytes: fs.readFileSync(path.join(dir, 'articles', `${slug}.json`)), etag: etagOf(entry.bodyHash) });
+          articles.set(slug, { bytes: fs.readFileSync(fileIn(distDir, articleFile(id, slug))), etag: etagOf(entry.bodyHash) });
         }
         const images = new Map<string, string>();
-        for (const distName of Object.values(m.images)) images.set(distName, path.join(dir, 'images', distName));
+        for (const distName of Object.values(m.images)) images.set(distName, fileIn(distDir, imageFile(id, distName)));
         sites.set(id, {
           id,
           summary: list.site,
@@ -92,7 +92,7 @@ export function createDistStore(distDir: string): DistStore {
       // A stat is cheap; loading a snapshot is not: reload only when the manifest was replaced.
       let stamp = '';
       try {
-        const st = fs.statSync(path.join(distDir, 'manifest.json'));
+        const st = fs.statSync(fileIn(distDir, MANIFEST_FILE));
         stamp = `${st.ino}:${st.mtimeMs}:${st.size}`;
       } catch {
         return snapshot;
@@ -110,7 +110,7 @@ export function createDistStore(distDir: string): DistStore {
       return true;
     },
     watch(onReload, intervalMs = 500) {
-      const manifestFile = path.join(distDir, 'manifest.json');
+      const manifestFile = fileIn(distDir, MANIFEST_FILE);
       const listener = () => {
         if (store.reload() && snapshot) onReload?.(snapshot);
       };

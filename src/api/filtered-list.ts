@@ -1,9 +1,9 @@
 // Filtered and paged lists (`kind`, `updatedSince`, `limit`, `offset`) answered from the list
-// index the build wrote (src/build/list-index.ts), in time that depends on the page, not on the
+// index the build wrote (src/dist/list-index.ts), in time that depends on the page, not on the
 // site's size: `kind` picks a precomputed group, `updatedSince` is a binary search in the
 // group's update order, and the page's items in list order come from a wavelet matrix over
 // that order. The items' bytes are sliced out of articles.json, never parsed or re-serialized.
-import { ALL_KINDS, type ListIndex } from '../build/list-index.ts';
+import { ALL_KINDS, type ListIndex } from '../dist/list-index.ts';
 import type { ListQuery } from './list-query.ts';
 import { WaveletMatrix } from './wavelet-matrix.ts';
 

@@ -5,7 +5,7 @@
 // cannot open (a damaged state store) fails where it is asked for, naming its file.
 import { createDistStore, type DistStore } from '../api/dist-store.ts';
 import type { BuildSettings } from '../build/build.ts';
-import { readManifest } from '../build/manifest.ts';
+import { readManifest } from '../dist/local-dist.ts';
 import type { QuireConfig } from '../config/config.ts';
 import { loadServerSecret } from '../config/server-secret.ts';
 import { createKeyring, type Keyring } from '../keys/api-keys.ts';

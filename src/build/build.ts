@@ -12,8 +12,9 @@ import { loadBuildState, saveBuildState, type BuildState } from './build-state.t
 import { compileSite, type CompiledSite, type PreviousSite } from './compile-site.ts';
 import { DistWriter, startBuildHelper, type HelperSlot } from './dist-writer.ts';
 import { recoverInterruptedSwap } from './dist-work-dir.ts';
-import { readListItems } from './list-items.ts';
-import { hashBytes, MANIFEST_FORMAT, readManifest, type Manifest, type ManifestSite } from './manifest.ts';
+import { hashBytes } from '../dist/content-hash.ts';
+import { readListItems, readManifest } from '../dist/local-dist.ts';
+import { MANIFEST_FORMAT, type Manifest, type ManifestSite } from '../dist/manifest.ts';
 import { createRenderCache, type RenderCache } from './render-cache.ts';
 import { createRenderPool, POOL_THRESHOLD, type RenderPool } from './render-pool.ts';
 

@@ -13,11 +13,13 @@ import type { RenderInput, RenderOutput } from '../render/render-markdown.ts';
 import { RENDERER_VERSION } from '../render/renderer-version.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { newestFirst, toListItem, toWebhookArticle, type ArticleBody } from './api-shapes.ts';
-import { makeListIndex, LIST_INDEX_FILE } from './list-index.ts';
-import { listBodyParts, listItemSpans, type ListItems } from './list-items.ts';
+import { hashBytes, hashParts } from '../dist/content-hash.ts';
+import { articleFile, imageFile, listFile, listIndexFile, payloadFile } from '../dist/layout.ts';
+import { listBodyParts, listItemSpans, type ListItems } from '../dist/list-body.ts';
+import { makeListIndex } from '../dist/list-index.ts';
+import type { ManifestArticle, ManifestSite } from '../dist/manifest.ts';
 import type { DistWriter } from './dist-writer.ts';
 import { createImageResolver, type ImageHashCache, type PublishedImage } from './images.ts';
-import { hashBytes, hashParts, type ManifestArticle, type ManifestSite } from './manifest.ts';
 import type { RenderCache } from './render-cache.ts';
 import { POOL_THRESHOLD, type RenderPool } from './render-pool.ts';
 
@@ -178,8 +180,8 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
       const item = toListItem(body, meta.excerpt ?? (out.excerpt || meta.metaDescription || ''));
       const bodyJson = JSON.stringify(body);
       const payloadJson = JSON.stringify(toWebhookArticle(body));
-      deps.writer?.write(`${site.id}/articles/${meta.slug}.json`, bodyJson);
-      deps.writer?.write(`${site.id}/webhooks/${meta.slug}.json`, payloadJson);
+      deps.writer?.write(articleFile(site.id, meta.slug), bodyJson);
+      deps.writer?.write(payloadFile(site.id, meta.slug), payloadJson);
       items.push({ slug: meta.slug, kind: meta.kind, publishedAt: body.publishedAt, updatedAt: body.updatedAt, json: Buffer.from(JSON.stringify(item)) });
       entries[meta.slug] = {
         file: source.sitePath,
@@ -199,15 +201,15 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   const itemJson = items.map((i) => i.json);
   const listParts = listBodyParts(site, itemJson);
   const listHash = hashParts(listParts);
-  deps.writer?.writeParts(`${site.id}/articles.json`, listParts);
+  deps.writer?.writeParts(listFile(site.id), listParts);
   if (deps.writer) {
     const index = makeListIndex(listHash, items, listItemSpans(site, itemJson));
-    deps.writer.write(`${site.id}/${LIST_INDEX_FILE}`, JSON.stringify(index));
+    deps.writer.write(listIndexFile(site.id), JSON.stringify(index));
   }
   const imageNames: Record<string, string> = {};
   for (const img of usedImages.values()) {
     if (deps.writer) assertInsideFolder(img.source, path.join(site.dir, 'images'), CONTENT_LIMITS.imageBytes);
-    deps.writer?.copyNamedByContent(`${site.id}/images/${img.distName}`, img.source);
+    deps.writer?.copyNamedByContent(imageFile(site.id, img.distName), img.source);
     imageNames[img.sitePath] = img.distName;
   }
   const sortedEntries = Object.fromEntries(items.map((i) => [i.slug, entries[i.slug]!]));

@@ -10,7 +10,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { MANIFEST_FILE } from './manifest.ts';
+import { MANIFEST_FILE } from '../dist/layout.ts';
+import { fileIn } from '../dist/local-dist.ts';
 
 const GITIGNORE = '# Build byproducts of Quire (the tree being written, the spare): never committed.\n*\n';
 const TREE_NAME = /^(tmp|old)-(\d+)-[0-9a-f]+$/;
@@ -81,9 +82,9 @@ export function findLeftovers(distDir: string): string[] {
  */
 export function recoverInterruptedSwap(distDir: string): string | null {
   if (fs.existsSync(distDir)) return null;
-  const complete = listTrees(distDir).filter((t) => !t.live && fs.existsSync(path.join(t.file, MANIFEST_FILE)));
+  const complete = listTrees(distDir).filter((t) => !t.live && fs.existsSync(fileIn(t.file, MANIFEST_FILE)));
   const rank = { old: 0, tmp: 1, spare: 2 } as const;
-  const newestFirst = (t: TreeEntry) => -fs.statSync(path.join(t.file, MANIFEST_FILE)).mtimeMs;
+  const newestFirst = (t: TreeEntry) => -fs.statSync(fileIn(t.file, MANIFEST_FILE)).mtimeMs;
   complete.sort((a, b) => rank[a.kind] - rank[b.kind] || newestFirst(a) - newestFirst(b));
   const pick = complete[0];
   if (!pick) return null;

@@ -11,8 +11,9 @@
 // it, too much changed) the build links the whole tree as before.
 import fs from 'node:fs';
 import path from 'node:path';
-import { LIST_INDEX_FILE } from './list-index.ts';
-import { MANIFEST_FILE, type Manifest } from './manifest.ts';
+import { articleFiles, imageFile, MANIFEST_FILE, siteFiles, treeFiles } from '../dist/layout.ts';
+import { fileIn, writeManifest } from '../dist/local-dist.ts';
+import type { Manifest } from '../dist/manifest.ts';
 import { findLeftovers, newTreePaths, SPARE_CHANGES_FILE, sparePath } from './dist-work-dir.ts';
 import { startTreeHelper, type TreeHelper } from './tree-helper.ts';
 
@@ -21,17 +22,6 @@ interface SpareChanges {
   to: string;
   /** Files written or removed by that build, relative to the tree. */
   changed: string[];
-}
-
-/** Every file a manifest's tree holds but the manifest itself. */
-function treeFiles(manifest: Manifest): string[] {
-  const files: string[] = [];
-  for (const [id, site] of Object.entries(manifest.sites)) {
-    files.push(`${id}/articles.json`, `${id}/${LIST_INDEX_FILE}`);
-    for (const slug of Object.keys(site.articles)) files.push(`${id}/articles/${slug}.json`, `${id}/webhooks/${slug}.json`);
-    for (const distName of Object.values(site.images)) files.push(`${id}/images/${distName}`);
-  }
-  return files;
 }
 
 export class DistWriter {
@@ -71,7 +61,7 @@ export class DistWriter {
     fs.mkdirSync(this.tmp, { recursive: true });
     // Most of a rebuild's output is the previous output: link all of it now, while the build
     // works out what changed; what the build writes replaces its link, the rest is dropped at commit.
-    this.linking = fs.existsSync(path.join(distDir, MANIFEST_FILE)) ? this.helper.get().linkTree(distDir, this.tmp) : null;
+    this.linking = fs.existsSync(fileIn(distDir, MANIFEST_FILE)) ? this.helper.get().linkTree(distDir, this.tmp) : null;
     this.linking?.catch(() => {}); // awaited at commit or abort
   }
 
@@ -134,7 +124,7 @@ export class DistWriter {
       const missing = treeFiles(manifest).filter((rel) => !this.placed.has(rel));
       if (missing.length) throw new Error(`dist/ has no previous build to take ${missing.length} unchanged files from (first: ${missing[0]})`);
     }
-    fs.writeFileSync(path.join(this.tmp, MANIFEST_FILE), JSON.stringify(manifest) + '\n');
+    writeManifest(this.tmp, manifest);
     let hadOld = false;
     try {
       fs.renameSync(this.distDir, this.old);
@@ -205,11 +195,11 @@ export class DistWriter {
     for (const [id, site] of Object.entries(previous.sites)) {
       const now = Object.hasOwn(next.sites, id) ? next.sites[id]! : null;
       for (const slug of Object.keys(site.articles)) {
-        if (!now || !Object.hasOwn(now.articles, slug)) gone.push(`${id}/articles/${slug}.json`, `${id}/webhooks/${slug}.json`);
+        if (!now || !Object.hasOwn(now.articles, slug)) gone.push(...articleFiles(id, slug));
       }
       const images = new Set(now ? Object.values(now.images) : []);
-      for (const name of Object.values(site.images)) if (!images.has(name)) gone.push(`${id}/images/${name}`);
-      if (!now) gone.push(`${id}/articles.json`, `${id}/${LIST_INDEX_FILE}`);
+      for (const name of Object.values(site.images)) if (!images.has(name)) gone.push(imageFile(id, name));
+      if (!now) gone.push(...siteFiles(id));
     }
     this.removeFiles(gone);
   }
@@ -261,7 +251,7 @@ function claimSpare(distDir: string, tmp: string, previous: Manifest): boolean {
     return false;
   }
   // From here the tree is this build's: if it dies, the tree is a leftover like any other.
-  fs.rmSync(path.join(tmp, MANIFEST_FILE), { force: true });
+  fs.rmSync(fileIn(tmp, MANIFEST_FILE), { force: true });
   fs.rmSync(path.join(tmp, SPARE_CHANGES_FILE), { force: true });
   const emptied = new Set<string>();
   for (const rel of new Set(changes.changed)) {
@@ -330,7 +320,7 @@ function removeEmptyDirs(root: string, rel: string): void {
  */
 export function startBuildHelper(distDir: string): HelperSlot {
   const leftovers = findLeftovers(distDir);
-  const mayLink = fs.existsSync(path.join(distDir, MANIFEST_FILE)) && !fs.existsSync(path.join(sparePath(distDir), SPARE_CHANGES_FILE));
+  const mayLink = fs.existsSync(fileIn(distDir, MANIFEST_FILE)) && !fs.existsSync(path.join(sparePath(distDir), SPARE_CHANGES_FILE));
   if (!leftovers.length && !mayLink) return helperSlot(null);
   const helper = startTreeHelper();
   helper.remove(leftovers, true).catch((err: Error) => process.emitWarning(`could not delete leftover builds: ${err.message}`));

@@ -2,8 +2,8 @@
 // published articles use are copied to dist/.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import type { ImageFile } from '../content/load-content.ts';
+import { assetUrl, imageName } from '../dist/layout.ts';
 
 export interface PublishedImage {
   sitePath: string;
@@ -35,10 +35,8 @@ export function createImageResolver(
       hash = createHash('sha256').update(fs.readFileSync(img.file)).digest('hex').slice(0, 16);
       hashCache.set(cacheKey, hash);
     }
-    const rel = sitePath.slice('images/'.length);
-    const ext = path.posix.extname(rel);
-    const distName = `${rel.slice(0, rel.length - ext.length)}.${hash}${ext.toLowerCase()}`;
-    const url = `${publicUrl}/assets/${siteId}/${distName.split('/').map(encodeURIComponent).join('/')}`;
+    const distName = imageName(sitePath.slice('images/'.length), hash);
+    const url = assetUrl(publicUrl, siteId, distName);
     const out = { sitePath, source: img.file, distName, url };
     resolved.set(sitePath, out);
     return out;

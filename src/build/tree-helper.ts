@@ -4,6 +4,7 @@
 // The helper is plain JavaScript evaluated from a string: it needs only node:fs and must run the
 // same from the sources and from the CLI bundle.
 import { Worker } from 'node:worker_threads';
+import { MANIFEST_FILE } from '../dist/layout.ts';
 
 const HELPER_SOURCE = `
 (async () => {
@@ -20,7 +21,7 @@ const HELPER_SOURCE = `
       for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
         const name = rel ? rel + '/' + entry.name : entry.name;
         if (entry.isDirectory()) { walk(name); continue; }
-        if (!rel && entry.name === 'manifest.json') continue;
+        if (!rel && entry.name === ${JSON.stringify(MANIFEST_FILE)}) continue;
         const source = path.join(from, name);
         const target = path.join(to, name);
         try {

@@ -1,10 +1,8 @@
 // "Test connection": a real, signed delivery of the shape a spec-conforming receiver accepts and
 // that leaves no junk there — the site's most recent published article as an `updated` event
 // (an idempotent upsert). Sent once, not retried; logged with the other deliveries.
-import fs from 'node:fs';
-import path from 'node:path';
 import { webhookBody } from '../build/api-shapes.ts';
-import { readManifest } from '../build/manifest.ts';
+import { readManifest, readWebhookPayload } from '../dist/local-dist.ts';
 import type { CodeIn } from '../problems/catalogue.ts';
 import { newLeaseOwner } from '../store/state-store.ts';
 import { attemptDelivery, type AttemptResult } from './deliver.ts';
@@ -23,7 +21,8 @@ export async function testWebhook(deps: DeliveryDeps & { distDir: string }, site
   const site = readManifest(deps.distDir)?.sites[siteId];
   const slug = site ? Object.keys(site.articles)[0] : undefined; // the manifest lists newest first
   if (!slug) return { sent: false, code: 'NO_ARTICLE', message: 'This site has no published article yet; Test connection sends the most recent one as an `updated` event.' };
-  const json = fs.readFileSync(path.join(deps.distDir, siteId, 'webhooks', `${slug}.json`), 'utf8');
+  // Unchecked against the manifest: a build swapped in since still has a payload worth testing with.
+  const json = readWebhookPayload(deps.distDir, siteId, slug);
   const now = deps.now();
   const body = Buffer.from(webhookBody('updated', json));
   const id = outbox.enqueue({ siteId, slug, event: 'updated', body, origin: 'test' }, now, { owner: newLeaseOwner('test'), until: now + 300_000 });

@@ -3,7 +3,9 @@
 // back at generation 1 and keys rotated away valid again. A dist/ built after a rotation remembers
 // it, so such a keys.json is refused, naming both files, instead of trusted.
 import path from 'node:path';
-import { MANIFEST_FILE, type Manifest } from '../build/manifest.ts';
+import { MANIFEST_FILE } from '../dist/layout.ts';
+import { fileIn } from '../dist/local-dist.ts';
+import type { Manifest } from '../dist/manifest.ts';
 import { KEYS_FILE, KeyStateError, readKeyGenerations, type KeyGenerationFile } from './key-generations.ts';
 
 /**
@@ -30,7 +32,7 @@ export function checkKeysAgainstBuild(generations: KeyGenerationFile, manifest: 
   const [site, generation] = behind[0]!;
   const fix = Object.fromEntries(behind.map(([s, g]) => [s, g + 1]));
   throw new KeyStateError(
-    `${generations.file} is missing or was reset: ${path.join(distDir, MANIFEST_FILE)} was built when site "${site}" had key generation ${generation} ` +
+    `${generations.file} is missing or was reset: ${fileIn(distDir, MANIFEST_FILE)} was built when site "${site}" had key generation ${generation} ` +
       `(${generations.file} says ${generations.generationOf(site)}), so keys rotated away would be valid again. ` +
       `Restore ${generations.file} from a backup (keep the state dir between runs), or write ${JSON.stringify({ ...generations.all(), ...fix })} to it to give ${behind.length === 1 ? 'that site a new key' : 'those sites new keys'}.`,
   );

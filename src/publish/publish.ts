@@ -3,11 +3,11 @@
 // Killed at any point, a rerun finds every undelivered event either still queued or not yet
 // recorded as sent, so nothing is lost; the request in flight may be repeated (receivers upsert).
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { buildDist, type BuildCaches, type BuildResult, type BuildSettings } from '../build/build.ts';
 import { webhookBody } from '../build/api-shapes.ts';
-import { hashBytes, type Manifest } from '../build/manifest.ts';
+import { PayloadChangedError, readWebhookPayload } from '../dist/local-dist.ts';
+import type { Manifest } from '../dist/manifest.ts';
 import { ProblemError } from '../problems/problem.ts';
 import type { Delivery, LockHolder } from '../store/state-store.ts';
 import { drainOutbox, type DeliveryDeps, type DrainOptions, type DrainSummary } from '../delivery/delivery-runner.ts';
@@ -71,8 +71,8 @@ export interface PublishDeps extends DeliveryDeps {
 }
 
 export class PublishError extends ProblemError<'PUBLISH_INTERRUPTED'> {
-  constructor(message: string) {
-    super('PUBLISH_INTERRUPTED', message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('PUBLISH_INTERRUPTED', message, options);
     this.name = 'PublishError';
   }
 }
@@ -184,10 +184,10 @@ function readBody(distDir: string, manifest: Manifest, siteId: string, slug: str
   if (event === 'unpublished' || event === 'deleted') {
     return Buffer.from(webhookBody(event, JSON.stringify({ id: slug, slug })));
   }
-  const file = path.join(distDir, siteId, 'webhooks', `${slug}.json`);
-  const json = fs.readFileSync(file, 'utf8');
-  if (hashBytes(json) !== manifest.sites[siteId]!.articles[slug]!.payloadHash) {
-    throw new PublishError(`${file} changed while publishing (is another build running?); run publish again`);
+  try {
+    return Buffer.from(webhookBody(event, readWebhookPayload(distDir, siteId, slug, manifest.sites[siteId]!.articles[slug]!.payloadHash)));
+  } catch (err) {
+    if (err instanceof PayloadChangedError) throw new PublishError(`${err.file} changed while publishing (is another build running?); run publish again`, { cause: err });
+    throw err;
   }
-  return Buffer.from(webhookBody(event, json));
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildDist, createBuildCaches } from '../../src/build/build.ts';
-import { readManifest } from '../../src/build/manifest.ts';
+import { readManifest } from '../../src/dist/local-dist.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
 let p: TempProject;

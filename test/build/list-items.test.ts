@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DistWriter } from '../../src/build/dist-writer.ts';
-import { listBody, listBodyParts, splitListItems } from '../../src/build/list-items.ts';
-import { hashBytes, hashParts, MANIFEST_FORMAT } from '../../src/build/manifest.ts';
+import { listBody, listBodyParts, splitListItems } from '../../src/dist/list-body.ts';
+import { hashBytes, hashParts } from '../../src/dist/content-hash.ts';
+import { MANIFEST_FORMAT } from '../../src/dist/manifest.ts';
 
 const site = { name: 'Site "quoted" ☃', lang: 'en' };
 const item = (slug: string, excerpt: string) => ({ slug, title: `T ${slug}`, metaDescription: null, excerpt, lang: 'en', publishedAt: '2026-01-01T00:00:00Z', updatedAt: null, imageUrl: null, imageAlt: null });

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readManifest } from '../../src/build/manifest.ts';
+import { readManifest } from '../../src/dist/local-dist.ts';
 import { loadBuildState } from '../../src/build/build-state.ts';
 import { ProblemError } from '../../src/problems/problem.ts';
 import { runCli } from '../helpers/run-cli.ts';

@@ -2,10 +2,10 @@
 // so that no request costs time in proportion to the site's size. For the items of
 // articles.json, in list order (newest first): where each item's bytes stand, its updatedAt,
 // the positions of each kind's items, and each kind's positions by updatedAt, newest first.
-// This module owns the file: its name, what it holds, how it is made and checked when read.
+// This module owns what the file holds, how it is made and checked when read (its place is in
+// layout.ts).
 import { ARTICLE_KINDS } from '../content/model.ts';
 
-export const LIST_INDEX_FILE = 'articles.index.json';
 const FORMAT = 1;
 /** The key of the group of all items, beside one group per kind. */
 export const ALL_KINDS = '*';

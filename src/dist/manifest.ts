@@ -1,11 +1,8 @@
 // dist/manifest.json: what a build produced, with content hashes. The server and the publish
-// step read it; a build whose manifest matches the current one writes nothing.
-import { createHash, hash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { fixFor, isMissingFile, ProblemError } from '../problems/problem.ts';
+// step read it; a build whose manifest matches the current one writes nothing. Its format and
+// check, without file access (local-dist.ts reads and writes it on disk).
+import { fixFor, ProblemError } from '../problems/problem.ts';
 
-export const MANIFEST_FILE = 'manifest.json';
 /** 2: each site has its list index (articles.index.json). */
 export const MANIFEST_FORMAT = 2;
 
@@ -49,32 +46,13 @@ export interface Manifest {
   keyGenerations?: Record<string, number>;
 }
 
-// One-shot crypto.hash is ~4x faster than createHash().update().digest() for the short keys a
-// build hashes for every article.
-export const hashBytes = (data: string | Uint8Array): string => hash('sha256', data, 'base64url').slice(0, 32);
-
-/** hashBytes() of the pieces joined, without joining them. */
-export function hashParts(parts: Uint8Array[]): string {
-  const h = createHash('sha256');
-  for (const part of parts) h.update(part);
-  return h.digest('base64url').slice(0, 32);
-}
-
 /**
- * The manifest of the build in `distDir`; null when there is none (no build yet), or when it is
- * another version's (the next build writes all of dist/ anew). A manifest that is there but cannot
- * be read or is not one is a ProblemError naming it, never "no build": the key generations it
- * records are what lets a reset keys.json be noticed (src/keys/key-record.ts).
+ * The manifest in `text`, read from `file` (errors name it); null when it is another version's
+ * (the next build writes all of dist/ anew). Text that is not a manifest is a ProblemError naming
+ * the file, never "no build": the key generations it records are what lets a reset keys.json be
+ * noticed (src/keys/key-record.ts).
  */
-export function readManifest(distDir: string): Manifest | null {
-  const file = path.join(distDir, MANIFEST_FILE);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if (isMissingFile(err)) return null;
-    throw new ProblemError('MANIFEST_UNREADABLE', `${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): ${fixFor('MANIFEST_UNREADABLE')}`, { cause: err });
-  }
+export function parseManifest(text: string, file: string): Manifest | null {
   let data: Partial<Manifest> | null;
   try {
     data = JSON.parse(text) as Partial<Manifest> | null;
@@ -89,3 +67,6 @@ export function readManifest(distDir: string): Manifest | null {
   }
   return data as Manifest;
 }
+
+/** The file's bytes: one line of JSON. */
+export const manifestJson = (manifest: Manifest): string => JSON.stringify(manifest) + '\n';

@@ -1,9 +1,7 @@
-// The previous articles.json of a site, cut into its items' exact bytes without parsing it: a
-// rebuild copies unchanged items through as they are (at 10,000 articles, parsing and
-// re-serializing the 5 MB list was a tenth of a one-change rebuild).
-import fs from 'node:fs';
-import path from 'node:path';
-import { isMissingFile } from '../problems/problem.ts';
+// The bytes of a site's articles.json, made and cut without a JSON parser: the build writes it
+// from its items' bytes and a rebuild cuts the previous one into its items to copy unchanged
+// ones through as they are (at 10,000 articles, parsing and re-serializing the 5 MB list was a
+// tenth of a one-change rebuild); the API makes a filtered page's body the same way.
 
 /** slug → the item's JSON bytes as they stand in articles.json. */
 export type ListItems = Map<string, Uint8Array>;
@@ -13,17 +11,6 @@ export type ListItems = Map<string, Uint8Array>;
 const FIRST = Buffer.from('"articles":[{"slug":"');
 const NEXT = Buffer.from('},{"slug":"');
 const QUOTE = 0x22;
-
-export function readListItems(distDir: string, siteId: string): ListItems | null {
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(path.join(distDir, siteId, 'articles.json'));
-  } catch (err) {
-    if (isMissingFile(err)) return null; // a site new to this build
-    throw err;
-  }
-  return splitListItems(bytes);
-}
 
 /** The items of a list body; null when it is not one this build wrote (then the site is built in full). */
 export function splitListItems(bytes: Buffer): ListItems | null {

@@ -1,0 +1,105 @@
+// Where everything stands in dist/, and the public URL of an image: the one place that spells
+// them. Paths are keys relative to the dist/ root with `/` separators, so the same names serve a
+// folder on disk and a bucket of objects. No Node-only imports: an edge runtime reads this too.
+//
+//   manifest.json                        what the build produced, with hashes (manifest.ts)
+//   <site>/articles.json                 GET /v1/articles body (list-body.ts)
+//   <site>/articles.index.json           the list index (list-index.ts)
+//   <site>/articles/<slug>.json          GET /v1/articles/<slug> body
+//   <site>/webhooks/<slug>.json          the article part of a webhook payload
+//   <site>/images/<stem>.<hash><.ext>    a published image, served at /assets/<site>/<name>
+
+export const MANIFEST_FILE = 'manifest.json';
+export const LIST_FILE = 'articles.json';
+export const LIST_INDEX_FILE = 'articles.index.json';
+
+/** A site's article list body. */
+export const listFile = (siteId: string): string => `${siteId}/${LIST_FILE}`;
+/** The index of a site's list. */
+export const listIndexFile = (siteId: string): string => `${siteId}/${LIST_INDEX_FILE}`;
+/** An article's API body. */
+export const articleFile = (siteId: string, slug: string): string => `${siteId}/articles/${slug}.json`;
+/** An article's webhook payload (the `article` member of its event bodies). */
+export const payloadFile = (siteId: string, slug: string): string => `${siteId}/webhooks/${slug}.json`;
+/** A published image, by its hashed name (which may hold `/`: images keep their sub-folders). */
+export const imageFile = (siteId: string, name: string): string => `${siteId}/images/${name}`;
+
+/** The files a site holds for itself (not per article or image). */
+export const siteFiles = (siteId: string): string[] => [listFile(siteId), listIndexFile(siteId)];
+/** The files a published article has. */
+export const articleFiles = (siteId: string, slug: string): string[] => [articleFile(siteId, slug), payloadFile(siteId, slug)];
+
+/** What a build's manifest lists: enough to name every file of its tree. */
+export interface TreeListing {
+  sites: Record<string, { articles: Record<string, unknown>; images: Record<string, string> }>;
+}
+
+/** Every file of the tree a manifest describes, but the manifest itself. */
+export function treeFiles(manifest: TreeListing): string[] {
+  const files: string[] = [];
+  for (const [id, site] of Object.entries(manifest.sites)) {
+    files.push(...siteFiles(id));
+    for (const slug of Object.keys(site.articles)) files.push(...articleFiles(id, slug));
+    for (const name of Object.values(site.images)) files.push(imageFile(id, name));
+  }
+  return files;
+}
+
+/**
+ * The published name of the image at `rel` (its path under the site's `images/`) with content
+ * hash `hash`: `photos/Cover.png` → `photos/Cover.<hash>.png`. The hash in the name lets it be
+ * cached forever; the extension is lower-cased so the served type does not depend on its case.
+ */
+export function imageName(rel: string, hash: string): string {
+  const ext = extensionOf(rel);
+  return `${rel.slice(0, rel.length - ext.length)}.${hash}${ext.toLowerCase()}`;
+}
+
+/** The content hash in a published image name (its strong ETag), if it has one. */
+export function hashInImageName(name: string): string | undefined {
+  return name.slice(name.lastIndexOf('/') + 1).split('.').at(-2);
+}
+
+/** `.png` for `a/b.png`; '' when the last segment has no extension (as node:path's extname). */
+function extensionOf(rel: string): string {
+  const base = rel.slice(rel.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot) : '';
+}
+
+/** The API route that serves images (Hono syntax): the name may span segments. */
+export const ASSET_ROUTE = '/assets/:site/:name{.+}';
+const ASSET_PREFIX = '/assets/';
+
+/** Whether a request path is in the images' space, `/assets/…` (for 405s and metric labels; parseAssetPath decides what it names). */
+export const isAssetPath = (pathname: string): boolean => pathname.length > ASSET_PREFIX.length && pathname.startsWith(ASSET_PREFIX);
+
+/** The path, under the API's root, of a site's published image; each segment percent-encoded. */
+export function assetPath(siteId: string, name: string): string {
+  return `${ASSET_PREFIX}${encodeURIComponent(siteId)}/${name.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/** The public URL of a site's published image, under the API's public URL. */
+export const assetUrl = (publicUrl: string, siteId: string, name: string): string => `${publicUrl}${assetPath(siteId, name)}`;
+
+/**
+ * The site and image name of a request path as sent (percent-encoded), or null when it is not
+ * one assetPath() could have made: outside /assets/, badly encoded, or with an empty, `.` or
+ * `..` segment once decoded (`..%2Fmanifest.json` names no image, and must never become a path).
+ */
+export function parseAssetPath(pathname: string): { siteId: string; name: string } | null {
+  if (!pathname.startsWith(ASSET_PREFIX)) return null;
+  const raw = pathname.slice(ASSET_PREFIX.length).split('/');
+  if (raw.length < 2) return null;
+  let segments: string[];
+  try {
+    segments = raw.map(decodeURIComponent).join('/').split('/');
+  } catch {
+    return null; // malformed percent-encoding
+  }
+  if (segments.some((s) => s === '' || s === '.' || s === '..' || s.includes('\\') || s.includes('\0'))) return null;
+  const [siteId, ...name] = segments;
+  // A site id with an encoded `/` in it would have split into more segments than it came as.
+  if (siteId !== decodeURIComponent(raw[0]!)) return null;
+  return { siteId: siteId!, name: name.join('/') };
+}
