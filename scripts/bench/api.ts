@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createApiApp } from '../../src/api/app.ts';
-import { createDistStore } from '../../src/api/dist-store.ts';
+import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
 import { buildDist } from '../../src/build/build.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { createServerObservability } from '../../src/observe/server-observability.ts';
@@ -43,7 +43,7 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
   const settings = { contentDir: path.join(dir, 'content'), distDir: path.join(dir, 'dist'), stateDir: path.join(dir, '.quire'), publicUrl: 'http://127.0.0.1' };
   writeCorpus(settings.contentDir, count);
   await buildDist(settings);
-  const store = createDistStore(settings.distDir);
+  const store = openLocalDist(settings.distDir);
   store.reload();
   const keyring = createKeyring('k'.repeat(40), { generationOf: () => 0 });
   const key = keyring.keyFor('bench');

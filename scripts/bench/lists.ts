@@ -2,7 +2,7 @@
 // list index (what the server does) next to filtering and sorting every parsed item (what it did
 // before the index). The site is synthetic: list items of the API's shape, no rendering.
 //   npm run bench -- --only lists
-import { createFilteredList } from '../../src/api/filtered-list.ts';
+import { createFilteredList } from '../../src/dist/filtered-list.ts';
 import type { ListQuery } from '../../src/api/list-query.ts';
 import { newestFirst } from '../../src/build/api-shapes.ts';
 import type { ArticleListItem } from '../../src/contract/article.ts';

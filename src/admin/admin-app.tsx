@@ -4,7 +4,7 @@
 import { Hono, type Context } from 'hono';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import { ApiError } from '../api/api-error.ts';
-import type { DistStore, SiteContent } from '../api/dist-store.ts';
+import type { DistReader, SiteContent } from '../dist/dist-reader.ts';
 import type { BuildFacts } from '../build/build.ts';
 import { printable } from '../text/printable.ts';
 import type { Keyring } from '../keys/api-keys.ts';
@@ -34,7 +34,7 @@ export interface AdminDeps {
   publicUrl: () => string;
   contentDir: string;
   distDir: string;
-  dist: DistStore;
+  dist: DistReader;
   keyring: Keyring;
   rotateKey: (siteId: string) => void;
   publishing: DeliveryDeps;

@@ -1,7 +1,6 @@
 // The Content API: GET /v1/articles and /v1/articles/{slug}, keyed per site, served from
 // pre-serialized bodies. Headers are set in the handlers (no middleware chain) to keep the
 // node-server fast path; CORS is open, caching is one hour with strong ETags.
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { hashBytes } from '../dist/content-hash.ts';
@@ -11,7 +10,7 @@ import { MAX_SLUG_LENGTH, SLUG } from '../content/model.ts';
 import type { Keyring } from '../keys/api-keys.ts';
 import { limitRequestBodies } from '../server/body-limit.ts';
 import { ApiError } from './api-error.ts';
-import type { Body, DistStore, SiteContent } from './dist-store.ts';
+import type { Body, DistReader, SiteContent } from '../dist/dist-reader.ts';
 import { isPlainList, parseListQuery } from './list-query.ts';
 import { API_VERSION, buildOpenApiDocument } from './openapi.ts';
 import { buildLlmsTxt } from './llms-txt.ts';
@@ -20,7 +19,7 @@ import type { Metrics } from '../observe/metrics.ts';
 import { createReadiness, type Readiness } from '../observe/readiness.ts';
 
 export interface ApiDeps {
-  store: DistStore;
+  store: DistReader;
   keyring: Keyring;
   publicUrl: string;
   log?: (line: string) => void;
@@ -134,12 +133,11 @@ export function createApiApp(deps: ApiDeps): Hono {
 
   app.get(ASSET_ROUTE, async (c) => {
     const asset = parseAssetPath(new URL(c.req.url).pathname);
-    const file = asset && store.current()?.sites.get(asset.siteId)?.images.get(asset.name);
-    if (!file) throw new ApiError('ROUTE_NOT_FOUND', 'no such asset');
-    const bytes = await fs.readFile(file);
+    const bytes = asset ? await store.readImage(asset.siteId, asset.name) : null;
+    if (!asset || !bytes) throw new ApiError('ROUTE_NOT_FOUND', 'no such asset');
     const etag = `"${hashInImageName(asset.name) ?? hashBytes(bytes)}"`;
     const headers = {
-      ...okHeaders(etag, contentTypeOf(file)),
+      ...okHeaders(etag, contentTypeOf(asset.name)),
       'cache-control': 'public, max-age=31536000, immutable',
       // An uploaded SVG must not run script on this origin, which also serves the admin app.
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
@@ -208,6 +206,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
-function contentTypeOf(file: string): string {
-  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+function contentTypeOf(name: string): string {
+  return CONTENT_TYPES[path.extname(name).toLowerCase()] ?? 'application/octet-stream';
 }

@@ -2,16 +2,12 @@
 // them the list is exactly the specified one; `total` counts what matches before paging.
 import { ARTICLE_KINDS } from '../content/model.ts';
 import { parseContentDate } from '../content/dates.ts';
+import type { ListFilter } from '../dist/filtered-list.ts';
 import { ApiError } from './api-error.ts';
 
 export const MAX_LIMIT = 1000;
 
-export interface ListQuery {
-  limit: number | null;
-  offset: number;
-  kind: string | null;
-  updatedSince: string | null;
-}
+export type ListQuery = ListFilter;
 
 export const isPlainList = (q: ListQuery) => q.limit === null && q.offset === 0 && q.kind === null && q.updatedSince === null;
 

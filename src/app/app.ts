@@ -3,9 +3,9 @@
 // an edge runtime) take an App; nothing below them opens a store, a client or a keyring itself.
 // Each part opens on first use, so a command pays only for what it touches, and a part that
 // cannot open (a damaged state store) fails where it is asked for, naming its file.
-import { createDistStore, type DistStore } from '../api/dist-store.ts';
 import type { BuildSettings } from '../build/build.ts';
 import { readManifest } from '../dist/local-dist.ts';
+import { openLocalDist, type LocalDistReader } from '../dist/local-dist-reader.ts';
 import type { QuireConfig } from '../config/config.ts';
 import { loadServerSecret } from '../config/server-secret.ts';
 import { createKeyring, type Keyring } from '../keys/api-keys.ts';
@@ -40,7 +40,7 @@ export interface App {
    */
   keys(): Keys;
   /** The reader of dist/ (not loaded yet: call `reload`). */
-  dist(): DistStore;
+  dist(): LocalDistReader;
   /** The state store (webhooks, outbox, publish state); StateStoreError when it cannot be read. */
   state(): StateStore;
   /** Delivery: the state store, the SSRF-safe webhook client and the clock. */
@@ -87,7 +87,7 @@ export function openApp(config: QuireConfig, { log }: AppOptions): App {
     checkKeysAgainstBuild(generations, readManifest(config.distDir), config.distDir);
     return { keyring: createKeyring(loadServerSecret(config), generations), generations };
   });
-  const dist = part(() => createDistStore(config.distDir));
+  const dist = part(() => openLocalDist(config.distDir));
   const state = part(() => openStateStore(config.stateDir, loadServerSecret(config)), (store) => store.close());
   const webhookClient = part(
     () => createSafeClient({ allowPrivate: config.allowPrivateTargets, userAgent: USER_AGENT, log: clientLog }),

@@ -4,7 +4,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { DistSnapshot } from '../api/dist-store.ts';
+import { parseBody, type DistSnapshot } from '../dist/dist-reader.ts';
 import { verifySite } from '../integration/verify-site.ts';
 import type { Keyring } from '../keys/api-keys.ts';
 import type { SafeClient } from '../net/safe-client.ts';
@@ -86,7 +86,7 @@ export function buildMcpServer(deps: McpDeps): McpServer {
     async ({ site, limit }) => {
       const s = siteOf(site);
       if (!s) return unknownSite(site);
-      const list = JSON.parse(s.list.bytes.toString('utf8')) as ArticleList;
+      const list = parseBody(s.list) as ArticleList;
       return result({ ...list, articles: limit ? list.articles.slice(0, limit) : list.articles });
     },
   );
@@ -105,7 +105,7 @@ export function buildMcpServer(deps: McpDeps): McpServer {
       if (!s) return unknownSite(site);
       const body = s.articles.get(slug);
       if (!body) return failure(`no published article "${slug}" on ${site}`);
-      return result(JSON.parse(body.bytes.toString('utf8')) as Record<string, unknown>);
+      return result(parseBody(body) as Record<string, unknown>);
     },
   );
 

@@ -1,7 +1,7 @@
 // The filtered list answers from the build's index exactly what filtering and sorting every
 // item gave (the bytes of each response), and its work depends on the page, not the site.
 import { describe, expect, it } from 'vitest';
-import { createFilteredList } from '../../src/api/filtered-list.ts';
+import { createFilteredList } from '../../src/dist/filtered-list.ts';
 import type { ListQuery } from '../../src/api/list-query.ts';
 import { newestFirst } from '../../src/build/api-shapes.ts';
 import type { ArticleListItem } from '../../src/contract/article.ts';

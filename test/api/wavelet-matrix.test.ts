@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WaveletMatrix } from '../../src/api/wavelet-matrix.ts';
+import { WaveletMatrix } from '../../src/dist/wavelet-matrix.ts';
 import { seeded } from '../helpers/seeded-random.ts';
 
 describe('WaveletMatrix.kthSmallest', () => {

@@ -3,7 +3,7 @@
 // that signs in and posts forms with the session's CSRF token, as a browser without script does.
 import { createAdminApp } from '../../src/admin/admin-app.tsx';
 import { createApiApp } from '../../src/api/app.ts';
-import { createDistStore } from '../../src/api/dist-store.ts';
+import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
 import type { BuildFacts } from '../../src/build/build.ts';
 import { loadContent } from '../../src/content/load-content.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
@@ -30,7 +30,7 @@ export async function startAdminServer(p: TempProject, opts: { ca?: string; last
   const loaded = await loadContent(p.contentDir);
   const generations = new Map<string, number>();
   const keyring = createKeyring(TEST_SECRET, { generationOf: (s) => generations.get(s) ?? 1 });
-  const dist = createDistStore(p.distDir);
+  const dist = openLocalDist(p.distDir);
   dist.reload();
   const store = openStateStore(p.stateDir, TEST_SECRET);
   const client = createSafeClient({ allowPrivate: true, log: () => {}, ...(opts.ca ? { ca: opts.ca } : {}) });

@@ -1,13 +1,13 @@
 // A real Content API server on an ephemeral loopback port.
 import { createApiApp } from '../../src/api/app.ts';
-import { createDistStore, type DistStore } from '../../src/api/dist-store.ts';
+import { openLocalDist, type LocalDistReader } from '../../src/dist/local-dist-reader.ts';
 import { createKeyring, type Keyring } from '../../src/keys/api-keys.ts';
 import { listen, type RunningServer } from '../../src/server/serve.ts';
 
 export interface TestApi {
   url: string;
   keyring: Keyring;
-  store: DistStore;
+  store: LocalDistReader;
   server: RunningServer;
   close(): Promise<void>;
 }
@@ -16,7 +16,7 @@ export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
 
 export async function startTestApi(distDir: string, generations: Record<string, number> = {}): Promise<TestApi> {
   const keyring = createKeyring(TEST_SECRET, { generationOf: (s) => generations[s] ?? 1 });
-  const store = createDistStore(distDir);
+  const store = openLocalDist(distDir);
   store.reload();
   const server = await listen(createApiApp({ store, keyring, publicUrl: 'http://127.0.0.1' }), 0, '127.0.0.1');
   const url = `http://127.0.0.1:${server.port}`;

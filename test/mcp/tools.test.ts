@@ -3,7 +3,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDistStore } from '../../src/api/dist-store.ts';
+import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
 import { buildDist } from '../../src/build/build.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { buildMcpServer } from '../../src/mcp/build-mcp-server.ts';
@@ -26,7 +26,7 @@ beforeAll(async () => {
   p.write('one/articles/b.md', article({ title: 'B', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-03' }));
   const settings = { contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'https://content.example.com' };
   expect((await buildDist(settings)).ok).toBe(true);
-  const dist = createDistStore(p.distDir);
+  const dist = openLocalDist(p.distDir);
   dist.reload();
   store = openStateStore(p.stateDir, SERVER_SECRET);
   const server = buildMcpServer({

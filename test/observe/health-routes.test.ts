@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiApp } from '../../src/api/app.ts';
-import { createDistStore } from '../../src/api/dist-store.ts';
+import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { createReadiness, type WorkerHealth } from '../../src/observe/readiness.ts';
 import { listen, type RunningServer } from '../../src/server/serve.ts';
@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => p.cleanup());
 
 async function serveWith(distDir: string, worker: () => WorkerHealth): Promise<{ url: string; server: RunningServer }> {
-  const store = createDistStore(distDir);
+  const store = openLocalDist(distDir);
   store.reload();
   const readiness = createReadiness({ buildServed: () => store.current() !== null, worker });
   const server = await listen(createApiApp({ store, keyring, publicUrl: 'http://127.0.0.1', readiness }), 0, '127.0.0.1');

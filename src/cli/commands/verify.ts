@@ -1,5 +1,5 @@
 // `quire verify <site> [--url <base>] [--slug <s>]… [--json]`: verify_integration as a table.
-import { loadDistSnapshot } from '../../api/dist-store.ts';
+import { loadLocalSnapshot } from '../../dist/local-dist-reader.ts';
 import { buildDist } from '../../build/build.ts';
 import { reportBuild } from '../report.ts';
 import { verifySite } from '../../integration/verify-site.ts';
@@ -16,7 +16,7 @@ export async function runVerify(ctx: CliContext, opts: { site: string | undefine
   if (!(await isKnownSite(ctx, opts.site))) return 1;
   // The checks compare the site with what Quire built; with no build of this site yet, build it.
   // (An existing build is kept: it is what the receiver was sent, newer edits may not be.)
-  let snapshot = loadDistSnapshot(ctx.config.distDir);
+  let snapshot = loadLocalSnapshot(ctx.config.distDir);
   if (!snapshot?.sites.has(opts.site)) {
     const build = await buildDist(ctx.app.buildSettings);
     if (!build.ok) {
@@ -24,7 +24,7 @@ export async function runVerify(ctx: CliContext, opts: { site: string | undefine
       ctx.err('Not verified: the content does not build.');
       return 1;
     }
-    snapshot = loadDistSnapshot(ctx.config.distDir);
+    snapshot = loadLocalSnapshot(ctx.config.distDir);
   }
   // The state store for receivers' reply URLs; the client that fetches the site's pages.
   const r = await verifySite(

@@ -1,11 +1,18 @@
 // Filtered and paged lists (`kind`, `updatedSince`, `limit`, `offset`) answered from the list
-// index the build wrote (src/dist/list-index.ts), in time that depends on the page, not on the
+// index the build wrote (list-index.ts), in time that depends on the page, not on the
 // site's size: `kind` picks a precomputed group, `updatedSince` is a binary search in the
 // group's update order, and the page's items in list order come from a wavelet matrix over
 // that order. The items' bytes are sliced out of articles.json, never parsed or re-serialized.
-import { ALL_KINDS, type ListIndex } from '../dist/list-index.ts';
-import type { ListQuery } from './list-query.ts';
+import { ALL_KINDS, type ListIndex } from './list-index.ts';
 import { WaveletMatrix } from './wavelet-matrix.ts';
+
+/** What a list is filtered and paged by (the API's list query). */
+export interface ListFilter {
+  limit: number | null;
+  offset: number;
+  kind: string | null;
+  updatedSince: string | null;
+}
 
 export interface ListSelection {
   /** Items that match, before paging. */
@@ -24,7 +31,7 @@ interface Group {
 }
 
 export interface FilteredList {
-  select(query: Pick<ListQuery, 'kind' | 'updatedSince' | 'limit' | 'offset'>): ListSelection;
+  select(query: ListFilter): ListSelection;
 }
 
 export function createFilteredList(index: ListIndex, listBytes: Uint8Array): FilteredList {

@@ -2,7 +2,7 @@
 // with rank counts. Built once in time proportional to length × bits; afterwards the k-th
 // smallest value among the first `end` entries takes one step per bit, whatever the length.
 // The filtered article list uses it to page "updated since T" in list order without visiting
-// every article (src/api/filtered-list.ts).
+// every article (filtered-list.ts).
 
 interface Level {
   /** Bit of each entry at this level, 32 to a word. */

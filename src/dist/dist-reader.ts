@@ -1,0 +1,83 @@
+// What the API, the admin app, MCP and verify read a build through: a snapshot of dist/ held as
+// ready-to-send bytes, and the reader that keeps the current one. Where the files come from is
+// the reader's business: local-dist-reader.ts reads a folder and follows its manifest; a reader
+// of object storage can assemble the same snapshot (assembleSnapshot) from the same keys. No
+// Node-only imports here.
+import type { ArticleListItem, SiteSummary } from '../contract/article.ts';
+import { createFilteredList, type FilteredList } from './filtered-list.ts';
+import { articleFile, listFile, listIndexFile } from './layout.ts';
+import { parseListIndex } from './list-index.ts';
+import type { Manifest } from './manifest.ts';
+
+export interface Body {
+  bytes: Uint8Array;
+  etag: string;
+}
+
+export interface SiteContent {
+  id: string;
+  summary: SiteSummary;
+  list: Body;
+  /** Parsed list items with their kinds (the admin app's and verify's view of the list). */
+  items: { item: ArticleListItem; kind: string }[];
+  /** Filtered and paged lists, from the build's list index. */
+  filtered: FilteredList;
+  articles: Map<string, Body>;
+  /** The hashed names of the site's published images (DistReader.readImage reads them). */
+  images: ReadonlySet<string>;
+}
+
+/** One build, as read: never changed afterwards (a new build is a new snapshot). */
+export interface DistSnapshot {
+  buildId: string;
+  manifest: Manifest;
+  sites: Map<string, SiteContent>;
+}
+
+export interface DistReader {
+  /** The build being served; null until one has been loaded. */
+  current(): DistSnapshot | null;
+  /** A published image of the current build, by site and hashed name; null when it has no such image. */
+  readImage(siteId: string, name: string): Promise<Uint8Array | null>;
+}
+
+const etagOf = (hash: string) => `"${hash}"`;
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** A JSON body parsed (for views of it: the API sends the bytes as they are). */
+export const parseBody = (body: Body): unknown => JSON.parse(utf8.decode(body.bytes));
+
+/** Where a reader gets a tree's files: by layout.ts key. */
+export interface TreeFiles {
+  /** The file's bytes; throws when it cannot be read. */
+  read(key: string): Uint8Array;
+  /** How errors name the file (a path on disk, an object's URL). */
+  name(key: string): string;
+}
+
+/**
+ * The snapshot of the tree `manifest` describes, from its files. Throws when one cannot be read
+ * or the list index does not fit its list (naming the file).
+ */
+export function assembleSnapshot(manifest: Manifest, files: TreeFiles): DistSnapshot {
+  const { read } = files;
+  const sites = new Map<string, SiteContent>();
+  for (const [id, m] of Object.entries(manifest.sites)) {
+    const listBytes = read(listFile(id));
+    const list = JSON.parse(utf8.decode(listBytes)) as { site: SiteSummary; articles: ArticleListItem[] };
+    const indexKey = listIndexFile(id);
+    const index = parseListIndex(utf8.decode(read(indexKey)), files.name(indexKey), { hash: m.listHash, bytes: listBytes.length, count: list.articles.length });
+    const articles = new Map<string, Body>();
+    for (const [slug, entry] of Object.entries(m.articles)) articles.set(slug, { bytes: read(articleFile(id, slug)), etag: etagOf(entry.bodyHash) });
+    sites.set(id, {
+      id,
+      summary: list.site,
+      list: { bytes: listBytes, etag: etagOf(m.listHash) },
+      items: list.articles.map((item) => ({ item, kind: m.articles[item.slug]?.kind ?? 'standard' })),
+      filtered: createFilteredList(index, listBytes),
+      articles,
+      images: new Set(Object.values(m.images)),
+    });
+  }
+  return { buildId: manifest.buildId, manifest, sites };
+}

@@ -1,0 +1,78 @@
+// The DistReader of a dist/ folder on the local disk: holds the build in memory as ready-to-send
+// bytes, and swaps in a new build when the manifest changes on disk, without a restart.
+import fs from 'node:fs';
+import { assembleSnapshot, type DistReader, type DistSnapshot, type TreeFiles } from './dist-reader.ts';
+import { imageFile, MANIFEST_FILE } from './layout.ts';
+import { fileIn, readManifest } from './local-dist.ts';
+
+export interface LocalDistReader extends DistReader {
+  /** The current snapshot, reloaded first if dist/ was rebuilt since (for callers without watch). */
+  fresh(): DistSnapshot | null;
+  /** Loads dist/ now; returns true when a different build was loaded. */
+  reload(): boolean;
+  /** Polls the manifest and reloads on change; returns a stop function. */
+  watch(onReload?: (snap: DistSnapshot) => void, intervalMs?: number): () => void;
+}
+
+/** The build in `distDir` as it is now; null when there is none (or it kept changing while read). */
+export function loadLocalSnapshot(distDir: string): DistSnapshot | null {
+  const files: TreeFiles = { read: (key) => fs.readFileSync(fileIn(distDir, key)), name: (key) => fileIn(distDir, key) };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const manifest = readManifest(distDir);
+    if (!manifest) return null;
+    try {
+      const snapshot = assembleSnapshot(manifest, files);
+      // A build swapped in while we read would mix two trees: read again.
+      if (readManifest(distDir)?.buildId !== manifest.buildId) continue;
+      return snapshot;
+    } catch (err) {
+      // A build swapped in while we read: its files need not match the manifest we read first.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || readManifest(distDir)?.buildId !== manifest.buildId) continue;
+      throw err;
+    }
+  }
+  return null;
+}
+
+/** A reader of `distDir`; nothing is loaded until reload() (or fresh()) is called. */
+export function openLocalDist(distDir: string): LocalDistReader {
+  let snapshot: DistSnapshot | null = null;
+  let seen = '';
+  const manifestFile = fileIn(distDir, MANIFEST_FILE);
+  const reader: LocalDistReader = {
+    current: () => snapshot,
+    async readImage(siteId, name) {
+      if (!snapshot?.sites.get(siteId)?.images.has(name)) return null;
+      return fs.promises.readFile(fileIn(distDir, imageFile(siteId, name)));
+    },
+    fresh() {
+      // A stat is cheap; loading a snapshot is not: reload only when the manifest was replaced.
+      let stamp = '';
+      try {
+        const st = fs.statSync(manifestFile);
+        stamp = `${st.ino}:${st.mtimeMs}:${st.size}`;
+      } catch {
+        return snapshot;
+      }
+      if (stamp !== seen) {
+        seen = stamp;
+        reader.reload();
+      }
+      return snapshot;
+    },
+    reload() {
+      const next = loadLocalSnapshot(distDir);
+      if (!next || next.buildId === snapshot?.buildId) return false;
+      snapshot = next;
+      return true;
+    },
+    watch(onReload, intervalMs = 500) {
+      const listener = () => {
+        if (reader.reload() && snapshot) onReload?.(snapshot);
+      };
+      fs.watchFile(manifestFile, { interval: intervalMs, persistent: false }, listener);
+      return () => fs.unwatchFile(manifestFile, listener);
+    },
+  };
+  return reader;
+}
