@@ -8,7 +8,7 @@ import { ASSET_ROUTE, hashInImageName, isAssetPath, parseAssetPath } from '../di
 import { listBody } from '../dist/list-body.ts';
 import { MAX_SLUG_LENGTH, SLUG } from '../content/model.ts';
 import type { Keyring } from '../keys/api-keys.ts';
-import { limitRequestBodies } from '../server/body-limit.ts';
+import { limitRequestBodies } from './body-limit.ts';
 import { ApiError } from './api-error.ts';
 import type { Body, DistReader, SiteContent } from '../dist/dist-reader.ts';
 import { isPlainList, parseListQuery } from './list-query.ts';

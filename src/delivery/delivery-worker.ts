@@ -1,9 +1,15 @@
 // The server's background sender: every few seconds, delivers what is due in the outbox
 // (retries a publish run left behind, deliveries queued while the server was down).
-import type { WorkerHealth } from '../observe/readiness.ts';
 import { drainOutbox, type DeliveryDeps } from './delivery-runner.ts';
 
 export const WORKER_INTERVAL_MS = 5_000;
+
+/** What the worker says of itself (the server's /readyz reads it). */
+export interface WorkerHealth {
+  running: boolean;
+  /** The last drain's failure (state unreadable), until a drain succeeds again. */
+  error: string | null;
+}
 
 export function startDeliveryWorker(deps: DeliveryDeps, intervalMs = WORKER_INTERVAL_MS): { stop(): Promise<void>; wake(): void; health(): WorkerHealth } {
   let running: Promise<void> | null = null;

@@ -2,11 +2,9 @@
 // worker is running. Computed from what the process already holds; no disk read per request.
 export type Readiness = { ready: true } | { ready: false; reason: string };
 
-export interface WorkerHealth {
-  running: boolean;
-  /** The last drain's failure (state unreadable), until a drain succeeds again. */
-  error: string | null;
-}
+import type { WorkerHealth } from '../delivery/delivery-worker.ts';
+
+export type { WorkerHealth };
 
 export function createReadiness(parts: { buildServed: () => boolean; worker?: () => WorkerHealth }): () => Readiness {
   return () => {

@@ -4,7 +4,7 @@
 // The connection is closed after the 413, so the rest of the body is not read either.
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { ApiError } from '../api/api-error.ts';
+import { ApiError } from './api-error.ts';
 import { DEFAULT_MAX_BODY_BYTES } from '../config/config.ts';
 /** Methods whose requests may carry a body a handler reads. */
 const BODY_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];

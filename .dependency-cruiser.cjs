@@ -1,0 +1,80 @@
+// The structure of src/, checked from its imports (type-only imports included): `npm run
+// check:structure`, also run by `npm test`. Dependencies point inward: the command line (the
+// entry points) → src/app/ (the composition root) → what serves and delivers → what builds
+// and keeps state → the foundations. See docs/ARCHITECTURE.md.
+
+/** Folders that import only each other: what the content pipeline and every client is made of. */
+const FOUNDATIONS = '(text|cache|config|problems|content|render|net|verify)';
+/** Built output, keys and state: below everything that serves or delivers them. */
+const MODEL = '(build|dist|keys|store)';
+/** What serves, delivers and watches: above the model, below the composition root. */
+const SERVICES = '(api|admin|mcp|publish|delivery|observe|integration|server)';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle: modules that cannot be understood, tested or moved one at a time.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycle',
+      severity: 'error',
+      comment: 'Folders that need each other are one module in two places. (build/ and keys/ meet in the manifest until src/dist/ owns it.)',
+      scope: 'folder',
+      from: { pathNot: '^src/(build|keys)/?$' },
+      to: { circular: true },
+    },
+    {
+      name: 'cli-is-the-entry-point',
+      severity: 'error',
+      comment: 'src/cli/ (argv, terminals, commands) is where a process starts; nothing imports it.',
+      from: { pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'app-only-from-entry-points',
+      severity: 'error',
+      comment: 'src/app/ opens what a process needs; only entry points take it, everything else is handed its parts.',
+      from: { pathNot: '^src/(app|cli)/' },
+      to: { path: '^src/app/' },
+    },
+    {
+      name: 'foundations-stay-inside',
+      severity: 'error',
+      comment: 'Content, rendering, the outbound client and the checks know nothing of builds, state, servers or delivery.',
+      from: { path: `^src/${FOUNDATIONS}/` },
+      to: { path: '^src/', pathNot: `^src/${FOUNDATIONS}/` },
+    },
+    {
+      name: 'model-below-services',
+      severity: 'error',
+      comment: 'Builds, dist/, keys and the state store do not depend on what serves or delivers them.',
+      from: { path: `^src/${MODEL}/` },
+      to: { path: `^src/${SERVICES}/` },
+    },
+    {
+      name: 'content-api-reads-dist-only',
+      severity: 'error',
+      comment: 'The Content API serves dist/ with the keys: no state store, delivery, web app or MCP (it must run where those do not).',
+      from: { path: '^src/api/' },
+      to: { path: '^src/(store|publish|delivery|admin|mcp|integration)/' },
+    },
+    {
+      name: 'receiver-kit-self-contained',
+      severity: 'error',
+      comment: "src/receiver/ is the site owner's kit, copied as it is: it imports nothing else of Quire.",
+      from: { path: '^src/receiver/' },
+      to: { path: '^src/', pathNot: '^src/receiver/' },
+    },
+  ],
+  options: {
+    includeOnly: '^src/',
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
+    cache: { folder: 'node_modules/.cache/dependency-cruiser', strategy: 'content' },
+  },
+};
