@@ -3,7 +3,7 @@
 // them never send the same one at once, and never two deliveries of one slug at once (order).
 import { isDeadOwnerOnThisHost, newDeliveryId } from '../owners.ts';
 import type { AttemptLogEntry, AttemptRecord, AttemptVerdict, ClaimedDelivery, Delivery, DeliveryOrigin, DeliveryState, DeliveryWithBody, NewDelivery, UndeliveredEntry } from '../records.ts';
-import type { Outbox } from '../state-store.ts';
+import type { Outbox } from '../state-interface.ts';
 import type { StateDb } from './database.ts';
 import { listUndelivered } from './undelivered.ts';
 

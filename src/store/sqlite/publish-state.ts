@@ -1,7 +1,7 @@
 // What each site's receiver was last sent: the commit of the last publish and, per slug, whether
 // the article was published then and the hash of the payload queued for it.
 import type { ArticleChange, RecordedArticle, RecordedState, SitePublishRecord } from '../records.ts';
-import type { PublishRecords } from '../state-store.ts';
+import type { PublishRecords } from '../state-interface.ts';
 import type { StateDb } from './database.ts';
 
 export function createPublishState(db: StateDb): PublishRecords {

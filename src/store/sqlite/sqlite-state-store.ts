@@ -1,6 +1,6 @@
 // The state store on SQLite (<state dir>/quire.db): the database and the operations over it.
 import { createSecretBox } from '../secret-box.ts';
-import type { StateStore } from '../state-store.ts';
+import type { StateStore } from '../state-interface.ts';
 import { openStateDb, type StateDb } from './database.ts';
 import { tryLock } from './locks.ts';
 import { createOutbox } from './outbox.ts';

@@ -1,7 +1,7 @@
 // Each site's webhook registration. The secret is sealed at rest and only ever read back to sign.
 import type { WebhookRecord } from '../records.ts';
 import type { SecretBox } from '../secret-box.ts';
-import type { Webhooks } from '../state-store.ts';
+import type { Webhooks } from '../state-interface.ts';
 import type { StateDb } from './database.ts';
 
 interface Row {
