@@ -18,7 +18,7 @@ import { articleFile, imageFile, listFile, listIndexFile, payloadFile } from '..
 import { listBodyParts, listItemSpans, type ListItems } from '../dist/list-body.ts';
 import { makeListIndex } from '../dist/list-index.ts';
 import type { ManifestArticle, ManifestSite } from '../dist/manifest.ts';
-import type { DistWriter } from './dist-writer.ts';
+import type { DistWriter } from '../dist/dist-writer.ts';
 import { createImageResolver, type ImageHashCache, type PublishedImage } from './images.ts';
 import type { RenderCache } from './render-cache.ts';
 import { POOL_THRESHOLD, type RenderPool } from './render-pool.ts';

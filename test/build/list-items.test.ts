@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DistWriter } from '../../src/build/dist-writer.ts';
+import { DistWriter } from '../../src/dist/dist-writer.ts';
 import { listBody, listBodyParts, splitListItems } from '../../src/dist/list-body.ts';
 import { hashBytes, hashParts } from '../../src/dist/content-hash.ts';
 import { MANIFEST_FORMAT } from '../../src/dist/manifest.ts';

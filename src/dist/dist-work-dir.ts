@@ -10,8 +10,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { MANIFEST_FILE } from '../dist/layout.ts';
-import { fileIn } from '../dist/local-dist.ts';
+import { MANIFEST_FILE } from './layout.ts';
+import { fileIn } from './local-dist.ts';
 
 const GITIGNORE = '# Build byproducts of Quire (the tree being written, the spare): never committed.\n*\n';
 const TREE_NAME = /^(tmp|old)-(\d+)-[0-9a-f]+$/;

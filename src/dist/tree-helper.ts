@@ -4,7 +4,7 @@
 // The helper is plain JavaScript evaluated from a string: it needs only node:fs and must run the
 // same from the sources and from the CLI bundle.
 import { Worker } from 'node:worker_threads';
-import { MANIFEST_FILE } from '../dist/layout.ts';
+import { MANIFEST_FILE } from './layout.ts';
 
 const HELPER_SOURCE = `
 (async () => {

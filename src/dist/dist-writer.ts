@@ -11,9 +11,9 @@
 // it, too much changed) the build links the whole tree as before.
 import fs from 'node:fs';
 import path from 'node:path';
-import { articleFiles, imageFile, MANIFEST_FILE, siteFiles, treeFiles } from '../dist/layout.ts';
-import { fileIn, writeManifest } from '../dist/local-dist.ts';
-import type { Manifest } from '../dist/manifest.ts';
+import { articleFiles, imageFile, MANIFEST_FILE, siteFiles, treeFiles } from './layout.ts';
+import { fileIn, writeManifest } from './local-dist.ts';
+import type { Manifest } from './manifest.ts';
 import { findLeftovers, newTreePaths, SPARE_CHANGES_FILE, sparePath } from './dist-work-dir.ts';
 import { startTreeHelper, type TreeHelper } from './tree-helper.ts';
 
@@ -67,7 +67,7 @@ export class DistWriter {
 
   private target(rel: string): string {
     this.placed.add(rel);
-    const file = path.join(this.tmp, rel);
+    const file = fileIn(this.tmp, rel);
     const dir = path.dirname(file);
     if (!this.dirs.has(dir)) {
       fs.mkdirSync(dir, { recursive: true });
@@ -95,7 +95,7 @@ export class DistWriter {
 
   /** Copies `source` to `rel`, a name that stands for its content (a hash in it): one already there is kept. */
   copyNamedByContent(rel: string, source: string): void {
-    if (this.patching && fs.existsSync(path.join(this.tmp, rel))) {
+    if (this.patching && fs.existsSync(fileIn(this.tmp, rel))) {
       this.placed.add(rel);
       return;
     }
@@ -209,7 +209,7 @@ export class DistWriter {
     const emptied = new Set<string>();
     for (const rel of rels) {
       try {
-        fs.unlinkSync(path.join(this.tmp, rel));
+        fs.unlinkSync(fileIn(this.tmp, rel));
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       }
@@ -255,13 +255,13 @@ function claimSpare(distDir: string, tmp: string, previous: Manifest): boolean {
   fs.rmSync(path.join(tmp, SPARE_CHANGES_FILE), { force: true });
   const emptied = new Set<string>();
   for (const rel of new Set(changes.changed)) {
-    const file = path.join(tmp, rel);
+    const file = fileIn(tmp, rel);
     try {
       fs.unlinkSync(file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
-    if (!linkOrCopy(path.join(distDir, rel), file)) emptied.add(path.dirname(rel));
+    if (!linkOrCopy(fileIn(distDir, rel), file)) emptied.add(path.dirname(rel));
   }
   for (const dir of [...emptied].sort().reverse()) removeEmptyDirs(tmp, dir);
   return true;
