@@ -8,6 +8,7 @@ import { assertInsideFolder } from '../content/content-files.ts';
 import { CONTENT_LIMITS } from '../content/limits.ts';
 import { readMarkdown, type LoadedSite } from '../content/load-content.ts';
 import type { ArticleKeys, ArticleSource } from '../content/model.ts';
+import type { RelatedArticle } from '../contract/article.ts';
 import { renderFailed, type RenderProblem } from '../render/render-context.ts';
 import type { RenderInput, RenderOutput } from '../render/render-markdown.ts';
 import { RENDERER_VERSION } from '../render/renderer-version.ts';
@@ -232,7 +233,7 @@ interface ListEntry {
 }
 
 /** `related`, resolved to the slug and title of published articles only, in the order given. */
-function relatedOf(source: ArticleSource, published: Map<string, string>): { slug: string; title: string }[] {
+function relatedOf(source: ArticleSource, published: Map<string, string>): RelatedArticle[] {
   return source.meta.related
     .filter((r) => r.slug !== source.meta.slug && published.has(r.slug))
     .map((r) => ({ slug: r.slug, title: published.get(r.slug)! }));

@@ -4,6 +4,7 @@
 // One base per run: the given base URL, else site.yaml's `url`. The sitemap is read from it and
 // every page is fetched on it; a receiver's reply URL keeps its path but takes the base's origin
 // (replies remembered from older deliveries may name another host).
+import type { Article } from '../contract/article.ts';
 import { parseBody, type DistSnapshot } from '../dist/dist-reader.ts';
 import type { SafeClient } from '../net/safe-client.ts';
 import type { Outbox } from '../store/state-store.ts';
@@ -40,7 +41,7 @@ export async function verifySite(
   const capped = Math.max(0, slugs.length - DEFAULT_ARTICLE_CAP);
   if (!input.slugs?.length) slugs = slugs.slice(0, DEFAULT_ARTICLE_CAP);
   const articles: ArticleToVerify[] = slugs.map((slug) => {
-    const a = parseBody(site.articles.get(slug)!) as { html: string; updatedAt: string | null; author: { name: string; url: string | null } | null };
+    const a = parseBody(site.articles.get(slug)!) as Pick<Article, 'html' | 'updatedAt' | 'author'>;
     return { slug, html: a.html, updatedAt: a.updatedAt, author: a.author ? { name: a.author.name, url: a.author.url } : null, replyUrl: onBase(deps.outbox.latestReplyUrl(input.siteId, slug), baseUrl) };
   });
   const report = await verifyIntegration({ client: deps.client, ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}) }, { siteId: input.siteId, baseUrl, articlePath: manifestSite.articlePath, articles });

@@ -1,9 +1,10 @@
 // Which events a publish sends, from what is published now and what the receiver was last sent.
 // Pure: the payload hashes say whether an article changed in a way its receiver can see.
 
+import type { WebhookEvent } from '../contract/webhook-events.ts';
 import type { ArticleChange, RecordedArticle } from '../store/state-store.ts';
 
-export type EventName = 'published' | 'updated' | 'unpublished' | 'deleted';
+export type EventName = WebhookEvent;
 
 export interface PlannedEvent {
   slug: string;
