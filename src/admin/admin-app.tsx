@@ -13,7 +13,8 @@ import { redeliver } from '../delivery/redeliver.ts';
 import { retryPending, type RetryOutcome } from '../delivery/retry-now.ts';
 import { testWebhook } from '../delivery/test-connection.ts';
 import { generateWebhookSecret, saveWebhook } from '../publish/webhook-settings.ts';
-import { requestClientAddress } from '../server/client-address.ts';
+import type { TrustProxy } from '../config/trust-proxy.ts';
+import { requestClientAddress, requestOrigin } from '../server/client-address.ts';
 import { articleFactsFromContent } from './article-facts.ts';
 import { articleStatuses } from './article-status.ts';
 import { ADMIN_ASSETS } from './assets.ts';
@@ -30,8 +31,13 @@ import { SitesPage } from './views/sites.tsx';
 
 export interface AdminDeps {
   adminToken: string;
-  /** Base URL of this server as clients see it (known once it listens). */
+  /**
+   * Base URL of this server as clients see it (known once it listens). A form posted from its
+   * origin is not cross-site, and the session cookie is Secure when it is https.
+   */
   publicUrl: () => string;
+  /** Proxies whose X-Forwarded-* name the client and the origin it used (default: none). */
+  trustProxy?: TrustProxy;
   contentDir: string;
   distDir: string;
   dist: DistReader;
@@ -72,7 +78,11 @@ export function createAdminApp(deps: AdminDeps) {
     );
   }
 
-  const secure = (c: Context) => new URL(c.req.url).protocol === 'https:' || deps.publicUrl().startsWith('https:');
+  // The origins this app's own pages are served from: the one the request was sent to (as a
+  // trusted proxy reports it) and the public URL's (a proxy that forwards it as plain http).
+  const ownOrigins = (c: Context) => [requestOrigin(c, deps.trustProxy), originOf(deps.publicUrl())];
+  const crossSite = (c: Context) => sentFromAnotherSite(c, ownOrigins(c));
+  const secure = (c: Context) => ownOrigins(c).some((o) => o?.startsWith('https:'));
 
   const refuse = (c: Context, status: 401 | 403, message: string) => c.html(<ErrorPage message={message} />, status);
   const CROSS_SITE = 'Refused: this form was sent from another site. Use the Publishing app itself.';
@@ -81,7 +91,7 @@ export function createAdminApp(deps: AdminDeps) {
   app.post('/sign-in', async (c) => {
     if (crossSite(c)) return refuse(c, 403, CROSS_SITE);
     const form = await c.req.parseBody();
-    const result = sessions.signIn(typeof form.token === 'string' ? form.token : '', requestClientAddress(c));
+    const result = sessions.signIn(typeof form.token === 'string' ? form.token : '', requestClientAddress(c, deps.trustProxy));
     if (result === 'throttled') return c.html(<SignInPage error="Too many wrong tokens: wait a minute and try again." />, 429);
     if (!result) return c.html(<SignInPage error="That token is not right." />, 401);
     setCookie(c, SESSION_COOKIE, result.id, { path: '/admin', httpOnly: true, sameSite: 'Strict', secure: secure(c), maxAge: 12 * 3600 });
@@ -288,9 +298,18 @@ export function renderAdminRefusal(err: ApiError, c: Context): Response | Promis
 const SEND_NOW_AT_MOST = 40;
 
 /** Browsers say where a request comes from; a page on another site may not post here. */
-function crossSite(c: Context): boolean {
+function sentFromAnotherSite(c: Context, ownOrigins: readonly (string | null)[]): boolean {
   const fetchSite = c.req.header('sec-fetch-site');
   if (fetchSite && fetchSite !== 'same-origin' && fetchSite !== 'none') return true;
   const origin = c.req.header('origin');
-  return !!origin && origin !== 'null' && origin !== new URL(c.req.url).origin;
+  return !!origin && origin !== 'null' && !ownOrigins.includes(origin);
+}
+
+/** The origin of a base URL; null before it is known (a server not yet listening). */
+function originOf(base: string): string | null {
+  try {
+    return new URL(base).origin;
+  } catch {
+    return null;
+  }
 }

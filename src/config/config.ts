@@ -1,6 +1,7 @@
 // The one place that reads process.env: parse and validate settings once, fail before a port opens.
 import path from 'node:path';
 import { ProblemError } from '../problems/problem.ts';
+import { NO_TRUSTED_PROXY, parseTrustProxy, TrustProxyValueError, type TrustProxy } from './trust-proxy.ts';
 
 export interface QuireConfig {
   readonly port: number;
@@ -30,8 +31,10 @@ export interface QuireConfig {
   readonly maxBodyBytes: number;
   /** Open connections at most; null: derived from the process's open-file limit at start. */
   readonly maxConnections: number | null;
-  /** Open connections per client address (IPv6: per /64); 0: no per-client cap (behind a proxy). */
+  /** Open connections per client address (IPv6: per /64); 0: no per-client cap. Trusted proxies are not capped. */
   readonly maxConnectionsPerClient: number;
+  /** QUIRE_TRUST_PROXY: peers whose X-Forwarded-For, -Proto and -Host are believed (none by default). */
+  readonly trustProxy: TrustProxy;
   /** QUIRE_LOG_FORMAT: request and delivery log lines as text (default) or JSON lines. */
   readonly logFormat: 'text' | 'json';
   /** QUIRE_METRICS=1: serve Prometheus metrics at /metrics. */
@@ -89,6 +92,15 @@ function logFormat(v: string): 'text' | 'json' {
   return v;
 }
 
+function trustProxy(v: string): TrustProxy {
+  try {
+    return parseTrustProxy(v);
+  } catch (err) {
+    if (err instanceof TrustProxyValueError) throw new Invalid(err.message);
+    throw err;
+  }
+}
+
 function flag(v: string): boolean {
   if (!['0', '1', 'true', 'false'].includes(v)) throw new Invalid('must be 1 or 0');
   return v === '1' || v === 'true';
@@ -110,7 +122,8 @@ const SETTINGS = {
   QUIRE_ADMIN_TOKEN: { read: atLeast(16), about: 'token to sign in to /admin (default: generated per start)' },
   QUIRE_MAX_BODY_BYTES: { read: wholeNumber(1024, 1024 ** 3, 'a whole number of bytes'), about: 'largest request body the server reads; larger is answered 413 (default 1048576)' },
   QUIRE_MAX_CONNECTIONS: { read: wholeNumber(1, 1_000_000), about: 'open connections at most (default 4096, kept below the open-file limit)' },
-  QUIRE_MAX_CONNECTIONS_PER_CLIENT: { read: wholeNumber(0, 1_000_000), about: 'open connections per client address (default 64; 0: no cap, behind a proxy)' },
+  QUIRE_MAX_CONNECTIONS_PER_CLIENT: { read: wholeNumber(0, 1_000_000), about: 'open connections per client address (default 64; 0: no cap; a trusted proxy is not capped)' },
+  QUIRE_TRUST_PROXY: { read: trustProxy, about: 'behind a reverse proxy: 1 (the peer is the proxy) or its addresses/CIDRs, comma-separated; X-Forwarded-For, -Proto and -Host are read only from it (default: never)' },
   QUIRE_LOG_FORMAT: { read: logFormat, about: 'request and delivery log lines on stderr: text (default) or json (one JSON object a line)' },
   QUIRE_METRICS: { read: flag, about: '1 serves Prometheus metrics at /metrics (default 0: /metrics is 404); keep it behind the proxy' },
   QUIRE_GIT_HOOK_SECRET: { read: atLeast(16, 'must be at least 16 characters (use e.g. `openssl rand -hex 32`)'), about: 'start --follow: the secret of push notifications to POST /hooks/git (GitHub webhook secret or GitLab token); unset: no push endpoint' },
@@ -165,6 +178,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     maxBodyBytes: e.QUIRE_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES,
     maxConnections: e.QUIRE_MAX_CONNECTIONS ?? null,
     maxConnectionsPerClient: e.QUIRE_MAX_CONNECTIONS_PER_CLIENT ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
+    trustProxy: e.QUIRE_TRUST_PROXY ?? NO_TRUSTED_PROXY,
     logFormat: e.QUIRE_LOG_FORMAT ?? 'text',
     metrics: e.QUIRE_METRICS ?? false,
     gitHookSecret: e.QUIRE_GIT_HOOK_SECRET ?? null,

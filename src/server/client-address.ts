@@ -1,18 +1,29 @@
 // Who a request or connection comes from, for per-client limits (sign-in throttle, connection
-// cap). Only the socket's peer address is believed: X-Forwarded-For is written by whoever sends
-// the request. A trusted-proxy setting would be applied in `requestClientAddress` alone: read
-// the forwarded address only when the peer is that proxy.
+// cap), and which origin the client addressed (the admin's cross-site check, its cookie's Secure
+// flag). The socket's peer address is believed; X-Forwarded-* only when that peer is a proxy
+// QUIRE_TRUST_PROXY names (`trusted-proxy.ts`), since anyone else writes them as they like.
 import type { Context } from 'hono';
 import ipaddr from 'ipaddr.js';
 import type { IncomingMessage } from 'node:http';
+import { NO_TRUSTED_PROXY, type TrustProxy } from '../config/trust-proxy.ts';
+import { forwardedClientAddress, forwardedOrigin } from './trusted-proxy.ts';
 
 /** The bucket of requests without a socket (in-process `app.request()`): one shared client. */
 export const UNKNOWN_CLIENT = 'unknown';
 
-/** The peer address of the request's socket, as a client key. */
-export function requestClientAddress(c: Context): string {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  return clientKey(incoming?.socket.remoteAddress);
+/** The request's socket peer, or undefined in-process (`app.request()`). */
+function peerAddress(c: Context): string | undefined {
+  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress;
+}
+
+/** The client of the request, as a client key: the peer, or the client a trusted proxy names. */
+export function requestClientAddress(c: Context, trust: TrustProxy = NO_TRUSTED_PROXY): string {
+  return clientKey(forwardedClientAddress(trust, peerAddress(c), c.req.header('x-forwarded-for')));
+}
+
+/** The origin the client sent the request to: its own URL's, or as a trusted proxy says. */
+export function requestOrigin(c: Context, trust: TrustProxy = NO_TRUSTED_PROXY): string {
+  return forwardedOrigin(trust, peerAddress(c), new URL(c.req.url), { proto: c.req.header('x-forwarded-proto'), host: c.req.header('x-forwarded-host') });
 }
 
 /**

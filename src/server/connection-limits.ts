@@ -1,16 +1,24 @@
 // Connection limits, so one client holding many slow or half-open connections cannot starve
 // the rest: timeouts close connections that send headers slowly or sit idle, a per-client cap
-// refuses a client's connections beyond its share, and a total cap keeps the process below its
-// open-file limit (past it, accept() fails and nobody is answered).
+// refuses a client's connections beyond its share (a trusted proxy is not one client), and a
+// total cap keeps the process below its open-file limit (past it, accept() fails and nobody is
+// answered).
 import fs from 'node:fs';
 import type { Server, Socket } from 'node:net';
+import type { TrustProxy } from '../config/trust-proxy.ts';
 import { clientKey } from './client-address.ts';
+import { isTrustedProxy } from './trusted-proxy.ts';
 
 export interface ConnectionLimits {
   /** Open connections at most; more are closed as they arrive. */
   maxConnections: number;
   /** Open connections per client key (IPv4 address, IPv6 /64); 0: no per-client cap. */
   maxPerClient: number;
+  /**
+   * Peers that are trusted reverse proxies: not capped per client, since each carries the
+   * connections of all its clients (the proxy limits those); the total cap still counts them.
+   */
+  trustProxy?: TrustProxy;
   /** Time to receive a request's headers, from the start of the request. */
   headersTimeoutMs: number;
   /** Time to receive a whole request, body included. */
@@ -74,7 +82,9 @@ export function applyConnectionLimits(server: Server & { setTimeout(ms: number):
   if (limits.maxPerClient === 0) return;
   // One entry per client with an open connection: bounded by maxConnections.
   const open = new Map<string, number>();
+  const { trustProxy } = limits;
   server.on('connection', (socket: Socket) => {
+    if (trustProxy && isTrustedProxy(trustProxy, socket.remoteAddress)) return;
     const client = clientKey(socket.remoteAddress);
     const count = open.get(client) ?? 0;
     if (count >= limits.maxPerClient) {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_PORT, parseConfig } from '../../src/config/config.ts';
+import type { TrustProxy } from '../../src/config/trust-proxy.ts';
 
 const problemsOf = (env: Record<string, string>): string[] => {
   try {
@@ -31,6 +32,7 @@ describe('parseConfig', () => {
       maxBodyBytes: 1024 * 1024,
       maxConnections: null,
       maxConnectionsPerClient: 64,
+      trustProxy: { kind: 'none' },
       logFormat: 'text',
       metrics: false,
       gitHookSecret: null,
@@ -85,5 +87,33 @@ describe('parseConfig', () => {
     expect(problemsOf({ QUIRE_PUBLIC_URL: 'ftp://files.example.com' })).toEqual(['QUIRE_PUBLIC_URL: must use http or https']);
     expect(problemsOf({ QUIRE_PUBLIC_URL: 'https://api.example.com/?x=1' })).toEqual(['QUIRE_PUBLIC_URL: must not have a query or fragment']);
     expect(problemsOf({ QUIRE_PUBLIC_URL: 'https://api.example.com/#top' })).toEqual(['QUIRE_PUBLIC_URL: must not have a query or fragment']);
+  });
+
+  it('reads QUIRE_TRUST_PROXY: off, one hop, or a list of addresses and ranges', () => {
+    const trust = (v: string): TrustProxy => parseConfig({ QUIRE_TRUST_PROXY: v }).trustProxy;
+    const ranges = (v: string) => {
+      const t = trust(v);
+      return t.kind === 'addresses' ? t.ranges.map(([a, bits]) => `${a.toString()}/${bits}`) : t.kind;
+    };
+    expect(trust('0')).toEqual({ kind: 'none' });
+    expect(trust('false')).toEqual({ kind: 'none' });
+    expect(trust('1')).toEqual({ kind: 'first-hop' });
+    expect(trust('true')).toEqual({ kind: 'first-hop' });
+    expect(ranges('127.0.0.1')).toEqual(['127.0.0.1/32']);
+    expect(ranges(' 10.0.0.0/8, ::1 ,fd00::/8')).toEqual(['10.0.0.0/8', '::1/128', 'fd00::/8']);
+    // IPv4-mapped IPv6 is kept as IPv4, as peers are compared.
+    expect(ranges('::ffff:192.0.2.0/120')).toEqual(['192.0.2.0/24']);
+  });
+
+  it('refuses a QUIRE_TRUST_PROXY that is not 1, 0 or addresses, naming the variable and the item', () => {
+    const expected = 'QUIRE_TRUST_PROXY: must be 1 (trust the first proxy hop), 0, or a comma-separated list of proxy addresses or CIDR ranges such as 127.0.0.1,10.0.0.0/8';
+    expect(problemsOf({ QUIRE_TRUST_PROXY: 'yes' })).toEqual([`${expected} ("yes" is not one)`]);
+    expect(problemsOf({ QUIRE_TRUST_PROXY: '2' })).toEqual([`${expected} ("2" is not one)`]);
+    expect(problemsOf({ QUIRE_TRUST_PROXY: '127.1' })).toEqual([`${expected} ("127.1" is not one)`]);
+    expect(problemsOf({ QUIRE_TRUST_PROXY: 'nginx.internal' })).toEqual([`${expected} ("nginx.internal" is not one)`]);
+    expect(problemsOf({ QUIRE_TRUST_PROXY: '10.0.0.1,' })).toEqual([`${expected} (an item of the list is empty)`]);
+    expect(problemsOf({ QUIRE_TRUST_PROXY: '10.0.0.0/33' })).toEqual([`${expected} ("10.0.0.0/33": the prefix length is over 32)`]);
+    expect(problemsOf({ QUIRE_TRUST_PROXY: '10.0.0.0/x' })).toEqual([`${expected} ("10.0.0.0/x" has no valid prefix length)`]);
+    expect(problemsOf({ QUIRE_TRUST_PROXY: '10.0.0.0/8/8' })).toEqual([`${expected} ("10.0.0.0/8/8" is not one)`]);
   });
 });

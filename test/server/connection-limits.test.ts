@@ -3,6 +3,7 @@
 import net from 'node:net';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseTrustProxy } from '../../src/config/trust-proxy.ts';
 import { connectionCap, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from '../../src/server/connection-limits.ts';
 import { listen, type RunningServer } from '../../src/server/serve.ts';
 
@@ -71,6 +72,16 @@ describe('connection limits', () => {
     expect(await getFrom(port, '127.0.0.3')).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*\r\n\r\nok$/);
     // The slow client's five are still open: the cap refuses, it does not evict.
     expect(slow.filter((c) => !c.isClosed())).toHaveLength(5);
+  });
+
+  it('does not cap a trusted proxy per client: it carries every visitor\'s connections', async () => {
+    const port = await start({ maxPerClient: 3, trustProxy: parseTrustProxy('127.0.0.2'), headersTimeoutMs: 20_000, requestTimeoutMs: 20_000, idleTimeoutMs: 20_000 });
+    const proxy = Array.from({ length: 10 }, () => connect(port, '127.0.0.2', HALF_A_REQUEST));
+    const direct = Array.from({ length: 10 }, () => connect(port, '127.0.0.3', HALF_A_REQUEST));
+    await waitFor(() => direct.filter((c) => c.isClosed()).length >= 7, 5000);
+    expect(direct.filter((c) => c.isClosed())).toHaveLength(7);
+    expect(await getFrom(port, '127.0.0.2')).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(proxy.filter((c) => c.isClosed())).toHaveLength(0);
   });
 
   it('keeps the total below its cap whoever connects', async () => {

@@ -17,6 +17,7 @@ import type { CliContext } from '../context.ts';
 import type { DeliveryDeps } from '../../delivery/delivery-runner.ts';
 import { createServerObservability } from '../../observe/server-observability.ts';
 import { createFollowing, followedContentDir, planFollow, syncBeforeStart, type FollowArgs } from './follow.ts';
+import type { TrustProxy } from '../../config/trust-proxy.ts';
 import { createReadiness, type WorkerHealth } from '../../observe/readiness.ts';
 
 /** The worker's health when the state store could not be opened at start (no worker runs). */
@@ -49,6 +50,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
     ...DEFAULT_CONNECTION_LIMITS,
     maxConnections: connectionCap(config.maxConnections, fileLimit),
     maxPerClient: config.maxConnectionsPerClient,
+    trustProxy: config.trustProxy,
     // A connection is silent while the admin's Test connection waits for one delivery attempt.
     idleTimeoutMs: Math.max(DEFAULT_CONNECTION_LIMITS.idleTimeoutMs, config.webhookTimeoutMs + 20_000),
   };
@@ -97,6 +99,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
   const admin = !publishing ? publishingUnavailable() : createAdminApp({
     adminToken,
     publicUrl: () => base,
+    trustProxy: config.trustProxy,
     contentDir: buildSettings().contentDir,
     distDir: config.distDir,
     dist: store,
@@ -126,7 +129,10 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
   app.onClose(() => clearInterval(keyTimer));
 
   out(`\nQuire Content API on ${base}/v1  (OpenAPI: ${base}/openapi.json)`);
-  out(`Limits: ${limits.maxConnections} connections, ${limits.maxPerClient || 'no cap'} per client; request bodies up to ${config.maxBodyBytes} bytes\n`);
+  // Behind a proxy the public URL says nothing of where the proxy must send requests.
+  if (config.publicUrl !== null) out(`Listening on ${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`);
+  out(`Limits: ${limits.maxConnections} connections, ${limits.maxPerClient || 'no cap'} per client; request bodies up to ${config.maxBodyBytes} bytes`);
+  out(`${describeTrustProxy(config.trustProxy)}\n`);
   const snapshot = store.current()!;
   for (const [id, site] of snapshot.sites) {
     out(`  ${id.padEnd(16)} ${site.summary.name} — ${site.articles.size} published`);
@@ -158,6 +164,13 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
     process.once('SIGTERM', stop);
   });
   return 0;
+}
+
+/** The start-up line about forwarded headers: whom they are read from. */
+function describeTrustProxy(trust: TrustProxy): string {
+  if (trust.kind === 'none') return 'Proxy: none trusted; X-Forwarded-* is not read (QUIRE_TRUST_PROXY)';
+  if (trust.kind === 'first-hop') return 'Proxy: every peer is trusted as the proxy (QUIRE_TRUST_PROXY=1): only the proxy must reach this port';
+  return `Proxy: X-Forwarded-* read from ${trust.ranges.map(([a, bits]) => `${a.toString()}/${bits}`).join(', ')}, not capped per client`;
 }
 
 /** Delivery (the state store and the webhook client), or null (reported) when the store cannot be read. */
