@@ -72,3 +72,8 @@ export function article(fields: Record<string, string>, body = 'Some text.\n'): 
 export function writeSite(p: TempProject, id: string, yaml = `name: ${id}\nlang: en\nurl: https://${id}.example.com\n`): void {
   p.write(`${id}/site.yaml`, yaml);
 }
+
+/** The settings that point `quire` at the project's content, dist and state folders. */
+export function projectFolders(p: TempProject): Record<string, string> {
+  return { QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir };
+}
