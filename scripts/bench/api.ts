@@ -14,6 +14,7 @@ import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
 import { buildDist } from '../../src/build/build.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { createServerObservability } from '../../src/observe/server-observability.ts';
+import { routePattern } from '../../src/api/routes.ts';
 import { listen } from '../../src/server/serve.ts';
 import { writeCorpus } from './corpus.ts';
 
@@ -52,7 +53,7 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
   // stderr: synchronously) and metrics on.
   const logFile = fs.openSync(path.join(dir, 'requests.log'), 'a');
   const observedServer = (metrics: boolean) => {
-    const observed = createServerObservability({ format: 'text', metrics, pending: () => ({ count: 0, oldestCreatedAt: null }), write: (chunk) => fs.writeSync(logFile, chunk) });
+    const observed = createServerObservability({ format: 'text', metrics, pending: () => ({ count: 0, oldestCreatedAt: null }), routePattern, write: (chunk) => fs.writeSync(logFile, chunk) });
     const app = createApiApp({ store, keyring, publicUrl: settings.publicUrl, metrics: observed.metrics, noteSite: observed.requests.noteSite });
     return listen(app, 0, '127.0.0.1', undefined, observed.requests.attach);
   };

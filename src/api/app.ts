@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { hashBytes } from '../dist/content-hash.ts';
-import { ASSET_ROUTE, hashInImageName, isAssetPath, parseAssetPath } from '../dist/layout.ts';
+import { hashInImageName, parseAssetPath } from '../dist/layout.ts';
 import { listBody } from '../dist/list-body.ts';
 import { MAX_SLUG_LENGTH, SLUG } from '../content/model.ts';
 import type { Keyring } from '../keys/api-keys.ts';
@@ -14,6 +14,7 @@ import type { Body, DistReader, SiteContent } from '../dist/dist-reader.ts';
 import { isPlainList, parseListQuery } from './list-query.ts';
 import { API_VERSION, buildOpenApiDocument } from './openapi.ts';
 import { buildLlmsTxt } from './llms-txt.ts';
+import { API_ROUTES, isReadOnlyApiPath, SERVICE_ROUTES } from './routes.ts';
 import { addHealthRoutes } from '../observe/health-routes.ts';
 import type { Metrics } from '../observe/metrics.ts';
 import { createReadiness, type Readiness } from '../observe/readiness.ts';
@@ -113,7 +114,7 @@ export function createApiApp(deps: ApiDeps): Hono {
   limitRequestBodies(app, deps.maxBodyBytes);
   for (const mount of deps.mounts ?? []) app.route(mount.path, mount.app);
 
-  app.get('/v1/articles', (c) => {
+  app.get(API_ROUTES.articles, (c) => {
     const site = siteFor(c);
     if (!c.req.url.includes('?') || !/[?&](limit|offset|kind|updatedSince)=/.test(c.req.url)) return sendBody(c, site.list);
     const query = parseListQuery(new URL(c.req.url).searchParams);
@@ -123,7 +124,7 @@ export function createApiApp(deps: ApiDeps): Hono {
     return sendBody(c, { bytes, etag: `"${hashBytes(bytes)}"` });
   });
 
-  app.get('/v1/articles/:slug', (c) => {
+  app.get(API_ROUTES.article, (c) => {
     const site = siteFor(c);
     const slug = c.req.param('slug');
     const body = slug.length <= MAX_SLUG_LENGTH && SLUG.test(slug) ? site.articles.get(slug) : undefined;
@@ -131,7 +132,7 @@ export function createApiApp(deps: ApiDeps): Hono {
     return sendBody(c, body);
   });
 
-  app.get(ASSET_ROUTE, async (c) => {
+  app.get(API_ROUTES.asset, async (c) => {
     const asset = parseAssetPath(new URL(c.req.url).pathname);
     const bytes = asset ? await store.readImage(asset.siteId, asset.name) : null;
     if (!asset || !bytes) throw new ApiError('ROUTE_NOT_FOUND', 'no such asset');
@@ -148,13 +149,13 @@ export function createApiApp(deps: ApiDeps): Hono {
 
   const openapi: Body = textBody(JSON.stringify(buildOpenApiDocument(deps.publicUrl), null, 2));
   const llms: Body = textBody(buildLlmsTxt(deps.publicUrl));
-  for (const p of ['/openapi.json', '/v1/openapi.json']) app.get(p, (c) => sendBody(c, openapi));
-  for (const p of ['/llms.txt', '/v1/llms.txt']) app.get(p, (c) => sendBody(c, llms, 'text/plain; charset=utf-8'));
+  for (const p of [API_ROUTES.openapi, API_ROUTES.openapiV1]) app.get(p, (c) => sendBody(c, openapi));
+  for (const p of [API_ROUTES.llms, API_ROUTES.llmsV1]) app.get(p, (c) => sendBody(c, llms, 'text/plain; charset=utf-8'));
 
-  app.get('/', (c) =>
+  app.get(SERVICE_ROUTES.root, (c) =>
     c.json({ name: 'Quire Content API', version: API_VERSION, openapi: `${deps.publicUrl}/openapi.json`, llms: `${deps.publicUrl}/llms.txt` }, 200, CORS),
   );
-  addHealthRoutes(app, {
+  addHealthRoutes(app, SERVICE_ROUTES, {
     buildId: () => store.current()?.buildId ?? null,
     readiness: deps.readiness ?? createReadiness({ buildServed: () => store.current() !== null }),
     metrics: deps.metrics ?? null,
@@ -173,9 +174,8 @@ export function createApiApp(deps: ApiDeps): Hono {
     }),
   );
 
-  const KNOWN = /^\/(?:v1\/articles(?:\/[^/]+)?|openapi\.json|llms\.txt|v1\/openapi\.json|v1\/llms\.txt)$/;
   app.notFound((c) => {
-    if (KNOWN.test(c.req.path) || isAssetPath(c.req.path)) {
+    if (isReadOnlyApiPath(c.req.path)) {
       return errorResponse(new ApiError('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed; this API is read-only`, { allow: ALLOW }));
     }
     return errorResponse(new ApiError('ROUTE_NOT_FOUND', `no route for ${c.req.path}; see /openapi.json`));

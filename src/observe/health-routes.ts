@@ -6,14 +6,19 @@ import type { Readiness } from './readiness.ts';
 
 const NO_STORE = { 'cache-control': 'no-store' };
 
-export function addHealthRoutes(app: Hono, deps: { buildId: () => string | null; readiness: () => Readiness; metrics: Metrics | null }): void {
-  app.get('/healthz', (c) => c.json({ ok: true, buildId: deps.buildId() }, 200, NO_STORE));
-  app.get('/readyz', (c) => {
+/** `paths`: where the API's route table puts them. */
+export function addHealthRoutes(
+  app: Hono,
+  paths: { healthz: string; readyz: string; metrics: string },
+  deps: { buildId: () => string | null; readiness: () => Readiness; metrics: Metrics | null },
+): void {
+  app.get(paths.healthz, (c) => c.json({ ok: true, buildId: deps.buildId() }, 200, NO_STORE));
+  app.get(paths.readyz, (c) => {
     const r = deps.readiness();
     return r.ready ? c.json({ ready: true, buildId: deps.buildId() }, 200, NO_STORE) : c.json({ ready: false, reason: r.reason }, 503, NO_STORE);
   });
   const { metrics } = deps;
   if (metrics) {
-    app.get('/metrics', async () => new Response(await metrics.render(), { status: 200, headers: { 'content-type': metrics.contentType, ...NO_STORE } }));
+    app.get(paths.metrics, async () => new Response(await metrics.render(), { status: 200, headers: { 'content-type': metrics.contentType, ...NO_STORE } }));
   }
 }

@@ -5,7 +5,6 @@ import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import type { Logger } from './log-lines.ts';
 import type { Metrics } from './metrics.ts';
-import { routePattern } from './route-pattern.ts';
 
 export interface RequestObserver {
   /** Starts watching the server's requests (call once, before it listens). */
@@ -14,7 +13,8 @@ export interface RequestObserver {
   noteSite(c: Context, siteId: string): void;
 }
 
-export function createRequestObserver({ logger, metrics }: { logger: Logger; metrics: Metrics | null }): RequestObserver {
+/** `routePattern`: the metric label of a request path (the server's route table, src/api/routes.ts). */
+export function createRequestObserver({ logger, metrics, routePattern }: { logger: Logger; metrics: Metrics | null; routePattern: (path: string) => string }): RequestObserver {
   const sites = new WeakMap<ServerResponse, string>();
   return {
     attach(server) {

@@ -18,6 +18,8 @@ export function createServerObservability(opts: {
   format: LogFormat;
   metrics: boolean;
   pending: (() => PendingDeliveries) | null;
+  /** The metric label of a request path (the server's route table). */
+  routePattern: (path: string) => string;
   write?: (chunk: string) => void;
 }): ServerObservability {
   const logger = createLogger({ format: opts.format, write: opts.write ?? ((chunk) => process.stderr.write(chunk)) });
@@ -25,7 +27,7 @@ export function createServerObservability(opts: {
   return {
     logger,
     metrics,
-    requests: createRequestObserver({ logger, metrics }),
+    requests: createRequestObserver({ logger, metrics, routePattern: opts.routePattern }),
     observeAttempt({ delivery, verdict, result }) {
       const outcome = RESULT[verdict];
       logger.delivery({

@@ -16,6 +16,7 @@ import { StateStoreError } from '../../store/state-store.ts';
 import type { CliContext } from '../context.ts';
 import type { DeliveryDeps } from '../../delivery/delivery-runner.ts';
 import { createServerObservability } from '../../observe/server-observability.ts';
+import { MOUNTS, routePattern } from '../../api/routes.ts';
 import { createFollowing, followedContentDir, planFollow, syncBeforeStart, type FollowArgs } from './follow.ts';
 import type { TrustProxy } from '../../config/trust-proxy.ts';
 import { createReadiness, type WorkerHealth } from '../../observe/readiness.ts';
@@ -38,7 +39,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
   // The read-only API needs only dist/ and the keys: a broken delivery state turns webhooks and
   // the Publishing app off, with the file named, and the API keeps serving.
   const publishing = openDeliveryOrReport(ctx);
-  const observed = createServerObservability({ format: config.logFormat, metrics: config.metrics, pending: publishing ? () => publishing.store.outbox.pendingSummary() : null });
+  const observed = createServerObservability({ format: config.logFormat, metrics: config.metrics, pending: publishing ? () => publishing.store.outbox.pendingSummary() : null, routePattern });
   app.onClose(() => observed.logger.flush());
   const log = observed.logger.message;
   if (publishing) {
@@ -116,7 +117,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
     keyring,
     publicUrl: base,
     log,
-    mounts: [{ path: '/admin', app: admin, renderError: renderAdminRefusal }, ...(following?.hooks ? [{ path: '/hooks', app: following.hooks }] : [])],
+    mounts: [{ path: MOUNTS.admin, app: admin, renderError: renderAdminRefusal }, ...(following?.hooks ? [{ path: MOUNTS.hooks, app: following.hooks }] : [])],
     maxBodyBytes: config.maxBodyBytes,
     readiness: createReadiness({ buildServed: () => store.current() !== null, worker: () => worker?.health() ?? NO_STATE_STORE }),
     metrics: observed.metrics,
