@@ -1,6 +1,6 @@
-// The delivery outbox: every event is a row here before any request is made, and each attempt is
-// logged. Senders (a publish run, the server's worker) claim a delivery with a lease, so two of
-// them never send the same one at once, and never two deliveries of one slug at once (order).
+// The delivery outbox on SQLite. What each operation means is the Outbox interface's
+// (../state-interface.ts); the notes here are about how: statements prepared once, positional
+// parameters where they run per delivery, bodies in their own table.
 import { isDeadOwnerOnThisHost, newDeliveryId } from '../owners.ts';
 import type { AttemptLogEntry, AttemptRecord, AttemptVerdict, ClaimedDelivery, Delivery, DeliveryOrigin, DeliveryState, DeliveryWithBody, NewDelivery, UndeliveredEntry } from '../records.ts';
 import type { Outbox } from '../state-interface.ts';
@@ -136,17 +136,11 @@ export function createOutbox(db: StateDb): Outbox {
       return row ? withBody(toDelivery(row)) : null;
     },
 
-    /** The publish delivery still waiting for this slug, if any (at most one: see enqueue). */
     pendingPublishFor(siteId: string, slug: string): Delivery | null {
       const row = pendingPublish.get(siteId, slug);
       return row ? toDelivery(row) : null;
     },
 
-    /**
-     * Queues a delivery, due now. A publish delivery replaces the slug's pending one: the
-     * receiver only needs the latest payload (the caller decides the event that stands for both).
-     * With a lease, the caller sends it itself and no other sender can take it first.
-     */
     enqueue(d: NewDelivery, now: number, lease: { owner: string; until: number } | null = null): string {
       const id = newDeliveryId(now);
       db.transaction(() => {
@@ -158,7 +152,6 @@ export function createOutbox(db: StateDb): Outbox {
       return id;
     },
 
-    /** Ids of pending deliveries due by `now` whose webhook is enabled, oldest first. */
     due(now: number, siteId: string | null = null, limit = 100): string[] {
       return due.all({ now, site: siteId, limit }).map((r) => r.id);
     },
@@ -167,27 +160,21 @@ export function createOutbox(db: StateDb): Outbox {
       return nextDue.get({ site: siteId })?.at ?? null;
     },
 
-    /** Takes the right to send one delivery until `leaseUntil`; false if another sender has it. */
     claim(id: string, owner: string, now: number, leaseUntil: number): boolean {
       return this.take(id, owner, now, leaseUntil) !== null;
     },
 
-    /** claim() that hands back the claimed delivery (one statement: UPDATE … RETURNING). */
+    // One statement: UPDATE … RETURNING.
     take(id: string, owner: string, now: number, leaseUntil: number): ClaimedDelivery | null {
       const row = claim.get(leaseUntil, owner, id, now, now, now);
       return row ? { id: row.id, siteId: row.site_id, slug: row.slug, event: row.event, attempts: row.attempts, body: bodyFor(row.id) } : null;
     },
 
-    /** take() for several deliveries in one transaction; those another sender holds are left out. */
+    // One transaction for the lot: a claim is a committed write.
     takeMany(ids: string[], owner: string, now: number, leaseUntil: number): ClaimedDelivery[] {
       return db.transaction(() => ids.flatMap((id) => this.take(id, owner, now, leaseUntil) ?? []))();
     },
 
-    /**
-     * Frees leases whose sender died on this host (SIGKILL mid-request): their deliveries are
-     * due again at once instead of after the lease runs out. The request may be repeated;
-     * receivers upsert.
-     */
     releaseDeadLeases(now: number): number {
       const held = db.prepare<[number], { lease_owner: string }>('SELECT DISTINCT lease_owner FROM deliveries WHERE lease_until > ? AND lease_owner IS NOT NULL').all(now);
       let freed = 0;
@@ -198,12 +185,11 @@ export function createOutbox(db: StateDb): Outbox {
       return freed;
     },
 
-    /** Logs an attempt and applies its verdict (unless the delivery was superseded meanwhile). */
     recordAttempt(id: string, attempt: AttemptRecord, verdict: AttemptVerdict, now: number): void {
       this.recordAttempts([{ id, attempt, verdict, now }]);
     },
 
-    /** Several attempts in one transaction (one commit instead of one per delivery). */
+    // One transaction for the lot: one commit instead of one per delivery.
     recordAttempts(records: { id: string; attempt: AttemptRecord; verdict: AttemptVerdict; now: number }[]): void {
       db.transaction(() => {
         for (const { id, attempt: a, verdict, now } of records) {
@@ -214,10 +200,6 @@ export function createOutbox(db: StateDb): Outbox {
       })();
     },
 
-    /**
-     * Per slug of the site, its newest delivery (tests and superseded ones aside) when that one
-     * failed: what the receiver never acknowledged.
-     */
     unacknowledged(siteId: string): DeliveryWithBody[] {
       return db
         .prepare<[string], Row>(
@@ -234,20 +216,14 @@ export function createOutbox(db: StateDb): Outbox {
       return listUndelivered(db, siteId, limit);
     },
 
-    /** Settles a pending delivery as superseded: what it carries is no longer what should be sent. */
     supersede(id: string, now: number): boolean {
       return supersede.run(now, id).changes > 0;
     },
 
-    /** Makes the site's pending deliveries due now (their webhook was just re-enabled). */
     makeDue(siteId: string, now: number): number {
       return db.prepare(`UPDATE deliveries SET next_attempt_at = ? WHERE site_id = ? AND state = 'pending' AND next_attempt_at > ?`).run(now, siteId, now).changes;
     },
 
-    /**
-     * Pending deliveries (of one site, or every site), scheduled for later or due, oldest first,
-     * each made due now: `deliveries retry` sends them at once instead of at their next time.
-     */
     pendingMadeDue(siteId: string | null, now: number): string[] {
       return db.transaction(() => {
         const ids = db
@@ -261,12 +237,10 @@ export function createOutbox(db: StateDb): Outbox {
       }).immediate();
     },
 
-    /** Makes one pending delivery due now; false when it is not pending. */
     makeOneDue(id: string, now: number): boolean {
       return db.prepare(`UPDATE deliveries SET next_attempt_at = min(next_attempt_at, ?) WHERE id = ? AND state = 'pending'`).run(now, id).changes === 1;
     },
 
-    /** The newest delivery of the same slug and site created after this one, if any. */
     newerForSlug(d: Delivery): Delivery | null {
       const row = db
         .prepare<[string, string, string], Row>(
@@ -276,7 +250,6 @@ export function createOutbox(db: StateDb): Outbox {
       return row ? toDelivery(row) : null;
     },
 
-    /** Where the receiver last said this slug landed (its `{url}` reply), if it ever did. */
     latestReplyUrl(siteId: string, slug: string): string | null {
       const row = db
         .prepare<[string, string], { reply_url: string }>(
@@ -286,7 +259,6 @@ export function createOutbox(db: StateDb): Outbox {
       return row?.reply_url ?? null;
     },
 
-    /** How many deliveries wait to be sent, and when the oldest of them was queued (for metrics). */
     pendingSummary(): { count: number; oldestCreatedAt: number | null } {
       const row = pendingSummary.get();
       return { count: row?.n ?? 0, oldestCreatedAt: row?.oldest ?? null };
@@ -303,7 +275,6 @@ export function createOutbox(db: StateDb): Outbox {
       return counts;
     },
 
-    /** Deliveries, newest first. */
     list(opts: { siteId?: string | null; limit?: number; states?: DeliveryState[] } = {}): Delivery[] {
       const states = opts.states ?? ['pending', 'delivered', 'failed', 'superseded'];
       return db
@@ -315,7 +286,6 @@ export function createOutbox(db: StateDb): Outbox {
         .map(toDelivery);
     },
 
-    /** Every attempt with its delivery's facts, newest first. */
     attemptLog(opts: { siteId?: string | null; limit?: number } = {}): AttemptLogEntry[] {
       return db
         .prepare<{ site: string | null; limit: number }, AttemptRow>(
