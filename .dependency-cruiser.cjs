@@ -69,9 +69,25 @@ module.exports = {
       from: { path: '^src/receiver/' },
       to: { path: '^src/', pathNot: '^src/receiver/' },
     },
+    {
+      name: 'sql-only-in-store',
+      severity: 'error',
+      comment: "A SQL driver is the state store's business: everything else goes through its interface (test/structure/persistence-boundary.test.ts also checks calls, by type).",
+      from: { path: '^src/', pathNot: '^src/store/' },
+      to: { path: '^(node_modules/better-sqlite3/|(node:)?sqlite$)' },
+    },
+    {
+      name: 'store-through-its-interface',
+      severity: 'error',
+      comment: "Outside src/store/, only its public modules: state-store.ts (the state) and render-cache-file.ts (the build's cache); the SQLite store and its database handle stay inside.",
+      from: { path: '^src/', pathNot: '^src/store/' },
+      to: { path: '^src/store/', pathNot: '^src/store/(state-store|render-cache-file)[.]ts$' },
+    },
   ],
   options: {
-    includeOnly: '^src/',
+    // src/, and the SQL drivers so that sql-only-in-store can see who imports them.
+    includeOnly: ['^src/', '^node_modules/better-sqlite3/', '^(node:)?sqlite$'],
+    doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
