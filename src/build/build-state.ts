@@ -26,7 +26,7 @@ export interface BuildState {
 }
 
 // 5: entries read before front matter had limits and control-character checks are not trusted.
-const FORMAT = `build-state-5:${RENDERER_VERSION}`;
+const FORMAT = `build-state-6:${RENDERER_VERSION}`;
 
 export function emptyBuildState(): BuildState {
   return { sources: new Map(), imageHashes: new Map(), git: { head: null, changes: new Map(), published: new Map() }, checked: new Map() };

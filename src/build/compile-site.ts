@@ -7,7 +7,7 @@ import { issue, type ContentIssue } from '../content/issues.ts';
 import { assertInsideFolder } from '../content/content-files.ts';
 import { CONTENT_LIMITS } from '../content/limits.ts';
 import { readMarkdown, type LoadedSite } from '../content/load-content.ts';
-import type { ArticleKeys, ArticleSource } from '../content/model.ts';
+import { fieldPlace, type ArticleKeys, type ArticleSource } from '../content/model.ts';
 import type { RelatedArticle } from '../contract/article.ts';
 import { renderFailed, type RenderProblem } from '../render/render-context.ts';
 import type { RenderInput, RenderOutput } from '../render/render-markdown.ts';
@@ -100,6 +100,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   for (const source of loaded.articles) {
     const { meta } = source;
     const { checkKey, inputKey } = keysOf(source);
+    if (meta.status === 'published') checkExpiryAgainstGit(source, deps.dates.get(source.file), issues);
     if (meta.status !== 'published') {
       const problems = deps.checked.get(checkKey);
       if (problems) reportProblems(source, problems, issues);
@@ -237,6 +238,21 @@ function relatedOf(source: ArticleSource, published: Map<string, string>): Relat
   return source.meta.related
     .filter((r) => r.slug !== source.meta.slug && published.has(r.slug))
     .map((r) => ({ slug: r.slug, title: published.get(r.slug)! }));
+}
+
+/**
+ * An `expiresAt` at or before the date git gives as first published: the article would never be
+ * served. (Against a publishedAt in front matter, parseArticle has already checked it.)
+ */
+function checkExpiryAgainstGit(source: ArticleSource, dates: FileDates | undefined, issues: ContentIssue[]): void {
+  const { expiresAt, publishedAt } = source.meta;
+  const fromGit = dates?.publishedAt;
+  if (!expiresAt || publishedAt || !fromGit || Date.parse(expiresAt) > Date.parse(fromGit)) return;
+  issues.push(
+    issue(source.file, fieldPlace(source.meta, 'expiresAt'), 'CONTENT_EXPIRY_BEFORE_PUBLISH', `\`expiresAt\` (${expiresAt}) is not after the date the article was first published (${fromGit}, from git history)`, {
+      hint: 'set expiresAt later, or remove it',
+    }),
+  );
 }
 
 function reportProblems(source: ArticleSource, problems: RenderProblem[], issues: ContentIssue[]): void {

@@ -5,11 +5,11 @@ import { readContentFile, symlinkIssue, walkFiles, type FileBudget } from './con
 import { FieldReader } from './field-reader.ts';
 import { issue, START, type ContentIssue } from './issues.ts';
 import { CONTENT_LIMITS } from './limits.ts';
-import { DEFAULT_ARTICLE_PATH, LANG_TAG, SITE_ID, type Author, type Site } from './model.ts';
+import { DEFAULT_ARTICLE_PATH, DEFAULT_TIMEZONE, LANG_TAG, SITE_ID, type Author, type Site } from './model.ts';
 import { decodeUtf8 } from './parse-article.ts';
 import { parseYamlMapping } from './yaml-fields.ts';
 
-const SITE_FIELDS = ['name', 'lang', 'url', 'articlePath'] as const;
+const SITE_FIELDS = ['name', 'lang', 'url', 'articlePath', 'timezone', 'previewUrl'] as const;
 const AUTHOR_FIELDS = ['name', 'bio', 'url'] as const;
 
 async function readYaml(file: string, issues: ContentIssue[]) {
@@ -65,10 +65,64 @@ export async function loadSite(dir: string, issues: ContentIssue[]): Promise<Sit
   if (!articlePath.startsWith('/') || !articlePath.includes('{slug}')) {
     f.fail('articlePath', 'CONTENT_URL_INVALID', `\`articlePath\` must start with "/" and contain {slug}: "${articlePath}"`);
   }
+  const timezone = readTimezone(f);
+  const previewUrl = readPreviewUrl(f);
   f.warnUnknown(SITE_FIELDS);
   const failed = issues.slice(before).some((i) => i.severity === 'error');
   if (failed || name === null || lang === null || url === null) return null;
-  return { id, name, lang, url, articlePath, dir };
+  return { id, name, lang, url, articlePath, timezone, previewUrl, dir };
+}
+
+/** An IANA zone name the runtime knows (`Europe/Paris`), as the runtime spells it. */
+function readTimezone(f: FieldReader): string {
+  const zone = f.string('timezone');
+  if (zone === null) return DEFAULT_TIMEZONE;
+  const known = canonicalZone(zone);
+  if (known === null) {
+    f.fail('timezone', 'CONTENT_TIMEZONE_INVALID', `\`timezone\` "${zone}" is not a time zone name`, 'use an IANA name such as UTC, Europe/Paris or America/New_York');
+    return DEFAULT_TIMEZONE;
+  }
+  return known;
+}
+
+export function canonicalZone(zone: string): string | null {
+  // Offsets such as "+02:00" are valid to Intl but are not zones: they ignore daylight saving.
+  if (!/^[A-Za-z][A-Za-z0-9_+\-]*(?:\/[A-Za-z0-9_+\-]+)*$/.test(zone) || zone.length > 64) return null;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return null; // RangeError: the runtime's time zone data has no such zone
+  }
+}
+
+/**
+ * `previewUrl`: where the site shows a draft, with `{slug}` and `{token}` to fill in. HTTPS only
+ * (the token in it opens a draft), but for loopback hosts while a site is developed locally.
+ */
+function readPreviewUrl(f: FieldReader): string | null {
+  const template = f.string('previewUrl');
+  if (template === null) return null;
+  const problem = previewUrlProblem(template);
+  if (problem) {
+    f.fail('previewUrl', 'CONTENT_URL_INVALID', `\`previewUrl\` ${problem}: "${template}"`, 'e.g. https://example.com/api/preview?slug={slug}&token={token}');
+    return null;
+  }
+  return template;
+}
+
+function previewUrlProblem(template: string): string | null {
+  if (!template.includes('{slug}') || !template.includes('{token}')) return 'must contain {slug} and {token}';
+  let url: URL;
+  try {
+    url = new URL(template.replaceAll('{slug}', 'slug-placeholder').replaceAll('{token}', 'token-placeholder'));
+  } catch {
+    return 'is not an absolute URL';
+  }
+  const loopback = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) return 'must use https';
+  if (url.username || url.password) return 'must not contain a user name or password';
+  if (url.host.includes('-placeholder')) return 'must not put {slug} or {token} in the host';
+  return null;
 }
 
 /**
@@ -78,7 +132,7 @@ export async function loadSite(dir: string, issues: ContentIssue[]): Promise<Sit
  */
 export function standInSite(dir: string): Site {
   const id = path.basename(dir);
-  return { id, name: id, lang: 'en', url: 'https://site-yaml-has-problems.invalid', articlePath: DEFAULT_ARTICLE_PATH, dir };
+  return { id, name: id, lang: 'en', url: 'https://site-yaml-has-problems.invalid', articlePath: DEFAULT_ARTICLE_PATH, timezone: DEFAULT_TIMEZONE, previewUrl: null, dir };
 }
 
 export async function loadAuthors(dir: string, issues: ContentIssue[], budget: FileBudget): Promise<Map<string, Author>> {

@@ -12,6 +12,7 @@ export const ARTICLE_STATUSES = ['draft', 'published'] as const;
 export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
 
 export const DEFAULT_ARTICLE_PATH = '/blog/{slug}';
+export const DEFAULT_TIMEZONE = 'UTC';
 
 export interface Site {
   id: string;
@@ -20,6 +21,13 @@ export interface Site {
   /** Base URL of the site that renders the articles. */
   url: string;
   articlePath: string;
+  /** IANA time zone the admin shows scheduled times in, besides UTC (`timezone:`, default UTC). */
+  timezone: string;
+  /**
+   * The site's draft preview route, with `{slug}` and `{token}` to fill in, or null when the site
+   * has none.
+   */
+  previewUrl: string | null;
   /** Absolute path of content/<site>. */
   dir: string;
 }
@@ -50,22 +58,25 @@ export interface ArticleMeta {
   sourceUrl: string | null;
   publishedAt: string | null;
   updatedAt: string | null;
+  /** From this instant (UTC) the article is withdrawn; null: never. */
+  expiresAt: string | null;
   /**
-   * Where the fields checked later against other files sit (slug, author, image), as line and
+   * Where the fields checked later against other files or git sit (slug, author, image, expiresAt), as line and
    * column pairs in one flat array: the build state keeps this for every article, and one small
    * array deserializes far faster than three objects. Read it with fieldPlace().
    */
   places: FieldPlaces;
 }
 
-export type FieldPlaces = [number, number, number, number, number, number];
-const PLACE_INDEX = { slug: 0, author: 2, image: 4 } as const;
+export type FieldPlaces = [number, number, number, number, number, number, number, number];
+const PLACE_INDEX = { slug: 0, author: 2, image: 4, expiresAt: 6 } as const;
 
 export function fieldPlaces(place: (field: keyof typeof PLACE_INDEX) => Place): FieldPlaces {
   const s = place('slug');
   const a = place('author');
   const i = place('image');
-  return [s.line, s.column, a.line, a.column, i.line, i.column];
+  const e = place('expiresAt');
+  return [s.line, s.column, a.line, a.column, i.line, i.column, e.line, e.column];
 }
 
 export function fieldPlace(meta: Pick<ArticleMeta, 'places'>, field: keyof typeof PLACE_INDEX): Place {
@@ -117,6 +128,7 @@ export const FRONT_MATTER_FIELDS = [
   'sourceUrl',
   'publishedAt',
   'updatedAt',
+  'expiresAt',
 ] as const;
 
 /** Turns a file name into a slug: lower-case words joined by `-`. */

@@ -60,6 +60,7 @@ export function parseArticle(file: string, bytes: Uint8Array): ParsedArticle {
   if (lang !== null && !LANG_TAG.test(lang)) {
     f.fail('lang', 'CONTENT_LANG_INVALID', `\`lang\` "${lang}" is not a language tag`, 'use a BCP 47 tag such as en, fr or pt-BR');
   }
+  const publishedAt = f.date('publishedAt');
   const meta: ArticleMeta = {
     title: title ?? '',
     slug,
@@ -73,14 +74,28 @@ export function parseArticle(file: string, bytes: Uint8Array): ParsedArticle {
     related: f.stringList('related').map((r) => ({ slug: r.value, ...r.place })),
     kind,
     sourceUrl: f.url('sourceUrl'),
-    publishedAt: f.date('publishedAt'),
+    publishedAt,
     updatedAt: f.date('updatedAt'),
+    expiresAt: readExpiry(f, publishedAt),
     places: fieldPlaces((field) => f.placeOf(field)),
   };
   f.warnUnknown(FRONT_MATTER_FIELDS);
   // Without a title the file is still an article to the cross-file checks (its author, images
   // and related slugs), so all of its problems show at once; the missing title fails the build.
   return { meta, markdown: split.body, bodyLine, issues };
+}
+
+/**
+ * `expiresAt`, which must come after an explicit `publishedAt` (an article withdrawn before it
+ * goes live would never be served: almost certainly a typo in one of the two dates). Against a
+ * publishedAt taken from git history the build checks it once the dates are known.
+ */
+function readExpiry(f: FieldReader, publishedAt: string | null): string | null {
+  const expiresAt = f.date('expiresAt');
+  if (expiresAt !== null && publishedAt !== null && Date.parse(expiresAt) <= Date.parse(publishedAt)) {
+    f.fail('expiresAt', 'CONTENT_EXPIRY_BEFORE_PUBLISH', `\`expiresAt\` (${expiresAt}) is not after \`publishedAt\` (${publishedAt})`, 'set expiresAt later than publishedAt, or remove it');
+  }
+  return expiresAt;
 }
 
 /** The body of an article file already read once by parseArticle (valid UTF-8, YAML front matter). */

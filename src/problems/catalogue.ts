@@ -105,6 +105,8 @@ export const CATALOGUE = {
   CONTENT_LANG_INVALID: { area: 'content', meaning: 'a `lang` that is not a language tag', fix: 'Write a tag such as `en` or `pt-BR`.' },
   CONTENT_URL_INVALID: { area: 'content', meaning: 'a URL field that is not an absolute http(s) URL', fix: 'Write the full URL, with https://.' },
   CONTENT_DATE_INVALID: { area: 'content', meaning: 'a date that cannot be read', fix: 'Write an ISO 8601 date or date-time.' },
+  CONTENT_EXPIRY_BEFORE_PUBLISH: { area: 'content', meaning: 'an article\'s `expiresAt` is not after its `publishedAt` (from front matter or git history), so it would never be served', fix: 'Set `expiresAt` later than `publishedAt`, or remove it.' },
+  CONTENT_TIMEZONE_INVALID: { area: 'content', meaning: 'a site\'s `timezone` is not a time zone name the runtime knows', fix: 'Use an IANA name such as UTC, Europe/Paris or America/New_York.' },
   CONTENT_AUTHOR_UNKNOWN: { area: 'content', meaning: 'an article names an author with no file in `authors/`', fix: 'Add `authors/<id>.yaml` or correct the id.' },
   CONTENT_RELATED_UNKNOWN: { area: 'content', meaning: 'a related slug that is no article of the site', fix: 'Correct or remove the slug.' },
   CONTENT_RELATED_SELF: { area: 'content', meaning: 'an article lists itself as related', fix: 'Remove its own slug.' },
