@@ -51,11 +51,15 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'keys',
-    summary: 'print each site\'s API key, or give one site a new key',
-    usage: ['keys [--site <id>] [--json]', 'keys rotate <site>'],
-    options: { site, json },
+    summary: 'print each site\'s API key and preview key, or give one site a new key',
+    usage: ['keys [--site <id>] [--json]', 'keys rotate <site> [--preview]'],
+    options: { site, json, preview: { type: 'boolean', help: 'with rotate: give the site a new preview key (its API key stays)' } },
     positionals: { max: 2 },
-    notes: ['`keys rotate` stops the old key at once; other sites keep theirs.'],
+    notes: [
+      'The table is site, API key (pk_…), preview key (pv_…): the preview key also sees drafts and',
+      'scheduled articles, so keep it on the server side of a site, never in a page.',
+      '`keys rotate` stops the old key at once; other sites, and the site\'s other key, keep theirs.',
+    ],
   },
   {
     name: 'webhook',

@@ -101,7 +101,12 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
         err(`quire keys: unknown action "${positionals[0]}"\n${helpText(spec)}`);
         return 2;
       }
-      return (await import('./commands/keys.ts')).runKeys(ctx, { site: values.string('site') ?? null, json: values.flag('json'), rotate: positionals[0] === 'rotate' ? (positionals[1] ?? '') : null });
+      return (await import('./commands/keys.ts')).runKeys(ctx, {
+        site: values.string('site') ?? null,
+        json: values.flag('json'),
+        rotate: positionals[0] === 'rotate' ? (positionals[1] ?? '') : null,
+        preview: values.flag('preview'),
+      });
     case 'webhook':
       return (await import('./commands/webhook.ts')).runWebhook(ctx, {
         action: positionals[0],

@@ -6,9 +6,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SITE_ID } from '../content/model.ts';
 import { isMissingFile, ProblemError } from '../problems/problem.ts';
-import type { KeyGenerations } from './api-keys.ts';
+import { PREVIEW_SUFFIX, type KeyGenerations } from './api-keys.ts';
 
 export const KEYS_FILE = 'keys.json';
+/** A site id, or a site id and PREVIEW_SUFFIX: what keys.json keeps generations under. */
+const KEY_NAME = new RegExp(`^${SITE_ID.source.slice(1, -1)}(?:\\${PREVIEW_SUFFIX})?$`);
 const MAX_KEYS_FILE_BYTES = 1024 * 1024;
 
 export class KeyStateError extends ProblemError<'KEY_STATE_UNREADABLE'> {
@@ -59,7 +61,7 @@ export function readKeyGenerations(file: string): Record<string, number> | null 
   if (!data || typeof data !== 'object' || Array.isArray(data)) throw broken('not a JSON object of site ids and generations');
   const generations: Record<string, number> = {};
   for (const [site, generation] of Object.entries(data)) {
-    if (!SITE_ID.test(site)) throw broken(`"${site}" is not a site id`);
+    if (!KEY_NAME.test(site)) throw broken(`"${site}" is not a site id (or a site id followed by ${PREVIEW_SUFFIX})`);
     if (!Number.isSafeInteger(generation) || (generation as number) < 1) throw broken(`the generation of "${site}" is not a whole number of at least 1`);
     generations[site] = generation as number;
   }

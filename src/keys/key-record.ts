@@ -6,6 +6,7 @@ import path from 'node:path';
 import { MANIFEST_FILE } from '../dist/layout.ts';
 import { fileIn } from '../dist/local-dist.ts';
 import type { Manifest } from '../dist/manifest.ts';
+import { PREVIEW_SUFFIX } from './api-keys.ts';
 import { KEYS_FILE, KeyStateError, readKeyGenerations, type KeyGenerationFile } from './key-generations.ts';
 
 /**
@@ -25,6 +26,11 @@ export function keyGenerationsToRecord(stateDir: string, previous: Record<string
   return Object.fromEntries(Object.entries(record).filter(([, generation]) => generation > 1).sort(([a], [b]) => a.localeCompare(b)));
 }
 
+/** `site "one" had key`, or `… had preview key`, as a message names a generation's key. */
+function keyOfSite(name: string): string {
+  return name.endsWith(PREVIEW_SUFFIX) ? `site "${name.slice(0, -PREVIEW_SUFFIX.length)}" had preview key` : `site "${name}" had key`;
+}
+
 /** Throws KeyStateError when keys.json is behind what the build in `distDir` recorded. */
 export function checkKeysAgainstBuild(generations: KeyGenerationFile, manifest: Manifest | null, distDir: string): void {
   const behind = Object.entries(manifest?.keyGenerations ?? {}).filter(([site, generation]) => generations.generationOf(site) < generation);
@@ -32,7 +38,7 @@ export function checkKeysAgainstBuild(generations: KeyGenerationFile, manifest: 
   const [site, generation] = behind[0]!;
   const fix = Object.fromEntries(behind.map(([s, g]) => [s, g + 1]));
   throw new KeyStateError(
-    `${generations.file} is missing or was reset: ${fileIn(distDir, MANIFEST_FILE)} was built when site "${site}" had key generation ${generation} ` +
+    `${generations.file} is missing or was reset: ${fileIn(distDir, MANIFEST_FILE)} was built when ${keyOfSite(site)} generation ${generation} ` +
       `(${generations.file} says ${generations.generationOf(site)}), so keys rotated away would be valid again. ` +
       `Restore ${generations.file} from a backup (keep the state dir between runs), or write ${JSON.stringify({ ...generations.all(), ...fix })} to it to give ${behind.length === 1 ? 'that site a new key' : 'those sites new keys'}.`,
   );

@@ -63,7 +63,7 @@ describe('quire state backup', { timeout: 120_000 }, () => {
     fs.mkdirSync(restored, { mode: 0o700 });
     for (const f of fs.readdirSync(backupDir)) fs.copyFileSync(path.join(backupDir, f), path.join(restored, f));
     const keys = await quire(['keys', '--site', 'one'], restored);
-    expect(keys.stdout.trim()).toBe(`one\t${key}`); // the rotated generation survived
+    expect(keys.stdout.trim().split('\t').slice(0, 2)).toEqual(['one', key]); // the rotated generation survived
     const store = openStateStore(restored, fs.readFileSync(path.join(restored, 'secret'), 'utf8').trim());
     try {
       expect(store.webhooks.secretOf('one')).toBe(SECRET);

@@ -1,13 +1,18 @@
 import { discoverSites } from '../../content/load-content.ts';
 import { SITE_ID } from '../../content/model.ts';
+import { previewKeyName } from '../../keys/api-keys.ts';
 import type { CliContext } from '../context.ts';
 
 export async function runKeys(
   { app, config, out, err }: CliContext,
-  opts: { site: string | null; json: boolean; rotate: string | null },
+  opts: { site: string | null; json: boolean; rotate: string | null; preview: boolean },
 ): Promise<number> {
   if (opts.rotate !== null && !SITE_ID.test(opts.rotate)) {
-    err('usage: quire keys rotate <site>');
+    err('usage: quire keys rotate <site> [--preview]');
+    return 2;
+  }
+  if (opts.preview && opts.rotate === null) {
+    err('--preview goes with rotate: quire keys rotate <site> --preview (`quire keys` prints both keys)');
     return 2;
   }
   // Only site.yaml files are read: listing keys must not cost a read of every article.
@@ -20,13 +25,19 @@ export async function runKeys(
   }
   const { keyring, generations } = app.keys();
   if (opts.rotate !== null) {
+    if (opts.preview) {
+      const generation = generations.rotate(previewKeyName(opts.rotate));
+      out(`New preview key for ${opts.rotate} (generation ${generation}); the previous preview key no longer works, the API key is unchanged:`);
+      out(keyring.previewKeyFor(opts.rotate));
+      return 0;
+    }
     const generation = generations.rotate(opts.rotate);
-    out(`New key for ${opts.rotate} (generation ${generation}); the previous key no longer works:`);
+    out(`New key for ${opts.rotate} (generation ${generation}); the previous key no longer works, the preview key is unchanged:`);
     out(keyring.keyFor(opts.rotate));
     return 0;
   }
-  const keys = (wanted === null ? sites : [wanted]).map((site) => ({ site, key: keyring.keyFor(site) }));
+  const keys = (wanted === null ? sites : [wanted]).map((site) => ({ site, key: keyring.keyFor(site), previewKey: keyring.previewKeyFor(site) }));
   if (opts.json) out(JSON.stringify(keys));
-  else for (const k of keys) out(`${k.site}\t${k.key}`);
+  else for (const k of keys) out(`${k.site}\t${k.key}\t${k.previewKey}`);
   return 0;
 }
