@@ -136,6 +136,21 @@ export const COMMANDS: readonly CommandSpec[] = [
     positionals: { max: 1 },
   },
   {
+    name: 'preview',
+    summary: 'print a signed link that opens a draft (or any article) on the site\'s preview route',
+    usage: ['preview <site> <slug> [--ttl <duration>] [--json]'],
+    options: {
+      ttl: { type: 'string', value: 'duration', help: 'how long the link works: 90m, 24h (default), 7d; at most 30d' },
+      json: { type: 'boolean', help: 'print {"url", "token", "expiresAt"}' },
+    },
+    positionals: { max: 2 },
+    notes: [
+      'The link is the site.yaml previewUrl with {slug} and {token} filled in. The token is signed',
+      'with the site\'s preview key, for this article only; the site checks it with verifyPreviewToken',
+      'from the receiver kit. Rotating the preview key (`quire keys rotate <site> --preview`) ends every link.',
+    ],
+  },
+  {
     name: 'mcp',
     summary: 'serve the MCP tools over stdio (npm run mcp)',
     usage: ['mcp'],

@@ -107,6 +107,14 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
         rotate: positionals[0] === 'rotate' ? (positionals[1] ?? '') : null,
         preview: values.flag('preview'),
       });
+    case 'preview':
+      return (await import('./commands/preview.ts')).runPreview(ctx, {
+        site: positionals[0] ?? null,
+        slug: positionals[1] ?? null,
+        ttl: values.string('ttl') ?? null,
+        json: values.flag('json'),
+        now: Date.now(),
+      });
     case 'webhook':
       return (await import('./commands/webhook.ts')).runWebhook(ctx, {
         action: positionals[0],

@@ -1,4 +1,5 @@
-// For site owners: check that a request really comes from Quire before trusting its body.
+// For site owners: check that a request really comes from Quire before trusting its body, and
+// that a draft preview link was made by Quire (verifyPreviewToken, at the end).
 // Self-contained (node:crypto only) so it can be copied into a receiver as is.
 //
 // Verify the RAW body bytes: JSON.parse + JSON.stringify changes the bytes (spacing, escapes,
@@ -148,4 +149,45 @@ export function verifyWebhook(rawBody: Buffer | Uint8Array | string, headers: He
     return { ok: false, status: 400, reason: 'body is not a Quire webhook payload ({event, article: {id, slug, …}})' };
   }
   return { ok: true, verifiedBy, payload: p as QuireWebhookPayload };
+}
+
+export type PreviewTokenResult =
+  | { ok: true; site: string; slug: string; expiresAt: string }
+  | { ok: false; reason: 'malformed' | 'signature' | 'expired' | 'other-article' | 'other-site'; message: string };
+
+const MAX_PREVIEW_TOKEN_LENGTH = 1024;
+const PREVIEW_KEY = /^pv_([a-z0-9][a-z0-9-]*)\.[A-Za-z0-9_-]{43}$/;
+
+/**
+ * For a site's preview route: accepts a token from a Quire preview link (`quire preview`, or the
+ * admin's Preview link) when it was signed with this site's preview key, is for this article
+ * (`slug`) and site, and has not expired. Only then fetch the draft with the preview key. The
+ * signature is checked, in constant time, before anything in the token is read.
+ */
+export function verifyPreviewToken(token: string, previewKey: string, expected: { slug: string; site: string; now?: () => number }): PreviewTokenResult {
+  const refuse = (reason: Exclude<PreviewTokenResult, { ok: true }>['reason'], message: string): PreviewTokenResult => ({ ok: false, reason, message });
+  const keySite = PREVIEW_KEY.exec(previewKey)?.[1];
+  if (keySite === undefined) throw new TypeError('previewKey is not a Quire preview key (pv_<site>.<signature>): see `quire keys`');
+  if (keySite !== expected.site) throw new TypeError(`previewKey belongs to site "${keySite}", not "${expected.site}"`);
+  if (typeof token !== 'string' || token.length > MAX_PREVIEW_TOKEN_LENGTH || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/.test(token)) {
+    return refuse('malformed', 'not a Quire preview token');
+  }
+  const [payload, signature] = token.split('.') as [string, string];
+  const mac = createHmac('sha256', previewKey).update(`quire-preview-token\0${payload}`).digest();
+  if (!safeEqual(Buffer.from(signature, 'base64url'), mac)) return refuse('signature', 'the token was not signed with this site\'s preview key (forged, or the preview key was rotated)');
+  let claims: { v?: unknown; site?: unknown; slug?: unknown; exp?: unknown };
+  try {
+    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return refuse('malformed', 'the token\'s payload is not JSON');
+  }
+  if (claims?.v !== 1 || typeof claims.site !== 'string' || typeof claims.slug !== 'string' || !Number.isSafeInteger(claims.exp)) {
+    return refuse('malformed', 'the token\'s payload is not a version 1 preview claim');
+  }
+  if (claims.site !== expected.site) return refuse('other-site', `the token is for site "${claims.site}"`);
+  if (claims.slug !== expected.slug) return refuse('other-article', `the token is for the article "${claims.slug}", not "${expected.slug}"`);
+  const exp = claims.exp as number;
+  const nowMs = (expected.now ?? Date.now)();
+  if (nowMs >= exp * 1000) return refuse('expired', `the preview link expired at ${new Date(exp * 1000).toISOString()}`);
+  return { ok: true, site: claims.site, slug: claims.slug, expiresAt: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') };
 }

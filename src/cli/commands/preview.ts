@@ -1,0 +1,46 @@
+// `quire preview <site> <slug>`: a signed, expiring link to one article on the site's preview route.
+import { loadContent } from '../../content/load-content.ts';
+import { createPreviewToken, DEFAULT_PREVIEW_TTL_MS, MAX_PREVIEW_TTL_MS, parseDuration, previewLink } from '../../keys/preview-token.ts';
+import { createKeyringFor, isKnownSite, type CliContext } from '../context.ts';
+
+export async function runPreview(
+  ctx: CliContext,
+  opts: { site: string | null; slug: string | null; ttl: string | null; json: boolean; now: number },
+): Promise<number> {
+  const { config, out, err } = ctx;
+  if (!opts.site || !opts.slug) {
+    err('usage: quire preview <site> <slug> [--ttl <duration>] [--json]');
+    return 2;
+  }
+  const ttlMs = opts.ttl === null ? DEFAULT_PREVIEW_TTL_MS : parseDuration(opts.ttl);
+  if (ttlMs === null || ttlMs <= 0 || ttlMs > MAX_PREVIEW_TTL_MS) {
+    err(`--ttl "${opts.ttl}" is not a duration from 1s to 30d (e.g. 90m, 24h, 7d)`);
+    return 2;
+  }
+  if (!(await isKnownSite(ctx, opts.site))) return 1;
+  const content = await loadContent(config.contentDir);
+  const loaded = content.sites.find((s) => s.site.id === opts.site);
+  if (!loaded) {
+    err(`site "${opts.site}" has problems in its site.yaml: run \`quire build\` to see them`);
+    return 1;
+  }
+  const article = loaded.articles.find((a) => a.meta.slug === opts.slug);
+  if (!article) {
+    err(`no article "${opts.slug}" in site "${opts.site}" (drafts count; the slug is the one in front matter or made from the file name)`);
+    return 1;
+  }
+  const { previewUrl } = loaded.site;
+  if (previewUrl === null) {
+    err(`site "${opts.site}" has no previewUrl: add one to ${opts.site}/site.yaml, e.g. previewUrl: ${new URL('/api/preview', loaded.site.url).href}?slug={slug}&token={token}`);
+    return 1;
+  }
+  const { keyring } = createKeyringFor(config);
+  const { token, expiresAt } = createPreviewToken(keyring.previewKeyFor(opts.site), { site: opts.site, slug: opts.slug }, ttlMs, opts.now);
+  const url = previewLink(previewUrl, opts.slug, token);
+  if (opts.json) out(JSON.stringify({ url, token, expiresAt }));
+  else {
+    out(url);
+    err(`Opens the ${article.meta.status} "${opts.slug}" until ${expiresAt} (UTC); anyone with the link can read it until then.`);
+  }
+  return 0;
+}

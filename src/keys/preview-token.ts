@@ -1,0 +1,41 @@
+// Preview links: a token that opens one draft of one site until it expires. It is signed with the
+// site's preview key, which the site already keeps server-side to fetch drafts, so the site's
+// preview route can check it with the receiver kit's verifyPreviewToken and nothing else.
+//
+// Format (the receiver kit reads it with its own code, kept self-contained; a test holds the two
+// to each other): `<payload>.<signature>`, both base64url, the payload the JSON
+// {"v":1,"site","slug","exp"} (exp in whole seconds since the epoch), the signature an
+// HMAC-SHA256 of "quire-preview-token\0<payload>" keyed by the preview key.
+import { createHmac } from 'node:crypto';
+
+export const PREVIEW_TOKEN_LABEL = 'quire-preview-token';
+export const DEFAULT_PREVIEW_TTL_MS = 24 * 60 * 60 * 1000;
+/** A link handed out for longer than this is more of a leak than a preview. */
+export const MAX_PREVIEW_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+export interface PreviewToken {
+  token: string;
+  /** UTC, second precision. */
+  expiresAt: string;
+}
+
+export function createPreviewToken(previewKey: string, target: { site: string; slug: string }, ttlMs: number, now: number): PreviewToken {
+  if (!(ttlMs > 0 && ttlMs <= MAX_PREVIEW_TTL_MS)) throw new RangeError(`a preview link lasts more than 0 and at most ${MAX_PREVIEW_TTL_MS / 86_400_000} days`);
+  const exp = Math.floor((now + ttlMs) / 1000);
+  const payload = Buffer.from(JSON.stringify({ v: 1, site: target.site, slug: target.slug, exp })).toString('base64url');
+  const signature = createHmac('sha256', previewKey).update(`${PREVIEW_TOKEN_LABEL}\0${payload}`).digest('base64url');
+  return { token: `${payload}.${signature}`, expiresAt: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+}
+
+/** The site's previewUrl template with the article and token filled in (each URL-encoded). */
+export function previewLink(template: string, slug: string, token: string): string {
+  return template.replaceAll('{slug}', encodeURIComponent(slug)).replaceAll('{token}', encodeURIComponent(token));
+}
+
+/** `24h`, `90m`, `7d`, `3600s` (or a bare number of seconds) → milliseconds; null when not one. */
+export function parseDuration(text: string): number | null {
+  const m = /^(\d{1,7})([smhd]?)$/.exec(text.trim());
+  if (!m) return null;
+  const unit = { '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as '' | 's' | 'm' | 'h' | 'd'];
+  return Number(m[1]) * unit;
+}

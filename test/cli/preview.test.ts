@@ -1,0 +1,77 @@
+// `quire preview`: the real CLI in child processes; the link it prints is checked with the
+// receiver kit, as a site's preview route would.
+import { afterEach, describe, expect, it } from 'vitest';
+import { verifyPreviewToken } from '../../src/receiver/verify-webhook.ts';
+import { runCli } from '../helpers/run-cli.ts';
+import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
+
+let p: TempProject;
+afterEach(() => p?.cleanup());
+
+const SECRET = 'a-server-secret-that-stays-the-same-0123456789';
+const env = () => ({ QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, QUIRE_SECRET: SECRET });
+const TEMPLATE = 'https://one.example.com/api/preview?slug={slug}&token={token}';
+
+function project(previewUrl: string | null = TEMPLATE): void {
+  p = createTempProject();
+  writeSite(p, 'one', `name: One\nlang: en\nurl: https://one.example.com\n${previewUrl ? `previewUrl: ${previewUrl}\n` : ''}`);
+  p.write('one/articles/draft.md', article({ title: 'Draft', status: 'draft' }));
+}
+
+async function previewKey(): Promise<string> {
+  return (JSON.parse((await runCli(['keys', '--site', 'one', '--json'], env())).stdout) as { previewKey: string }[])[0]!.previewKey;
+}
+
+describe('quire preview', () => {
+  it('prints a link to the draft that the site can verify with the kit, valid for 24 h by default', async () => {
+    project();
+    const before = Date.now();
+    const r = await runCli(['preview', 'one', 'draft', '--json'], env());
+    expect(r.code, r.stderr).toBe(0);
+    const { url, token, expiresAt } = JSON.parse(r.stdout) as { url: string; token: string; expiresAt: string };
+    const link = new URL(url);
+    expect(`${link.origin}${link.pathname}`).toBe('https://one.example.com/api/preview');
+    expect(link.searchParams.get('slug')).toBe('draft');
+    expect(link.searchParams.get('token')).toBe(token);
+    const lifetime = Date.parse(expiresAt) - before;
+    expect(lifetime).toBeGreaterThan(24 * 3_600_000 - 5_000);
+    expect(lifetime).toBeLessThanOrEqual(24 * 3_600_000);
+    const key = await previewKey();
+    expect(verifyPreviewToken(token, key, { slug: 'draft', site: 'one' })).toEqual({ ok: true, site: 'one', slug: 'draft', expiresAt });
+    expect(verifyPreviewToken(token, key, { slug: 'draft', site: 'one', now: () => Date.parse(expiresAt) })).toMatchObject({ ok: false, reason: 'expired' });
+
+    const text = await runCli(['preview', 'one', 'draft', '--ttl', '90m'], env());
+    expect(text.code).toBe(0);
+    expect(text.stdout.trim()).toMatch(/^https:\/\/one\.example\.com\/api\/preview\?slug=draft&token=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+    expect(text.stderr).toMatch(/Opens the draft "draft" until \S+Z \(UTC\)/);
+  });
+
+  it('a rotated preview key ends the links made before', async () => {
+    project();
+    const { token } = JSON.parse((await runCli(['preview', 'one', 'draft', '--json'], env())).stdout) as { token: string };
+    expect((await runCli(['keys', 'rotate', 'one', '--preview'], env())).code).toBe(0);
+    expect(verifyPreviewToken(token, await previewKey(), { slug: 'draft', site: 'one' })).toMatchObject({ ok: false, reason: 'signature' });
+  });
+
+  it.each([
+    [['preview', 'one'], 2, /usage: quire preview <site> <slug>/],
+    [['preview', 'one', 'draft', '--ttl', '31d'], 2, /--ttl "31d" is not a duration/],
+    [['preview', 'one', 'draft', '--ttl', 'soon'], 2, /--ttl "soon" is not a duration/],
+    [['preview', 'nope', 'draft'], 1, /no site "nope"/],
+    [['preview', 'one', 'missing'], 1, /no article "missing" in site "one"/],
+  ])('%j fails with a clear message and prints no link', async (args, code, message) => {
+    project();
+    const r = await runCli(args, env());
+    expect(r.code).toBe(code);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a site without previewUrl is told how to add one', async () => {
+    project(null);
+    const r = await runCli(['preview', 'one', 'draft'], env());
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('previewUrl: https://one.example.com/api/preview?slug={slug}&token={token}');
+    expect(r.stdout).toBe('');
+  });
+});
