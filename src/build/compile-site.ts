@@ -194,6 +194,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
         kind: meta.kind,
         publishedAt: body.publishedAt,
         updatedAt: body.updatedAt,
+        ...(meta.expiresAt ? { expiresAt: meta.expiresAt } : {}),
         images: [...new Set([...(meta.image?.kind === 'file' ? [meta.image.sitePath] : []), ...out.images])],
       };
     }

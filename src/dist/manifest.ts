@@ -16,6 +16,13 @@ export interface ManifestArticle {
   kind: string;
   publishedAt: string | null;
   updatedAt: string | null;
+  /**
+   * When the article is withdrawn (front matter `expiresAt`); absent when never. With a
+   * publishedAt still ahead, this is the window in which it is served: the build writes every
+   * published article, and readers show each only inside its window (src/schedule/), so no
+   * rebuild is needed when one opens or closes.
+   */
+  expiresAt?: string;
   /** Site paths of the images its output uses. */
   images: string[];
 }
