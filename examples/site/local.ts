@@ -54,7 +54,9 @@ async function main(): Promise<void> {
 
   const secret = process.env.RECEIVER_SECRET || generateWebhookSecret();
   const apiBase = process.env.QUIRE_API ?? `${app.publicUrl}/v1`;
-  const apiKey = app.keys().keyring.keyFor(siteId);
+  const { keyring } = app.keys();
+  const apiKey = keyring.keyFor(siteId);
+  const previewKey = keyring.previewKeyFor(siteId);
 
   // The site's URL is only known once the port is: requests wait for the app.
   let handle: ((req: Request) => Response | Promise<Response>) | null = null;
@@ -67,7 +69,7 @@ async function main(): Promise<void> {
   }) as https.Server;
   await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
   const siteUrl = `https://${HOST}:${(server.address() as AddressInfo).port}`;
-  handle = createExampleSite({ secret, apiBase, apiKey, publicUrl: siteUrl }).app.fetch;
+  handle = createExampleSite({ secret, apiBase, apiKey, previewKey, publicUrl: siteUrl }).app.fetch;
 
   const webhookUrl = `${siteUrl}/webhooks/quire`;
   process.stdout.write(
@@ -86,6 +88,10 @@ async function main(): Promise<void> {
       `  npm run quire -- webhook test ${siteId}`,
       '  npm run publish',
       `  npm run quire -- verify ${siteId} --url ${siteUrl}`,
+      '',
+      `Draft previews: add to content/${siteId}/site.yaml`,
+      `  previewUrl: ${siteUrl}/api/preview?slug={slug}&token={token}`,
+      `then \`npm run quire -- preview ${siteId} <slug>\` prints a link that opens the draft here.`,
       '',
       'Stop with Ctrl-C.',
       '',

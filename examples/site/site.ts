@@ -6,8 +6,12 @@
 //   author's url when there is one), and `html` injected exactly as received.
 // - GET /sitemap.xml (announced in /robots.txt): every article with lastmod = its updatedAt,
 //   refreshed on every `updated` event.
+// - GET /api/preview?slug=…&token=… (when given the site's preview key): a draft preview. The
+//   token (from `quire preview` or the admin, via site.yaml's previewUrl) is checked with the
+//   receiver kit, then the draft is fetched with the preview key, server-side, and shown
+//   uncached and unindexed. This is the route site.yaml's previewUrl points at.
 import { Hono } from 'hono';
-import { verifyWebhook } from '../../src/receiver/verify-webhook.ts';
+import { verifyPreviewToken, verifyWebhook } from '../../src/receiver/verify-webhook.ts';
 
 export interface StoredArticle {
   id: string;
@@ -44,6 +48,11 @@ export interface ExampleSiteOptions {
   /** Quire's Content API base, e.g. https://content.example.com/v1, and this site's key. */
   apiBase: string;
   apiKey: string;
+  /**
+   * The site's preview key (pv_<site>.…, from `quire keys`), for GET /api/preview. Kept on the
+   * server: it reads drafts. Without it the route answers 404.
+   */
+  previewKey?: string;
   /** This site's public base URL, e.g. https://www.example.com */
   publicUrl: string;
   faults?: Set<SiteFault>;
@@ -107,6 +116,24 @@ export function createExampleSite(opts: ExampleSiteOptions) {
     return c.html(renderPage(a, pageUrl(a.slug), opts.publicUrl, faults));
   });
 
+  app.get('/api/preview', async (c) => {
+    const previewKey = opts.previewKey;
+    const slug = c.req.query('slug') ?? '';
+    const token = c.req.query('token') ?? '';
+    const privately = { 'cache-control': 'private, no-store', 'x-robots-tag': 'noindex', 'referrer-policy': 'no-referrer' };
+    if (!previewKey) return c.notFound();
+    const site = previewKey.slice(3, previewKey.indexOf('.'));
+    const checked = verifyPreviewToken(token, previewKey, { slug, site });
+    if (!checked.ok) return c.text(`This preview link does not work: ${checked.message}. Ask for a new one.`, checked.reason === 'expired' ? 410 : 403, privately);
+    const res = await doFetch(`${opts.apiBase}/articles/${encodeURIComponent(slug)}`, { headers: { authorization: `Bearer ${previewKey}` } });
+    if (!res.ok) return c.text(`The article "${slug}" is not there any more (the Content API answered ${res.status}).`, 404, privately);
+    const draft = (await res.json()) as StoredArticle & { status?: string };
+    const page = renderPage({ ...draft, id: draft.id ?? slug, author: draft.author ?? null }, pageUrl(slug), opts.publicUrl, new Set(['no-canonical']), {
+      banner: `Preview of a ${draft.status ?? 'draft'} article, until ${checked.expiresAt}. Not public.`,
+    });
+    return c.html(page, 200, privately);
+  });
+
   app.get('/robots.txt', (c) => c.text(`User-agent: *\nAllow: /\nSitemap: ${new URL('/sitemap.xml', opts.publicUrl).href}\n`));
 
   app.get('/sitemap.xml', (c) => {
@@ -124,7 +151,7 @@ export function createExampleSite(opts: ExampleSiteOptions) {
   return { app, articles, faults };
 }
 
-function renderPage(a: StoredArticle, url: string, home: string, faults: Set<SiteFault>): string {
+function renderPage(a: StoredArticle, url: string, home: string, faults: Set<SiteFault>, extra: { banner?: string } = {}): string {
   const canonical = faults.has('no-canonical')
     ? ''
     : `<link rel="canonical" href="${escape(faults.has('canonical-to-home') ? home : faults.has('canonical-trailing-slash') ? `${url}/` : url)}">`;
@@ -143,6 +170,7 @@ function renderPage(a: StoredArticle, url: string, home: string, faults: Set<Sit
 <html lang="en">
 <head>
 <meta charset="utf-8">
+${extra.banner ? '<meta name="robots" content="noindex">' : ''}
 <title>${escape(a.title)}</title>
 <meta name="description" content="${escape(a.metaDescription)}">
 ${canonical}
@@ -150,6 +178,7 @@ ${jsonLd}
 </head>
 <body>
 <header><a href="/">Home</a></header>
+${extra.banner ? `<p class="preview-banner" role="status">${escape(extra.banner)}</p>` : ''}
 <article>
 <h1>${escape(a.title)}</h1>
 ${byline}
