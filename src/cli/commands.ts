@@ -97,6 +97,17 @@ export const COMMANDS: readonly CommandSpec[] = [
     notes: ['Exit status: 0 all delivered, 1 something pending or failed (or the build failed), 3 another publish held the lock.'],
   },
   {
+    name: 'status',
+    summary: 'list what goes live or expires next (scheduled publishing), from the current build',
+    usage: ['status [--site <id>] [--json]'],
+    options: { site, json: { type: 'boolean', help: 'print [{"site", "slug", "change", "at", "timezone", "local"}]' } },
+    positionals: { max: 0 },
+    notes: [
+      'An article with status: published and a publishedAt still ahead goes live at that instant;',
+      'one with expiresAt is withdrawn at it. Times are UTC and the site\'s timezone (site.yaml).',
+    ],
+  },
+  {
     name: 'deliveries',
     summary: 'every delivery attempt: time, event, slug, status, duration, error, reply URL',
     usage: ['deliveries [--site <id>] [--json] [--limit <n>]', 'deliveries retry [<delivery-id> | --site <id>]'],

@@ -107,6 +107,8 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
         rotate: positionals[0] === 'rotate' ? (positionals[1] ?? '') : null,
         preview: values.flag('preview'),
       });
+    case 'status':
+      return (await import('./commands/status.ts')).runStatus(ctx, { site: values.string('site') ?? null, json: values.flag('json'), now: Date.now() });
     case 'preview':
       return (await import('./commands/preview.ts')).runPreview(ctx, {
         site: positionals[0] ?? null,
