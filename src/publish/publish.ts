@@ -7,8 +7,9 @@ import path from 'node:path';
 import { buildDist, type BuildCaches, type BuildResult, type BuildSettings } from '../build/build.ts';
 import { webhookBody } from '../build/api-shapes.ts';
 import { PayloadChangedError, readWebhookPayload } from '../dist/local-dist.ts';
-import type { Manifest } from '../dist/manifest.ts';
+import type { Manifest, ManifestSite } from '../dist/manifest.ts';
 import { ProblemError } from '../problems/problem.ts';
+import { isLiveAt } from '../schedule/windows.ts';
 import type { Delivery, LockHolder } from '../store/state-store.ts';
 import { drainOutbox, type DeliveryDeps, type DrainOptions, type DrainSummary } from '../delivery/delivery-runner.ts';
 import { changedFilesSince, readRevision } from './git-revision.ts';
@@ -77,7 +78,24 @@ export class PublishError extends ProblemError<'PUBLISH_INTERRUPTED'> {
   }
 }
 
+/**
+ * Publish runs in this process right now. The publish lock is per process (a process may take it
+ * again), so work that must not interleave with a run here (the server's go-live announcements,
+ * which read and record the same state) checks this first.
+ */
+let publishesHere = 0;
+export const publishingInThisProcess = (): boolean => publishesHere > 0;
+
 export async function publish(deps: PublishDeps, opts: PublishOptions): Promise<PublishReport> {
+  publishesHere++;
+  try {
+    return await publishUnderLock(deps, opts);
+  } finally {
+    publishesHere--;
+  }
+}
+
+async function publishUnderLock(deps: PublishDeps, opts: PublishOptions): Promise<PublishReport> {
   const { store } = deps;
   let release = () => {};
   if (!opts.dryRun) {
@@ -132,11 +150,8 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
     };
     reports.push(report);
     if (!webhook) continue;
-    const site = manifest.sites[siteId]!;
-    const current = new Map<string, string>();
-    for (const slug in site.articles) current.set(slug, site.articles[slug]!.payloadHash);
-    const drafts = new Set(build.sites.find((s) => s.id === siteId)?.draftSlugs ?? []);
-    const plan = planEvents(current, drafts, recorded?.articles ?? null, { extraEvents: webhook.extraEvents });
+    const { current, withdrawn } = servedAt(manifest.sites[siteId]!, started, build.sites.find((s) => s.id === siteId)?.draftSlugs ?? []);
+    const plan = planEvents(current, withdrawn, recorded?.articles ?? null, { extraEvents: webhook.extraEvents });
     report.events = opts.baseline ? [] : plan.events;
     if (!opts.baseline) report.notSent = plan.notSent;
     records.push({ siteId, changes: plan.changes });
@@ -180,7 +195,24 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
   return { status: 'done', ...plan, drain, pending, failed };
 }
 
-function readBody(distDir: string, manifest: Manifest, siteId: string, slug: string, event: PlannedEvent['event']): Buffer {
+/**
+ * What a site serves at `nowMs`: its live articles' payload hashes, and the slugs that exist but
+ * are not served (drafts, and published articles still scheduled or already expired), which a
+ * receiver hears of as withdrawn rather than deleted. A scheduled article is announced when a
+ * publish runs after it went live (the server runs one at each go-live; see schedule/).
+ */
+export function servedAt(site: ManifestSite, nowMs: number, draftSlugs: Iterable<string>): { current: Map<string, string>; withdrawn: Set<string> } {
+  const current = new Map<string, string>();
+  const withdrawn = new Set(draftSlugs);
+  for (const slug in site.articles) {
+    const entry = site.articles[slug]!;
+    if (isLiveAt(entry, nowMs)) current.set(slug, entry.payloadHash);
+    else withdrawn.add(slug);
+  }
+  return { current, withdrawn };
+}
+
+export function readBody(distDir: string, manifest: Manifest, siteId: string, slug: string, event: PlannedEvent['event']): Buffer {
   if (event === 'unpublished' || event === 'deleted') {
     return Buffer.from(webhookBody(event, JSON.stringify({ id: slug, slug })));
   }

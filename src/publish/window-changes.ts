@@ -1,0 +1,57 @@
+// Go-lives and expiries, announced by a running server at their instant, with no build: an
+// article whose window opened since its site was last published is sent as `published`; one
+// whose window closed is recorded as withdrawn (and sent as `unpublished` to webhooks that opted
+// in). Everything is decided from the recorded publish state inside one transaction under the
+// publish lock, so a go-live is announced once, whichever of two servers, a restart or a
+// `publish` run gets there first. Content changes are not announced here: that is `publish`.
+import { randomBytes } from 'node:crypto';
+import type { Manifest } from '../build/manifest.ts';
+import { isLiveAt, visibilityAt } from '../schedule/windows.ts';
+import { tryLock } from '../store/locks.ts';
+import type { StateStore } from '../store/state-store.ts';
+import type { ArticleChange } from '../store/publish-state.ts';
+import { publishingInThisProcess, readBody } from './publish.ts';
+import { collapseEvents, type PlannedEvent } from './plan-events.ts';
+
+export type WindowChangeResult =
+  | { status: 'done'; events: (PlannedEvent & { siteId: string })[] }
+  /** Another publish holds the lock (here or elsewhere): try again shortly. */
+  | { status: 'busy' };
+
+export function queueWindowChanges(store: StateStore, distDir: string, manifest: Manifest, nowMs: number): WindowChangeResult {
+  if (publishingInThisProcess()) return { status: 'busy' };
+  const lock = tryLock(store.db, 'publish', `schedule:${process.pid}:${randomBytes(4).toString('hex')}`, nowMs);
+  if (!lock.acquired) return { status: 'busy' };
+  try {
+    const events: (PlannedEvent & { siteId: string })[] = [];
+    store.db.transaction(() => {
+      for (const [siteId, site] of Object.entries(manifest.sites)) {
+        const webhook = store.webhooks.get(siteId);
+        const recorded = store.published.get(siteId);
+        // A receiver that was never published to hears of everything from its first `publish`.
+        if (!webhook || !recorded) continue;
+        const changes: ArticleChange[] = [];
+        for (const [slug, entry] of Object.entries(site.articles)) {
+          const before = recorded.articles.get(slug);
+          const since = (iso: string | null | undefined) => !!iso && Date.parse(iso) > recorded.publishedAt && Date.parse(iso) <= nowMs;
+          if (isLiveAt(entry, nowMs) && before?.state !== 'published' && since(entry.publishedAt)) {
+            const pending = store.outbox.pendingPublishFor(siteId, slug);
+            const event = collapseEvents(pending?.event ?? null, 'published');
+            store.outbox.enqueue({ siteId, slug, event, body: readBody(distDir, manifest, siteId, slug, event), origin: 'publish' }, nowMs);
+            changes.push({ slug, state: 'published', payloadHash: entry.payloadHash });
+            events.push({ siteId, slug, event });
+          } else if (visibilityAt(entry, nowMs) === 'expired' && before?.state === 'published' && since(entry.expiresAt)) {
+            changes.push({ slug, state: 'withdrawn', payloadHash: null });
+            if (!webhook.extraEvents) continue;
+            store.outbox.enqueue({ siteId, slug, event: 'unpublished', body: readBody(distDir, manifest, siteId, slug, 'unpublished'), origin: 'publish' }, nowMs);
+            events.push({ siteId, slug, event: 'unpublished' });
+          }
+        }
+        if (changes.length) store.published.record(siteId, recorded.commit, changes, nowMs);
+      }
+    })();
+    return { status: 'done', events };
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,80 @@
+// Go-lives and expiries announced at their instant, from the recorded publish state: a real
+// build, a real SQLite state store, the clock injected.
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildDist } from '../../src/build/build.ts';
+import { planEvents } from '../../src/publish/plan-events.ts';
+import { servedAt } from '../../src/publish/publish.ts';
+import { queueWindowChanges } from '../../src/publish/window-changes.ts';
+import { openStateStore, type StateStore } from '../../src/store/state-store.ts';
+import { createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
+
+let p: TempProject;
+let store: StateStore | null = null;
+afterEach(() => {
+  store?.close();
+  store = null;
+  p?.cleanup();
+});
+
+const T0 = Date.parse('2026-11-26T12:00:00Z');
+const MIN = 60_000;
+const post = (front: string) => `---\ntitle: T\nstatus: published\n${front}---\nBody\n`;
+
+async function setup(extraEvents: boolean) {
+  p = createTempProject();
+  writeSite(p, 'one');
+  p.write('one/articles/now.md', post('publishedAt: 2026-11-01T00:00:00Z\n'));
+  p.write('one/articles/soon.md', post('publishedAt: 2026-11-26T12:10:00Z\n'));
+  p.write('one/articles/ending.md', post('publishedAt: 2026-11-01T00:00:00Z\nexpiresAt: 2026-11-26T12:20:00Z\n'));
+  const build = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
+  expect(build.ok).toBe(true);
+  const manifest = build.manifest!;
+  store = openStateStore(p.stateDir, 'server-secret-0123456789abcdef0123456789');
+  store.webhooks.save('one', { url: 'https://receiver.example.com/hooks', secret: 'w'.repeat(32), extraEvents }, T0);
+  // The site's last publish, at T0: what `quire publish` would have recorded then.
+  const { current, withdrawn } = servedAt(manifest.sites.one!, T0, []);
+  expect([...current.keys()].sort()).toEqual(['ending', 'now']);
+  store.published.record('one', 'abc123', planEvents(current, withdrawn, null, { extraEvents }).changes, T0);
+  return manifest;
+}
+
+const queued = () => store!.outbox.list({ siteId: 'one', states: ['pending'] }).map((d) => `${d.slug}:${d.event}`).sort();
+
+describe('go-lives and expiries', () => {
+  it('sends `published` once the window opens, once, and records it', async () => {
+    const manifest = await setup(false);
+    expect(queueWindowChanges(store!, p.distDir, manifest, T0 + 5 * MIN)).toEqual({ status: 'done', events: [] });
+    expect(queueWindowChanges(store!, p.distDir, manifest, T0 + 10 * MIN)).toEqual({ status: 'done', events: [{ siteId: 'one', slug: 'soon', event: 'published' }] });
+    expect(queued()).toEqual(['soon:published']);
+    const body = JSON.parse(store!.outbox.get(store!.outbox.list({ siteId: 'one' })[0]!.id)!.body.toString());
+    expect(body).toMatchObject({ event: 'published', article: { slug: 'soon' } });
+    // Again (another tick, a restart, a second server): nothing more.
+    expect(queueWindowChanges(store!, p.distDir, manifest, T0 + 11 * MIN).events).toEqual([]);
+    expect(store!.published.get('one')!.articles.get('soon')).toMatchObject({ state: 'published' });
+    expect(store!.published.get('one')!.commit).toBe('abc123'); // the commit published stays
+    expect(queued()).toEqual(['soon:published']);
+  });
+
+  it('records an expiry as withdrawn, and sends `unpublished` only to a webhook that opted in', async () => {
+    let manifest = await setup(false);
+    expect(queueWindowChanges(store!, p.distDir, manifest, T0 + 20 * MIN).events).toEqual([{ siteId: 'one', slug: 'soon', event: 'published' }]);
+    expect(store!.published.get('one')!.articles.get('ending')).toMatchObject({ state: 'withdrawn' });
+    expect(queued()).toEqual(['soon:published']);
+    store!.close();
+    p.cleanup();
+    manifest = await setup(true);
+    const events = queueWindowChanges(store!, p.distDir, manifest, T0 + 25 * MIN).events;
+    expect(events.sort((a, b) => a.slug.localeCompare(b.slug))).toEqual([
+      { siteId: 'one', slug: 'ending', event: 'unpublished' },
+      { siteId: 'one', slug: 'soon', event: 'published' },
+    ]);
+    expect(queued()).toEqual(['ending:unpublished', 'soon:published']);
+  });
+
+  it('leaves a site never published alone, and a content change to `publish`', async () => {
+    const manifest = await setup(false);
+    store!.published.forget('one');
+    expect(queueWindowChanges(store!, p.distDir, manifest, T0 + 30 * MIN).events).toEqual([]);
+    expect(queued()).toEqual([]);
+  });
+});
