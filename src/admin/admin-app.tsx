@@ -17,6 +17,7 @@ import type { TrustProxy } from '../config/trust-proxy.ts';
 import { requestClientAddress, requestOrigin } from '../server/client-address.ts';
 import { articleFactsFromContent } from './article-facts.ts';
 import { articleStatuses } from './article-status.ts';
+import { DEFAULT_TIMEZONE } from '../content/model.ts';
 import { ADMIN_ASSETS } from './assets.ts';
 import { ADMIN_SECURITY_HEADERS } from './security-headers.ts';
 import { createOneTimeFlash } from './one-time-flash.ts';
@@ -154,7 +155,9 @@ export function createAdminApp(deps: AdminDeps) {
     const loaded = content.sites.find((s) => s.site.id === site.id);
     const { articles, siteProblems } = articleFactsFromContent(deps.contentDir, site.id, loaded, content.issues);
     const live = new Map(sitesOf().get(site.id)!.items.map((i) => [i.item.slug, i.item]));
-    return c.html(<ArticlesTab csrf={c.get('session').csrf} flash={flashOf(c)} site={site} articles={articleStatuses(articles, live)} siteProblems={siteProblems} />);
+    const timezone = loaded?.site.timezone ?? DEFAULT_TIMEZONE;
+    const rows = articleStatuses(articles, live, deps.publishing.now());
+    return c.html(<ArticlesTab csrf={c.get('session').csrf} flash={flashOf(c)} site={{ ...site, timezone }} articles={rows} siteProblems={siteProblems} />);
   });
 
   app.get('/sites/:site/articles/:file{[a-z0-9-]+\\.json}', (c) => {

@@ -44,12 +44,13 @@ export function articleFactsFromContent(
     kind: a.meta.kind,
     publishedAt: a.meta.publishedAt,
     updatedAt: a.meta.updatedAt,
+    expiresAt: a.meta.expiresAt,
     problems: byFile.get(a.file) ?? [],
   }));
   // A file whose front matter could not be read is not among the loaded articles: it still has a row.
   const loadedFiles = new Set((loaded?.articles ?? []).map((a) => a.file));
   for (const [file, problems] of byFile) {
-    if (!loadedFiles.has(file)) articles.push({ file: shown(file), slug: null, title: null, wanted: null, kind: null, publishedAt: null, updatedAt: null, problems });
+    if (!loadedFiles.has(file)) articles.push({ file: shown(file), slug: null, title: null, wanted: null, kind: null, publishedAt: null, updatedAt: null, expiresAt: null, problems });
   }
   return { articles, siteProblems };
 }

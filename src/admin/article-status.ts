@@ -1,7 +1,9 @@
-// What the Articles tab says of each article: published, draft, or broken (it has errors, so the
+// What the Articles tab says of each article: published, scheduled (published, with a
+// publishedAt still ahead), expired (past its expiresAt), draft, or broken (it has errors, so the
 // build refuses it), whether the API serves it, and its problems with their hints. A pure
 // function of small typed facts, so whichever source of build results there is plugs in.
 import type { IssueCode } from '../content/issues.ts';
+import { visibilityAt } from '../schedule/windows.ts';
 
 export interface ArticleProblem {
   code: IssueCode;
@@ -25,6 +27,7 @@ export interface ArticleFacts {
   kind: string | null;
   publishedAt: string | null;
   updatedAt: string | null;
+  expiresAt: string | null;
   problems: ArticleProblem[];
 }
 
@@ -34,7 +37,7 @@ export interface LiveArticle {
   updatedAt: string | null;
 }
 
-export type ArticleState = 'published' | 'draft' | 'broken';
+export type ArticleState = 'published' | 'scheduled' | 'expired' | 'draft' | 'broken';
 
 export interface ArticleStatusRow {
   file: string;
@@ -46,17 +49,28 @@ export interface ArticleStatusRow {
   kind: string | null;
   publishedAt: string | null;
   updatedAt: string | null;
+  expiresAt: string | null;
   problems: ArticleProblem[];
 }
 
-const ORDER: Record<ArticleState, number> = { broken: 0, draft: 1, published: 2 };
+const PUBLISHED_STATE = { live: 'published', scheduled: 'scheduled', expired: 'expired' } as const;
 
-/** Broken first (they need work), then drafts, then published; newest first within each. */
-export function articleStatuses(facts: readonly ArticleFacts[], live: ReadonlyMap<string, LiveArticle>): ArticleStatusRow[] {
+const ORDER: Record<ArticleState, number> = { broken: 0, scheduled: 1, draft: 2, published: 3, expired: 4 };
+
+/**
+ * Broken first (they need work), then scheduled (soonest first), drafts, published and expired;
+ * newest first within each. `nowMs` decides scheduled and expired.
+ */
+export function articleStatuses(facts: readonly ArticleFacts[], live: ReadonlyMap<string, LiveArticle>, nowMs: number): ArticleStatusRow[] {
   return facts
     .map((f): ArticleStatusRow => {
       const served = f.slug !== null ? live.get(f.slug) : undefined;
-      const state: ArticleState = f.problems.some((p) => p.severity === 'error') ? 'broken' : f.wanted === 'published' ? 'published' : 'draft';
+      const publishedAt = served?.publishedAt ?? f.publishedAt;
+      const state: ArticleState = f.problems.some((p) => p.severity === 'error')
+        ? 'broken'
+        : f.wanted !== 'published'
+          ? 'draft'
+          : PUBLISHED_STATE[visibilityAt({ publishedAt, expiresAt: f.expiresAt }, nowMs)];
       return {
         file: f.file,
         slug: f.slug,
@@ -64,16 +78,23 @@ export function articleStatuses(facts: readonly ArticleFacts[], live: ReadonlyMa
         state,
         live: served !== undefined,
         kind: f.kind,
-        publishedAt: served?.publishedAt ?? f.publishedAt,
+        publishedAt,
         updatedAt: served?.updatedAt ?? f.updatedAt,
+        expiresAt: f.expiresAt,
         problems: f.problems,
       };
     })
-    .sort((x, y) => ORDER[x.state] - ORDER[y.state] || (y.updatedAt ?? '').localeCompare(x.updatedAt ?? '') || x.file.localeCompare(y.file));
+    .sort(
+      (x, y) =>
+        ORDER[x.state] - ORDER[y.state] ||
+        (x.state === 'scheduled' ? (x.publishedAt ?? '').localeCompare(y.publishedAt ?? '') : 0) ||
+        (y.updatedAt ?? '').localeCompare(x.updatedAt ?? '') ||
+        x.file.localeCompare(y.file),
+    );
 }
 
 export function countStates(statuses: readonly ArticleStatusRow[]): Record<ArticleState, number> {
-  const counts: Record<ArticleState, number> = { published: 0, draft: 0, broken: 0 };
+  const counts: Record<ArticleState, number> = { published: 0, scheduled: 0, expired: 0, draft: 0, broken: 0 };
   for (const s of statuses) counts[s.state]++;
   return counts;
 }

@@ -3,6 +3,7 @@ import { countStates } from '../article-status.ts';
 import type { Flash } from './layout.tsx';
 import { formatTime } from './layout.tsx';
 import { SiteFrame } from './site-frame.tsx';
+import { formatInZone, formatUtc } from '../../schedule/zone-time.ts';
 
 function ProblemList(props: { problems: ArticleProblem[] }) {
   return (
@@ -24,7 +25,26 @@ function ProblemList(props: { problems: ArticleProblem[] }) {
   );
 }
 
-const STATE_BADGE = { published: 'badge ok', draft: 'badge', broken: 'badge err' } as const;
+const STATE_BADGE = { published: 'badge ok', scheduled: 'badge warn', expired: 'badge', draft: 'badge', broken: 'badge err' } as const;
+
+/** An instant in UTC and, when the site has another zone, in the site's time. */
+function When(props: { at: string; timezone: string }) {
+  const ms = Date.parse(props.at);
+  return (
+    <>
+      <time datetime={props.at}>{formatUtc(ms)}</time>
+      {props.timezone === 'UTC' ? null : <span class="muted"> · {formatInZone(ms, props.timezone)} ({props.timezone})</span>}
+    </>
+  );
+}
+
+/** When a scheduled article goes live, when a published one expires, when an expired one did. */
+function windowNote(a: ArticleStatusRow, timezone: string) {
+  if (a.state === 'scheduled' && a.publishedAt) return <div class="small">goes live <When at={a.publishedAt} timezone={timezone} /></div>;
+  if ((a.state === 'published' || a.state === 'scheduled') && a.expiresAt) return <div class="small">expires <When at={a.expiresAt} timezone={timezone} /></div>;
+  if (a.state === 'expired' && a.expiresAt) return <div class="small">expired <When at={a.expiresAt} timezone={timezone} /></div>;
+  return null;
+}
 
 function apiCell(siteId: string, a: ArticleStatusRow) {
   if (a.live && a.slug !== null) {
@@ -32,10 +52,12 @@ function apiCell(siteId: string, a: ArticleStatusRow) {
     return a.state === 'published' ? link : <span class="small">{link} <span class="muted">(the last good build)</span></span>;
   }
   if (a.state === 'published') return <span class="muted small">not served yet: not in the last good build</span>;
+  if (a.state === 'scheduled') return <span class="muted small">not served until it goes live</span>;
+  if (a.state === 'expired') return <span class="muted small">withdrawn: past its expiry</span>;
   return <span class="muted small">not in the API</span>;
 }
 
-export function ArticlesTab(props: { csrf: string; flash: Flash | null; site: { id: string; name: string }; articles: ArticleStatusRow[]; siteProblems: ArticleProblem[] }) {
+export function ArticlesTab(props: { csrf: string; flash: Flash | null; site: { id: string; name: string; timezone: string }; articles: ArticleStatusRow[]; siteProblems: ArticleProblem[] }) {
   const counts = countStates(props.articles);
   return (
     <SiteFrame csrf={props.csrf} flash={props.flash} site={props.site} tab="articles">
@@ -51,6 +73,8 @@ export function ArticlesTab(props: { csrf: string; flash: Flash | null; site: { 
           Articles{' '}
           <span class="muted small">
             {counts.published} published, {counts.draft} draft{counts.draft === 1 ? '' : 's'}
+            {counts.scheduled ? `, ${counts.scheduled} scheduled` : ''}
+            {counts.expired ? `, ${counts.expired} expired` : ''}
             {counts.broken ? `, ${counts.broken} broken` : ''}
           </span>
         </h2>
@@ -77,6 +101,7 @@ export function ArticlesTab(props: { csrf: string; flash: Flash | null; site: { 
                   </td>
                   <td data-label="Status">
                     <span class={STATE_BADGE[a.state]}>{a.state}</span>
+                    {windowNote(a, props.site.timezone)}
                   </td>
                   <td class="opt" data-label="Kind">{a.kind ?? '—'}</td>
                   <td class="opt small" data-label="Published">{formatTime(a.publishedAt)}</td>
