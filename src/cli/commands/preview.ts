@@ -1,13 +1,13 @@
 // `quire preview <site> <slug>`: a signed, expiring link to one article on the site's preview route.
 import { loadContent } from '../../content/load-content.ts';
 import { createPreviewToken, DEFAULT_PREVIEW_TTL_MS, MAX_PREVIEW_TTL_MS, parseDuration, previewLink } from '../../keys/preview-token.ts';
-import { createKeyringFor, isKnownSite, type CliContext } from '../context.ts';
+import { isKnownSite, type CliContext } from '../context.ts';
 
 export async function runPreview(
   ctx: CliContext,
   opts: { site: string | null; slug: string | null; ttl: string | null; json: boolean; now: number },
 ): Promise<number> {
-  const { config, out, err } = ctx;
+  const { app, config, out, err } = ctx;
   if (!opts.site || !opts.slug) {
     err('usage: quire preview <site> <slug> [--ttl <duration>] [--json]');
     return 2;
@@ -34,7 +34,7 @@ export async function runPreview(
     err(`site "${opts.site}" has no previewUrl: add one to ${opts.site}/site.yaml, e.g. previewUrl: ${new URL('/api/preview', loaded.site.url).href}?slug={slug}&token={token}`);
     return 1;
   }
-  const { keyring } = createKeyringFor(config);
+  const { keyring } = app.keys();
   const { token, expiresAt } = createPreviewToken(keyring.previewKeyFor(opts.site), { site: opts.site, slug: opts.slug }, ttlMs, opts.now);
   const url = previewLink(previewUrl, opts.slug, token);
   if (opts.json) out(JSON.stringify({ url, token, expiresAt }));
