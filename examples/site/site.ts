@@ -127,8 +127,9 @@ export function createExampleSite(opts: ExampleSiteOptions) {
     if (!checked.ok) return c.text(`This preview link does not work: ${checked.message}. Ask for a new one.`, checked.reason === 'expired' ? 410 : 403, privately);
     const res = await doFetch(`${opts.apiBase}/articles/${encodeURIComponent(slug)}`, { headers: { authorization: `Bearer ${previewKey}` } });
     if (!res.ok) return c.text(`The article "${slug}" is not there any more (the Content API answered ${res.status}).`, 404, privately);
-    const draft = (await res.json()) as StoredArticle & { status?: string };
-    const page = renderPage({ ...draft, id: draft.id ?? slug, author: draft.author ?? null }, pageUrl(slug), opts.publicUrl, new Set(['no-canonical']), {
+    // The API's article (not a webhook payload): metaDescription may be null, it has no id.
+    const draft = (await res.json()) as Omit<StoredArticle, 'id' | 'metaDescription'> & { metaDescription: string | null; status?: string };
+    const page = renderPage({ ...draft, id: slug, metaDescription: draft.metaDescription ?? '', author: draft.author ?? null }, pageUrl(slug), opts.publicUrl, new Set(['no-canonical']), {
       banner: `Preview of a ${draft.status ?? 'draft'} article, until ${checked.expiresAt}. Not public.`,
     });
     return c.html(page, 200, privately);

@@ -18,6 +18,8 @@ import { requestClientAddress, requestOrigin } from '../server/client-address.ts
 import { articleFactsFromContent } from './article-facts.ts';
 import { articleStatuses } from './article-status.ts';
 import { DEFAULT_TIMEZONE } from '../content/model.ts';
+import { previewKeyName } from '../keys/api-keys.ts';
+import { createPreviewToken, DEFAULT_PREVIEW_TTL_MS, previewLink } from '../keys/preview-token.ts';
 import { ADMIN_ASSETS } from './assets.ts';
 import { ADMIN_SECURITY_HEADERS } from './security-headers.ts';
 import { createOneTimeFlash } from './one-time-flash.ts';
@@ -43,7 +45,8 @@ export interface AdminDeps {
   distDir: string;
   dist: DistReader;
   keyring: Keyring;
-  rotateKey: (siteId: string) => void;
+  /** Rotates a key: a site id (its API key), or previewKeyName(site) (its preview key). */
+  rotateKey: (keyName: string) => void;
   publishing: DeliveryDeps;
   allowPrivate: boolean;
   /**
@@ -156,7 +159,17 @@ export function createAdminApp(deps: AdminDeps) {
     const { articles, siteProblems } = articleFactsFromContent(deps.contentDir, site.id, loaded, content.issues);
     const live = new Map(sitesOf().get(site.id)!.items.map((i) => [i.item.slug, i.item]));
     const timezone = loaded?.site.timezone ?? DEFAULT_TIMEZONE;
-    const rows = articleStatuses(articles, live, deps.publishing.now());
+    const now = deps.publishing.now();
+    const rows = articleStatuses(articles, live, now);
+    // Drafts and scheduled articles open on the site's preview route with a signed 24 h link.
+    const template = loaded?.site.previewUrl ?? null;
+    if (template) {
+      const previewKey = deps.keyring.previewKeyFor(site.id);
+      for (const row of rows) {
+        if (row.slug === null || (row.state !== 'draft' && row.state !== 'scheduled')) continue;
+        row.previewLink = previewLink(template, row.slug, createPreviewToken(previewKey, { site: site.id, slug: row.slug }, DEFAULT_PREVIEW_TTL_MS, now).token);
+      }
+    }
     return c.html(<ArticlesTab csrf={c.get('session').csrf} flash={flashOf(c)} site={{ ...site, timezone }} articles={rows} siteProblems={siteProblems} />);
   });
 
@@ -174,6 +187,8 @@ export function createAdminApp(deps: AdminDeps) {
     const view: PublishingView = {
       apiBase: `${deps.publicUrl()}/v1`,
       key: deps.keyring.keyFor(site.id),
+      previewKey: deps.keyring.previewKeyFor(site.id),
+      previewUrl: deps.lastBuild().sites.find((s) => s.site.id === site.id)?.site.previewUrl ?? null,
       webhook: hook ? { url: hook.url, secretHint: hook.secretHint, extraEvents: hook.extraEvents, disabledReason: hook.disabledReason } : null,
       form: once?.form ?? null,
       generatedSecret: once?.generatedSecret ?? null,
@@ -189,6 +204,15 @@ export function createAdminApp(deps: AdminDeps) {
     if (form.confirm !== 'yes') return redirectWith(c, `/admin/sites/${site.id}/publishing`, 'error', 'Tick the confirmation to rotate the key.');
     deps.rotateKey(site.id);
     return redirectWith(c, `/admin/sites/${site.id}/publishing`, 'ok', 'New key issued. The previous key no longer works: update your site.');
+  });
+
+  app.post('/sites/:site/rotate-preview-key', async (c) => {
+    const site = siteOr404(c);
+    if (!site) return notFound(c);
+    const form = await c.req.parseBody();
+    if (form.confirm !== 'yes') return redirectWith(c, `/admin/sites/${site.id}/publishing`, 'error', 'Tick the confirmation to rotate the preview key.');
+    deps.rotateKey(previewKeyName(site.id));
+    return redirectWith(c, `/admin/sites/${site.id}/publishing`, 'ok', 'New preview key issued. The previous one, and its preview links, no longer work: update your site\'s preview route.');
   });
 
   app.post('/sites/:site/webhook', async (c) => {
@@ -267,7 +291,7 @@ export function createAdminApp(deps: AdminDeps) {
   });
 
   // A form's address opened with GET (a bookmark, a reload after a redirect): its page instead.
-  for (const [action, tab] of [['webhook', 'publishing'], ['test', 'publishing'], ['rotate-key', 'publishing'], ['deliveries/:id/redeliver', 'deliveries'], ['deliveries/retry', 'deliveries']] as const) {
+  for (const [action, tab] of [['webhook', 'publishing'], ['test', 'publishing'], ['rotate-key', 'publishing'], ['rotate-preview-key', 'publishing'], ['deliveries/:id/redeliver', 'deliveries'], ['deliveries/retry', 'deliveries']] as const) {
     app.get(`/sites/:site/${action}`, (c) => {
       const site = siteOr404(c);
       return site ? c.redirect(`/admin/sites/${site.id}/${tab}`, 303) : notFound(c);

@@ -51,6 +51,8 @@ export interface ArticleStatusRow {
   updatedAt: string | null;
   expiresAt: string | null;
   problems: ArticleProblem[];
+  /** A signed link that opens it on the site's preview route (drafts and scheduled articles, when the site has one). */
+  previewLink?: string;
 }
 
 const PUBLISHED_STATE = { live: 'published', scheduled: 'scheduled', expired: 'expired' } as const;

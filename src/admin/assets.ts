@@ -94,7 +94,7 @@ document.addEventListener('click', async (event) => {
     const shown = target.dataset.shown === '1';
     target.textContent = shown ? target.dataset.masked : target.dataset.value;
     target.dataset.shown = shown ? '0' : '1';
-    reveal.textContent = shown ? 'Reveal' : 'Hide';
+    reveal.textContent = shown ? (reveal.dataset.label || 'Reveal') : 'Hide';
     reveal.setAttribute('aria-pressed', String(!shown));
     document.querySelectorAll('[data-secret-snippet]').forEach((el) => { el.hidden = shown; });
   }

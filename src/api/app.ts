@@ -1,6 +1,8 @@
 // The Content API: GET /v1/articles and /v1/articles/{slug}, keyed per site, served from
 // pre-serialized bodies. Headers are set in the handlers (no middleware chain) to keep the
-// node-server fast path; CORS is open, caching is one hour with strong ETags.
+// node-server fast path; CORS is open, caching is one hour with strong ETags, shortened so that
+// no cached answer outlives a scheduled go-live or expiry (src/dist/timed-view.ts). A preview
+// key gets drafts and scheduled articles too, never cacheable.
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { hashBytes } from '../dist/content-hash.ts';
@@ -11,6 +13,8 @@ import type { Keyring } from '../keys/api-keys.ts';
 import { limitRequestBodies } from './body-limit.ts';
 import { ApiError } from './api-error.ts';
 import type { Body, DistReader, SiteContent } from '../dist/dist-reader.ts';
+import { timedReader, type ExpiringBody, type TimedSiteContent } from '../dist/timed-view.ts';
+import { maxAgeUntil } from '../schedule/windows.ts';
 import { isPlainList, parseListQuery } from './list-query.ts';
 import { API_VERSION, buildOpenApiDocument } from './openapi.ts';
 import { buildLlmsTxt } from './llms-txt.ts';
@@ -20,7 +24,10 @@ import type { Metrics } from '../observe/metrics.ts';
 import { createReadiness, type Readiness } from '../observe/readiness.ts';
 
 export interface ApiDeps {
+  /** The build; served as it stands at each request's instant (timedReader). */
   store: DistReader;
+  /** The clock that decides what is live (default Date.now). */
+  clock?: () => number;
   keyring: Keyring;
   publicUrl: string;
   log?: (line: string) => void;
@@ -46,9 +53,15 @@ const CORS = {
 const JSON_TYPE = 'application/json; charset=utf-8';
 const ALLOW = 'GET, HEAD, OPTIONS';
 
-const okHeaders = (etag: string, contentType = JSON_TYPE) => ({
+/** How long a public answer may be cached when nothing scheduled changes it sooner (spec: one hour). */
+const MAX_AGE = 3600;
+const PUBLIC_CACHE = `public, max-age=${MAX_AGE}`;
+/** Answers to a preview key: drafts must never sit in a shared cache, nor in a browser's. */
+const PREVIEW_CACHE = 'private, no-store';
+
+const okHeaders = (etag: string, contentType = JSON_TYPE, cacheControl = PUBLIC_CACHE) => ({
   'content-type': contentType,
-  'cache-control': 'public, max-age=3600',
+  'cache-control': cacheControl,
   etag,
   vary: 'Authorization',
   'x-content-type-options': 'nosniff',
@@ -62,8 +75,8 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }
 
-function sendBody(c: Context, body: Body, contentType = JSON_TYPE): Response {
-  const headers = okHeaders(body.etag, contentType);
+function sendBody(c: Context, body: Body, contentType = JSON_TYPE, cacheControl = PUBLIC_CACHE): Response {
+  const headers = okHeaders(body.etag, contentType, cacheControl);
   if (etagMatches(c.req.header('if-none-match'), body.etag)) return new Response(null, { status: 304, headers });
   return new Response(body.bytes, { status: 200, headers });
 }
@@ -84,12 +97,25 @@ function bearerOrQueryKey(c: Context): string | null {
   return c.req.query('key') ?? null;
 }
 
+/** What a request's key opened: the site as served now, and how answers from it may be cached. */
+interface Opened {
+  site: SiteContent;
+  /** Cache-Control for an answer that stays true until `until` (ms; null: nothing scheduled changes it). */
+  cacheUntil(until: number | null): string;
+  /** The next instant the site's list changes (a go-live or an expiry), or null. */
+  changesAt: number | null;
+}
+
 export function createApiApp(deps: ApiDeps): Hono {
-  const { store, keyring } = deps;
+  const { keyring } = deps;
+  const clock = deps.clock ?? Date.now;
+  const store = timedReader(deps.store, clock);
   const log = deps.log ?? (() => {});
   const app = new Hono();
+  const publicCache = (until: number | null) => (until === null ? PUBLIC_CACHE : `public, max-age=${maxAgeUntil(until, clock(), MAX_AGE)}`);
 
-  function siteFor(c: Context): SiteContent {
+  /** Sync for a public key (the hot path takes no promise); a preview may have drafts to read first. */
+  function open(c: Context): Opened | Promise<Opened> {
     const snapshot = store.current();
     if (!snapshot) {
       throw new ApiError('CONTENT_UNAVAILABLE', 'no build is available yet; run `npm run build`', { 'retry-after': '5' });
@@ -100,37 +126,55 @@ export function createApiApp(deps: ApiDeps): Hono {
         'www-authenticate': 'Bearer realm="quire"',
       });
     }
-    const siteId = keyring.verify(key, snapshot.sites);
-    const site = siteId === null ? undefined : snapshot.sites.get(siteId);
+    const grant = keyring.grant(key, snapshot.sites);
+    if (grant?.scope === 'preview') return previewOf(grant.siteId).then((site) => opened(c, site, true));
+    return opened(c, grant === null ? undefined : snapshot.sites.get(grant.siteId), false);
+  }
+
+  function opened(c: Context, site: SiteContent | null | undefined, preview: boolean): Opened {
     if (!site) {
       throw new ApiError('API_KEY_INVALID', 'the key is not valid for any site on this server', {
         'www-authenticate': 'Bearer realm="quire", error="invalid_token"',
       });
     }
     deps.noteSite?.(c, site.id);
-    return site;
+    const changesAt = (site as Partial<TimedSiteContent>).changesAt ?? null;
+    return { site, changesAt, cacheUntil: preview ? () => PREVIEW_CACHE : publicCache };
+  }
+
+  async function previewOf(siteId: string): Promise<SiteContent | null> {
+    try {
+      return await store.preview(siteId);
+    } catch (err) {
+      // A build swapped in while its drafts were read: the next request reads the new one.
+      log(`preview of ${siteId}: ${err instanceof Error ? err.message : String(err)}`);
+      throw new ApiError('CONTENT_UNAVAILABLE', 'the build changed while this preview was read; try again', { 'retry-after': '1' });
+    }
   }
 
   limitRequestBodies(app, deps.maxBodyBytes);
   for (const mount of deps.mounts ?? []) app.route(mount.path, mount.app);
 
-  app.get(API_ROUTES.articles, (c) => {
-    const site = siteFor(c);
-    if (!c.req.url.includes('?') || !/[?&](limit|offset|kind|updatedSince)=/.test(c.req.url)) return sendBody(c, site.list);
+  const then = <T,>(value: Opened | Promise<Opened>, answer: (o: Opened) => T): T | Promise<T> => (value instanceof Promise ? value.then(answer) : answer(value));
+
+  app.get(API_ROUTES.articles, (c) => then(open(c), ({ site, cacheUntil, changesAt }) => {
+    // A list changes at the site's next go-live or expiry.
+    const cache = cacheUntil(changesAt);
+    if (!c.req.url.includes('?') || !/[?&](limit|offset|kind|updatedSince)=/.test(c.req.url)) return sendBody(c, site.list, JSON_TYPE, cache);
     const query = parseListQuery(new URL(c.req.url).searchParams);
-    if (isPlainList(query)) return sendBody(c, site.list);
+    if (isPlainList(query)) return sendBody(c, site.list, JSON_TYPE, cache);
     const { total, items } = site.filtered.select(query);
     const bytes = listBody(site.summary, items, total);
-    return sendBody(c, { bytes, etag: `"${hashBytes(bytes)}"` });
-  });
+    return sendBody(c, { bytes, etag: `"${hashBytes(bytes)}"` }, JSON_TYPE, cache);
+  }));
 
-  app.get(API_ROUTES.article, (c) => {
-    const site = siteFor(c);
+  app.get(API_ROUTES.article, (c) => then(open(c), ({ site, cacheUntil }) => {
     const slug = c.req.param('slug');
     const body = slug.length <= MAX_SLUG_LENGTH && SLUG.test(slug) ? site.articles.get(slug) : undefined;
     if (!body) throw new ApiError('ARTICLE_NOT_FOUND', `no published article with this slug`);
-    return sendBody(c, body);
-  });
+    // An article's answer changes only when it expires (a go-live of another changes its list).
+    return sendBody(c, body, JSON_TYPE, cacheUntil((body as ExpiringBody).until ?? null));
+  }));
 
   app.get(API_ROUTES.asset, async (c) => {
     const asset = parseAssetPath(new URL(c.req.url).pathname);

@@ -4,7 +4,7 @@ export function buildLlmsTxt(publicUrl: string): string {
 
 > A read-only JSON API over one site's published articles: title, meta description, language, image, sanitized HTML, raw Markdown, author, related articles and dates. Every request needs the site's key; the key scopes every result to its site.
 
-Authenticate with the site key \`pk_<site_id>.<signature>\`, sent as \`Authorization: Bearer <key>\` (recommended) or as the query parameter \`?key=<key>\`. A missing or invalid key answers 401. Responses may be cached for one hour and carry a strong ETag; send \`If-None-Match\` to get 304. Errors have the body \`{"error": {"status", "code", "message"}}\`. Inject \`html\` as received: it is already sanitized.
+Authenticate with the site key \`pk_<site_id>.<signature>\`, sent as \`Authorization: Bearer <key>\` (recommended) or as the query parameter \`?key=<key>\`. A missing or invalid key answers 401. Responses may be cached for one hour (less when a scheduled go-live or expiry comes sooner) and carry a strong ETag; send \`If-None-Match\` to get 304. A scheduled article (publishedAt still ahead) is served from that instant; one past its expiresAt is withdrawn. The site's preview key \`pv_<site_id>.<signature>\` reads the same endpoints with drafts and scheduled articles too, each with \`status\` ("draft", "scheduled" or "published") and \`expiresAt\` where set; its answers are \`Cache-Control: private, no-store\`. Keep a preview key on a server, never in a page. Errors have the body \`{"error": {"status", "code", "message"}}\`. Inject \`html\` as received: it is already sanitized.
 
 ## Endpoints
 

@@ -18,7 +18,11 @@ export function buildOpenApiDocument(publicUrl: string) {
   });
   const cachingHeaders = {
     ETag: { description: 'Strong validator of the body; send it back in If-None-Match.', schema: { type: 'string' } },
-    'Cache-Control': { description: '`public, max-age=3600`: responses may be cached for one hour.', schema: { type: 'string' } },
+    'Cache-Control': {
+      description:
+        '`public, max-age=3600`: responses may be cached for one hour, or only until a scheduled go-live or expiry changes them (then `max-age` is the seconds left). Answers to a preview key: `private, no-store`.',
+      schema: { type: 'string' },
+    },
     Vary: { description: '`Authorization`: a shared cache keeps responses apart per key.', schema: { type: 'string' } },
   };
   const unauthorized = {
@@ -41,7 +45,7 @@ export function buildOpenApiDocument(publicUrl: string) {
       version: API_VERSION,
       summary: 'Read-only, keyed access to a site\'s published articles, and the publish webhook.',
       description:
-        'Each site has one key, `pk_<site_id>.<signature>`. Send it as `Authorization: Bearer <key>` (recommended) or as `?key=<key>`; it scopes every result to its site. Only published articles are returned. CORS is open. Responses may be cached for one hour; revalidate with `If-None-Match`. Every error has the body `{"error": {"status", "code", "message"}}`.',
+        'Each site has one key, `pk_<site_id>.<signature>`. Send it as `Authorization: Bearer <key>` (recommended) or as `?key=<key>`; it scopes every result to its site. Only published articles are returned: an article scheduled (publishedAt still ahead) appears at that instant, and one past its expiresAt is withdrawn. A site\'s preview key, `pv_<site_id>.<signature>`, gets the same endpoints with drafts and scheduled articles too, each with `status` (and `expiresAt` where set), never cacheable (`Cache-Control: private, no-store`); keep it server-side. CORS is open. Responses may be cached for one hour (less when a scheduled change comes sooner); revalidate with `If-None-Match`. Every error has the body `{"error": {"status", "code", "message"}}`.',
     },
     servers: [{ url: `${publicUrl}/v1` }],
     security,
@@ -102,7 +106,7 @@ export function buildOpenApiDocument(publicUrl: string) {
     },
     components: {
       securitySchemes: {
-        bearerKey: { type: 'http', scheme: 'bearer', description: 'The site key, `pk_<site_id>.<signature>`.' },
+        bearerKey: { type: 'http', scheme: 'bearer', description: 'The site key, `pk_<site_id>.<signature>`, or its preview key, `pv_<site_id>.<signature>` (drafts and scheduled articles too, with `status`).' },
         queryKey: { type: 'apiKey', in: 'query', name: 'key', description: 'The site key as a query parameter.' },
       },
       parameters: {

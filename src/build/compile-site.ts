@@ -15,10 +15,10 @@ import { RENDERER_VERSION } from '../render/renderer-version.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { newestFirst, toListItem, toWebhookArticle, type ArticleBody } from './api-shapes.ts';
 import { hashBytes, hashParts } from '../dist/content-hash.ts';
-import { articleFile, imageFile, listFile, listIndexFile, payloadFile } from '../dist/layout.ts';
+import { articleFile, imageFile, listFile, listIndexFile, payloadFile, previewArticleFile, previewImageFile, previewItemFile } from '../dist/layout.ts';
 import { listBodyParts, listItemSpans, type ListItems } from '../dist/list-body.ts';
 import { makeListIndex } from '../dist/list-index.ts';
-import type { ManifestArticle, ManifestSite } from '../dist/manifest.ts';
+import type { ManifestArticle, ManifestDraft, ManifestSite } from '../dist/manifest.ts';
 import type { DistWriter } from '../dist/dist-writer.ts';
 import { createImageResolver, type ImageHashCache, type PublishedImage } from './images.ts';
 import type { RenderCache } from './render-cache.ts';
@@ -68,10 +68,18 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   // The list is assembled from each item's JSON: an unchanged item is never parsed or re-serialized.
   const items: ListEntry[] = [];
   const entries: Record<string, ManifestArticle> = {};
+  const drafts: Record<string, ManifestDraft> = {};
   const usedImages = new Map<string, PublishedImage>();
+  // Images drafts use: those no published article uses stay in the preview area (layout.ts).
+  const draftImages = new Map<string, PublishedImage>();
   const useImage = (sitePath: string) => {
     const img = images.resolve(sitePath);
     if (img) usedImages.set(sitePath, img);
+    return img;
+  };
+  const useDraftImage = (sitePath: string) => {
+    const img = images.resolve(sitePath);
+    if (img) draftImages.set(sitePath, img);
     return img;
   };
   const todo: { source: ArticleSource; checkKey: string; inputKey: string }[] = [];
@@ -91,7 +99,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
     if (memo && memo.context === context && memo.extra === extra) return memo;
     const checkKey = hashBytes(JSON.stringify([RENDERER_VERSION, deps.publicUrl, source.sitePath, source.hash, meta.lang ?? site.lang, imagesKey]));
     const author = meta.author ? (authors.get(meta.author) ?? null) : null;
-    const inputKey = meta.status === 'published' ? hashBytes(JSON.stringify([checkKey, siteKey, author, related, dates])) : '';
+    const inputKey = hashBytes(JSON.stringify([checkKey, siteKey, author, related, dates]));
     const keys = { context, extra, checkKey, inputKey };
     if (source.memo) source.memo.keys = keys;
     return keys;
@@ -102,9 +110,16 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
     const { checkKey, inputKey } = keysOf(source);
     if (meta.status === 'published') checkExpiryAgainstGit(source, deps.dates.get(source.file), issues);
     if (meta.status !== 'published') {
+      // A draft's preview files (src/dist/preview-view.ts) are taken over like a published
+      // article's when nothing they depend on changed.
+      const draft = deps.previous?.site.drafts?.[meta.slug];
       const problems = deps.checked.get(checkKey);
-      if (problems) reportProblems(source, problems, issues);
-      else todo.push({ source, checkKey, inputKey: '' });
+      if (problems && draft?.inputKey === inputKey) {
+        reportProblems(source, problems, issues);
+        draft.images.forEach(useDraftImage);
+        drafts[meta.slug] = draft;
+        reused++;
+      } else todo.push({ source, checkKey, inputKey });
       continue;
     }
     const before = deps.previous?.site.articles[meta.slug];
@@ -157,11 +172,11 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
       const out = outputs[i]!;
       if (!renderFailed(out.problems)) deps.checked.set(checkKey, out.problems);
       reportProblems(source, out.problems, issues);
-      if (source.meta.status !== 'published') continue;
       const { meta } = source;
       const dates = deps.dates.get(source.file);
-      const frontImage = meta.image?.kind === 'file' ? useImage(meta.image.sitePath) : undefined;
-      out.images.forEach(useImage);
+      const use = meta.status === 'published' ? useImage : useDraftImage;
+      const frontImage = meta.image?.kind === 'file' ? use(meta.image.sitePath) : undefined;
+      out.images.forEach(use);
       const author = meta.author ? authors.get(meta.author) : undefined;
       const body: ArticleBody = {
         slug: meta.slug,
@@ -181,6 +196,26 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
       };
       const item = toListItem(body, meta.excerpt ?? (out.excerpt || meta.metaDescription || ''));
       const bodyJson = JSON.stringify(body);
+      const articleImages = [...new Set([...(meta.image?.kind === 'file' ? [meta.image.sitePath] : []), ...out.images])];
+      if (meta.status !== 'published') {
+        // Drafts go to the preview area only: no webhook payload, not in the list.
+        const itemJson = JSON.stringify(item);
+        deps.writer?.write(previewArticleFile(site.id, meta.slug), bodyJson);
+        deps.writer?.write(previewItemFile(site.id, meta.slug), itemJson);
+        drafts[meta.slug] = {
+          file: source.sitePath,
+          sourceHash: source.hash,
+          inputKey,
+          bodyHash: hashBytes(bodyJson),
+          itemHash: hashBytes(itemJson),
+          kind: meta.kind,
+          publishedAt: body.publishedAt,
+          updatedAt: body.updatedAt,
+          ...(meta.expiresAt ? { expiresAt: meta.expiresAt } : {}),
+          images: articleImages,
+        };
+        continue;
+      }
       const payloadJson = JSON.stringify(toWebhookArticle(body));
       deps.writer?.write(articleFile(site.id, meta.slug), bodyJson);
       deps.writer?.write(payloadFile(site.id, meta.slug), payloadJson);
@@ -195,7 +230,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
         publishedAt: body.publishedAt,
         updatedAt: body.updatedAt,
         ...(meta.expiresAt ? { expiresAt: meta.expiresAt } : {}),
-        images: [...new Set([...(meta.image?.kind === 'file' ? [meta.image.sitePath] : []), ...out.images])],
+        images: articleImages,
       };
     }
   }
@@ -215,10 +250,27 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
     deps.writer?.copyNamedByContent(imageFile(site.id, img.distName), img.source);
     imageNames[img.sitePath] = img.distName;
   }
+  const previewImages: Record<string, string> = {};
+  for (const img of draftImages.values()) {
+    if (usedImages.has(img.sitePath)) continue; // published anyway
+    if (deps.writer) assertInsideFolder(img.source, path.join(site.dir, 'images'), CONTENT_LIMITS.imageBytes);
+    deps.writer?.copyNamedByContent(previewImageFile(site.id, img.distName), img.source);
+    previewImages[img.sitePath] = img.distName;
+  }
   const sortedEntries = Object.fromEntries(items.map((i) => [i.slug, entries[i.slug]!]));
   return {
     id: site.id,
-    manifest: { name: site.name, lang: site.lang, url: site.url, articlePath: site.articlePath, listHash, articles: sortedEntries, images: imageNames },
+    manifest: {
+      name: site.name,
+      lang: site.lang,
+      url: site.url,
+      articlePath: site.articlePath,
+      listHash,
+      articles: sortedEntries,
+      images: imageNames,
+      ...(Object.keys(drafts).length ? { drafts: Object.fromEntries(Object.keys(drafts).sort().map((slug) => [slug, drafts[slug]!])) } : {}),
+      ...(Object.keys(previewImages).length ? { previewImages } : {}),
+    },
     published: items.length,
     drafts: loaded.articles.length - items.length,
     rendered: todo.length,

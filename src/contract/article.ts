@@ -26,6 +26,15 @@ const imageAlt = orNull(z.string()).describe('The cover image\'s alternative tex
 const publishedAt = dateTime('When the article was first published: front matter, else the first commit in which it was published.');
 const updatedAt = dateTime('When the article last changed: front matter, else the last commit that changed its file.');
 
+/** In answers to a preview key only (never to a site's public key). */
+const previewStatus = z
+  .enum(['draft', 'scheduled', 'published'])
+  .optional()
+  .describe('Only in answers to a preview key (pv_…): draft, scheduled (published, with publishedAt still ahead) or published. Answers to a public key never have it.');
+const expiresAt = isoUtc
+  .optional()
+  .describe('Only in answers to a preview key, and only when front matter sets it: when the article is withdrawn. ISO 8601, UTC.');
+
 export const SiteSummarySchema = z.strictObject({
   name: z.string().describe('The site\'s name (site.yaml).'),
   lang: z.string().describe('The site\'s default language tag (site.yaml).'),
@@ -45,6 +54,8 @@ export const ArticleListItemSchema = z.strictObject({
   updatedAt,
   imageUrl,
   imageAlt,
+  status: previewStatus,
+  expiresAt,
 });
 
 export const AuthorSchema = z.strictObject({
@@ -70,6 +81,8 @@ export const ArticleSchema = z.strictObject({
   sourceUrl: orNull(z.url()).describe('Source link of a youtube or externally derived article; null otherwise.'),
   related: z.array(RelatedArticleSchema).describe('Published articles of the same site named in front matter `related`, in that order.'),
   author: orNull(AuthorSchema).describe('null when the article names no author.'),
+  status: previewStatus,
+  expiresAt,
 });
 
 export const ArticleListSchema = z.strictObject({

@@ -5,7 +5,8 @@
 // Node-only imports here.
 import type { ArticleListItem, SiteSummary } from '../contract/article.ts';
 import { createFilteredList, type FilteredList } from './filtered-list.ts';
-import { articleFile, listFile, listIndexFile } from './layout.ts';
+import { hashBytes } from './content-hash.ts';
+import { articleFile, imageFile, listFile, listIndexFile, previewArticleFile, previewImageFile, previewItemFile } from './layout.ts';
 import { parseListIndex } from './list-index.ts';
 import type { Manifest } from './manifest.ts';
 
@@ -39,6 +40,41 @@ export interface DistReader {
   current(): DistSnapshot | null;
   /** A published image of the current build, by site and hashed name; null when it has no such image. */
   readImage(siteId: string, name: string): Promise<Uint8Array | null>;
+  /**
+   * The preview-area files of `snapshot`'s drafts of one site (for preview keys only: public
+   * answers never read them). Throws when one is missing or is not the file the manifest lists.
+   */
+  readDrafts(snapshot: DistSnapshot, siteId: string): Promise<ReadonlyMap<string, DraftFiles>>;
+}
+
+/**
+ * Where the image `name` of a site stands in the tree: a published image, or one only drafts use
+ * (in the preview area, served by its unguessable hashed name); null when the build has neither.
+ */
+export function imageKey(snapshot: DistSnapshot, siteId: string, name: string): string | null {
+  if (snapshot.sites.get(siteId)?.images.has(name)) return imageFile(siteId, name);
+  const preview = snapshot.manifest.sites[siteId]?.previewImages;
+  return preview && Object.values(preview).includes(name) ? previewImageFile(siteId, name) : null;
+}
+
+/** A draft's files from the preview area. */
+export interface DraftFiles {
+  item: Uint8Array;
+  body: Uint8Array;
+}
+
+/**
+ * Reads a site's drafts with `read` (by layout key), each checked against the manifest's hashes:
+ * a file from another build (swapped in meanwhile) is refused, never shown as this one's.
+ */
+export async function readDraftFiles(snapshot: DistSnapshot, siteId: string, read: (key: string) => Promise<Uint8Array>): Promise<Map<string, DraftFiles>> {
+  const drafts = new Map<string, DraftFiles>();
+  for (const [slug, entry] of Object.entries(snapshot.manifest.sites[siteId]?.drafts ?? {})) {
+    const [body, item] = await Promise.all([read(previewArticleFile(siteId, slug)), read(previewItemFile(siteId, slug))]);
+    if (hashBytes(body) !== entry.bodyHash || hashBytes(item) !== entry.itemHash) throw new Error(`the preview files of draft "${slug}" (site "${siteId}") are not those of build ${snapshot.buildId}`);
+    drafts.set(slug, { body, item });
+  }
+  return drafts;
 }
 
 const etagOf = (hash: string) => `"${hash}"`;

@@ -11,7 +11,7 @@
 // it, too much changed) the build links the whole tree as before.
 import fs from 'node:fs';
 import path from 'node:path';
-import { articleFiles, imageFile, MANIFEST_FILE, siteFiles, treeFiles } from './layout.ts';
+import { articleFiles, imageFile, MANIFEST_FILE, previewFiles, previewImageFile, siteFiles, treeFiles } from './layout.ts';
 import { fileIn, writeManifest } from './local-dist.ts';
 import type { Manifest } from './manifest.ts';
 import { findLeftovers, newTreePaths, SPARE_CHANGES_FILE, sparePath } from './dist-work-dir.ts';
@@ -197,8 +197,13 @@ export class DistWriter {
       for (const slug of Object.keys(site.articles)) {
         if (!now || !Object.hasOwn(now.articles, slug)) gone.push(...articleFiles(id, slug));
       }
+      for (const slug of Object.keys(site.drafts ?? {})) {
+        if (!now?.drafts || !Object.hasOwn(now.drafts, slug)) gone.push(...previewFiles(id, slug));
+      }
       const images = new Set(now ? Object.values(now.images) : []);
       for (const name of Object.values(site.images)) if (!images.has(name)) gone.push(imageFile(id, name));
+      const previewImages = new Set(now ? Object.values(now.previewImages ?? {}) : []);
+      for (const name of Object.values(site.previewImages ?? {})) if (!previewImages.has(name)) gone.push(previewImageFile(id, name));
       if (!now) gone.push(...siteFiles(id));
     }
     this.removeFiles(gone);
@@ -241,7 +246,7 @@ function claimSpare(distDir: string, tmp: string, previous: Manifest): boolean {
   } catch {
     return false;
   }
-  const fileCount = Object.values(previous.sites).reduce((n, s) => n + 2 * Object.keys(s.articles).length + 1, 0);
+  const fileCount = Object.values(previous.sites).reduce((n, s) => n + 2 * (Object.keys(s.articles).length + Object.keys(s.drafts ?? {}).length) + 1, 0);
   // Patching costs a few calls per changed file, linking one per file of the tree.
   const worthIt = Array.isArray(changes.changed) && changes.changed.length <= Math.max(64, fileCount / 4);
   if (changes.to !== previous.buildId || !worthIt) return false;

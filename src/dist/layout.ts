@@ -8,6 +8,12 @@
 //   <site>/articles/<slug>.json          GET /v1/articles/<slug> body
 //   <site>/webhooks/<slug>.json          the article part of a webhook payload
 //   <site>/images/<stem>.<hash><.ext>    a published image, served at /assets/<site>/<name>
+//   _preview/<site>/articles/<slug>.json a draft's body, for preview keys only (preview-view.ts)
+//   _preview/<site>/items/<slug>.json    a draft's list item, likewise
+//   _preview/<site>/images/<name>        an image only drafts use (served at /assets/ by its hashed name)
+//
+// `_preview/` is never a site's folder (an underscore is not allowed in site ids), and public
+// readers never read it: an export for object storage can keep it out of the public bucket.
 
 export const MANIFEST_FILE = 'manifest.json';
 export const LIST_FILE = 'articles.json';
@@ -24,6 +30,16 @@ export const payloadFile = (siteId: string, slug: string): string => `${siteId}/
 /** A published image, by its hashed name (which may hold `/`: images keep their sub-folders). */
 export const imageFile = (siteId: string, name: string): string => `${siteId}/images/${name}`;
 
+export const PREVIEW_AREA = '_preview';
+/** A draft's API body (preview answers add its status). */
+export const previewArticleFile = (siteId: string, slug: string): string => `${PREVIEW_AREA}/${siteId}/articles/${slug}.json`;
+/** A draft's list item. */
+export const previewItemFile = (siteId: string, slug: string): string => `${PREVIEW_AREA}/${siteId}/items/${slug}.json`;
+/** An image only drafts use. */
+export const previewImageFile = (siteId: string, name: string): string => `${PREVIEW_AREA}/${siteId}/images/${name}`;
+/** The files a draft has. */
+export const previewFiles = (siteId: string, slug: string): string[] => [previewArticleFile(siteId, slug), previewItemFile(siteId, slug)];
+
 /** The files a site holds for itself (not per article or image). */
 export const siteFiles = (siteId: string): string[] => [listFile(siteId), listIndexFile(siteId)];
 /** The files a published article has. */
@@ -31,7 +47,7 @@ export const articleFiles = (siteId: string, slug: string): string[] => [article
 
 /** What a build's manifest lists: enough to name every file of its tree. */
 export interface TreeListing {
-  sites: Record<string, { articles: Record<string, unknown>; images: Record<string, string> }>;
+  sites: Record<string, { articles: Record<string, unknown>; images: Record<string, string>; drafts?: Record<string, unknown>; previewImages?: Record<string, string> }>;
 }
 
 /** Every file of the tree a manifest describes, but the manifest itself. */
@@ -41,6 +57,8 @@ export function treeFiles(manifest: TreeListing): string[] {
     files.push(...siteFiles(id));
     for (const slug of Object.keys(site.articles)) files.push(...articleFiles(id, slug));
     for (const name of Object.values(site.images)) files.push(imageFile(id, name));
+    for (const slug of Object.keys(site.drafts ?? {})) files.push(...previewFiles(id, slug));
+    for (const name of Object.values(site.previewImages ?? {})) files.push(previewImageFile(id, name));
   }
   return files;
 }

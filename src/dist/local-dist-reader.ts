@@ -1,7 +1,7 @@
 // The DistReader of a dist/ folder on the local disk: holds the build in memory as ready-to-send
 // bytes, and swaps in a new build when the manifest changes on disk, without a restart.
 import fs from 'node:fs';
-import { assembleSnapshot, type DistReader, type DistSnapshot, type TreeFiles } from './dist-reader.ts';
+import { assembleSnapshot, imageKey, readDraftFiles, type DistReader, type DistSnapshot, type TreeFiles } from './dist-reader.ts';
 import { imageFile, MANIFEST_FILE } from './layout.ts';
 import { fileIn, readManifest } from './local-dist.ts';
 
@@ -42,9 +42,10 @@ export function openLocalDist(distDir: string): LocalDistReader {
   const reader: LocalDistReader = {
     current: () => snapshot,
     async readImage(siteId, name) {
-      if (!snapshot?.sites.get(siteId)?.images.has(name)) return null;
-      return fs.promises.readFile(fileIn(distDir, imageFile(siteId, name)));
+      const key = snapshot ? imageKey(snapshot, siteId, name) : null;
+      return key ? fs.promises.readFile(fileIn(distDir, key)) : null;
     },
+    readDrafts: (snap, siteId) => readDraftFiles(snap, siteId, (key) => fs.promises.readFile(fileIn(distDir, key))),
     fresh() {
       // A stat is cheap; loading a snapshot is not: reload only when the manifest was replaced.
       let stamp = '';

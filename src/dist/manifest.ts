@@ -27,6 +27,24 @@ export interface ManifestArticle {
   images: string[];
 }
 
+/**
+ * A draft, written to the preview area only (layout.ts `previewFiles`): what preview answers
+ * show of it, and what lets the next build take its files over unchanged.
+ */
+export interface ManifestDraft {
+  file: string;
+  sourceHash: string;
+  inputKey: string;
+  bodyHash: string;
+  /** Hash of its list item (drafts have no webhook payload). */
+  itemHash: string;
+  kind: string;
+  publishedAt: string | null;
+  updatedAt: string | null;
+  expiresAt?: string;
+  images: string[];
+}
+
 export interface ManifestSite {
   name: string;
   lang: string;
@@ -35,6 +53,13 @@ export interface ManifestSite {
   listHash: string;
   articles: Record<string, ManifestArticle>;
   images: Record<string, string>;
+  /** The site's drafts (absent when it has none): in the preview area, never in what public readers load. */
+  drafts?: Record<string, ManifestDraft>;
+  /**
+   * Images only drafts use (site path → hashed name), kept in the preview area: served at
+   * /assets/ by their unguessable hashed names for previews, never listed or exported publicly.
+   */
+  previewImages?: Record<string, string>;
 }
 
 export interface Manifest {

@@ -5,11 +5,9 @@
 // publish lock, so a go-live is announced once, whichever of two servers, a restart or a
 // `publish` run gets there first. Content changes are not announced here: that is `publish`.
 import { randomBytes } from 'node:crypto';
-import type { Manifest } from '../build/manifest.ts';
+import type { Manifest } from '../dist/manifest.ts';
 import { isLiveAt, visibilityAt } from '../schedule/windows.ts';
-import { tryLock } from '../store/locks.ts';
-import type { StateStore } from '../store/state-store.ts';
-import type { ArticleChange } from '../store/publish-state.ts';
+import type { ArticleChange, StateStore } from '../store/state-store.ts';
 import { publishingInThisProcess, readBody } from './publish.ts';
 import { collapseEvents, type PlannedEvent } from './plan-events.ts';
 
@@ -20,14 +18,14 @@ export type WindowChangeResult =
 
 export function queueWindowChanges(store: StateStore, distDir: string, manifest: Manifest, nowMs: number): WindowChangeResult {
   if (publishingInThisProcess()) return { status: 'busy' };
-  const lock = tryLock(store.db, 'publish', `schedule:${process.pid}:${randomBytes(4).toString('hex')}`, nowMs);
+  const lock = store.locks.tryAcquire('publish', `schedule:${process.pid}:${randomBytes(4).toString('hex')}`, nowMs);
   if (!lock.acquired) return { status: 'busy' };
   try {
     const events: (PlannedEvent & { siteId: string })[] = [];
-    store.db.transaction(() => {
+    store.transaction((tx) => {
       for (const [siteId, site] of Object.entries(manifest.sites)) {
-        const webhook = store.webhooks.get(siteId);
-        const recorded = store.published.get(siteId);
+        const webhook = tx.webhooks.get(siteId);
+        const recorded = tx.published.get(siteId);
         // A receiver that was never published to hears of everything from its first `publish`.
         if (!webhook || !recorded) continue;
         const changes: ArticleChange[] = [];
@@ -35,21 +33,21 @@ export function queueWindowChanges(store: StateStore, distDir: string, manifest:
           const before = recorded.articles.get(slug);
           const since = (iso: string | null | undefined) => !!iso && Date.parse(iso) > recorded.publishedAt && Date.parse(iso) <= nowMs;
           if (isLiveAt(entry, nowMs) && before?.state !== 'published' && since(entry.publishedAt)) {
-            const pending = store.outbox.pendingPublishFor(siteId, slug);
+            const pending = tx.outbox.pendingPublishFor(siteId, slug);
             const event = collapseEvents(pending?.event ?? null, 'published');
-            store.outbox.enqueue({ siteId, slug, event, body: readBody(distDir, manifest, siteId, slug, event), origin: 'publish' }, nowMs);
+            tx.outbox.enqueue({ siteId, slug, event, body: readBody(distDir, manifest, siteId, slug, event), origin: 'publish' }, nowMs);
             changes.push({ slug, state: 'published', payloadHash: entry.payloadHash });
             events.push({ siteId, slug, event });
           } else if (visibilityAt(entry, nowMs) === 'expired' && before?.state === 'published' && since(entry.expiresAt)) {
             changes.push({ slug, state: 'withdrawn', payloadHash: null });
             if (!webhook.extraEvents) continue;
-            store.outbox.enqueue({ siteId, slug, event: 'unpublished', body: readBody(distDir, manifest, siteId, slug, 'unpublished'), origin: 'publish' }, nowMs);
+            tx.outbox.enqueue({ siteId, slug, event: 'unpublished', body: readBody(distDir, manifest, siteId, slug, 'unpublished'), origin: 'publish' }, nowMs);
             events.push({ siteId, slug, event: 'unpublished' });
           }
         }
-        if (changes.length) store.published.record(siteId, recorded.commit, changes, nowMs);
+        if (changes.length) tx.published.record(siteId, recorded.commit, changes, nowMs);
       }
-    })();
+    });
     return { status: 'done', events };
   } finally {
     lock.release();

@@ -50,12 +50,15 @@ function setup(): void {
 }
 
 describe('static export', () => {
-  it('writes the API bodies, webhook payloads, images and a manifest; drafts never appear', async () => {
+  it('writes the API bodies, webhook payloads, images and a manifest; drafts only in the preview area', async () => {
     setup();
     const result = await buildDist(settings());
     expect(result.ok).toBe(true);
     const files = Object.keys(snapshotTree(p.distDir)).filter((k) => !k.endsWith('/')).sort();
     expect(files).toEqual([
+      '_preview/site/articles/hidden.json',
+      expect.stringMatching(/^_preview\/site\/images\/secret\.[0-9a-f]{16}\.png$/),
+      '_preview/site/items/hidden.json',
       'manifest.json',
       'site/articles.index.json',
       'site/articles.json',
@@ -65,10 +68,16 @@ describe('static export', () => {
       'site/webhooks/live-two.json',
       'site/webhooks/live.json',
     ]);
-    const everything = Object.values(snapshotTree(p.distDir)).map((v) => Buffer.from(v.split(':')[1]!, 'base64').toString()).join('\n');
+    // Nothing of the draft in what public readers load (everything but the preview area and the
+    // manifest, which names the draft's files so a build can take them over).
+    const publicFiles = Object.entries(snapshotTree(p.distDir)).filter(([k]) => !k.startsWith('_preview/') && k !== 'manifest.json');
+    const everything = publicFiles.map(([, v]) => Buffer.from(v.split(':')[1]!, 'base64').toString()).join('\n');
     expect(everything).not.toContain('TOP-SECRET-DRAFT-TEXT');
     expect(everything).not.toContain('Hidden plans');
     expect(everything).not.toContain('draft-only-image');
+    const draft = JSON.parse(fs.readFileSync(path.join(p.distDir, '_preview/site/articles/hidden.json'), 'utf8'));
+    expect(draft).toMatchObject({ slug: 'hidden', title: 'Hidden plans', html: expect.stringContaining('TOP-SECRET-DRAFT-TEXT') });
+    expect(readManifest(p.distDir)!.sites.site!.previewImages).toEqual({ 'images/secret.png': expect.stringMatching(/^secret\.[0-9a-f]{16}\.png$/) });
 
     const payload = JSON.parse(fs.readFileSync(path.join(p.distDir, 'site/webhooks/live-two.json'), 'utf8'));
     expect(payload).toEqual({
@@ -108,9 +117,9 @@ describe('static export', () => {
 
     p.write('site/articles/live-two.md', article({ title: 'Live two', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-04' }, 'Changed words.\n'));
     const changed = await buildDist(settings()); // a new process would read the same cache from .quire/
-    // The changed article renders; the other published one is taken over from dist/; the
-    // unchanged draft was already checked.
-    expect(changed.stats).toMatchObject({ rendered: 1, cached: 0, reused: 1 });
+    // The changed article renders; the other published one and the unchanged draft (its preview
+    // files) are taken over from dist/.
+    expect(changed.stats).toMatchObject({ rendered: 1, cached: 0, reused: 2 });
     expect(changed.written).toBe(true);
     expect(fs.readFileSync(path.join(p.distDir, 'site/articles/live-two.json'), 'utf8')).toContain('Changed words.');
   });
@@ -156,10 +165,10 @@ describe('static export', () => {
     const problem = first.issues.find((i) => i.code === 'CONTENT_IMAGE_MISSING');
     expect(problem).toMatchObject({ file: path.join(p.contentDir, 'site/articles/broken-draft.md'), line: 7 });
     // No warm caches: the next build reads what the first learnt from the state dir. The failed
-    // build wrote no dist/, so the two published articles come from the render cache; the draft
-    // is neither rendered nor looked up.
+    // build wrote no dist/, so the articles come from the render cache (drafts too: their
+    // preview files are written); none is rendered again.
     const second = await buildDist(settings());
-    expect(second.stats).toMatchObject({ rendered: 0, cached: 2 });
+    expect(second.stats).toMatchObject({ rendered: 0, cached: 4 });
     expect(second.issues.filter((i) => i.code === 'CONTENT_IMAGE_MISSING')).toEqual([problem]);
   });
 
@@ -171,7 +180,7 @@ describe('static export', () => {
     p.write('site/articles/live-two.md', article({ title: 'Live two', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-04' }, 'Changed words.\n'));
     const planned = await buildDist(settings(), undefined, { write: false });
     expect(planned).toMatchObject({ ok: true, written: false });
-    expect(planned.stats).toMatchObject({ rendered: 1, reused: 1 });
+    expect(planned.stats).toMatchObject({ rendered: 1, reused: 2 }); // the other published one and the draft
     expect(planned.manifest!.sites.site!.articles['live-two']!.payloadHash).not.toBe(manifestBefore.sites.site!.articles['live-two']!.payloadHash);
     expect(planned.manifest!.sites.site!.articles.live).toEqual(manifestBefore.sites.site!.articles.live);
     expect(snapshotTree(p.distDir)).toEqual(before);
@@ -186,7 +195,7 @@ describe('static export', () => {
     expect(fs.statSync(path.join(p.stateDir, 'cache', 'render.db')).size).toBeGreaterThan(0);
     fs.rmSync(p.distDir, { recursive: true });
     const fresh = await buildDist(settings(), createBuildCaches(p.stateDir));
-    expect(fresh.stats).toMatchObject({ rendered: 0, cached: 2, reused: 0 });
+    expect(fresh.stats).toMatchObject({ rendered: 0, cached: 3, reused: 0 }); // two published, one draft
     expect(fs.existsSync(path.join(p.distDir, 'manifest.json'))).toBe(true);
     fs.rmSync(path.join(p.stateDir, 'cache', 'build-state.v8'));
     fs.rmSync(p.distDir, { recursive: true });

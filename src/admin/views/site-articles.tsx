@@ -102,6 +102,13 @@ export function ArticlesTab(props: { csrf: string; flash: Flash | null; site: { 
                   <td data-label="Status">
                     <span class={STATE_BADGE[a.state]}>{a.state}</span>
                     {windowNote(a, props.site.timezone)}
+                    {a.previewLink ? (
+                      <div class="small">
+                        <a href={a.previewLink} target="_blank" rel="noopener noreferrer">
+                          Preview on the site
+                        </a>
+                      </div>
+                    ) : null}
                   </td>
                   <td class="opt" data-label="Kind">{a.kind ?? '—'}</td>
                   <td class="opt small" data-label="Published">{formatTime(a.publishedAt)}</td>

@@ -5,6 +5,10 @@ import { SiteFrame } from './site-frame.tsx';
 export interface PublishingView {
   apiBase: string;
   key: string;
+  /** The site's preview key (drafts and scheduled articles too). */
+  previewKey: string;
+  /** A link that opens a draft on the site, when site.yaml has a previewUrl. */
+  previewUrl: string | null;
   webhook: { url: string; secretHint: string; extraEvents: boolean; disabledReason: string | null } | null;
   /** After a failed save: what the form held, and every problem, by field. */
   form?: WebhookFormState | null;
@@ -71,6 +75,43 @@ export function PublishingTab(props: { csrf: string; flash: Flash | null; site: 
             </label>
             <div class="actions">
               <button type="submit" class="danger">Rotate key</button>
+            </div>
+          </form>
+        </details>
+      </section>
+
+      <section class="card" aria-labelledby="preview-h">
+        <h2 id="preview-h">Draft preview</h2>
+        <p class="muted">
+          With the preview key the same API also answers drafts and scheduled articles, each with its <code>status</code>. It reads unpublished work:
+          keep it on your site's server, never in a page.
+        </p>
+        <label for="preview-key">Preview key</label>
+        <div class="keybox">
+          <code id="preview-key" data-value={view.previewKey} data-masked={mask(view.previewKey)} aria-live="polite">
+            {mask(view.previewKey)}
+          </code>
+          <button type="button" data-reveal="preview-key" data-label="Show" aria-pressed="false" aria-controls="preview-key">Show</button>
+          <button type="button" data-copy="preview-key" data-label="Copy preview key">Copy preview key</button>
+        </div>
+        <p class="muted small">
+          {view.previewUrl ? (
+            <>Preview links open drafts at <code>{view.previewUrl}</code> (site.yaml <code>previewUrl</code>); make one with <code>quire preview {site.id} &lt;slug&gt;</code>.</>
+          ) : (
+            <>Add <code>previewUrl</code> to site.yaml (your site's preview route, with <code>{'{slug}'}</code> and <code>{'{token}'}</code>) to make preview links.</>
+          )}
+        </p>
+        <details class="mt">
+          <summary>Rotate the preview key</summary>
+          <form method="post" action={`/admin/sites/${site.id}/rotate-preview-key`}>
+            <CsrfField csrf={csrf} />
+            <p class="muted small">A new preview key is issued at once. The current one, and every preview link made with it, stop working; the API key stays.</p>
+            <label class="check">
+              <input type="checkbox" name="confirm" value="yes" required />
+              <span>I understand that {site.name}'s preview route must switch to the new preview key</span>
+            </label>
+            <div class="actions">
+              <button type="submit" class="danger">Rotate preview key</button>
             </div>
           </form>
         </details>

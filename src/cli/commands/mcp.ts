@@ -7,6 +7,7 @@ import { buildDist } from '../../build/build.ts';
 import { formatIssue } from '../../content/issues.ts';
 import { buildMcpServer } from '../../mcp/build-mcp-server.ts';
 import type { CliContext } from '../context.ts';
+import { timedReader } from '../../dist/timed-view.ts';
 
 export async function runMcp({ app, config, err }: CliContext): Promise<number> {
   const dist = app.dist();
@@ -16,8 +17,13 @@ export async function runMcp({ app, config, err }: CliContext): Promise<number> 
     dist.reload();
   }
   app.onClose(dist.watch());
+  // The build as clients of the API see it now: scheduled articles only from their go-live.
+  const served = timedReader(dist);
   const server = buildMcpServer({
-    snapshot: () => dist.fresh(),
+    snapshot: () => {
+      dist.fresh();
+      return served.current();
+    },
     keyring: app.keys().keyring,
     publicUrl: app.publicUrl,
     distDir: config.distDir,

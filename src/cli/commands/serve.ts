@@ -20,6 +20,9 @@ import { MOUNTS, routePattern } from '../../api/routes.ts';
 import { createFollowing, followedContentDir, planFollow, syncBeforeStart, type FollowArgs } from './follow.ts';
 import type { TrustProxy } from '../../config/trust-proxy.ts';
 import { createReadiness, type WorkerHealth } from '../../observe/readiness.ts';
+import { timedReader } from '../../dist/timed-view.ts';
+import { startChangeTimer } from '../../schedule/change-timer.ts';
+import { queueWindowChanges } from '../../publish/window-changes.ts';
 
 /** The worker's health when the state store could not be opened at start (no worker runs). */
 const NO_STATE_STORE: WorkerHealth = { running: false, error: 'the state store could not be opened at start' };
@@ -91,10 +94,31 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
     return 1;
   }
   if (!first?.ok) err('Serving the last good build.');
+  // What clients see: each published article inside its window only (scheduled ones appear at
+  // their publishedAt, expiring ones go at their expiresAt), with no rebuild.
+  const served = timedReader(store);
   const worker = publishing ? startDeliveryWorker(publishing) : null;
   if (worker) app.onClose(() => worker.stop());
   const following = follow ? createFollowing(ctx, follow, { settings: buildSettings, caches, publishing, build, noteBuild }) : null;
   if (following) app.onClose(() => following.follower.stop());
+  // At each go-live and expiry: the webhooks it calls for, queued for the worker (once, under the
+  // publish lock; also what came due while no server ran).
+  const schedule = publishing
+    ? startChangeTimer({
+        nextChange: () => served.current()?.validUntil ?? null,
+        run: (now) => {
+          const snapshot = store.current();
+          if (!snapshot) return 'done';
+          const result = queueWindowChanges(publishing.store, buildSettings().distDir, snapshot.manifest, now);
+          if (result.status === 'busy') return 'busy';
+          for (const e of result.events) log(printable(`Scheduled: ${e.siteId}/${e.slug} ${e.event === 'published' ? 'went live' : 'expired'}; \`${e.event}\` queued`));
+          if (result.events.length) worker?.wake();
+          return 'done';
+        },
+        onError: (e) => err(printable(`Scheduled publishing: ${e instanceof Error ? e.message : String(e)}`)),
+      })
+    : null;
+  if (schedule) app.onClose(() => schedule.stop());
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   const base = app.publicUrl;
   const admin = !publishing ? publishingUnavailable() : createAdminApp({
@@ -103,7 +127,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
     trustProxy: config.trustProxy,
     contentDir: buildSettings().contentDir,
     distDir: config.distDir,
-    dist: store,
+    dist: served,
     keyring,
     rotateKey: (siteId) => generations.rotate(siteId),
     publishing,
@@ -113,7 +137,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
     log,
   });
   server.serve(createApiApp({
-    store,
+    store: served,
     keyring,
     publicUrl: base,
     log,
@@ -123,7 +147,12 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
     metrics: observed.metrics,
     noteSite: observed.requests.noteSite,
   }));
-  app.onClose(store.watch(() => out('Loaded the new build.')));
+  app.onClose(
+    store.watch(() => {
+      out('Loaded the new build.');
+      schedule?.reschedule();
+    }),
+  );
   // A keys.json that stops reading keeps the generations held now (never reverts them) and is reported.
   const keyTimer = setInterval(() => generations.refresh((e) => err(e.message)), 1000);
   keyTimer.unref();
@@ -133,8 +162,9 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
   // Behind a proxy the public URL says nothing of where the proxy must send requests.
   if (config.publicUrl !== null) out(`Listening on ${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`);
   out(`Limits: ${limits.maxConnections} connections, ${limits.maxPerClient || 'no cap'} per client; request bodies up to ${config.maxBodyBytes} bytes`);
-  out(`${describeTrustProxy(config.trustProxy)}\n`);
-  const snapshot = store.current()!;
+  out(`${describeTrustProxy(config.trustProxy)}
+`);
+  const snapshot = served.current()!;
   for (const [id, site] of snapshot.sites) {
     out(`  ${id.padEnd(16)} ${site.summary.name} — ${site.articles.size} published`);
     out(`  ${''.padEnd(16)} key: ${keyring.keyFor(id)}`);
@@ -153,7 +183,10 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
   // Rebuilds (on a change in dev) run one at a time; a request during one runs once more after it.
   const rebuild = oneAtATime(async () => {
     const result = await build();
-    if (result?.ok && store.reload()) out('Serving the new build.');
+    if (result?.ok && store.reload()) {
+      out('Serving the new build.');
+      schedule?.reschedule();
+    }
     if (!result?.ok) err('The last good build stays up.');
   });
   if (opts.watch) await watchContent(ctx, rebuild);

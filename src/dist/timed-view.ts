@@ -1,0 +1,139 @@
+// The build as served at an instant. A build holds every published article with its window
+// (publishedAt, expiresAt: src/schedule/windows.ts); what the API, the admin and MCP see at time
+// t leaves out those not live at t, from the list, `total`, filtered pages and lookups by slug,
+// and says until when the answer holds (`changesAt`, `Body.until`) so caches never outlive a
+// go-live or an expiry. The view changes at those instants with no rebuild. A site with nothing
+// scheduled is its snapshot, as loaded, at no cost.
+import { hashBytes } from './content-hash.ts';
+import type { Body, DistReader, DistSnapshot, DraftFiles, SiteContent } from './dist-reader.ts';
+import { createFilteredList } from './filtered-list.ts';
+import { listBody, listItemSpans, splitListItems } from './list-body.ts';
+import { makeListIndex } from './list-index.ts';
+import type { ManifestSite } from './manifest.ts';
+import { previewAt } from './preview-view.ts';
+import { changeTimes, isLiveAt, nextChangeAfter } from '../schedule/windows.ts';
+
+/** A site's content as served at one instant. */
+export interface TimedSiteContent extends SiteContent {
+  /** The next instant at which this site's answers change (a go-live or an expiry); null: none ahead. */
+  changesAt: number | null;
+}
+
+export interface TimedSnapshot extends DistSnapshot {
+  sites: Map<string, TimedSiteContent>;
+  /** When this view was made. */
+  at: number;
+  /** When it stops being true: the soonest `changesAt` of its sites. */
+  validUntil: number | null;
+}
+
+/** An article body that is served until an instant (its expiresAt). */
+export interface ExpiringBody extends Body {
+  until?: number;
+}
+
+/** The snapshot as served at `nowMs`. */
+export function viewAt(snapshot: DistSnapshot, nowMs: number): TimedSnapshot {
+  const sites = new Map<string, TimedSiteContent>();
+  let validUntil: number | null = null;
+  for (const [id, site] of snapshot.sites) {
+    const m = snapshot.manifest.sites[id];
+    const view = m ? siteAt(site, m, nowMs) : { ...site, changesAt: null };
+    if (view.changesAt !== null && (validUntil === null || view.changesAt < validUntil)) validUntil = view.changesAt;
+    sites.set(id, view);
+  }
+  return { ...snapshot, sites, at: nowMs, validUntil };
+}
+
+function siteAt(site: SiteContent, m: ManifestSite, nowMs: number): TimedSiteContent {
+  const entries = Object.entries(m.articles);
+  const changesAt = nextChangeAfter(changeTimes(entries.map(([, e]) => e), nowMs), nowMs);
+  const hidden = new Set(entries.filter(([, e]) => !isLiveAt(e, nowMs)).map(([slug]) => slug));
+  const expiring = entries.filter(([slug, e]) => e.expiresAt && !hidden.has(slug));
+  if (!hidden.size && !expiring.length) return { ...site, changesAt };
+
+  const articles = new Map<string, ExpiringBody>();
+  for (const [slug, body] of site.articles) if (!hidden.has(slug)) articles.set(slug, body);
+  for (const [slug, e] of expiring) articles.set(slug, { ...site.articles.get(slug)!, until: Date.parse(e.expiresAt!) });
+  if (!hidden.size) return { ...site, articles, changesAt };
+
+  // The list without the hidden items: their bytes cut from the build's list (never re-serialized),
+  // and its index made as the build makes it.
+  const itemBytes = splitListItems(Buffer.from(site.list.bytes.buffer, site.list.bytes.byteOffset, site.list.bytes.byteLength));
+  if (!itemBytes) throw new Error(`the list of site "${site.id}" is not one a build wrote`);
+  const kept = site.items.filter((i) => !hidden.has(i.item.slug));
+  const bytes = kept.map((i) => itemBytes.get(i.item.slug)!);
+  const list = listBody(site.summary, bytes);
+  const listHash = hashBytes(list);
+  const index = makeListIndex(listHash, kept.map((i) => ({ kind: i.kind, updatedAt: i.item.updatedAt })), listItemSpans(site.summary, bytes));
+  return {
+    ...site,
+    list: { bytes: list, etag: `"${listHash}"` },
+    items: kept,
+    filtered: createFilteredList(index, list),
+    articles,
+    changesAt,
+  };
+}
+
+/** A reader serving the view at the clock's now; its preview of a site shows drafts too. */
+export interface ServedReader extends DistReader {
+  current(): TimedSnapshot | null;
+  /**
+   * What a preview key sees of `siteId` now (drafts and scheduled articles, with their status),
+   * or null when the site is not in the build. Made on first use per build and schedule change.
+   */
+  preview(siteId: string): Promise<SiteContent | null>;
+}
+
+const SERVED = Symbol('served-reader');
+
+/**
+ * A reader whose snapshot is the view at the clock's now: made again when the build changes or
+ * the clock passes the view's validUntil (or goes back before it was made). A reader that is
+ * already one is returned as it is.
+ */
+export function timedReader(inner: DistReader, clock: () => number = Date.now): ServedReader {
+  if ((inner as Partial<Record<typeof SERVED, true>>)[SERVED]) return inner as ServedReader;
+  let base: DistSnapshot | null = null;
+  let view: TimedSnapshot | null = null;
+  // Per site: the drafts' files of `base` (read once per build) and the preview made from them.
+  let drafts = new Map<string, Promise<ReadonlyMap<string, DraftFiles>>>();
+  let previews = new Map<string, { at: number; content: SiteContent }>();
+  const reader: ServedReader & Record<typeof SERVED, true> = {
+    [SERVED]: true,
+    current() {
+      const snapshot = inner.current();
+      if (!snapshot) return (view = null);
+      const now = clock();
+      if (snapshot !== base || !view || now < view.at || (view.validUntil !== null && now >= view.validUntil)) {
+        if (snapshot !== base) drafts = new Map();
+        base = snapshot;
+        view = viewAt(snapshot, now);
+        previews = new Map();
+      }
+      return view;
+    },
+    readImage: (siteId, name) => inner.readImage(siteId, name),
+    readDrafts: (snapshot, siteId) => inner.readDrafts(snapshot, siteId),
+    async preview(siteId) {
+      const served = reader.current();
+      const snapshot = base;
+      const site = snapshot?.sites.get(siteId);
+      const m = snapshot?.manifest.sites[siteId];
+      if (!served || !snapshot || !site || !m) return null;
+      const made = previews.get(siteId);
+      if (made && made.at === served.at) return made.content;
+      let files = drafts.get(siteId);
+      if (!files) {
+        files = inner.readDrafts(snapshot, siteId);
+        files.catch(() => drafts.delete(siteId)); // read again next time
+        drafts.set(siteId, files);
+      }
+      const content = previewAt(site, m, await files, served.at);
+      if (base === snapshot && view === served) previews.set(siteId, { at: served.at, content });
+      return content;
+    },
+  };
+  return reader;
+}
