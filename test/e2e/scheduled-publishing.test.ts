@@ -93,4 +93,24 @@ describe('scheduled publishing on a running server', { timeout: 90_000 }, () => 
       await two.stop();
     }
   });
+
+  it('without a server, `publish` sends a go-live with the first run after it, once', async () => {
+    const p = (project.current = createTempProject({ git: true }));
+    const goLive = Math.ceil((Date.now() + 4_000) / 1000) * 1000;
+    p.write('one/site.yaml', 'name: One\nlang: en\nurl: https://one.example.com\n');
+    p.write('one/articles/now.md', article({ title: 'Now', status: 'published', publishedAt: '2026-01-01' }));
+    p.write('one/articles/soon.md', article({ title: 'Soon', status: 'published', publishedAt: iso(goLive) }));
+    p.commit('content', '2026-01-03T00:00:00Z');
+    const e = { ...env(), QUIRE_SECRET: 's'.repeat(40) };
+    expect((await runCli(['webhook', 'set', 'one', '--url', `${receiver().url}/hooks`, '--secret', RECEIVER_SECRET], e)).code).toBe(0);
+    expect((await runCli(['publish'], e)).code).toBe(0);
+    expect(eventsFor('soon')).toEqual([]);
+    await new Promise((r) => setTimeout(r, goLive - Date.now() + 100));
+    const after = await runCli(['publish'], e);
+    expect(after.code, after.stderr).toBe(0);
+    expect(eventsFor('soon')).toEqual([{ event: 'published', slug: 'soon' }]);
+    expect((await runCli(['publish'], e)).code).toBe(0);
+    expect(eventsFor('soon')).toEqual([{ event: 'published', slug: 'soon' }]);
+    expect(eventsFor('now')).toEqual([{ event: 'published', slug: 'now' }]);
+  });
 });
