@@ -91,6 +91,6 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
-    cache: { folder: 'node_modules/.cache/dependency-cruiser', strategy: 'content' },
+    // No cache: with one, an edited file's new imports were missed locally (a CI clone has none anyway).
   },
 };
