@@ -83,6 +83,27 @@ module.exports = {
       from: { path: '^src/', pathNot: '^src/store/' },
       to: { path: '^src/store/', pathNot: '^src/store/(state-store|render-cache-file)[.]ts$' },
     },
+    {
+      name: 'client-imports-contract-types-only',
+      severity: 'error',
+      comment: 'src/client/ (`quire/client`) runs in browsers and Workers: of Quire it imports only the contract, and only its types.',
+      from: { path: '^src/client/' },
+      to: { path: '^src/', pathNot: '^src/(client|contract)/' },
+    },
+    {
+      name: 'client-contract-as-types',
+      severity: 'error',
+      comment: 'The contract module loads zod and Node-only code; the client may only take its types.',
+      from: { path: '^src/client/' },
+      to: { path: '^src/contract/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'client-only-from-outside',
+      severity: 'error',
+      comment: 'src/client/ is for site owners\' code; the server does not call itself through it.',
+      from: { path: '^src/', pathNot: '^src/client/' },
+      to: { path: '^src/client/' },
+    },
   ],
   options: {
     // src/, and the SQL drivers so that sql-only-in-store can see who imports them.

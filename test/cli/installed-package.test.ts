@@ -46,6 +46,8 @@ beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-installed-'));
   const packDir = path.join(tmp, 'pack');
   fs.mkdirSync(packDir);
+  // `quire/client` as `npm install` (the prepare script) builds it from the sources now.
+  await run(process.execPath, [path.join(ROOT, 'bin', 'build-client.js')], ROOT);
   await run(NPM, ['pack', '--ignore-scripts', '--silent', '--pack-destination', packDir], ROOT);
   const [tarball] = fs.readdirSync(packDir);
   repo = path.join(tmp, 'repo');
@@ -64,9 +66,9 @@ afterAll(() => {
 const quire = (...args: string[]) => run(NPX, ['--no', 'quire', ...args], repo);
 
 describe('Quire installed into a content repository', () => {
-  it('ships the CLI and nothing of its own repository (tests, content, scripts)', () => {
+  it('ships the CLI, the built client and nothing of its own repository (tests, content, scripts)', () => {
     const pkg = path.join(repo, 'node_modules', 'quire');
-    expect(fs.readdirSync(pkg).sort()).toEqual(['README.md', 'bin', 'package.json', 'src', 'tsconfig.json']);
+    expect(fs.readdirSync(pkg).sort()).toEqual(['README.md', 'bin', 'client', 'package.json', 'src', 'tsconfig.json']);
   });
 
   it('runs init, build and start there, on the repository\'s own content, dist/ and state', async () => {
@@ -83,6 +85,16 @@ describe('Quire installed into a content repository', () => {
       expect(res.status).toBe(200);
       const body = (await res.json()) as { articles: { slug: string }[] };
       expect(body.articles.map((a) => a.slug)).toEqual(['hello-world']);
+
+      // `quire/client` as the repository's own code imports it: plain Node, no TypeScript loader.
+      const script = `import { createClient } from 'quire/client';
+        const client = createClient({ baseUrl: 'http://127.0.0.1:${port}', key: process.argv[1] });
+        const slugs = [];
+        for await (const a of client.articles()) slugs.push(a.slug);
+        const one = await client.getArticle('hello-world');
+        console.log(JSON.stringify({ slugs, title: one.title, missing: await client.getArticle('nope') }));`;
+      const out = await run(process.execPath, ['--input-type=module', '-e', script, server.match[1]!], repo);
+      expect(JSON.parse(out.stdout)).toEqual({ slugs: ['hello-world'], title: 'Hello, world', missing: null });
     } finally {
       await server.stop();
     }
@@ -101,4 +113,27 @@ describe('Quire installed into a content repository', () => {
       'content/my-site/site.yaml',
     ]);
   }, 90_000);
+
+  it('types `quire/client` for a TypeScript project that has no settings of Quire\'s', async () => {
+    const dir = path.join(repo, 'typed');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, lib: ['ES2023', 'DOM'] } }),
+    );
+    fs.writeFileSync(path.join(dir, 'package.json'), '{"type": "module"}');
+    // One run: it fails if the types are missing or `any` (an unused @ts-expect-error is an error).
+    fs.writeFileSync(
+      path.join(dir, 'use.ts'),
+      `import { createClient, type Article } from 'quire/client';
+const client = createClient({ baseUrl: 'http://127.0.0.1:1', key: 'k' });
+const article = await client.getArticle('x');
+export const kind: Article['kind'] | undefined = article?.kind;
+export const title: string | undefined = article?.title;
+// @ts-expect-error: a title is a string
+export const wrong: number | undefined = article?.title;
+`,
+    );
+    await run(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], dir);
+  }, 60_000);
 });
