@@ -42,7 +42,7 @@ export async function attemptDelivery(
   const base = { url: target.url, startedAt: opts.now, durationMs: Math.round(res.durationMs) };
   if (!res.ok) {
     return {
-      attempt: { ...base, status: null, error: `${res.kind}: ${res.message}`, replyUrl: null, replyId: null },
+      attempt: { ...base, status: null, error: res.message, errorKind: res.kind, replyUrl: null, replyId: null },
       outcome: isPermanent(res.kind) ? { kind: 'fail', disable: false } : { kind: 'retry', retryAfterMs: null },
       summary: res.message,
       errorKind: res.kind,
@@ -63,7 +63,7 @@ function readResponse(res: Extract<HttpOutcome, { ok: true }>, base: Pick<Attemp
   if (outcome.kind === 'success') {
     const reply = parseReply(res.body, res.truncated);
     return {
-      attempt: { ...base, status: res.status, error: reply.note, replyUrl: reply.url, replyId: reply.id },
+      attempt: { ...base, status: res.status, error: reply.note, errorKind: null, replyUrl: reply.url, replyId: reply.id },
       outcome,
       summary: reply.url ? `delivered; the receiver placed it at ${reply.url}` : 'delivered',
       errorKind: null,
@@ -73,7 +73,7 @@ function readResponse(res: Extract<HttpOutcome, { ok: true }>, base: Pick<Attemp
     ? redirectError(res.status, header('location'))
     : `HTTP ${res.status}${res.status === 410 ? ': the receiver is gone; webhook disabled' : ''}${bodySnippet(res.body)}`;
   const errorKind = res.status >= 300 && res.status < 400 ? 'redirect' : `http_${res.status}`;
-  return { attempt: { ...base, status: res.status, error, replyUrl: null, replyId: null }, outcome, summary: error, errorKind };
+  return { attempt: { ...base, status: res.status, error, errorKind: null, replyUrl: null, replyId: null }, outcome, summary: error, errorKind };
 }
 
 const MAX_LOCATION_CHARS = 300;

@@ -168,7 +168,7 @@ async function deliverClaimed(
   const target = targets.get(delivery.siteId);
   if (!target) {
     const result: AttemptResult = {
-      attempt: { url: '', startedAt: started, durationMs: 0, status: null, error: 'no webhook registered for this site', replyUrl: null, replyId: null },
+      attempt: { url: '', startedAt: started, durationMs: 0, status: null, error: 'no webhook registered for this site', errorKind: null, replyUrl: null, replyId: null },
       outcome: { kind: 'fail', disable: false },
       summary: 'no webhook registered for this site',
       errorKind: 'no_webhook',

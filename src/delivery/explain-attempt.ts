@@ -1,7 +1,7 @@
 // Plain words for what happened to a delivery attempt, and what to do about it: shown by
 // `webhook test`, the web app's Test connection and the MCP test_webhook tool.
 import type { CodeIn } from '../problems/catalogue.ts';
-import type { AttemptRecord } from '../store/state-store.ts';
+import { attemptErrorText, type AttemptRecord } from '../store/state-store.ts';
 import { redirectTargetOf } from './deliver.ts';
 
 /** A URL that can never be reached as saved is reported with the same code as when saving it. */
@@ -41,9 +41,8 @@ export function explainAttempt(a: AttemptRecord, { willRetry }: { willRetry: boo
     if (s >= 500) return { ok: false, code: 'RECEIVER_ERROR', message: `The receiver failed with HTTP ${s}. Check its logs.${willRetry ? ' This delivery is retried with backoff.' : afterThis}` };
     return { ok: false, code: 'REJECTED', message: `The receiver refused the delivery with HTTP ${s}. ${a.error ?? ''}`.trim() };
   }
-  const [kind, ...rest] = (a.error ?? 'network: unknown error').split(': ');
-  const detail = rest.join(': ');
-  switch (kind) {
+  const detail = a.error ?? 'unknown error';
+  switch (a.errorKind) {
     case 'non_public':
       return { ok: false, code: 'TARGET_NOT_PUBLIC', message: `Refused before connecting: ${detail}. Webhook receivers must be reachable on a public address.` };
     case 'dns':
@@ -61,6 +60,6 @@ export function explainAttempt(a: AttemptRecord, { willRetry }: { willRetry: boo
     case 'url_invalid':
       return { ok: false, code: 'URL_INVALID', message: `${detail}. Save a valid https URL.` };
     default:
-      return { ok: false, code: 'NETWORK_ERROR', message: `The request failed: ${a.error}.` };
+      return { ok: false, code: 'NETWORK_ERROR', message: `The request failed: ${attemptErrorText(a) ?? 'unknown error'}.` };
   }
 }

@@ -1,5 +1,6 @@
 // What the state store keeps, as the rest of Quire sees it: plain values, the same whichever
 // database holds them. Implementations map their rows to these and back.
+import type { NetErrorKind } from '../net/net-errors.ts';
 
 /** Each site's webhook registration (its secret stays sealed inside the store). */
 export interface WebhookRecord {
@@ -71,9 +72,17 @@ export interface AttemptRecord {
   startedAt: number;
   durationMs: number;
   status: number | null;
+  /** What went wrong, in words (for a network failure, without its kind). */
   error: string | null;
+  /** Why no answer came (a refused address, a time-out…); absent or null when the receiver answered. */
+  errorKind?: NetErrorKind | null;
   replyUrl: string | null;
   replyId: string | null;
+}
+
+/** An attempt's error as people read it: a network failure's kind in front (`timeout: …`). */
+export function attemptErrorText(a: Pick<AttemptRecord, 'error' | 'errorKind'>): string | null {
+  return a.errorKind && a.error !== null ? `${a.errorKind}: ${a.error}` : a.error;
 }
 
 /** How an attempt leaves its delivery: settled, or pending again with its next time. */

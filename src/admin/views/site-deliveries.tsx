@@ -1,5 +1,5 @@
 import type { RetryOutcome } from '../../delivery/retry-now.ts';
-import type { AttemptLogEntry, UndeliveredEntry } from '../../store/state-store.ts';
+import { attemptErrorText, type AttemptLogEntry, type UndeliveredEntry } from '../../store/state-store.ts';
 import type { Flash } from './layout.tsx';
 import { CsrfField, formatTime } from './layout.tsx';
 import { SiteFrame } from './site-frame.tsx';
@@ -137,7 +137,7 @@ export function DeliveriesTab(props: {
                           Landed at <a href={a.replyUrl} rel="noreferrer noopener">{a.replyUrl}</a>
                         </span>
                       ) : null}
-                      {a.error ? <div class="muted">{a.error}</div> : null}
+                      {a.error ? <div class="muted">{attemptErrorText(a)}</div> : null}
                       {!a.replyUrl && !a.error ? <span class="muted">{a.deliveryState}</span> : null}
                       <div class="muted mono small">{a.deliveryId}</div>
                     </td>

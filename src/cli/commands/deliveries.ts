@@ -1,5 +1,6 @@
 // `quire deliveries [--site <id>] [--json]` and `quire redeliver <delivery-id>`.
 import { redeliver } from '../../delivery/redeliver.ts';
+import { attemptErrorText } from '../../store/state-store.ts';
 import { isKnownSite, type CliContext } from '../context.ts';
 import { printable } from '../../text/printable.ts';
 
@@ -20,7 +21,8 @@ export async function runDeliveries(ctx: CliContext, opts: { site: string | null
       state: a.deliveryState,
       status: a.status,
       durationMs: a.durationMs,
-      error: a.error,
+      error: attemptErrorText(a),
+      errorKind: a.errorKind,
       replyUrl: a.replyUrl,
       replyId: a.replyId,
     }))));
@@ -40,7 +42,7 @@ export async function runDeliveries(ctx: CliContext, opts: { site: string | null
       a.slug,
       a.status ?? '---',
       a.durationMs,
-      [a.error, a.replyUrl ? `→ ${a.replyUrl}` : null].filter(Boolean).join(' ') || a.deliveryState,
+      [attemptErrorText(a), a.replyUrl ? `→ ${a.replyUrl}` : null].filter(Boolean).join(' ') || a.deliveryState,
     ].map((field) => printable(String(field))).join('\t')); // a tab or line break in a reply cannot shift the columns
   }
   return 0;

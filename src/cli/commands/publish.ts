@@ -1,5 +1,6 @@
 // `quire publish [--site <id>] [--dry-run] [--baseline]` (npm run publish).
 import { publish, type PublishPlan, type PublishReport, type SiteReport } from '../../publish/publish.ts';
+import { attemptErrorText } from '../../store/state-store.ts';
 import { isKnownSite, type CliContext } from '../context.ts';
 import { reportBuild } from '../report.ts';
 
@@ -19,7 +20,7 @@ export async function runPublish(ctx: CliContext, opts: { site: string | null; d
       onPlan: (plan) => printPlan(plan, ctx),
       onAttempt: (id, r) => {
         const a = r.attempt;
-        const line = `  ${a.status !== null && a.status < 300 ? '✓' : '✗'} ${id}  ${a.status ?? '---'}  ${a.durationMs} ms${a.error ? `  ${a.error}` : ''}${a.replyUrl ? `  → ${a.replyUrl}` : ''}`;
+        const line = `  ${a.status !== null && a.status < 300 ? '✓' : '✗'} ${id}  ${a.status ?? '---'}  ${a.durationMs} ms${a.error ? `  ${attemptErrorText(a)}` : ''}${a.replyUrl ? `  → ${a.replyUrl}` : ''}`;
         (a.status !== null && a.status < 300 ? out : err)(line);
       },
     },

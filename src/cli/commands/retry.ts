@@ -1,6 +1,7 @@
 // `quire deliveries retry [<delivery-id> | --site <id>]`: sends pending deliveries now, in this
 // process, and prints each result as it comes (like publish); exit 1 if any is not delivered.
 import { retryPending, type RetryOutcome, type RetryTarget } from '../../delivery/retry-now.ts';
+import { attemptErrorText } from '../../store/state-store.ts';
 import { isKnownSite, type CliContext } from '../context.ts';
 
 /** How long to wait for a delivery another sender (a running server) is sending: its lease. */
@@ -35,7 +36,7 @@ function printOutcome(o: RetryOutcome, { out, err }: CliContext): void {
   const what = `${o.id}  ${o.siteId} ${o.event} ${o.slug}`;
   const a = o.attempt;
   const how = a
-    ? `${a.status ?? '---'}  ${a.durationMs} ms${a.error ? `  ${a.error}` : ''}${a.replyUrl ? `  → ${a.replyUrl}` : ''}`
+    ? `${a.status ?? '---'}  ${a.durationMs} ms${a.error ? `  ${attemptErrorText(a)}` : ''}${a.replyUrl ? `  → ${a.replyUrl}` : ''}`
     : o.state === 'busy'
       ? 'another sender is still sending it'
       : `${o.state} by another sender${o.lastError && o.state !== 'delivered' ? `: ${o.lastError}` : ''}`;

@@ -85,4 +85,13 @@ export const MIGRATIONS: readonly string[] = [
   INSERT INTO delivery_bodies (delivery_id, body) SELECT id, body FROM deliveries;
   ALTER TABLE deliveries DROP COLUMN body;
   `,
+  // 3: a failed attempt's network error kind in its own column; it was the start of the error text
+  // (`timeout: no complete response …`) and read back by splitting it.
+  `
+  ALTER TABLE attempts ADD COLUMN error_kind TEXT;
+  UPDATE attempts
+     SET error_kind = substr(error, 1, instr(error, ': ') - 1), error = substr(error, instr(error, ': ') + 2)
+   WHERE status IS NULL AND instr(error, ': ') > 0
+     AND substr(error, 1, instr(error, ': ') - 1) IN ('url_invalid', 'not_https', 'credentials', 'non_public', 'dns', 'refused', 'reset', 'timeout', 'tls', 'network');
+  `,
 ];

@@ -1,8 +1,9 @@
 // The delivery outbox on SQLite. What each operation means is the Outbox interface's
 // (../state-interface.ts); the notes here are about how: statements prepared once, positional
 // parameters where they run per delivery, bodies in their own table.
+import type { NetErrorKind } from '../../net/net-errors.ts';
 import { isDeadOwnerOnThisHost, newDeliveryId } from '../owners.ts';
-import type { AttemptLogEntry, AttemptRecord, AttemptVerdict, ClaimedDelivery, Delivery, DeliveryOrigin, DeliveryState, DeliveryWithBody, NewDelivery, UndeliveredEntry } from '../records.ts';
+import { attemptErrorText, type AttemptLogEntry, type AttemptRecord, type AttemptVerdict, type ClaimedDelivery, type Delivery, type DeliveryOrigin, type DeliveryState, type DeliveryWithBody, type NewDelivery, type UndeliveredEntry } from '../records.ts';
 import type { Outbox } from '../state-interface.ts';
 import type { StateDb } from './database.ts';
 import { listUndelivered } from './undelivered.ts';
@@ -115,9 +116,9 @@ export function createOutbox(db: StateDb): Outbox {
   );
   // Positional parameters: binding by position is cheaper than by name, and these two run for
   // every attempt.
-  const insertAttempt = db.prepare<[string, string, number, number, number | null, string | null, string | null, string | null]>(
-    `INSERT INTO attempts (delivery_id, url, started_at, duration_ms, status, error, reply_url, reply_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  const insertAttempt = db.prepare<[string, string, number, number, number | null, string | null, string | null, string | null, string | null]>(
+    `INSERT INTO attempts (delivery_id, url, started_at, duration_ms, status, error, error_kind, reply_url, reply_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // The new state: the verdict's, unless the delivery was superseded meanwhile (it stays so).
   const settle = db.prepare<[number | null, string | null, string | null, string | null, string, string, number | null, string, number, string]>(
@@ -193,9 +194,9 @@ export function createOutbox(db: StateDb): Outbox {
     recordAttempts(records: { id: string; attempt: AttemptRecord; verdict: AttemptVerdict; now: number }[]): void {
       db.transaction(() => {
         for (const { id, attempt: a, verdict, now } of records) {
-          insertAttempt.run(id, a.url, a.startedAt, a.durationMs, a.status, a.error, a.replyUrl, a.replyId);
+          insertAttempt.run(id, a.url, a.startedAt, a.durationMs, a.status, a.error, a.errorKind ?? null, a.replyUrl, a.replyId);
           const { state } = verdict;
-          settle.run(a.status, a.error, a.replyUrl, a.replyId, state, state, state === 'pending' ? verdict.nextAttemptAt : null, state, now, id);
+          settle.run(a.status, attemptErrorText(a), a.replyUrl, a.replyId, state, state, state === 'pending' ? verdict.nextAttemptAt : null, state, now, id);
         }
       })();
     },
@@ -306,6 +307,7 @@ export function createOutbox(db: StateDb): Outbox {
           durationMs: r.duration_ms,
           status: r.status,
           error: r.error,
+          errorKind: r.error_kind,
           replyUrl: r.reply_url,
           replyId: r.reply_id,
         }));
@@ -325,6 +327,7 @@ interface AttemptRow {
   duration_ms: number;
   status: number | null;
   error: string | null;
+  error_kind: NetErrorKind | null;
   reply_url: string | null;
   reply_id: string | null;
 }
