@@ -1,18 +1,17 @@
 // Problems with content are data with a place: collected, reported together, fatal only at the end.
 import path from 'node:path';
 import type { CodeIn } from '../problems/catalogue.ts';
+import type { Problem } from '../problems/problem.ts';
 import { printable } from '../text/printable.ts';
 
 /** Every content code is in the problem catalogue (area `content`), with its meaning and fix. */
 export type IssueCode = CodeIn<'content'>;
 
-export interface ContentIssue {
+export interface ContentIssue extends Problem<IssueCode> {
   /** Absolute path of the file the problem is in. */
   file: string;
   line: number;
   column: number;
-  message: string;
-  code: IssueCode;
   severity: 'error' | 'warning';
   hint?: string;
   /** Another place the problem involves (the first article with a duplicate slug). */

@@ -1,17 +1,16 @@
 // Plain words for what happened to a delivery attempt, and what to do about it: shown by
 // `webhook test`, the web app's Test connection and the MCP test_webhook tool.
 import type { CodeIn } from '../problems/catalogue.ts';
+import type { Problem } from '../problems/problem.ts';
 import { attemptErrorText, type AttemptRecord } from '../store/state-store.ts';
 import { redirectTargetOf } from './deliver.ts';
 
 /** A URL that can never be reached as saved is reported with the same code as when saving it. */
 export type ExplanationCode = CodeIn<'delivery'> | 'URL_INVALID';
 
-export interface Explanation {
+/** The problem (or DELIVERED) with a stable code for tools and tests. */
+export interface Explanation extends Problem<ExplanationCode> {
   ok: boolean;
-  /** Stable code for tools and tests. */
-  code: ExplanationCode;
-  message: string;
 }
 
 /**

@@ -1,13 +1,14 @@
 // `quire redeliver <id>` and the web app's Redeliver: the same bytes again as a new delivery (a
 // new id, so receivers that skip ids they have processed do not skip it), sent now.
 import type { CodeIn } from '../problems/catalogue.ts';
+import type { Problem } from '../problems/problem.ts';
 import { newLeaseOwner } from '../store/state-store.ts';
 import type { AttemptResult } from './deliver.ts';
 import { sendOne, type DeliveryDeps } from './delivery-runner.ts';
 import { explainAttempt, type Explanation } from './explain-attempt.ts';
 
 export type RedeliverResult =
-  | { sent: false; code: Extract<CodeIn<'delivery-request'>, 'DELIVERY_NOT_FOUND' | 'STILL_PENDING' | 'SUPERSEDED' | 'NO_WEBHOOK' | 'BUSY'>; message: string }
+  | ({ sent: false } & Problem<Extract<CodeIn<'delivery-request'>, 'DELIVERY_NOT_FOUND' | 'STILL_PENDING' | 'SUPERSEDED' | 'NO_WEBHOOK' | 'BUSY'>>)
   | { sent: true; deliveryId: string; attempt: AttemptResult['attempt']; explanation: Explanation; willRetry: boolean };
 
 export async function redeliver(deps: DeliveryDeps, deliveryId: string, siteId: string | null = null): Promise<RedeliverResult> {

@@ -4,6 +4,7 @@
 // server's worker and this never send the same delivery at once, and one slug's deliveries never
 // overlap. Delivered ones are not sent again (that is `redeliver`), nor failed ones.
 import type { CodeIn } from '../problems/catalogue.ts';
+import type { Problem } from '../problems/problem.ts';
 import { newLeaseOwner, type Delivery } from '../store/state-store.ts';
 import type { AttemptResult } from './deliver.ts';
 import { sendOne, type DeliveryDeps } from './delivery-runner.ts';
@@ -28,7 +29,7 @@ export interface RetryOutcome {
 }
 
 export type RetryResult =
-  | { ok: false; code: Extract<CodeIn<'delivery-request'>, 'DELIVERY_NOT_FOUND' | 'NOT_PENDING' | 'NO_WEBHOOK' | 'DISABLED'>; message: string }
+  | ({ ok: false } & Problem<Extract<CodeIn<'delivery-request'>, 'DELIVERY_NOT_FOUND' | 'NOT_PENDING' | 'NO_WEBHOOK' | 'DISABLED'>>)
   | { ok: true; outcomes: RetryOutcome[]; /** Made due but left to the other senders (over sendAtMost). */ leftDue: number };
 
 export interface RetryOptions {

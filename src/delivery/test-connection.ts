@@ -4,13 +4,14 @@
 import { webhookBody } from '../build/api-shapes.ts';
 import { readManifest, readWebhookPayload } from '../dist/local-dist.ts';
 import type { CodeIn } from '../problems/catalogue.ts';
+import type { Problem } from '../problems/problem.ts';
 import { newLeaseOwner } from '../store/state-store.ts';
 import { attemptDelivery, type AttemptResult } from './deliver.ts';
 import type { DeliveryDeps } from './delivery-runner.ts';
 import { explainAttempt, type Explanation } from './explain-attempt.ts';
 
 export type TestResult =
-  | { sent: false; code: Extract<CodeIn<'delivery-request'>, 'NO_WEBHOOK' | 'NO_ARTICLE'>; message: string }
+  | ({ sent: false } & Problem<Extract<CodeIn<'delivery-request'>, 'NO_WEBHOOK' | 'NO_ARTICLE'>>)
   | { sent: true; deliveryId: string; slug: string; attempt: AttemptResult['attempt']; explanation: Explanation };
 
 export async function testWebhook(deps: DeliveryDeps & { distDir: string }, siteId: string): Promise<TestResult> {

@@ -7,6 +7,8 @@
 import type { Article } from '../contract/article.ts';
 import { parseBody, type DistSnapshot } from '../dist/dist-reader.ts';
 import type { SafeClient } from '../net/safe-client.ts';
+import type { CodeIn } from '../problems/catalogue.ts';
+import type { Problem } from '../problems/problem.ts';
 import type { Outbox } from '../store/state-store.ts';
 import type { VerifyReport } from '../verify/report.ts';
 import { verifyIntegration, type ArticleToVerify } from '../verify/verify-integration.ts';
@@ -20,7 +22,9 @@ export interface VerifySiteInput {
   slugs?: string[] | undefined;
 }
 
-export type VerifySiteResult = { ok: true; report: VerifyReport; capped: number } | { ok: false; message: string };
+export type VerifySiteResult =
+  | { ok: true; report: VerifyReport; capped: number }
+  | ({ ok: false } & Problem<Extract<CodeIn<'verify'>, 'SITE_NOT_BUILT' | 'BASE_URL_INVALID' | 'SLUG_NOT_PUBLISHED'>>);
 
 export async function verifySite(
   deps: { snapshot: DistSnapshot | null; outbox: Outbox; client: SafeClient; timeoutMs?: number },
@@ -28,16 +32,16 @@ export async function verifySite(
 ): Promise<VerifySiteResult> {
   const site = deps.snapshot?.sites.get(input.siteId);
   const manifestSite = deps.snapshot?.manifest.sites[input.siteId];
-  if (!site || !manifestSite) return { ok: false, message: `no site "${input.siteId}" in the build (sites: ${[...(deps.snapshot?.sites.keys() ?? [])].join(', ') || 'none'})` };
+  if (!site || !manifestSite) return { ok: false, code: 'SITE_NOT_BUILT', message: `no site "${input.siteId}" in the build (sites: ${[...(deps.snapshot?.sites.keys() ?? [])].join(', ') || 'none'})` };
   const baseUrl = (input.baseUrl ?? manifestSite.url).replace(/\/+$/, '');
   try {
     if (!/^https?:$/.test(new URL(baseUrl).protocol)) throw new Error('not http(s)');
   } catch {
-    return { ok: false, message: `"${baseUrl}" is not an http(s) base URL` };
+    return { ok: false, code: 'BASE_URL_INVALID', message: `"${baseUrl}" is not an http(s) base URL` };
   }
   let slugs = input.slugs?.length ? input.slugs : site.items.map((i) => i.item.slug);
   const unknown = slugs.filter((s) => !site.articles.has(s));
-  if (unknown.length) return { ok: false, message: `not published on ${input.siteId}: ${unknown.join(', ')}` };
+  if (unknown.length) return { ok: false, code: 'SLUG_NOT_PUBLISHED', message: `not published on ${input.siteId}: ${unknown.join(', ')}` };
   const capped = Math.max(0, slugs.length - DEFAULT_ARTICLE_CAP);
   if (!input.slugs?.length) slugs = slugs.slice(0, DEFAULT_ARTICLE_CAP);
   const articles: ArticleToVerify[] = slugs.map((slug) => {

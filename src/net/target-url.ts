@@ -3,12 +3,13 @@
 // private range, localhost, *.internal…).
 // The address check proper runs again where the socket connects (guarded-lookup.ts).
 import type { CodeIn } from '../problems/catalogue.ts';
+import type { Problem } from '../problems/problem.ts';
 import { checkHost } from './host-policy.ts';
 import { WEBHOOK_TARGETS, type TargetPolicy } from './target-policy.ts';
 
 export type TargetErrorCode = Extract<CodeIn<'webhook-input'>, 'URL_INVALID' | 'URL_NOT_HTTPS' | 'URL_HAS_CREDENTIALS' | 'URL_HOST_NOT_PUBLIC'>;
 
-export type TargetCheck = { ok: true; url: URL } | { ok: false; code: TargetErrorCode; message: string };
+export type TargetCheck = { ok: true; url: URL } | ({ ok: false } & Problem<TargetErrorCode>);
 
 /** The URL's host without IPv6 brackets, as sockets and `lookup` want it. */
 export const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');

@@ -124,6 +124,10 @@ export const CATALOGUE = {
   CONTENT_RENDER_FAILED: { area: 'content', meaning: 'the Markdown could not be rendered', fix: 'Simplify the document at the place shown; the message has the cause.' },
   CONTENT_CONTROL_CHARACTER: { area: 'content', meaning: 'a control character in a text field', fix: 'Remove it (the message shows it escaped).' },
 
+  // verify_integration: what it was asked to check.
+  SITE_NOT_BUILT: { area: 'verify', meaning: 'no site with that id in the current build', fix: 'Name a site of the build (`quire build` lists them).' },
+  BASE_URL_INVALID: { area: 'verify', meaning: 'the base URL to check is not an http(s) URL', fix: 'Give the site\'s address, e.g. `https://www.example.com`, or set `url` in `site.yaml`.' },
+  SLUG_NOT_PUBLISHED: { area: 'verify', meaning: 'a slug asked for is not published on the site', fix: 'Name published articles only (drafts have no page to check).' },
   // verify_integration: page and sitemap fetching.
   FETCH_FAILED: { area: 'verify', meaning: 'a page could not be fetched (network error or an HTTP error)', fix: 'Check that the site answers at the base URL.' },
   FETCH_TIMEOUT: { area: 'verify', meaning: 'a page did not answer in time', fix: 'Check the site\'s speed and availability.' },

@@ -4,8 +4,8 @@
 import { CATALOGUE, type ProblemCode } from './catalogue.ts';
 
 export interface Problem<C extends ProblemCode = ProblemCode> {
-  readonly code: C;
-  readonly message: string;
+  code: C;
+  message: string;
 }
 
 /** What to do about a code (the catalogue's `fix`). */

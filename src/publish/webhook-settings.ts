@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { checkTargetUrl } from '../net/target-url.ts';
 import type { CodeIn } from '../problems/catalogue.ts';
+import type { Problem } from '../problems/problem.ts';
 import type { SafeClient } from '../net/safe-client.ts';
 import type { StateStore, WebhookRecord } from '../store/state-store.ts';
 import { queueMissedEvents } from './missed-events.ts';
@@ -10,7 +11,7 @@ import { queueMissedEvents } from './missed-events.ts';
 export const MIN_SECRET_LENGTH = 24;
 export const MAX_SECRET_LENGTH = 512;
 
-export type WebhookInputError = { ok: false; field: 'url' | 'secret'; code: CodeIn<'webhook-input'>; message: string };
+export type WebhookInputError = { ok: false; field: 'url' | 'secret' } & Problem<CodeIn<'webhook-input'>>;
 
 /** `whsec_` + 32 random bytes in base64: also what Standard Webhooks libraries expect by default. */
 export function generateWebhookSecret(): string {

@@ -1,11 +1,11 @@
 // What one render call hands its plugins, carried on the VFile so processors are built once.
 import type { VFile } from 'vfile';
+import type { CodeIn } from '../problems/catalogue.ts';
+import type { Problem } from '../problems/problem.ts';
 
-export interface RenderProblem {
+export interface RenderProblem extends Problem<Extract<CodeIn<'content'>, 'CONTENT_IMAGE_MISSING' | 'CONTENT_IMAGE_OUTSIDE' | 'CONTENT_TOO_DEEP' | 'CONTENT_RENDER_FAILED'>> {
   line: number;
   column: number;
-  code: 'CONTENT_IMAGE_MISSING' | 'CONTENT_IMAGE_OUTSIDE' | 'CONTENT_TOO_DEEP' | 'CONTENT_RENDER_FAILED';
-  message: string;
 }
 
 /** Whether a render's problems say it failed (such results are not cached: the failure may not recur). */

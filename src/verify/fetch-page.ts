@@ -2,6 +2,7 @@
 // followed by hand up to a limit and recorded, size-capped, decoded by the declared charset.
 import type { SafeClient } from '../net/safe-client.ts';
 import type { CodeIn } from '../problems/catalogue.ts';
+import type { Problem } from '../problems/problem.ts';
 
 export interface FetchedPage {
   ok: true;
@@ -16,7 +17,7 @@ export interface FetchedPage {
 
 export type FetchFailureCode = Extract<CodeIn<'verify'>, 'FETCH_FAILED' | 'FETCH_TIMEOUT' | 'FETCH_REFUSED' | 'FETCH_BLOCKED' | 'FETCH_NOT_FOUND' | 'TOO_MANY_REDIRECTS'>;
 
-export type FetchFailure = { ok: false; code: FetchFailureCode; message: string; status: number | null; redirects: string[] };
+export type FetchFailure = { ok: false; status: number | null; redirects: string[] } & Problem<FetchFailureCode>;
 
 export interface FetchOptions {
   timeoutMs: number;

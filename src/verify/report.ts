@@ -1,15 +1,14 @@
 // The shape of a verify_integration report: per article, one result per check, with a stable
 // code, what was expected and found, evidence, and a concrete fix for every failure.
 import type { CodeIn } from '../problems/catalogue.ts';
+import type { Problem } from '../problems/problem.ts';
 
 export type CheckId = 'sitemap' | 'canonical' | 'html' | 'byline';
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'error' | 'skipped';
 
-export interface CheckResult {
+export interface CheckResult extends Problem<CodeIn<'verify'>> {
   id: CheckId;
   status: CheckStatus;
-  code: CodeIn<'verify'>;
-  message: string;
   expected: string | null;
   actual: string | null;
   evidence: string | null;

@@ -4,6 +4,7 @@
 import zlib from 'node:zlib';
 import type { SafeClient } from '../net/safe-client.ts';
 import type { CodeIn } from '../problems/catalogue.ts';
+import type { Problem } from '../problems/problem.ts';
 import { decodeText, fetchFollowing, header, type FetchFailureCode, type FetchOptions } from './fetch-page.ts';
 import { normalizeUrl } from './urls.ts';
 
@@ -22,7 +23,7 @@ export interface SitemapIndex {
   /** By normalized URL. */
   entries: Map<string, SitemapEntry>;
   /** Why no sitemap was found or read, when none was. */
-  problem: { code: SitemapProblemCode; message: string; fetchFailed: boolean } | null;
+  problem: (Problem<SitemapProblemCode> & { fetchFailed: boolean }) | null;
 }
 
 const MAX_DEPTH = 3;

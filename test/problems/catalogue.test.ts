@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../src/api/openapi.ts';
+import { verifySite } from '../../src/integration/verify-site.ts';
 import { CATALOGUE, codesIn, isProblemCode, type CodeEntry, type ProblemCode } from '../../src/problems/catalogue.ts';
 import { markedAreas, problemTable, withProblemTables } from '../../src/problems/tables.ts';
 
@@ -83,5 +84,12 @@ describe('what is made from the catalogue', () => {
       expect(codesIn('api') as string[]).toContain(e.code);
       expect(e.status, e.code).toBe((CATALOGUE as Record<string, CodeEntry>)[e.code]?.status);
     }
+  });
+});
+
+describe('problems returned as data', () => {
+  it('a verify request that cannot be run says why with a code, like every other problem', async () => {
+    const refused = await verifySite({ snapshot: null, outbox: {} as never, client: {} as never }, { siteId: 'nope' });
+    expect(refused).toMatchObject({ ok: false, code: 'SITE_NOT_BUILT', message: expect.stringContaining('no site "nope" in the build') });
   });
 });
