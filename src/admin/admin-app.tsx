@@ -197,23 +197,20 @@ export function createAdminApp(deps: AdminDeps) {
     return c.html(<PublishingTab csrf={c.get('session').csrf} flash={flashOf(c)} site={site} view={view} />);
   });
 
-  app.post('/sites/:site/rotate-key', async (c) => {
+  /** A key rotation form's action: confirmed, the key named by `keyName` gets a new generation. */
+  const rotation = (keyName: (siteId: string) => string, unconfirmed: string, done: string) => async (c: Context<Env>) => {
     const site = siteOr404(c);
     if (!site) return notFound(c);
     const form = await c.req.parseBody();
-    if (form.confirm !== 'yes') return redirectWith(c, `/admin/sites/${site.id}/publishing`, 'error', 'Tick the confirmation to rotate the key.');
-    deps.rotateKey(site.id);
-    return redirectWith(c, `/admin/sites/${site.id}/publishing`, 'ok', 'New key issued. The previous key no longer works: update your site.');
-  });
-
-  app.post('/sites/:site/rotate-preview-key', async (c) => {
-    const site = siteOr404(c);
-    if (!site) return notFound(c);
-    const form = await c.req.parseBody();
-    if (form.confirm !== 'yes') return redirectWith(c, `/admin/sites/${site.id}/publishing`, 'error', 'Tick the confirmation to rotate the preview key.');
-    deps.rotateKey(previewKeyName(site.id));
-    return redirectWith(c, `/admin/sites/${site.id}/publishing`, 'ok', 'New preview key issued. The previous one, and its preview links, no longer work: update your site\'s preview route.');
-  });
+    if (form.confirm !== 'yes') return redirectWith(c, `/admin/sites/${site.id}/publishing`, 'error', unconfirmed);
+    deps.rotateKey(keyName(site.id));
+    return redirectWith(c, `/admin/sites/${site.id}/publishing`, 'ok', done);
+  };
+  app.post('/sites/:site/rotate-key', rotation((id) => id, 'Tick the confirmation to rotate the key.', 'New key issued. The previous key no longer works: update your site.'));
+  app.post(
+    '/sites/:site/rotate-preview-key',
+    rotation(previewKeyName, 'Tick the confirmation to rotate the preview key.', 'New preview key issued. The previous one, and its preview links, no longer work: update your site\'s preview route.'),
+  );
 
   app.post('/sites/:site/webhook', async (c) => {
     const site = siteOr404(c);

@@ -29,6 +29,45 @@ export interface WebhookFormState {
 
 const mask = (key: string) => `${key.slice(0, key.indexOf('.') + 1)}${'•'.repeat(12)}${key.slice(-4)}`;
 
+/** A key shown masked, with a button that shows it (the page's script) and one that copies it. */
+function MaskedKey(props: { id: string; value: string; reveal: string; copy: string }) {
+  return (
+    <div class="keybox">
+      <code id={props.id} data-value={props.value} data-masked={mask(props.value)} aria-live="polite">
+        {mask(props.value)}
+      </code>
+      <button type="button" data-reveal={props.id} data-label={props.reveal} aria-pressed="false" aria-controls={props.id}>
+        {props.reveal}
+      </button>
+      <button type="button" data-copy={props.id} data-label={props.copy}>
+        {props.copy}
+      </button>
+    </div>
+  );
+}
+
+/** A rotation form behind a disclosure, posted only with its confirmation ticked. */
+function RotateKey(props: { csrf: string; action: string; title: string; effect: string; confirm: string; button: string }) {
+  return (
+    <details class="mt">
+      <summary>{props.title}</summary>
+      <form method="post" action={props.action}>
+        <CsrfField csrf={props.csrf} />
+        <p class="muted small">{props.effect}</p>
+        <label class="check">
+          <input type="checkbox" name="confirm" value="yes" required />
+          <span>{props.confirm}</span>
+        </label>
+        <div class="actions">
+          <button type="submit" class="danger">
+            {props.button}
+          </button>
+        </div>
+      </form>
+    </details>
+  );
+}
+
 export function PublishingTab(props: { csrf: string; flash: Flash | null; site: { id: string; name: string }; view: PublishingView }) {
   const { view, site, csrf } = props;
   const method = view.form?.method ?? (view.webhook ? 'webhook' : 'none');
@@ -48,13 +87,7 @@ export function PublishingTab(props: { csrf: string; flash: Flash | null; site: 
           <button type="button" data-copy="api-base" data-label="Copy">Copy</button>
         </div>
         <label for="api-key">API key</label>
-        <div class="keybox">
-          <code id="api-key" data-value={view.key} data-masked={mask(view.key)} aria-live="polite">
-            {mask(view.key)}
-          </code>
-          <button type="button" data-reveal="api-key" aria-pressed="false" aria-controls="api-key">Reveal</button>
-          <button type="button" data-copy="api-key" data-label="Copy key">Copy key</button>
-        </div>
+        <MaskedKey id="api-key" value={view.key} reveal="Reveal" copy="Copy key" />
         <details class="small mt">
           <summary>Example requests (they contain the key)</summary>
           <p class="muted">curl</p>
@@ -64,20 +97,14 @@ export function PublishingTab(props: { csrf: string; flash: Flash | null; site: 
           <pre id="snippet-fetch">{fetchSnippet}</pre>
           <button type="button" data-copy="snippet-fetch" data-label="Copy fetch">Copy fetch</button>
         </details>
-        <details class="mt">
-          <summary>Rotate the key</summary>
-          <form method="post" action={`/admin/sites/${site.id}/rotate-key`}>
-            <CsrfField csrf={csrf} />
-            <p class="muted small">A new key is issued at once. The current key stops working immediately; other sites keep theirs.</p>
-            <label class="check">
-              <input type="checkbox" name="confirm" value="yes" required />
-              <span>I understand that {site.name} must switch to the new key</span>
-            </label>
-            <div class="actions">
-              <button type="submit" class="danger">Rotate key</button>
-            </div>
-          </form>
-        </details>
+        <RotateKey
+          csrf={csrf}
+          action={`/admin/sites/${site.id}/rotate-key`}
+          title="Rotate the key"
+          effect="A new key is issued at once. The current key stops working immediately; other sites keep theirs."
+          confirm={`I understand that ${site.name} must switch to the new key`}
+          button="Rotate key"
+        />
       </section>
 
       <section class="card" aria-labelledby="preview-h">
@@ -87,13 +114,7 @@ export function PublishingTab(props: { csrf: string; flash: Flash | null; site: 
           keep it on your site's server, never in a page.
         </p>
         <label for="preview-key">Preview key</label>
-        <div class="keybox">
-          <code id="preview-key" data-value={view.previewKey} data-masked={mask(view.previewKey)} aria-live="polite">
-            {mask(view.previewKey)}
-          </code>
-          <button type="button" data-reveal="preview-key" data-label="Show" aria-pressed="false" aria-controls="preview-key">Show</button>
-          <button type="button" data-copy="preview-key" data-label="Copy preview key">Copy preview key</button>
-        </div>
+        <MaskedKey id="preview-key" value={view.previewKey} reveal="Show" copy="Copy preview key" />
         <p class="muted small">
           {view.previewUrl ? (
             <>Preview links open drafts at <code>{view.previewUrl}</code> (site.yaml <code>previewUrl</code>); make one with <code>quire preview {site.id} &lt;slug&gt;</code>.</>
@@ -101,20 +122,14 @@ export function PublishingTab(props: { csrf: string; flash: Flash | null; site: 
             <>Add <code>previewUrl</code> to site.yaml (your site's preview route, with <code>{'{slug}'}</code> and <code>{'{token}'}</code>) to make preview links.</>
           )}
         </p>
-        <details class="mt">
-          <summary>Rotate the preview key</summary>
-          <form method="post" action={`/admin/sites/${site.id}/rotate-preview-key`}>
-            <CsrfField csrf={csrf} />
-            <p class="muted small">A new preview key is issued at once. The current one, and every preview link made with it, stop working; the API key stays.</p>
-            <label class="check">
-              <input type="checkbox" name="confirm" value="yes" required />
-              <span>I understand that {site.name}'s preview route must switch to the new preview key</span>
-            </label>
-            <div class="actions">
-              <button type="submit" class="danger">Rotate preview key</button>
-            </div>
-          </form>
-        </details>
+        <RotateKey
+          csrf={csrf}
+          action={`/admin/sites/${site.id}/rotate-preview-key`}
+          title="Rotate the preview key"
+          effect="A new preview key is issued at once. The current one, and every preview link made with it, stop working; the API key stays."
+          confirm={`I understand that ${site.name}'s preview route must switch to the new preview key`}
+          button="Rotate preview key"
+        />
       </section>
 
       <section class="card" aria-labelledby="method-h">
