@@ -1,4 +1,4 @@
-// The Content API: GET /v1/articles and /v1/articles/{slug}, keyed per site, served from
+// The Content API: GET /v1/articles, /v1/articles/{slug} and /v1/changes, keyed per site, served from
 // pre-serialized bodies. Headers are set in the handlers (no middleware chain) to keep the
 // node-server fast path; CORS is open, caching is one hour with strong ETags, shortened so that
 // no cached answer outlives a scheduled go-live or expiry (src/dist/timed-view.ts). A preview
@@ -12,6 +12,7 @@ import { MAX_SLUG_LENGTH, SLUG } from '../content/model.ts';
 import type { Keyring } from '../keys/api-keys.ts';
 import { limitRequestBodies } from './body-limit.ts';
 import { ApiError } from './api-error.ts';
+import { answerChanges, type ChangeHistory } from './change-feed.ts';
 import type { Body, DistReader, SiteContent } from '../dist/dist-reader.ts';
 import { timedReader, type ExpiringBody, type TimedSiteContent } from '../dist/timed-view.ts';
 import { maxAgeUntil } from '../schedule/windows.ts';
@@ -44,6 +45,11 @@ export interface ApiDeps {
   metrics?: Metrics | null;
   /** Told which site a request's key opened, for its log line. */
   noteSite?: (c: Context, siteId: string) => void;
+  /**
+   * The change log behind GET /v1/changes: the state store's, in the process that publishes.
+   * Absent or null (the store cannot be read, or dist/ is served alone): 503 CHANGES_UNAVAILABLE.
+   */
+  changes?: ChangeHistory | null;
 }
 
 const CORS = {
@@ -58,6 +64,8 @@ const MAX_AGE = 3600;
 const PUBLIC_CACHE = `public, max-age=${MAX_AGE}`;
 /** Answers to a preview key: drafts must never sit in a shared cache, nor in a browser's. */
 const PREVIEW_CACHE = 'private, no-store';
+/** The change feed: an answer depends on the cursor and grows with every publish; a poll must reach the server. */
+const FEED_CACHE = 'no-store';
 
 const okHeaders = (etag: string, contentType = JSON_TYPE, cacheControl = PUBLIC_CACHE) => ({
   'content-type': contentType,
@@ -67,6 +75,8 @@ const okHeaders = (etag: string, contentType = JSON_TYPE, cacheControl = PUBLIC_
   'x-content-type-options': 'nosniff',
   ...CORS,
 });
+
+const FEED_HEADERS = { 'content-type': JSON_TYPE, 'cache-control': FEED_CACHE, vary: 'Authorization', 'x-content-type-options': 'nosniff', ...CORS };
 
 /** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/"x" matches "x". */
 export function etagMatches(header: string | undefined, etag: string): boolean {
@@ -104,6 +114,8 @@ interface Opened {
   cacheUntil(until: number | null): string;
   /** The next instant the site's list changes (a go-live or an expiry), or null. */
   changesAt: number | null;
+  /** Opened with the site's preview key. */
+  preview: boolean;
 }
 
 export function createApiApp(deps: ApiDeps): Hono {
@@ -139,7 +151,7 @@ export function createApiApp(deps: ApiDeps): Hono {
     }
     deps.noteSite?.(c, site.id);
     const changesAt = (site as Partial<TimedSiteContent>).changesAt ?? null;
-    return { site, changesAt, cacheUntil: preview ? () => PREVIEW_CACHE : publicCache };
+    return { site, changesAt, preview, cacheUntil: preview ? () => PREVIEW_CACHE : publicCache };
   }
 
   async function previewOf(siteId: string): Promise<SiteContent | null> {
@@ -174,6 +186,13 @@ export function createApiApp(deps: ApiDeps): Hono {
     if (!body) throw new ApiError('ARTICLE_NOT_FOUND', `no published article with this slug`);
     // An article's answer changes only when it expires (a go-live of another changes its list).
     return sendBody(c, body, JSON_TYPE, cacheUntil((body as ExpiringBody).until ?? null));
+  }));
+
+  app.get(API_ROUTES.changes, (c) => then(open(c), async ({ site, preview }) => {
+    if (preview) throw new ApiError('CHANGES_SITE_KEY_ONLY', 'the change feed tells what is published: read it with the site key (pk_…), not the preview key');
+    if (!deps.changes) throw new ApiError('CHANGES_UNAVAILABLE', 'this server has no change history to read (its state store is not open); read the feed from the server that publishes');
+    const body = await answerChanges(new URL(c.req.url).searchParams, site, deps.changes, clock());
+    return new Response(body, { status: 200, headers: FEED_HEADERS });
   }));
 
   app.get(API_ROUTES.asset, async (c) => {

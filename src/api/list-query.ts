@@ -20,12 +20,15 @@ function wholeNumber(name: string, value: string, min: number, max: number): num
   return Number(value);
 }
 
+/** A parameter given at most once (null when not given); twice is QUERY_INVALID. */
+export function oneParam(params: URLSearchParams, name: string): string | null {
+  const all = params.getAll(name);
+  if (all.length > 1) throw invalid(`\`${name}\` is given more than once`);
+  return all[0] ?? null;
+}
+
 export function parseListQuery(params: URLSearchParams): ListQuery {
-  const one = (name: string): string | null => {
-    const all = params.getAll(name);
-    if (all.length > 1) throw invalid(`\`${name}\` is given more than once`);
-    return all[0] ?? null;
-  };
+  const one = (name: string) => oneParam(params, name);
   const limit = one('limit');
   const offset = one('offset');
   const kind = one('kind');

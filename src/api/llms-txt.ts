@@ -10,6 +10,7 @@ Authenticate with the site key \`pk_<site_id>.<signature>\`, sent as \`Authoriza
 
 - [GET /v1/articles](${publicUrl}/v1/articles): \`{site: {name, lang}, total, articles: [...]}\`, newest first. Optional \`limit\`, \`offset\`, \`kind\`, \`updatedSince\`.
 - [GET /v1/articles/{slug}](${publicUrl}/v1/articles/{slug}): one article with \`html\`, \`markdown\`, \`kind\`, \`sourceUrl\`, \`related\` and \`author\` (or null). 404 when no published article has the slug.
+- [GET /v1/changes](${publicUrl}/v1/changes): what changed for the site, oldest first: \`{changes: [{type, slug, id, at, article?}], cursor, more}\`. Without \`since\`: the current state (every article as \`published\`) and a cursor; with \`since=<cursor>\`: the changes after it (\`published\`/\`updated\` with the article's list item, \`withdrawn\`/\`deleted\` with slug and id), at most \`limit\` (default 500, max 1000); \`more: true\`: ask again with the new cursor. The same story as the webhooks. A cursor older than the history kept answers 410 \`CURSOR_EXPIRED\`: resync without \`since\`. Site key only (a preview key gets 403); \`Cache-Control: no-store\`.
 
 ## Docs
 

@@ -3,6 +3,7 @@ import { ARTICLE_KINDS, MAX_SLUG_LENGTH, SLUG } from '../content/model.ts';
 import contractSchemas from '../contract/openapi-schemas.json' with { type: 'json' };
 import type { ApiErrorCode } from '../contract/error-codes.ts';
 import { ARTICLE_EVENTS, REMOVAL_EVENTS } from '../contract/webhook-events.ts';
+import { DEFAULT_CHANGES_LIMIT, MAX_CHANGES_LIMIT } from './change-feed.ts';
 import { MAX_LIMIT } from './list-query.ts';
 
 /**
@@ -84,6 +85,30 @@ export function buildOpenApiDocument(publicUrl: string) {
             '304': notModified,
             '401': unauthorized,
             '404': errorResponse('404 No published article with this slug for the keyed site.', 'ARTICLE_NOT_FOUND'),
+          },
+        },
+      },
+      '/changes': {
+        get: {
+          operationId: 'listChanges',
+          summary: 'What changed for the site since a cursor, oldest first (the pull complement to the publish webhook)',
+          description:
+            'Without `since`: the current state, every article as `published` with its list item, and a `cursor`. With `since` (an answer\'s `cursor`, passed back as it is): what publishes recorded after it, oldest first: `published` and `updated` carry the article\'s list item (as in GET /articles), `withdrawn` and `deleted` the slug and id only. Webhooks and this feed come from the same record of each publish (including a scheduled go-live or expiry at its instant), so they tell the same story; a webhook\'s `unpublished` is `withdrawn` here. `more: true` says more changes follow at once: ask again with the new `cursor`. A cursor older than the history kept (the newest 10,000 changes per site) answers 410 `CURSOR_EXPIRED`: resync from the current state. The feed is served by the process that publishes (`quire start`) and only to the site key (a preview key gets 403); answers are `Cache-Control: no-store`.',
+          parameters: [
+            { name: 'since', in: 'query', required: false, schema: { type: 'string', maxLength: 160 }, description: 'The `cursor` of an earlier answer, for the same site.' },
+            { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_CHANGES_LIMIT, default: DEFAULT_CHANGES_LIMIT }, description: 'At most this many changes (with `since`; the state without it comes whole).' },
+          ],
+          responses: {
+            '200': {
+              description: 'The changes and the cursor to continue from.',
+              headers: { 'Cache-Control': { description: '`no-store`: an answer grows with every publish.', schema: { type: 'string' } } },
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/ChangeFeed' } } },
+            },
+            '400': errorResponse('400 `since` is not a cursor of this API for this site (CURSOR_INVALID), or `limit` is out of range (QUERY_INVALID).', 'CURSOR_INVALID'),
+            '401': unauthorized,
+            '403': errorResponse('403 A preview key: the feed tells only what is published.', 'CHANGES_SITE_KEY_ONLY'),
+            '410': errorResponse('410 The cursor is older than the history kept, or from a state store started over: resync from the current state.', 'CURSOR_EXPIRED'),
+            '503': errorResponse('503 This server has no change history to read (no readable state store).', 'CHANGES_UNAVAILABLE'),
           },
         },
       },

@@ -8,6 +8,7 @@ import { ASSET_ROUTE, isAssetPath } from '../dist/layout.ts';
 export const API_ROUTES = {
   articles: '/v1/articles',
   article: '/v1/articles/:slug',
+  changes: '/v1/changes',
   asset: ASSET_ROUTE,
   openapi: '/openapi.json',
   openapiV1: '/v1/openapi.json',

@@ -16,7 +16,7 @@ function isIsoUtc(text: string): boolean {
  * zod's own ISO pattern, which would put ~300 characters of regular expression into every
  * schema a reader sees; `format` says it.
  */
-const isoUtc = z.string().refine(isIsoUtc, 'not a UTC date-time such as 2026-03-14T09:30:00Z').meta({ format: 'date-time' });
+export const isoUtc = z.string().refine(isIsoUtc, 'not a UTC date-time such as 2026-03-14T09:30:00Z').meta({ format: 'date-time' });
 const dateTime = (description: string) => orNull(isoUtc).describe(`${description} ISO 8601, UTC, e.g. 2026-03-14T09:30:00Z; null when unknown.`);
 export const SlugSchema = z.string().regex(SLUG).max(MAX_SLUG_LENGTH).describe('The article\'s name in URLs, unique in its site: lower-case words of a-z and 0-9 joined by "-".');
 const metaDescription = orNull(z.string()).describe('From front matter; null when not set.');

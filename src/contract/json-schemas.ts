@@ -4,6 +4,7 @@
 // generates it afresh and compares (UPDATE_CONTRACT=1 rewrites the copy).
 import { z } from 'zod';
 import { ArticleListItemSchema, ArticleListSchema, ArticleSchema, AuthorSchema, SiteSummarySchema } from './article.ts';
+import { ArticleChangeSchema, ChangeFeedSchema } from './changes.ts';
 import { ErrorResponseSchema } from './error.ts';
 import { ArticleEventPayloadSchema, RemovalEventPayloadSchema, WebhookArticleSchema, WebhookPayloadSchema, WebhookReplySchema } from './webhook.ts';
 
@@ -14,6 +15,8 @@ export const COMPONENTS: Record<string, z.ZodType> = {
   ArticleList: ArticleListSchema,
   Author: AuthorSchema,
   Article: ArticleSchema,
+  ArticleChange: ArticleChangeSchema,
+  ChangeFeed: ChangeFeedSchema,
   WebhookArticle: WebhookArticleSchema,
   WebhookArticleEvent: ArticleEventPayloadSchema,
   WebhookRemovalEvent: RemovalEventPayloadSchema,

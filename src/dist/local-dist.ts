@@ -32,15 +32,21 @@ export function writeManifest(root: string, manifest: Manifest): void {
   fs.writeFileSync(fileIn(root, MANIFEST_FILE), manifestJson(manifest));
 }
 
-/** The items of a site's list in the tree at `distDir`; null when it has none (or none this build can cut). */
-export function readListItems(distDir: string, siteId: string): ListItems | null {
+/**
+ * The items of a site's list in the tree at `distDir`; null when it has none (or none this build
+ * can cut). With `expectedHash` (the manifest's listHash) it must be that list, else
+ * PayloadChangedError: what is recorded must be what was planned.
+ */
+export function readListItems(distDir: string, siteId: string, expectedHash?: string): ListItems | null {
+  const file = fileIn(distDir, listFile(siteId));
   let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(fileIn(distDir, listFile(siteId)));
+    bytes = fs.readFileSync(file);
   } catch (err) {
     if (isMissingFile(err)) return null; // a site new to this build
     throw err;
   }
+  if (expectedHash !== undefined && hashBytes(bytes) !== expectedHash) throw new PayloadChangedError(file);
   return splitListItems(bytes);
 }
 

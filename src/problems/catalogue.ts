@@ -33,13 +33,17 @@ export interface CodeEntry {
 export const CATALOGUE = {
   // The Content API, in the order of the README's table.
   QUERY_INVALID: { area: 'api', status: 400, meaning: 'a list parameter has a bad value', fix: 'Correct the parameter the message names (see `/openapi.json`).' },
+  CURSOR_INVALID: { area: 'api', status: 400, meaning: 'a `since` of GET /v1/changes that is not a cursor this API made, or one made for another site', fix: 'Pass back the `cursor` of an earlier answer as it is, with the same site\'s key; or start again without `since`.' },
   API_KEY_MISSING: { area: 'api', status: 401, meaning: 'no key', fix: 'Send the site\'s key as `Authorization: Bearer <key>` or `?key=<key>`.' },
   API_KEY_INVALID: { area: 'api', status: 401, meaning: 'a malformed, forged, rotated or unknown-site key (with `WWW-Authenticate: Bearer`)', fix: 'Use the key `quire keys` shows now; a rotation replaces the old one.' },
+  CHANGES_SITE_KEY_ONLY: { area: 'api', status: 403, meaning: 'a preview key asked for GET /v1/changes, which tells only what is published', fix: 'Read the change feed with the site key (`pk_…`).' },
   ARTICLE_NOT_FOUND: { area: 'api', status: 404, meaning: 'no published article with that slug for the key\'s site', fix: 'Take the slug from the list; drafts are never served.' },
   ROUTE_NOT_FOUND: { area: 'api', status: 404, meaning: 'unknown path', fix: 'See `/openapi.json` for the routes.' },
   METHOD_NOT_ALLOWED: { area: 'api', status: 405, meaning: 'anything but GET, HEAD, OPTIONS (with `Allow`)', fix: 'Use GET: the API is read-only.' },
+  CURSOR_EXPIRED: { area: 'api', status: 410, meaning: 'the cursor is older than the change history kept (the newest 10,000 changes per site), or from another or restarted state store', fix: 'Resync: read the current state again (GET /v1/changes without `since`, or the whole list) and follow the new cursor.' },
   BODY_TOO_LARGE: { area: 'api', status: 413, meaning: 'a request body over `QUIRE_MAX_BODY_BYTES` (any route that takes a body; see Limits)', fix: 'Send a smaller body, or raise `QUIRE_MAX_BODY_BYTES`.' },
   CONTENT_UNAVAILABLE: { area: 'api', status: 503, meaning: 'no build yet', fix: 'Run `quire build`; a running server serves it without a restart.' },
+  CHANGES_UNAVAILABLE: { area: 'api', status: 503, meaning: 'this server has no change history to read: its state store cannot be read, or it serves dist/ alone', fix: 'Read the feed from the server that publishes (`quire start`); if its state store is damaged, restore it and restart.' },
   INTERNAL_ERROR: { area: 'api', status: 500, meaning: 'a fault of the server (logged)', fix: 'Read the server\'s log for the cause.' },
 
   // A command or the server cannot go on.

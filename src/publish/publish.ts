@@ -6,11 +6,11 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { buildDist, type BuildCaches, type BuildResult, type BuildSettings } from '../build/build.ts';
 import { webhookBody } from '../build/api-shapes.ts';
-import { PayloadChangedError, readWebhookPayload } from '../dist/local-dist.ts';
+import { PayloadChangedError, readListItems, readWebhookPayload } from '../dist/local-dist.ts';
 import type { Manifest, ManifestSite } from '../dist/manifest.ts';
 import { ProblemError } from '../problems/problem.ts';
 import { isLiveAt } from '../schedule/windows.ts';
-import type { Delivery, LockHolder } from '../store/state-store.ts';
+import type { ArticleChange, Delivery, LockHolder, RecordedChange } from '../store/state-store.ts';
 import { drainOutbox, type DeliveryDeps, type DrainOptions, type DrainSummary } from '../delivery/delivery-runner.ts';
 import { changedFilesSince, readRevision } from './git-revision.ts';
 import { collapseEvents, planEvents, type PlannedEvent } from './plan-events.ts';
@@ -134,7 +134,7 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
 
   const reports: SiteReport[] = [];
   const queued: { siteId: string; slug: string; event: PlannedEvent['event']; body: Buffer }[] = [];
-  const records: { siteId: string; changes: ReturnType<typeof planEvents>['changes'] }[] = [];
+  const records: { siteId: string; changes: ArticleChange[] }[] = [];
   for (const siteId of siteIds) {
     const webhook = store.webhooks.get(siteId);
     const recorded = store.published.get(siteId);
@@ -163,6 +163,7 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
     // Bodies are read before the transaction (it must not wait on the disk), checked against
     // the manifest so a concurrent rebuild cannot slip a different payload under a recorded hash.
     for (const q of queued) q.body = readBody(settings.distDir, manifest, q.siteId, q.slug, q.event);
+    const recorded = records.map((r) => ({ siteId: r.siteId, changes: withListItems(settings.distDir, manifest, r.siteId, r.changes) }));
     store.transaction((tx) => {
       for (const q of queued) {
         const pending = tx.outbox.pendingPublishFor(q.siteId, q.slug);
@@ -170,7 +171,7 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
         const body = event === q.event ? q.body : readBody(settings.distDir, manifest, q.siteId, q.slug, event);
         tx.outbox.enqueue({ siteId: q.siteId, slug: q.slug, event, body, origin: 'publish' }, started);
       }
-      for (const r of records) tx.published.record(r.siteId, revision.commit, r.changes, started);
+      for (const r of recorded) tx.published.record(r.siteId, revision.commit, r.changes, started);
     });
   }
 
@@ -222,4 +223,25 @@ export function readBody(distDir: string, manifest: Manifest, siteId: string, sl
     if (err instanceof PayloadChangedError) throw new PublishError(`${err.file} changed while publishing (is another build running?); run publish again`, { cause: err });
     throw err;
   }
+}
+
+/**
+ * The changes with what the change log keeps of each published one: its item of the site's list
+ * (JSON text, as the build wrote it into articles.json), from the list the manifest names.
+ */
+export function withListItems(distDir: string, manifest: Manifest, siteId: string, changes: ArticleChange[]): RecordedChange[] {
+  if (!changes.some((c) => c.state === 'published')) return changes.map((c) => ({ ...c, item: null }));
+  let items: ReturnType<typeof readListItems>;
+  try {
+    items = readListItems(distDir, siteId, manifest.sites[siteId]!.listHash);
+  } catch (err) {
+    if (err instanceof PayloadChangedError) throw new PublishError(`${err.file} changed while publishing (is another build running?); run publish again`, { cause: err });
+    throw err;
+  }
+  return changes.map((c) => {
+    if (c.state !== 'published') return { ...c, item: null };
+    const item = items?.get(c.slug);
+    if (!item) throw new PublishError(`the list of site "${siteId}" has no item for "${c.slug}" (is another build running?); run publish again`);
+    return { ...c, item: Buffer.from(item).toString('utf8') };
+  });
 }

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Manifest } from '../dist/manifest.ts';
 import { isLiveAt, visibilityAt } from '../schedule/windows.ts';
 import type { ArticleChange, StateStore } from '../store/state-store.ts';
-import { publishingInThisProcess, readBody } from './publish.ts';
+import { publishingInThisProcess, readBody, withListItems } from './publish.ts';
 import { collapseEvents, type PlannedEvent } from './plan-events.ts';
 
 export type WindowChangeResult =
@@ -45,7 +45,7 @@ export function queueWindowChanges(store: StateStore, distDir: string, manifest:
             events.push({ siteId, slug, event: 'unpublished' });
           }
         }
-        if (changes.length) tx.published.record(siteId, recorded.commit, changes, nowMs);
+        if (changes.length) tx.published.record(siteId, recorded.commit, withListItems(distDir, manifest, siteId, changes), nowMs);
       }
     });
     return { status: 'done', events };

@@ -128,6 +128,47 @@ export interface ArticleChange {
   payloadHash: string | null;
 }
 
+/** A change as recorded: with its list item (JSON text) when published, for the change log. */
+export interface RecordedChange extends ArticleChange {
+  /** The article's item of GET /v1/articles, as the build wrote it; null unless published. */
+  item: string | null;
+}
+
+/**
+ * How many change-log entries each site keeps (the newest). A client whose cursor is older
+ * than that resyncs from the list; at one entry per article change, it is days to months of
+ * history for most sites. Bounded so the log's size is, too.
+ */
+export const CHANGE_LOG_KEEP_PER_SITE = 10_000;
+
+/** How the change feed names a recorded change (`published` again after a withdrawal is `published`). */
+export type ChangeType = 'published' | 'updated' | 'withdrawn' | 'deleted';
+
+/** One entry of a site's change log. */
+export interface ChangeEntry {
+  /** Its position: increasing across the store, never reused. */
+  seq: number;
+  slug: string;
+  type: ChangeType;
+  /** The list item's JSON text for published and updated; null otherwise. */
+  item: string | null;
+  /** The instant of the publish that recorded it (epoch ms). */
+  at: number;
+}
+
+/** Entries of a site's log after a position, or why that position cannot be read from. */
+export type ChangePage =
+  | { status: 'ok'; entries: ChangeEntry[]; /** Entries after the last one given wait. */ more: boolean; /** Where the next read starts. */ position: number }
+  /** The position is before the oldest kept entry (pruned) or after the newest the store ever made (another store's, or a restored one). */
+  | { status: 'expired' };
+
+/** What a site's last publish recorded as published, and the log position it stands at. */
+export interface PublishedNow {
+  /** null: the site was never published with a record (no webhook yet). */
+  articles: { slug: string; item: string | null; at: number }[] | null;
+  position: number;
+}
+
 export interface LockHolder {
   owner: string;
   pid: number;

@@ -5,13 +5,15 @@ import type {
   AttemptLogEntry,
   AttemptRecord,
   AttemptVerdict,
-  ArticleChange,
+  ChangePage,
   ClaimedDelivery,
   Delivery,
   DeliveryState,
   DeliveryWithBody,
   LockResult,
   NewDelivery,
+  PublishedNow,
+  RecordedChange,
   SitePublishRecord,
   UndeliveredEntry,
   WebhookChange,
@@ -33,6 +35,7 @@ export interface StateParts {
   webhooks: Webhooks;
   outbox: Outbox;
   published: PublishRecords;
+  changes: ChangeLog;
 }
 
 /** Each site's webhook registration. The secret is sealed at rest and only ever read back to sign. */
@@ -120,9 +123,27 @@ export interface Outbox {
 export interface PublishRecords {
   /** null: the site was never published (its first publish sends everything, or --baseline). */
   get(siteId: string): SitePublishRecord | null;
-  /** Records a publish; call in the transaction that queues its deliveries. */
-  record(siteId: string, commit: string | null, changes: ArticleChange[], now: number): void;
+  /**
+   * Records a publish; call in the transaction that queues its deliveries. Each change is also
+   * appended to the site's change log (see ChangeLog), so the feed and the webhooks tell one story.
+   */
+  record(siteId: string, commit: string | null, changes: RecordedChange[], now: number): void;
+  /** Forgets the site's record (its next publish is a first one) and its change history. */
   forget(siteId: string): void;
+}
+
+/**
+ * Every article change `published.record` recorded, per site, in order: what GET /v1/changes
+ * serves. Positions increase across the store and are never reused; each site keeps its newest
+ * CHANGE_LOG_KEEP_PER_SITE entries (pruned as it records), so a position older than that expires.
+ */
+export interface ChangeLog {
+  /** This store's random identity: a position made by another store (or a store started over) means nothing here. */
+  storeId(): string;
+  /** The site's entries after `position`, oldest first, at most `limit`; `expired` when history was lost since it. */
+  after(siteId: string, position: number, limit: number): ChangePage;
+  /** What the site's last publish recorded as published (null: never recorded), and the position that state stands at. */
+  publishedNow(siteId: string): PublishedNow;
 }
 
 /** Named locks between processes sharing the state (two `publish` runs must not both send). */

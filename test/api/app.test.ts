@@ -233,7 +233,7 @@ describe('machine-readable documents', () => {
     expect(result.valid).toBe(true);
     expect(doc.openapi).toMatch(/^3\.1\./);
     expect(doc.info.version).toBe('1.0.0');
-    expect(Object.keys(doc.paths)).toEqual(['/articles', '/articles/{slug}']);
+    expect(Object.keys(doc.paths)).toEqual(['/articles', '/articles/{slug}', '/changes']);
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['bearerKey', 'queryKey']);
     expect(doc.webhooks.publish.post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/WebhookPayload');
     expect(doc.components.schemas.Article.properties.author.anyOf).toContainEqual({ type: 'null', description: 'none' });

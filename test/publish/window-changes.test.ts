@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildDist } from '../../src/build/build.ts';
 import { planEvents } from '../../src/publish/plan-events.ts';
-import { servedAt } from '../../src/publish/publish.ts';
+import { servedAt, withListItems } from '../../src/publish/publish.ts';
 import { queueWindowChanges as queueOrBusy } from '../../src/publish/window-changes.ts';
 import { openStateStore, type StateStore } from '../../src/store/state-store.ts';
 import { createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
@@ -34,7 +34,7 @@ async function setup(extraEvents: boolean) {
   // The site's last publish, at T0: what `quire publish` would have recorded then.
   const { current, withdrawn } = servedAt(manifest.sites.one!, T0, []);
   expect([...current.keys()].sort()).toEqual(['ending', 'now']);
-  store.published.record('one', 'abc123', planEvents(current, withdrawn, null, { extraEvents }).changes, T0);
+  store.published.record('one', 'abc123', withListItems(p.distDir, manifest, 'one', planEvents(current, withdrawn, null, { extraEvents }).changes), T0);
   return manifest;
 }
 

@@ -146,6 +146,8 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
     readiness: createReadiness({ buildServed: () => store.current() !== null, worker: () => worker?.health() ?? NO_STATE_STORE }),
     metrics: observed.metrics,
     noteSite: observed.requests.noteSite,
+    // GET /v1/changes reads the change log of the state every publish records into.
+    changes: publishing?.store.changes ?? null,
   }));
   app.onClose(
     store.watch(() => {

@@ -94,4 +94,30 @@ export const MIGRATIONS: readonly string[] = [
    WHERE status IS NULL AND instr(error, ': ') > 0
      AND substr(error, 1, instr(error, ': ') - 1) IN ('url_invalid', 'not_https', 'credentials', 'non_public', 'dns', 'refused', 'reset', 'timeout', 'tls', 'network');
   `,
+  // 4: the change log behind GET /v1/changes: one row per recorded article change, with the
+  // list item a published or updated article had then. `seq` is AUTOINCREMENT so a position is
+  // never handed out twice, even after pruning; `published_articles.item` is each article's list
+  // item as last recorded (the feed's state without a cursor); `article_changes_pruned` holds the
+  // newest position each site's pruning removed (a cursor before it has lost history). `store_identity`
+  // is this store's random id: a cursor made by another store (or one started over) is refused.
+  `
+  CREATE TABLE article_changes (
+    seq     INTEGER PRIMARY KEY AUTOINCREMENT,
+    site_id TEXT NOT NULL,
+    slug    TEXT NOT NULL,
+    type    TEXT NOT NULL CHECK (type IN ('published', 'updated', 'withdrawn', 'deleted')),
+    item    TEXT,                    -- the list item's JSON; null unless published or updated
+    at      INTEGER NOT NULL         -- epoch ms: the publish that recorded it
+  ) STRICT;
+  CREATE INDEX article_changes_site ON article_changes (site_id, seq);
+  ALTER TABLE published_articles ADD COLUMN item TEXT;
+  CREATE TABLE article_changes_pruned (
+    site_id TEXT PRIMARY KEY,
+    through INTEGER NOT NULL         -- the newest seq of the site's that pruning (or forgetting) removed
+  ) STRICT;
+  CREATE TABLE store_identity (
+    id TEXT NOT NULL
+  ) STRICT;
+  INSERT INTO store_identity (id) VALUES (lower(hex(randomblob(8))));
+  `,
 ];

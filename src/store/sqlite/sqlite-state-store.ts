@@ -3,6 +3,7 @@ import { createSecretBox } from '../secret-box.ts';
 import type { StateStore } from '../state-interface.ts';
 import { openStateDb, type StateDb } from './database.ts';
 import { tryLock } from './locks.ts';
+import { createChangeLog } from './change-log.ts';
 import { createOutbox } from './outbox.ts';
 import { createPublishState } from './publish-state.ts';
 import { createWebhookStore } from './webhooks.ts';
@@ -12,12 +13,15 @@ export interface SqliteStateStore extends StateStore {
   db: StateDb;
 }
 
-export function openSqliteStateStore(stateDir: string, serverSecret: string): SqliteStateStore {
+/** `changeLogKeep`: entries kept per site (the store's own tests make it small). */
+export function openSqliteStateStore(stateDir: string, serverSecret: string, changeLogKeep?: number): SqliteStateStore {
   const db = openStateDb(stateDir);
+  const changes = createChangeLog(db, changeLogKeep);
   const parts = {
     webhooks: createWebhookStore(db, createSecretBox(serverSecret)),
     outbox: createOutbox(db),
-    published: createPublishState(db),
+    published: createPublishState(db, changes),
+    changes,
   };
   return {
     db,

@@ -1,0 +1,124 @@
+// The change log behind GET /v1/changes, on a real SQLite file: every recorded change is logged in
+// order with its type and list item, in the transaction that records it; retention keeps the
+// newest entries per site, and a position before them (or after anything the store made) expires.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteStateStore, type SqliteStateStore } from '../../src/store/sqlite/sqlite-state-store.ts';
+import type { RecordedChange } from '../../src/store/state-store.ts';
+
+const SECRET = 'x'.repeat(40);
+let dir: string;
+let stores: SqliteStateStore[] = [];
+const open = (keep?: number, at = dir) => {
+  const s = openSqliteStateStore(at, SECRET, keep);
+  stores.push(s);
+  return s;
+};
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-changes-'));
+});
+afterEach(() => {
+  for (const s of stores) s.close();
+  stores = [];
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const item = (slug: string, title = slug) => JSON.stringify({ slug, title });
+const published = (slug: string, title?: string): RecordedChange => ({ slug, state: 'published', payloadHash: `h-${slug}-${title ?? ''}`, item: item(slug, title) });
+const gone = (slug: string, state: 'withdrawn' | 'deleted'): RecordedChange => ({ slug, state, payloadHash: null, item: null });
+const page = (s: SqliteStateStore, site: string, after = 0, limit = 100) => {
+  const p = s.changes.after(site, after, limit);
+  if (p.status !== 'ok') throw new Error('expired');
+  return p;
+};
+const story = (s: SqliteStateStore, site: string) => page(s, site).entries.map((e) => `${e.type}:${e.slug}`);
+
+describe('the change log', () => {
+  it('logs each recorded change with its type (published, updated, withdrawn, deleted, published again) and item, in order', () => {
+    const s = open();
+    s.published.record('one', 'c1', [published('a'), published('b')], 1000);
+    s.published.record('one', 'c2', [published('a', 'A2')], 2000);
+    s.published.record('one', 'c3', [gone('b', 'withdrawn')], 3000);
+    s.published.record('one', 'c4', [published('b'), gone('a', 'deleted')], 4000);
+    s.published.record('two', 'c4', [published('z')], 4000);
+    expect(story(s, 'one')).toEqual(['published:a', 'published:b', 'updated:a', 'withdrawn:b', 'published:b', 'deleted:a']);
+    const entries = page(s, 'one').entries;
+    expect(entries.map((e) => e.at)).toEqual([1000, 1000, 2000, 3000, 4000, 4000]);
+    expect(entries[2]!.item).toBe(item('a', 'A2'));
+    expect(entries[3]!.item).toBeNull();
+    expect(story(s, 'two')).toEqual(['published:z']);
+    // What the last publish recorded as published, with its items and the position it stands at.
+    const now = s.changes.publishedNow('one');
+    expect(now.articles).toEqual([{ slug: 'b', item: item('b'), at: 4000 }]);
+    expect(now.position).toBe(entries.at(-1)!.seq + 1); // site two's entry came after
+    expect(s.changes.publishedNow('never').articles).toBeNull();
+  });
+
+  it('pages by position: `more` while entries wait, the next position continues, an empty page keeps it', () => {
+    const s = open();
+    s.published.record('one', null, ['a', 'b', 'c', 'd', 'e'].map((x) => published(x)), 1);
+    const first = page(s, 'one', 0, 2);
+    expect(first.entries.map((e) => e.slug)).toEqual(['a', 'b']);
+    expect(first.more).toBe(true);
+    const second = page(s, 'one', first.position, 2);
+    expect(second.entries.map((e) => e.slug)).toEqual(['c', 'd']);
+    const third = page(s, 'one', second.position, 2);
+    expect([third.entries.map((e) => e.slug), third.more]).toEqual([['e'], false]);
+    const empty = page(s, 'one', third.position, 2);
+    expect([empty.entries, empty.more, empty.position]).toEqual([[], false, third.position]);
+  });
+
+  it('keeps the newest entries per site; a position before them, or after any the store made, is expired', () => {
+    const s = open(3);
+    s.published.record('one', null, [published('a'), published('b')], 1);
+    const afterA = page(s, 'one').entries[0]!.seq; // a client that has read `a`
+    s.published.record('two', null, [published('z')], 1);
+    s.published.record('one', null, [published('c'), published('d')], 2);
+    expect(s.db.prepare("SELECT count(*) AS n FROM article_changes WHERE site_id = 'one'").get()).toEqual({ n: 3 });
+    // `a` was pruned: from before it, history is lost; from after it, nothing is.
+    expect(s.changes.after('one', 0, 10)).toEqual({ status: 'expired' });
+    expect(page(s, 'one', afterA).entries.map((e) => e.slug)).toEqual(['b', 'c', 'd']);
+    // Another site's retention is its own.
+    expect(story(s, 'two')).toEqual(['published:z']);
+    // From the future (a restored store, or a cursor made up): expired, not an empty page.
+    expect(s.changes.after('one', s.changes.publishedNow('one').position + 1, 10)).toEqual({ status: 'expired' });
+  });
+
+  it('forgetting a site drops its history and expires its positions', () => {
+    const s = open();
+    s.published.record('one', null, [published('a')], 1);
+    s.published.forget('one');
+    expect(s.changes.after('one', 0, 10)).toEqual({ status: 'expired' });
+    expect(s.changes.publishedNow('one').articles).toBeNull();
+  });
+
+  it('records and logs in one transaction: a failed one leaves neither', () => {
+    const s = open();
+    expect(() =>
+      s.transaction((tx) => {
+        tx.published.record('one', null, [published('a')], 1);
+        throw new Error('queueing failed');
+      }),
+    ).toThrow('queueing failed');
+    expect(story(s, 'one')).toEqual([]);
+    expect(s.published.get('one')).toBeNull();
+  });
+
+  it('each store has its own identity, kept across reopening', () => {
+    const s = open();
+    const id = s.changes.storeId();
+    expect(id).toMatch(/^[0-9a-f]{16}$/);
+    s.close();
+    stores = [];
+    expect(open().changes.storeId()).toBe(id);
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-changes-'));
+    try {
+      expect(open(undefined, other).changes.storeId()).not.toBe(id);
+    } finally {
+      for (const x of stores.splice(1)) x.close();
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+  });
+});
