@@ -1,6 +1,8 @@
 // The typed Content API client: `createClient({baseUrl, key})`. fetch only, so it runs in Node,
 // browsers and Workers; types from the contract (src/contract/), imported as types only.
 import type { Article, ArticleList, ArticleListItem, SiteSummary } from '../contract/article.ts';
+import type { ChangeFeed } from '../contract/changes.ts';
+import { changesQuery, followFeed, type ChangesOptions } from './changes.ts';
 import { QuireApiError } from './errors.ts';
 import { getJson, type ResponseCache } from './http.ts';
 import { everyItem } from './paging.ts';
@@ -54,7 +56,17 @@ export interface QuireClient {
   /** Every article that matches the filters, paged for you (see paging.ts for what happens when the list changes meanwhile). */
   articles(options?: ArticlesOptions): AsyncGenerator<ClientArticleListItem, void, undefined>;
   /** One article, or null when the site has no (published, for a site key) article with this slug. */
-  getArticle(slug: string): Promise<ClientArticle | null>;
+  getArticle(slug: string): Promise<ClientArticle | null>;  /**
+   * One answer of the change feed (GET /v1/changes): without `since`, the current state and a
+   * cursor; with it, what changed after it, oldest first. Needs the site key, not a preview key.
+   * An expired cursor throws QuireCursorExpiredError: call again without `since` to resync.
+   */
+  changes(options?: ChangesOptions): Promise<ChangeFeed>;
+  /**
+   * Every answer of the change feed from `since` on, following cursors until caught up (the last
+   * answer yielded has `more: false`). Apply each answer's `changes`, then keep its `cursor`.
+   */
+  followChanges(options?: ChangesOptions): AsyncGenerator<ChangeFeed, void, undefined>;
 }
 
 const MAX_LIMIT = 1000; // the API's, spec'd in the OpenAPI document
@@ -75,8 +87,12 @@ export function createClient(options: ClientOptions): QuireClient {
     return (await getJson(`${apiRoot}/articles${query}`, http)) as ClientArticleList;
   }
 
+  const changes = async (opts: ChangesOptions = {}) => (await getJson(`${apiRoot}/changes${changesQuery(opts)}`, http)) as ChangeFeed;
+
   return {
     listArticles,
+    changes,
+    followChanges: (opts: ChangesOptions = {}) => followFeed(changes, opts),
     articles(opts: ArticlesOptions = {}) {
       const pageSize = opts.pageSize ?? 100;
       if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize >= MAX_LIMIT) throw new RangeError(`pageSize must be a whole number from 1 to ${MAX_LIMIT - 1}`);

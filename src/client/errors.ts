@@ -19,6 +19,18 @@ export class QuireApiError extends Error {
   }
 }
 
+/**
+ * 410 CURSOR_EXPIRED: the cursor is older than the change history the server keeps (or from a
+ * state store started over). Resync: read the feed without `since` (the whole current state)
+ * and follow its cursor.
+ */
+export class QuireCursorExpiredError extends QuireApiError {
+  constructor(status: number, message: string) {
+    super('CURSOR_EXPIRED', status, message);
+    this.name = 'QuireCursorExpiredError';
+  }
+}
+
 /** The request never got an answer: DNS, refused connection, TLS, a reset, an aborted fetch. */
 export class QuireNetworkError extends Error {
   readonly kind = 'network' as const;

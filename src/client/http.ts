@@ -1,7 +1,7 @@
 // One GET against the Content API: the key as a bearer token, If-None-Match from the cache and the
 // cached body back on 304, and every failure turned into a typed error (errors.ts).
 import type { ApiErrorCode } from '../contract/error-codes.ts';
-import { QuireApiError, QuireNetworkError } from './errors.ts';
+import { QuireApiError, QuireCursorExpiredError, QuireNetworkError } from './errors.ts';
 
 /** What the cache keeps for one URL: the ETag and the body it names, as text (so a cache can be persisted). */
 export interface CachedResponse {
@@ -60,6 +60,7 @@ function errorFrom(res: Response, text: string): QuireApiError {
   try {
     const { error } = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
     if (error && typeof error.code === 'string' && typeof error.message === 'string') {
+      if (error.code === 'CURSOR_EXPIRED') return new QuireCursorExpiredError(res.status, error.message);
       return new QuireApiError(error.code as ApiErrorCode, res.status, error.message, retryAfter);
     }
   } catch {
