@@ -1,9 +1,10 @@
-// `npm run bench [-- --only build,parse,api,lists,deliveries,publish,eleventy,ratio] [--sizes 1000,4000,10000]
+// `npm run bench [-- --only build,parse,api,compression,lists,deliveries,publish,eleventy,ratio] [--sizes 1000,4000,10000]
 // [--corpus standard|dense]`: every benchmark, printed as Markdown tables for docs/benchmarks.md.
 // `ratio` is only the alternating Quire/Eleventy rounds that `eleventy` ends with.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { benchApi } from './api.ts';
+import { benchCompression } from './compression.ts';
 import { benchLists } from './lists.ts';
 import { ensureBundle } from '../../bin/cli-bundle.js';
 import { coldBuild, median, rebuilds, warmRebuilds } from './build.ts';
@@ -15,7 +16,7 @@ import { benchPublishDryRun } from './publish-dry-run.ts';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, sizes: { type: 'string', default: '1000,4000,10000' }, corpus: { type: 'string', default: 'standard' } } });
 const corpus = parseCorpusVariant(values.corpus);
-const only = new Set((values.only ?? 'build,parse,eleventy,api,lists,deliveries,publish').split(','));
+const only = new Set((values.only ?? 'build,parse,eleventy,api,compression,lists,deliveries,publish').split(','));
 const sizes = values.sizes!.split(',').map(Number);
 const largest = Math.max(...sizes);
 const PAIRED_ROUNDS = 3;
@@ -68,6 +69,20 @@ if (only.has('api')) {
   out('\n| Content API (1,000 articles) | server | load | req/s | p50 | p99 |\n|---|---|---|---|---|---|');
   const ms = (x: number) => (x < 10 ? x.toFixed(1) : x.toFixed(0));
   for (const r of await benchApi()) out(`| ${r.route} | ${r.server} | ${r.mode} | ${r.reqPerSec.toFixed(0)} | ${ms(r.p50)} ms | ${ms(r.p99)} ms |`);
+}
+
+if (only.has('compression')) {
+  const c = await benchCompression();
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+  out('\n| Compressing the 1,000-article build\'s bodies (CPU in one thread) | article bodies, size | per article | the list, size | the list, CPU |\n|---|---|---|---|---|');
+  for (const q of c.qualities) out(`| ${q.setting} | ${(q.articleRatio * 100).toFixed(1)} % | ${q.msPerArticle.toFixed(2)} ms | ${kb(q.listBytes)} | ${q.listMs.toFixed(1)} ms |`);
+  out('\n| Bytes on the wire (1,000-article site) | identity | br | gzip |\n|---|---|---|---|');
+  for (const route of ['list', 'article']) {
+    const bytes = (coding: string) => kb(c.wire.find((w) => w.route === route && w.coding === coding)!.bytes);
+    out(`| ${route} | ${bytes('identity')} | ${bytes('br')} | ${bytes('gzip')} |`);
+  }
+  out('\n| Saturation, 50 conns, best of 3 alternating rounds | bare node:http, same bytes | Quire | Quire / bare |\n|---|---|---|---|');
+  for (const s of c.speed) out(`| ${s.route}, ${s.coding} | ${s.bare.toFixed(0)} | ${s.quire.toFixed(0)} | ${((s.quire / s.bare) * 100).toFixed(0)} % |`);
 }
 
 if (only.has('lists')) {

@@ -13,6 +13,7 @@ import type { Keyring } from '../keys/api-keys.ts';
 import { limitRequestBodies } from './body-limit.ts';
 import { ApiError } from './api-error.ts';
 import { answerChanges, type ChangeHistory } from './change-feed.ts';
+import { createAnswerEncoder, type AnswerEncoder } from './answer-encoding.ts';
 import type { Body, DistReader, SiteContent } from '../dist/dist-reader.ts';
 import { timedReader, type ExpiringBody, type TimedSiteContent } from '../dist/timed-view.ts';
 import { maxAgeUntil } from '../schedule/windows.ts';
@@ -50,6 +51,8 @@ export interface ApiDeps {
    * Absent or null (the store cannot be read, or dist/ is served alone): 503 CHANGES_UNAVAILABLE.
    */
   changes?: ChangeHistory | null;
+  /** Compresses bodies made at request time (default: createAnswerEncoder()). */
+  encoder?: AnswerEncoder;
 }
 
 const CORS = {
@@ -67,14 +70,16 @@ const PREVIEW_CACHE = 'private, no-store';
 /** The change feed: an answer depends on the cursor and grows with every publish; a poll must reach the server. */
 const FEED_CACHE = 'no-store';
 
-const okHeaders = (etag: string, contentType = JSON_TYPE, cacheControl = PUBLIC_CACHE) => ({
+const okHeaders = (etag: string, contentType = JSON_TYPE, cacheControl = PUBLIC_CACHE, vary = 'Authorization') => ({
   'content-type': contentType,
   'cache-control': cacheControl,
   etag,
-  vary: 'Authorization',
+  vary,
   'x-content-type-options': 'nosniff',
   ...CORS,
 });
+/** Answers with compressed variants (every body sendBody sends) differ by both. */
+const BODY_VARY = 'Accept-Encoding, Authorization';
 
 const FEED_HEADERS = { 'content-type': JSON_TYPE, 'cache-control': FEED_CACHE, vary: 'Authorization', 'x-content-type-options': 'nosniff', ...CORS };
 
@@ -85,10 +90,32 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }
 
-function sendBody(c: Context, body: Body, contentType = JSON_TYPE, cacheControl = PUBLIC_CACHE): Response {
-  const headers = okHeaders(body.etag, contentType, cacheControl);
-  if (etagMatches(c.req.header('if-none-match'), body.etag)) return new Response(null, { status: 304, headers });
-  return new Response(body.bytes, { status: 200, headers });
+/**
+ * `body` in the coding the request prefers among those it has (answer-encoding.ts), or 304 when
+ * If-None-Match names the ETag of one the request accepts (a cache holding the gzip variant may
+ * reuse it for a request that prefers br; never one the request refuses).
+ */
+function sendBody(c: Context, encoder: AnswerEncoder, body: Body, contentType = JSON_TYPE, cacheControl = PUBLIC_CACHE): Response | Promise<Response> {
+  const candidates = encoder.candidates(body, c.req.header('accept-encoding'));
+  const ifNoneMatch = c.req.header('if-none-match');
+  if (ifNoneMatch) {
+    const held = candidates.find((x) => etagMatches(ifNoneMatch, x.etag));
+    if (held) return new Response(null, { status: 304, headers: okHeaders(held.etag, contentType, cacheControl, BODY_VARY) });
+  }
+  const answer = (i: number): Response | Promise<Response> => {
+    const chosen = candidates[i];
+    if (!chosen) throw new ApiError('ENCODING_NOT_ACCEPTABLE', 'none of the content codings in Accept-Encoding is available; accept identity, br or gzip', { vary: BODY_VARY });
+    const respond = (bytes: Uint8Array | null): Response | Promise<Response> => {
+      if (!bytes) return answer(i + 1);
+      const headers: Record<string, string> = okHeaders(chosen.etag, contentType, cacheControl, BODY_VARY);
+      if (chosen.coding !== 'identity') headers['content-encoding'] = chosen.coding;
+      return new Response(bytes, { status: 200, headers });
+    };
+    // A variant made now may be declined when busy, if identity is still to come.
+    const bytes = encoder.bytes(body, chosen.coding, candidates.slice(i + 1).some((x) => x.coding === 'identity'));
+    return bytes instanceof Promise ? bytes.then(respond) : respond(bytes);
+  };
+  return answer(0);
 }
 
 function errorResponse(err: ApiError): Response {
@@ -123,6 +150,8 @@ export function createApiApp(deps: ApiDeps): Hono {
   const clock = deps.clock ?? Date.now;
   const store = timedReader(deps.store, clock);
   const log = deps.log ?? (() => {});
+  const encoder = deps.encoder ?? createAnswerEncoder();
+  const send = (c: Context, body: Body, contentType?: string, cacheControl?: string) => sendBody(c, encoder, body, contentType, cacheControl);
   const app = new Hono();
   const publicCache = (until: number | null) => (until === null ? PUBLIC_CACHE : `public, max-age=${maxAgeUntil(until, clock(), MAX_AGE)}`);
 
@@ -167,17 +196,17 @@ export function createApiApp(deps: ApiDeps): Hono {
   limitRequestBodies(app, deps.maxBodyBytes);
   for (const mount of deps.mounts ?? []) app.route(mount.path, mount.app);
 
-  const then = <T,>(value: Opened | Promise<Opened>, answer: (o: Opened) => T): T | Promise<T> => (value instanceof Promise ? value.then(answer) : answer(value));
+  const then = <T,>(value: Opened | Promise<Opened>, answer: (o: Opened) => T | Promise<T>): T | Promise<T> => (value instanceof Promise ? value.then(answer) : answer(value));
 
   app.get(API_ROUTES.articles, (c) => then(open(c), ({ site, cacheUntil, changesAt }) => {
     // A list changes at the site's next go-live or expiry.
     const cache = cacheUntil(changesAt);
-    if (!c.req.url.includes('?') || !/[?&](limit|offset|kind|updatedSince)=/.test(c.req.url)) return sendBody(c, site.list, JSON_TYPE, cache);
+    if (!c.req.url.includes('?') || !/[?&](limit|offset|kind|updatedSince)=/.test(c.req.url)) return send(c, site.list, JSON_TYPE, cache);
     const query = parseListQuery(new URL(c.req.url).searchParams);
-    if (isPlainList(query)) return sendBody(c, site.list, JSON_TYPE, cache);
+    if (isPlainList(query)) return send(c, site.list, JSON_TYPE, cache);
     const { total, items } = site.filtered.select(query);
     const bytes = listBody(site.summary, items, total);
-    return sendBody(c, { bytes, etag: `"${hashBytes(bytes)}"` }, JSON_TYPE, cache);
+    return send(c, { bytes, etag: `"${hashBytes(bytes)}"` }, JSON_TYPE, cache);
   }));
 
   app.get(API_ROUTES.article, (c) => then(open(c), ({ site, cacheUntil }) => {
@@ -185,7 +214,7 @@ export function createApiApp(deps: ApiDeps): Hono {
     const body = slug.length <= MAX_SLUG_LENGTH && SLUG.test(slug) ? site.articles.get(slug) : undefined;
     if (!body) throw new ApiError('ARTICLE_NOT_FOUND', `no published article with this slug`);
     // An article's answer changes only when it expires (a go-live of another changes its list).
-    return sendBody(c, body, JSON_TYPE, cacheUntil((body as ExpiringBody).until ?? null));
+    return send(c, body, JSON_TYPE, cacheUntil((body as ExpiringBody).until ?? null));
   }));
 
   app.get(API_ROUTES.changes, (c) => then(open(c), async ({ site, preview }) => {
@@ -212,8 +241,8 @@ export function createApiApp(deps: ApiDeps): Hono {
 
   const openapi: Body = textBody(JSON.stringify(buildOpenApiDocument(deps.publicUrl), null, 2));
   const llms: Body = textBody(buildLlmsTxt(deps.publicUrl));
-  for (const p of [API_ROUTES.openapi, API_ROUTES.openapiV1]) app.get(p, (c) => sendBody(c, openapi));
-  for (const p of [API_ROUTES.llms, API_ROUTES.llmsV1]) app.get(p, (c) => sendBody(c, llms, 'text/plain; charset=utf-8'));
+  for (const p of [API_ROUTES.openapi, API_ROUTES.openapiV1]) app.get(p, (c) => send(c, openapi));
+  for (const p of [API_ROUTES.llms, API_ROUTES.llmsV1]) app.get(p, (c) => send(c, llms, 'text/plain; charset=utf-8'));
 
   app.get(SERVICE_ROUTES.root, (c) =>
     c.json({ name: 'Quire Content API', version: API_VERSION, openapi: `${deps.publicUrl}/openapi.json`, llms: `${deps.publicUrl}/llms.txt` }, 200, CORS),

@@ -18,18 +18,28 @@ export function buildOpenApiDocument(publicUrl: string) {
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: { error: { status: Number(description.slice(0, 3)) || 400, code, message: '…' } } } },
   });
   const cachingHeaders = {
-    ETag: { description: 'Strong validator of the body; send it back in If-None-Match.', schema: { type: 'string' } },
+    ETag: {
+      description:
+        'Strong validator of the body as sent; send it back in If-None-Match. A compressed answer has its own: the identity ETag with `-br` or `-gzip` before the closing quote. A 304 carries the ETag of the held answer it confirms (one whose coding the request accepts).',
+      schema: { type: 'string' },
+    },
+    'Content-Encoding': {
+      description:
+        '`br` or `gzip` when the body is sent compressed, by `Accept-Encoding` (q-values honoured; br preferred when both weigh the same; identity without the header). Bodies under 1 KiB are sent in identity only.',
+      schema: { type: 'string', enum: ['br', 'gzip'] },
+    },
     'Cache-Control': {
       description:
         '`public, max-age=3600`: responses may be cached for one hour, or only until a scheduled go-live or expiry changes them (then `max-age` is the seconds left). Answers to a preview key: `private, no-store`.',
       schema: { type: 'string' },
     },
-    Vary: { description: '`Authorization`: a shared cache keeps responses apart per key.', schema: { type: 'string' } },
+    Vary: { description: '`Accept-Encoding, Authorization`: a shared cache keeps responses apart per coding and per key.', schema: { type: 'string' } },
   };
   const unauthorized = {
     ...errorResponse('401 The key is missing, malformed, forged or not valid for any site.', 'API_KEY_INVALID'),
     headers: { 'WWW-Authenticate': { schema: { type: 'string' }, description: '`Bearer realm="quire"`' } },
   };
+  const notAcceptable = errorResponse('406 Accept-Encoding refuses identity and accepts no coding the answer has (br, gzip).', 'ENCODING_NOT_ACCEPTABLE');
   const notModified = { description: '304 Not Modified: the If-None-Match validator still matches.', headers: cachingHeaders };
   const security = [{ bearerKey: [] }, { queryKey: [] }];
   const webhookHeaders = [
@@ -63,12 +73,14 @@ export function buildOpenApiDocument(publicUrl: string) {
             { name: 'kind', in: 'query', required: false, schema: { type: 'string', enum: [...ARTICLE_KINDS] } },
             { name: 'updatedSince', in: 'query', required: false, schema: { type: 'string', format: 'date-time' }, description: 'Only articles whose `updatedAt` is at or after this time.' },
             { $ref: '#/components/parameters/IfNoneMatch' },
+            { $ref: '#/components/parameters/AcceptEncoding' },
           ],
           responses: {
             '200': { description: 'The list.', headers: cachingHeaders, content: { 'application/json': { schema: { $ref: '#/components/schemas/ArticleList' } } } },
             '304': notModified,
             '400': errorResponse('400 A list parameter has an invalid value.', 'QUERY_INVALID'),
             '401': unauthorized,
+            '406': notAcceptable,
           },
         },
       },
@@ -79,12 +91,14 @@ export function buildOpenApiDocument(publicUrl: string) {
           parameters: [
             { name: 'slug', in: 'path', required: true, schema: { type: 'string', pattern: SLUG.source, maxLength: MAX_SLUG_LENGTH } },
             { $ref: '#/components/parameters/IfNoneMatch' },
+            { $ref: '#/components/parameters/AcceptEncoding' },
           ],
           responses: {
             '200': { description: 'The article.', headers: cachingHeaders, content: { 'application/json': { schema: { $ref: '#/components/schemas/Article' } } } },
             '304': notModified,
             '401': unauthorized,
             '404': errorResponse('404 No published article with this slug for the keyed site.', 'ARTICLE_NOT_FOUND'),
+            '406': notAcceptable,
           },
         },
       },
@@ -135,7 +149,14 @@ export function buildOpenApiDocument(publicUrl: string) {
         queryKey: { type: 'apiKey', in: 'query', name: 'key', description: 'The site key as a query parameter.' },
       },
       parameters: {
-        IfNoneMatch: { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'An ETag from an earlier response; a match answers 304.' },
+        IfNoneMatch: { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'ETags from earlier responses; one that matches an answer the request accepts answers 304 with that ETag.' },
+        AcceptEncoding: {
+          name: 'Accept-Encoding',
+          in: 'header',
+          required: false,
+          schema: { type: 'string' },
+          description: '`br` and `gzip` are served (stored compressed at build time), with q-values, `*` and `identity;q=0` as in RFC 9110. Without it, identity.',
+        },
       },
       // Generated from the contract (src/contract/json-schemas.ts); a test keeps the copy current.
       schemas: contractSchemas,

@@ -20,6 +20,8 @@ import { listBodyParts, listItemSpans, type ListItems } from '../dist/list-body.
 import { makeListIndex } from '../dist/list-index.ts';
 import type { ManifestArticle, ManifestDraft, ManifestSite } from '../dist/manifest.ts';
 import type { DistWriter } from '../dist/dist-writer.ts';
+import type { ContentCoding } from '../dist/layout.ts';
+import { createDistEncoder } from './dist-encoder.ts';
 import { createImageResolver, type ImageHashCache, type PublishedImage } from './images.ts';
 import type { RenderCache } from './render-cache.ts';
 import { POOL_THRESHOLD, type RenderPool } from './render-pool.ts';
@@ -160,6 +162,9 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   // Loading left its garbage (every file's text and front matter) in this heap; collected now, it
   // does not add to the peak while the first chunks and the workers' heaps grow.
   if (todo.length > CHUNK) collectGarbage();
+  // Published bodies are also stored compressed (body-encodings.ts), made while the build goes on.
+  const writer = deps.writer;
+  const encoder = writer && createDistEncoder((rel, bytes) => writer.write(rel, bytes));
   const ahead = [startChunk(0), startChunk(CHUNK)];
   for (let start = 0; start < todo.length; start += CHUNK) {
     const { chunk, inputs, outputs } = await ahead.shift()!;
@@ -217,10 +222,9 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
         continue;
       }
       const payloadJson = JSON.stringify(toWebhookArticle(body));
-      deps.writer?.write(articleFile(site.id, meta.slug), bodyJson);
       deps.writer?.write(payloadFile(site.id, meta.slug), payloadJson);
       items.push({ slug: meta.slug, kind: meta.kind, publishedAt: body.publishedAt, updatedAt: body.updatedAt, json: Buffer.from(JSON.stringify(item)) });
-      entries[meta.slug] = {
+      const entry: ManifestArticle = (entries[meta.slug] = {
         file: source.sitePath,
         sourceHash: source.hash,
         inputKey,
@@ -231,8 +235,16 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
         updatedAt: body.updatedAt,
         ...(meta.expiresAt ? { expiresAt: meta.expiresAt } : {}),
         images: articleImages,
-      };
+      });
+      if (deps.writer && encoder) {
+        const bodyBytes = Buffer.from(bodyJson);
+        deps.writer.write(articleFile(site.id, meta.slug), bodyBytes);
+        encoder.add(articleFile(site.id, meta.slug), bodyBytes, (codings) => {
+          if (codings.length) entry.encodings = codings;
+        });
+      }
     }
+    await encoder?.flush(CHUNK); // bounds the bodies held for compression to about a chunk
   }
 
   items.sort(newestFirst);
@@ -240,6 +252,8 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   const listParts = listBodyParts(site, itemJson);
   const listHash = hashParts(listParts);
   deps.writer?.writeParts(listFile(site.id), listParts);
+  let listEncodings: ContentCoding[] = [];
+  encoder?.add(listFile(site.id), Buffer.concat(listParts), (codings) => (listEncodings = codings));
   if (deps.writer) {
     const index = makeListIndex(listHash, items, listItemSpans(site, itemJson));
     deps.writer.write(listIndexFile(site.id), JSON.stringify(index));
@@ -257,6 +271,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
     deps.writer?.copyNamedByContent(previewImageFile(site.id, img.distName), img.source);
     previewImages[img.sitePath] = img.distName;
   }
+  await encoder?.flush();
   const sortedEntries = Object.fromEntries(items.map((i) => [i.slug, entries[i.slug]!]));
   return {
     id: site.id,
@@ -266,6 +281,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
       url: site.url,
       articlePath: site.articlePath,
       listHash,
+      ...(listEncodings.length ? { listEncodings } : {}),
       articles: sortedEntries,
       images: imageNames,
       ...(Object.keys(drafts).length ? { drafts: Object.fromEntries(Object.keys(drafts).sort().map((slug) => [slug, drafts[slug]!])) } : {}),

@@ -6,13 +6,22 @@
 import type { ArticleListItem, SiteSummary } from '../contract/article.ts';
 import { createFilteredList, type FilteredList } from './filtered-list.ts';
 import { hashBytes } from './content-hash.ts';
-import { articleFile, imageFile, listFile, listIndexFile, previewArticleFile, previewImageFile, previewItemFile } from './layout.ts';
+import { articleFile, encodedFile, imageFile, listFile, listIndexFile, previewArticleFile, previewImageFile, previewItemFile, type ContentCoding } from './layout.ts';
 import { parseListIndex } from './list-index.ts';
 import type { Manifest } from './manifest.ts';
+
+/** A body's compressed variants, by content coding; a coding it has no variant in is absent. */
+export type EncodedVariants = Partial<Record<ContentCoding, Uint8Array>>;
 
 export interface Body {
   bytes: Uint8Array;
   etag: string;
+  /**
+   * The build's compressed variants of `bytes` (layout.ts `encodedFile`); `{}` for a body the
+   * build keeps in identity only. Absent on bodies made after the build (a list remade at a
+   * go-live, a filtered page, a preview): the API compresses those itself.
+   */
+  encoded?: EncodedVariants;
 }
 
 export interface SiteContent {
@@ -104,11 +113,14 @@ export function assembleSnapshot(manifest: Manifest, files: TreeFiles): DistSnap
     const indexKey = listIndexFile(id);
     const index = parseListIndex(utf8.decode(read(indexKey)), files.name(indexKey), { hash: m.listHash, bytes: listBytes.length, count: list.articles.length });
     const articles = new Map<string, Body>();
-    for (const [slug, entry] of Object.entries(m.articles)) articles.set(slug, { bytes: read(articleFile(id, slug)), etag: etagOf(entry.bodyHash) });
+    for (const [slug, entry] of Object.entries(m.articles)) {
+      const key = articleFile(id, slug);
+      articles.set(slug, { bytes: read(key), etag: etagOf(entry.bodyHash), encoded: readEncoded(key, entry.encodings, read) });
+    }
     sites.set(id, {
       id,
       summary: list.site,
-      list: { bytes: listBytes, etag: etagOf(m.listHash) },
+      list: { bytes: listBytes, etag: etagOf(m.listHash), encoded: readEncoded(listFile(id), m.listEncodings, read) },
       items: list.articles.map((item) => ({ item, kind: m.articles[item.slug]?.kind ?? 'standard' })),
       filtered: createFilteredList(index, listBytes),
       articles,
@@ -116,4 +128,11 @@ export function assembleSnapshot(manifest: Manifest, files: TreeFiles): DistSnap
     });
   }
   return { buildId: manifest.buildId, manifest, sites };
+}
+
+/** The compressed variants of the body at `key` that the manifest names. */
+function readEncoded(key: string, codings: readonly ContentCoding[] | undefined, read: TreeFiles['read']): EncodedVariants {
+  const encoded: EncodedVariants = {};
+  for (const coding of codings ?? []) encoded[coding] = read(encodedFile(key, coding));
+  return encoded;
 }

@@ -11,7 +11,7 @@
 // it, too much changed) the build links the whole tree as before.
 import fs from 'node:fs';
 import path from 'node:path';
-import { articleFiles, imageFile, MANIFEST_FILE, previewFiles, previewImageFile, siteFiles, treeFiles } from './layout.ts';
+import { articleFile, articleFiles, encodedFile, imageFile, listFile, MANIFEST_FILE, previewFiles, previewImageFile, siteFiles, treeFiles, type ContentCoding } from './layout.ts';
 import { fileIn, writeManifest } from './local-dist.ts';
 import type { Manifest } from './manifest.ts';
 import { findLeftovers, newTreePaths, SPARE_CHANGES_FILE, sparePath } from './dist-work-dir.ts';
@@ -194,8 +194,10 @@ export class DistWriter {
     const gone: string[] = [];
     for (const [id, site] of Object.entries(previous.sites)) {
       const now = Object.hasOwn(next.sites, id) ? next.sites[id]! : null;
-      for (const slug of Object.keys(site.articles)) {
-        if (!now || !Object.hasOwn(now.articles, slug)) gone.push(...articleFiles(id, slug));
+      for (const [slug, entry] of Object.entries(site.articles)) {
+        const kept = now && Object.hasOwn(now.articles, slug) ? now.articles[slug]! : null;
+        if (!kept) gone.push(...articleFiles(id, slug, entry.encodings));
+        else gone.push(...encodedGone(articleFile(id, slug), entry.encodings, kept.encodings));
       }
       for (const slug of Object.keys(site.drafts ?? {})) {
         if (!now?.drafts || !Object.hasOwn(now.drafts, slug)) gone.push(...previewFiles(id, slug));
@@ -204,7 +206,8 @@ export class DistWriter {
       for (const name of Object.values(site.images)) if (!images.has(name)) gone.push(imageFile(id, name));
       const previewImages = new Set(now ? Object.values(now.previewImages ?? {}) : []);
       for (const name of Object.values(site.previewImages ?? {})) if (!previewImages.has(name)) gone.push(previewImageFile(id, name));
-      if (!now) gone.push(...siteFiles(id));
+      if (!now) gone.push(...siteFiles(id, site.listEncodings));
+      else gone.push(...encodedGone(listFile(id), site.listEncodings, now.listEncodings));
     }
     this.removeFiles(gone);
   }
@@ -246,7 +249,8 @@ function claimSpare(distDir: string, tmp: string, previous: Manifest): boolean {
   } catch {
     return false;
   }
-  const fileCount = Object.values(previous.sites).reduce((n, s) => n + 2 * (Object.keys(s.articles).length + Object.keys(s.drafts ?? {}).length) + 1, 0);
+  // About four files per article (body, its two compressed variants, payload), two per draft.
+  const fileCount = Object.values(previous.sites).reduce((n, s) => n + 4 * Object.keys(s.articles).length + 2 * Object.keys(s.drafts ?? {}).length + 1, 0);
   // Patching costs a few calls per changed file, linking one per file of the tree.
   const worthIt = Array.isArray(changes.changed) && changes.changed.length <= Math.max(64, fileCount / 4);
   if (changes.to !== previous.buildId || !worthIt) return false;
@@ -270,6 +274,11 @@ function claimSpare(distDir: string, tmp: string, previous: Manifest): boolean {
   }
   for (const dir of [...emptied].sort().reverse()) removeEmptyDirs(tmp, dir);
   return true;
+}
+
+/** The compressed variants of `key` that a body had (`before`) and no longer has (`after`). */
+function encodedGone(key: string, before: readonly ContentCoding[] = [], after: readonly ContentCoding[] = []): string[] {
+  return before.filter((c) => !after.includes(c)).map((c) => encodedFile(key, c));
 }
 
 /** Signals that the swap is half done and blocks (at most a minute), for a test to kill the process. */

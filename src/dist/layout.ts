@@ -4,8 +4,10 @@
 //
 //   manifest.json                        what the build produced, with hashes (manifest.ts)
 //   <site>/articles.json                 GET /v1/articles body (list-body.ts)
+//   <site>/articles.json.br, .json.gz    the same bytes compressed, when the manifest names them
 //   <site>/articles.index.json           the list index (list-index.ts)
 //   <site>/articles/<slug>.json          GET /v1/articles/<slug> body
+//   <site>/articles/<slug>.json.br, .gz  the same bytes compressed, when the manifest names them
 //   <site>/webhooks/<slug>.json          the article part of a webhook payload
 //   <site>/images/<stem>.<hash><.ext>    a published image, served at /assets/<site>/<name>
 //   _preview/<site>/articles/<slug>.json a draft's body, for preview keys only (preview-view.ts)
@@ -16,6 +18,15 @@
 // readers never read it: an export for object storage can keep it out of the public bucket.
 
 export const MANIFEST_FILE = 'manifest.json';
+
+/** The content codings a body may also be stored in (HTTP's names), in the server's order of preference. */
+export const CONTENT_CODINGS = ['br', 'gzip'] as const;
+export type ContentCoding = (typeof CONTENT_CODINGS)[number];
+const CODING_SUFFIX: Record<ContentCoding, string> = { br: '.br', gzip: '.gz' };
+/** The file holding `key`'s bytes compressed with `coding` (a plain file: it travels as an object like the rest). */
+export const encodedFile = (key: string, coding: ContentCoding): string => `${key}${CODING_SUFFIX[coding]}`;
+/** `key` and its compressed variants among `codings`. */
+const withEncoded = (key: string, codings: readonly ContentCoding[] = []): string[] => [key, ...codings.map((c) => encodedFile(key, c))];
 export const LIST_FILE = 'articles.json';
 export const LIST_INDEX_FILE = 'articles.index.json';
 
@@ -40,22 +51,31 @@ export const previewImageFile = (siteId: string, name: string): string => `${PRE
 /** The files a draft has. */
 export const previewFiles = (siteId: string, slug: string): string[] => [previewArticleFile(siteId, slug), previewItemFile(siteId, slug)];
 
-/** The files a site holds for itself (not per article or image). */
-export const siteFiles = (siteId: string): string[] => [listFile(siteId), listIndexFile(siteId)];
-/** The files a published article has. */
-export const articleFiles = (siteId: string, slug: string): string[] => [articleFile(siteId, slug), payloadFile(siteId, slug)];
+/** The files a site holds for itself (not per article or image); `codings`: its list's compressed variants. */
+export const siteFiles = (siteId: string, codings?: readonly ContentCoding[]): string[] => [...withEncoded(listFile(siteId), codings), listIndexFile(siteId)];
+/** The files a published article has; `codings`: its body's compressed variants. */
+export const articleFiles = (siteId: string, slug: string, codings?: readonly ContentCoding[]): string[] => [...withEncoded(articleFile(siteId, slug), codings), payloadFile(siteId, slug)];
 
 /** What a build's manifest lists: enough to name every file of its tree. */
 export interface TreeListing {
-  sites: Record<string, { articles: Record<string, unknown>; images: Record<string, string>; drafts?: Record<string, unknown>; previewImages?: Record<string, string> }>;
+  sites: Record<
+    string,
+    {
+      articles: Record<string, { encodings?: readonly ContentCoding[] }>;
+      listEncodings?: readonly ContentCoding[];
+      images: Record<string, string>;
+      drafts?: Record<string, unknown>;
+      previewImages?: Record<string, string>;
+    }
+  >;
 }
 
 /** Every file of the tree a manifest describes, but the manifest itself. */
 export function treeFiles(manifest: TreeListing): string[] {
   const files: string[] = [];
   for (const [id, site] of Object.entries(manifest.sites)) {
-    files.push(...siteFiles(id));
-    for (const slug of Object.keys(site.articles)) files.push(...articleFiles(id, slug));
+    files.push(...siteFiles(id, site.listEncodings));
+    for (const [slug, entry] of Object.entries(site.articles)) files.push(...articleFiles(id, slug, entry.encodings));
     for (const name of Object.values(site.images)) files.push(imageFile(id, name));
     for (const slug of Object.keys(site.drafts ?? {})) files.push(...previewFiles(id, slug));
     for (const name of Object.values(site.previewImages ?? {})) files.push(previewImageFile(id, name));

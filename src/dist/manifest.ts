@@ -2,9 +2,14 @@
 // step read it; a build whose manifest matches the current one writes nothing. Its format and
 // check, without file access (local-dist.ts reads and writes it on disk).
 import { fixFor, ProblemError } from '../problems/problem.ts';
+import type { ContentCoding } from './layout.ts';
 
-/** 2: each site has its list index (articles.index.json). */
-export const MANIFEST_FORMAT = 2;
+/**
+ * 2: each site has its list index (articles.index.json). 3: lists and article bodies may have
+ * compressed variants beside them (`encodings`, `listEncodings`); a tree of format 2 has none,
+ * so the first build of format 3 writes every file anew.
+ */
+export const MANIFEST_FORMAT = 3;
 
 export interface ManifestArticle {
   file: string;
@@ -25,6 +30,8 @@ export interface ManifestArticle {
   expiresAt?: string;
   /** Site paths of the images its output uses. */
   images: string[];
+  /** The compressed variants of its body in the tree (layout.ts `encodedFile`); absent: none. */
+  encodings?: ContentCoding[];
 }
 
 /**
@@ -51,6 +58,8 @@ export interface ManifestSite {
   url: string;
   articlePath: string;
   listHash: string;
+  /** The compressed variants of its list in the tree; absent: none. */
+  listEncodings?: ContentCoding[];
   articles: Record<string, ManifestArticle>;
   images: Record<string, string>;
   /** The site's drafts (absent when it has none): in the preview area, never in what public readers load. */

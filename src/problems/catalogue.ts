@@ -40,6 +40,7 @@ export const CATALOGUE = {
   ARTICLE_NOT_FOUND: { area: 'api', status: 404, meaning: 'no published article with that slug for the key\'s site', fix: 'Take the slug from the list; drafts are never served.' },
   ROUTE_NOT_FOUND: { area: 'api', status: 404, meaning: 'unknown path', fix: 'See `/openapi.json` for the routes.' },
   METHOD_NOT_ALLOWED: { area: 'api', status: 405, meaning: 'anything but GET, HEAD, OPTIONS (with `Allow`)', fix: 'Use GET: the API is read-only.' },
+  ENCODING_NOT_ACCEPTABLE: { area: 'api', status: 406, meaning: '`Accept-Encoding` refuses identity (`identity;q=0`, `*;q=0`) and accepts no coding the answer has (br, gzip; bodies under 1 KiB are kept in identity only)', fix: 'Accept identity, or br or gzip.' },
   CURSOR_EXPIRED: { area: 'api', status: 410, meaning: 'the cursor is older than the change history kept (the newest 10,000 changes per site), or from another or restarted state store', fix: 'Resync: read the current state again (GET /v1/changes without `since`, or the whole list) and follow the new cursor.' },
   BODY_TOO_LARGE: { area: 'api', status: 413, meaning: 'a request body over `QUIRE_MAX_BODY_BYTES` (any route that takes a body; see Limits)', fix: 'Send a smaller body, or raise `QUIRE_MAX_BODY_BYTES`.' },
   CONTENT_UNAVAILABLE: { area: 'api', status: 503, meaning: 'no build yet', fix: 'Run `quire build`; a running server serves it without a restart.' },

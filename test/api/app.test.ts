@@ -169,7 +169,7 @@ describe('HTTP behaviour', () => {
     const etag = first.res.headers.get('etag')!;
     expect(etag).toMatch(/^"[^"]+"$/);
     expect(first.res.headers.get('cache-control')).toBe('public, max-age=3600');
-    expect(first.res.headers.get('vary')).toBe('Authorization');
+    expect(first.res.headers.get('vary')).toBe('Accept-Encoding, Authorization');
     const again = await get('/v1/articles/first-steps', { ...bearer(alphaKey), 'if-none-match': etag });
     expect(again.res.status).toBe(304);
     expect(again.text).toBe('');

@@ -31,7 +31,7 @@ describe('preview keys', () => {
     const res = await get('/v1/articles', api.keyring.previewKeyFor('one'));
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('private, no-store');
-    expect(res.headers.get('vary')).toBe('Authorization');
+    expect(res.headers.get('vary')).toBe('Accept-Encoding, Authorization');
     const body = (await res.json()) as { total: number; articles: { slug: string; status: string; expiresAt?: string }[] };
     expect(body.total).toBe(3);
     expect(body.articles.map((a) => [a.slug, a.status, a.expiresAt])).toEqual([

@@ -406,7 +406,17 @@ describe('incremental builds', () => {
         p.write('other/articles/x.md', article({ title: 'X', status: 'published', ...d }, 'X body\n'));
       },
       () => p.remove('other'),
+      // Bodies over 1 KiB get compressed variants: an article (and so the list) grows over it,
+      // shrinks under it, and one that has them is removed.
+      () => p.write('site/articles/b.md', article({ title: 'B', status: 'published', ...d }, 'B body, long.\n\n'.repeat(120))),
+      () => p.write('site/articles/c.md', article({ title: 'C', status: 'published', ...d }, 'C body, long.\n\n'.repeat(120))),
+      () => p.write('site/articles/b.md', article({ title: 'B', status: 'published', ...d }, 'B body\n')),
+      () => {
+        p.write('site/articles/a.md', article({ title: 'A', status: 'published', author: 'ada', ...d }, 'A body changed ![p](../images/pic.png)\n'));
+        p.remove('site/articles/c.md');
+      },
     ];
+    const encodedSeen: string[] = [];
     const spare = path.join(p.root, '.dist.work', 'spare');
     const spareFiles = () => Object.fromEntries(Object.entries(files(spare)).filter(([k]) => k !== '.quire-spare.json'));
     for (const [n, edit] of edits.entries()) {
@@ -426,7 +436,10 @@ describe('incremental builds', () => {
       if (before) expect(spareFiles(), `edit ${n}`).toEqual(before);
       // From the second rebuild on, the new tree is the spare brought up to date, not a new one.
       if (spareDir !== null && inc.written) expect(fs.statSync(p.distDir).ino, `edit ${n}`).toBe(spareDir);
+      encodedSeen.push(...Object.keys(files(p.distDir)).filter((k) => k.endsWith('.br')));
     }
+    // The edits above did make compressed variants (so the comparisons covered them).
+    expect(encodedSeen).toContain('site/articles/b.json.br');
   });
 
   it('keep a process that waits for their clean-up alive until it is done', () => {

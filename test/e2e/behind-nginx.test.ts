@@ -8,6 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createThrowawayCa, issueServerCertificate } from '../../examples/site/throwaway-ca.ts';
@@ -48,7 +49,7 @@ beforeAll(async () => {
   if (!binary) throw new Error('nginx is not installed: this test needs it (.ci/run installs nginx-light)');
   p = createTempProject();
   writeSite(p, 'one', 'name: Field Notes\nlang: en\nurl: https://one.example.com\n');
-  p.write('one/articles/first.md', article({ title: 'The first article', status: 'published', publishedAt: '2026-05-01' }, 'Hello.\n'));
+  p.write('one/articles/first.md', article({ title: 'The first article', status: 'published', publishedAt: '2026-05-01' }, `Hello.\n\n${'A longer paragraph, so the body is stored compressed too.\n\n'.repeat(40)}`));
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-nginx-'));
   receiver = await startHttpsReceiver();
   receiver.respond(() => ({ status: 200, json: { ok: true } }));
@@ -108,6 +109,8 @@ interface Reply {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The body's bytes as received (compressed ones are not decoded). */
+  raw: Buffer;
 }
 
 /** A request through nginx's TLS port, trusting the throwaway CA (as `ca`, not by turning checks off). */
@@ -116,10 +119,12 @@ function viaNginx(pathname: string, opts: { method?: string; headers?: Record<st
     const req = https.request(
       { host: '127.0.0.1', servername: 'localhost', port: httpsPort, path: pathname, method: opts.method ?? 'GET', ca: caPem, agent: false, headers: { host: `localhost:${httpsPort}`, ...opts.headers }, ...(opts.from ? { localAddress: opts.from } : {}) },
       (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (d) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => {
+          const raw = Buffer.concat(chunks);
+          resolve({ status: res.statusCode!, headers: res.headers, body: raw.toString('utf8'), raw });
+        });
       },
     );
     req.on('error', reject);
@@ -164,6 +169,26 @@ describe('Quire behind nginx with TLS, as docs/OPERATING.md configures it', { ti
     expect((await viaNginx('/readyz')).status).toBe(200);
     // The server names itself by the public URL nginx answers at.
     expect(JSON.parse((await viaNginx('/openapi.json')).body).servers[0].url).toMatch(new RegExp(`^${base}`));
+  });
+
+  it('passes compressed answers through as Quire sent them: not compressed again, not decoded, ETag and Vary kept', async () => {
+    const key = /key: (pk_one\.\S+)/.exec(quire.output())![1]!;
+    const auth = { authorization: `Bearer ${key}` };
+    const identity = await viaNginx('/v1/articles/first', { headers: auth });
+    const direct = await fetch(`http://127.0.0.1:${quirePort}/v1/articles/first`, { headers: { ...auth, 'accept-encoding': 'identity' } });
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.headers.etag).toBe(direct.headers.get('etag'));
+    const decode = { br: zlib.brotliDecompressSync, gzip: zlib.gunzipSync };
+    for (const coding of ['br', 'gzip'] as const) {
+      const reply = await viaNginx('/v1/articles/first', { headers: { ...auth, 'accept-encoding': coding } });
+      expect(reply.status).toBe(200);
+      expect(reply.headers['content-encoding']).toBe(coding);
+      expect(reply.headers.etag).toBe(`${identity.headers.etag!.slice(0, -1)}-${coding}"`);
+      expect(reply.headers.vary).toBe('Accept-Encoding, Authorization');
+      expect(decode[coding](reply.raw).equals(identity.raw)).toBe(true);
+      const again = await viaNginx('/v1/articles/first', { headers: { ...auth, 'accept-encoding': coding, 'if-none-match': reply.headers.etag! } });
+      expect(again.status).toBe(304);
+    }
   });
 
   it('keeps /metrics to the machine: denied through nginx, served to a scraper on loopback', async () => {
