@@ -111,10 +111,10 @@ async function runQuire({ url, ca, bodies, receiver }: Sender): Promise<number> 
   const store = openStateStore(dir, 'x'.repeat(40));
   const client = createSafeClient({ allowPrivate: true, ca, log: () => {} });
   try {
-    store.webhooks.save('bench', { url, secret: SECRET }, Date.now());
+    await store.webhooks.save('bench', { url, secret: SECRET }, Date.now());
     const now = Date.now();
-    store.transaction((tx) => {
-      bodies.forEach((body, i) => tx.outbox.enqueue({ siteId: 'bench', slug: `a-${i}`, event: 'published', body, origin: 'publish' }, now));
+    await store.transaction(async (tx) => {
+      for (const [i, body] of bodies.entries()) await tx.outbox.enqueue({ siteId: 'bench', slug: `a-${i}`, event: 'published', body, origin: 'publish' }, now);
     });
     const receivedBefore = await receivedCount(receiver);
     const started = performance.now();
@@ -125,7 +125,7 @@ async function runQuire({ url, ca, bodies, receiver }: Sender): Promise<number> 
     return ms;
   } finally {
     client.close();
-    store.close();
+    await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -137,15 +137,16 @@ export function createAdminApp(deps: AdminDeps) {
     return c.redirect(to, 303);
   };
 
-  app.get('/', (c) => {
+  app.get('/', async (c) => {
     const { store } = deps.publishing;
-    const sites = [...sitesOf().values()].map((s) => {
-      const hook = store.webhooks.get(s.id);
-      const counts = store.outbox.counts(s.id);
+    const sites = [];
+    for (const s of sitesOf().values()) {
+      const hook = await store.webhooks.get(s.id);
+      const counts = await store.outbox.counts(s.id);
       // Failures count while there is a webhook to redeliver to; a removed webhook waits for nothing.
-      const undelivered = hook ? store.outbox.undelivered(s.id).length : 0;
-      return { id: s.id, name: s.summary.name, published: s.articles.size, webhook: hook ? { url: hook.url, disabled: hook.disabledAt !== null } : null, pending: counts.pending, undelivered };
-    });
+      const undelivered = hook ? (await store.outbox.undelivered(s.id)).length : 0;
+      sites.push({ id: s.id, name: s.summary.name, published: s.articles.size, webhook: hook ? { url: hook.url, disabled: hook.disabledAt !== null } : null, pending: counts.pending, undelivered });
+    }
     return c.html(<SitesPage csrf={c.get('session').csrf} flash={flashOf(c)} sites={sites} />);
   });
 
@@ -179,10 +180,10 @@ export function createAdminApp(deps: AdminDeps) {
     return new Response(body.bytes, { headers: { 'content-type': 'application/json; charset=utf-8' } });
   });
 
-  app.get('/sites/:site/publishing', (c) => {
+  app.get('/sites/:site/publishing', async (c) => {
     const site = siteOr404(c);
     if (!site) return notFound(c);
-    const hook = deps.publishing.store.webhooks.get(site.id);
+    const hook = await deps.publishing.store.webhooks.get(site.id);
     const once = publishingFlash.take(c.get('session'), (f) => f.siteId === site.id);
     const view: PublishingView = {
       apiBase: `${deps.publicUrl()}/v1`,
@@ -218,7 +219,7 @@ export function createAdminApp(deps: AdminDeps) {
     const form = await c.req.parseBody();
     const url = typeof form.url === 'string' ? form.url : '';
     if (form.method === 'none') {
-      const removed = deps.publishing.store.webhooks.remove(site.id);
+      const removed = await deps.publishing.store.webhooks.remove(site.id);
       return redirectWith(c, `/admin/sites/${site.id}/publishing`, 'ok', removed ? 'Webhook removed: nothing more is sent to it.' : 'Content API only: nothing is pushed.');
     }
     const typed = typeof form.secret === 'string' ? form.secret : '';
@@ -250,13 +251,15 @@ export function createAdminApp(deps: AdminDeps) {
     return c.redirect(`/admin/sites/${site.id}/publishing#test-result`, 303);
   });
 
-  app.get('/sites/:site/deliveries', (c) => {
+  app.get('/sites/:site/deliveries', async (c) => {
     const site = siteOr404(c);
     if (!site) return notFound(c);
     const { outbox } = deps.publishing.store;
-    const undelivered = deps.publishing.store.webhooks.get(site.id) ? outbox.undelivered(site.id) : [];
+    const undelivered = (await deps.publishing.store.webhooks.get(site.id)) ? await outbox.undelivered(site.id) : [];
     const retried = retryFlash.take(c.get('session'), (f) => f.siteId === site.id)?.outcomes ?? null;
-    return c.html(<DeliveriesTab csrf={c.get('session').csrf} flash={flashOf(c)} site={site} log={outbox.attemptLog({ siteId: site.id, limit: 200 })} pending={outbox.counts(site.id).pending} undelivered={undelivered} retried={retried} />);
+    const log = await outbox.attemptLog({ siteId: site.id, limit: 200 });
+    const { pending } = await outbox.counts(site.id);
+    return c.html(<DeliveriesTab csrf={c.get('session').csrf} flash={flashOf(c)} site={site} log={log} pending={pending} undelivered={undelivered} retried={retried} />);
   });
 
   app.post('/sites/:site/deliveries/retry', async (c) => {

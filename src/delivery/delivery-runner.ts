@@ -43,17 +43,17 @@ export async function drainOutbox(deps: DeliveryDeps, opts: DrainOptions = {}): 
   const owner = newLeaseOwner('drain');
   let targets = new TargetCache(deps.store);
   const recorder = new GroupRecorder(deps.store);
-  deps.store.outbox.releaseDeadLeases(deps.now());
+  await deps.store.outbox.releaseDeadLeases(deps.now());
   const summary: DrainSummary = { attempts: 0, delivered: 0, failed: 0 };
   const deadline = deps.now() + (opts.retryWindowMs ?? 0);
   const concurrency = Math.max(1, opts.concurrency ?? 8);
   for (;;) {
-    const ids = deps.store.outbox.due(deps.now(), opts.siteId ?? null, 500);
+    const ids = await deps.store.outbox.due(deps.now(), opts.siteId ?? null, 500);
     if (ids.length) {
       targets = new TargetCache(deps.store); // a batch sees a webhook change made before it
       const claims = new BatchClaimer(deps, ids, owner, concurrency);
       const worker = async () => {
-        for (let delivery = claims.next(); delivery; delivery = claims.next()) {
+        for (let delivery = await claims.next(); delivery; delivery = await claims.next()) {
           const id = delivery.id;
           const result = await deliverClaimed(deps, delivery, targets, recorder);
           summary.attempts++;
@@ -63,53 +63,72 @@ export async function drainOutbox(deps: DeliveryDeps, opts: DrainOptions = {}): 
         }
       };
       await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, worker));
-      recorder.flush();
+      await recorder.flush();
       continue;
     }
-    const wake = deps.store.outbox.nextDueAt(opts.siteId ?? null);
+    const wake = await deps.store.outbox.nextDueAt(opts.siteId ?? null);
     if (wake === null || wake > deadline) return summary;
     await deps.sleep(Math.max(0, wake - deps.now()));
   }
 }
 
 type Recorder = Pick<StateStore['outbox'], 'recordAttempt'>;
+type AttemptToRecord = Parameters<StateStore['outbox']['recordAttempts']>[0][number];
 
 /**
  * Group commit for attempt records: one transaction per few milliseconds instead of one per
  * delivery (the commit was most of a delivery's local cost). A crash can lose the record of a
  * delivery that completed in that window; it is then sent again (receivers upsert) — the same
- * at-least-once promise as a request in flight.
+ * at-least-once promise as a request in flight. A group written on the timer that fails is
+ * reported by the next flush(), which the batch awaits.
  */
 class GroupRecorder implements Recorder {
-  private pending: Parameters<StateStore['outbox']['recordAttempts']>[0] = [];
+  private pending: AttemptToRecord[] = [];
   private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void>[] = [];
   constructor(private readonly store: StateStore) {}
-  recordAttempt(id: string, attempt: AttemptResult['attempt'], verdict: Parameters<Recorder['recordAttempt']>[2], now: number): void {
+  async recordAttempt(id: string, attempt: AttemptResult['attempt'], verdict: AttemptToRecord['verdict'], now: number): Promise<void> {
     this.pending.push({ id, attempt, verdict, now });
-    if (this.pending.length >= 64) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), 5);
+    if (this.pending.length >= 64) this.writeGroup();
+    else this.timer ??= setTimeout(() => this.writeGroup(), 5);
   }
-  flush(): void {
+  /** Writes what is pending and waits for every group written so far. */
+  async flush(): Promise<void> {
+    this.writeGroup();
+    const writing = this.writing;
+    this.writing = [];
+    await Promise.all(writing);
+  }
+  private writeGroup(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (!this.pending.length) return;
-    const batch = this.pending;
+    const group = this.pending;
     this.pending = [];
-    this.store.outbox.recordAttempts(batch);
+    const written = this.store.outbox.recordAttempts(group);
+    written.catch(() => undefined); // seen by flush(); not an unhandled rejection meanwhile
+    this.writing.push(written);
   }
 }
 
+type Target = { webhook: WebhookRecord; secret: string } | null;
+
 /** Each site's webhook and opened secret, looked up once per batch instead of per delivery. */
 class TargetCache {
-  private readonly targets = new Map<string, { webhook: WebhookRecord; secret: string } | null>();
+  private readonly targets = new Map<string, Promise<Target>>();
   constructor(private readonly store: StateStore) {}
-  get(siteId: string) {
-    if (!this.targets.has(siteId)) {
-      const webhook = this.store.webhooks.get(siteId);
-      const secret = webhook ? this.store.webhooks.secretOf(siteId) : null;
-      this.targets.set(siteId, webhook && secret !== null ? { webhook, secret } : null);
+  get(siteId: string): Promise<Target> {
+    let target = this.targets.get(siteId);
+    if (!target) {
+      target = this.lookUp(siteId);
+      this.targets.set(siteId, target);
     }
-    return this.targets.get(siteId)!;
+    return target;
+  }
+  private async lookUp(siteId: string): Promise<Target> {
+    const webhook = await this.store.webhooks.get(siteId);
+    const secret = webhook ? await this.store.webhooks.secretOf(siteId) : null;
+    return webhook && secret !== null ? { webhook, secret } : null;
   }
 }
 
@@ -124,20 +143,30 @@ const CLAIM_ROUNDS = 4;
 class BatchClaimer {
   private nextIndex = 0;
   private claimed: ClaimedDelivery[] = [];
+  /** The claim under way: the senders that find nothing claimed wait for it instead of claiming too. */
+  private claiming: Promise<void> | null = null;
   constructor(
     private readonly deps: DeliveryDeps,
     private readonly ids: string[],
     private readonly owner: string,
     private readonly concurrency: number,
   ) {}
-  next(): ClaimedDelivery | null {
-    while (!this.claimed.length && this.nextIndex < this.ids.length) {
-      const ids = this.ids.slice(this.nextIndex, this.nextIndex + this.concurrency * CLAIM_ROUNDS);
-      this.nextIndex += ids.length;
-      const now = this.deps.now();
-      this.claimed = this.deps.store.outbox.takeMany(ids, this.owner, now, leaseUntil(this.deps, now, CLAIM_ROUNDS));
+  async next(): Promise<ClaimedDelivery | null> {
+    for (;;) {
+      const delivery = this.claimed.shift();
+      if (delivery) return delivery;
+      if (!this.claiming && this.nextIndex >= this.ids.length) return null;
+      this.claiming ??= this.claimMore().finally(() => {
+        this.claiming = null;
+      });
+      await this.claiming;
     }
-    return this.claimed.shift() ?? null;
+  }
+  private async claimMore(): Promise<void> {
+    const ids = this.ids.slice(this.nextIndex, this.nextIndex + this.concurrency * CLAIM_ROUNDS);
+    this.nextIndex += ids.length;
+    const now = this.deps.now();
+    this.claimed.push(...(await this.deps.store.outbox.takeMany(ids, this.owner, now, leaseUntil(this.deps, now, CLAIM_ROUNDS))));
   }
 }
 
@@ -150,7 +179,7 @@ type SendResult = { verdict: 'delivered' | 'failed' | 'pending'; result: Attempt
 /** Claims, attempts and records one delivery; null when another sender holds it. */
 export async function sendOne(deps: DeliveryDeps, id: string, owner: string): Promise<SendResult | null> {
   const now = deps.now();
-  const delivery = deps.store.outbox.take(id, owner, now, leaseUntil(deps, now));
+  const delivery = await deps.store.outbox.take(id, owner, now, leaseUntil(deps, now));
   return delivery ? deliverClaimed(deps, delivery) : null;
 }
 
@@ -165,7 +194,7 @@ async function deliverClaimed(
   const { id } = delivery;
   const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const started = deps.now();
-  const target = targets.get(delivery.siteId);
+  const target = await targets.get(delivery.siteId);
   if (!target) {
     const result: AttemptResult = {
       attempt: { url: '', startedAt: started, durationMs: 0, status: null, error: 'no webhook registered for this site', errorKind: null, replyUrl: null, replyId: null },
@@ -173,7 +202,7 @@ async function deliverClaimed(
       summary: 'no webhook registered for this site',
       errorKind: 'no_webhook',
     };
-    recorder.recordAttempt(id, result.attempt, { state: 'failed' }, started);
+    await recorder.recordAttempt(id, result.attempt, { state: 'failed' }, started);
     deps.observeAttempt?.({ delivery, verdict: 'failed', result });
     return { verdict: 'failed', result };
   }
@@ -183,16 +212,16 @@ async function deliverClaimed(
   let verdict: 'delivered' | 'failed' | 'pending';
   if (result.outcome.kind === 'success') {
     verdict = 'delivered';
-    recorder.recordAttempt(id, result.attempt, { state: 'delivered' }, now);
+    await recorder.recordAttempt(id, result.attempt, { state: 'delivered' }, now);
   } else if (result.outcome.kind === 'retry') {
     const delay = nextDelayMs(attemptsMade, result.outcome.retryAfterMs, deps.random);
     verdict = delay === null ? 'failed' : 'pending';
-    recorder.recordAttempt(id, result.attempt, delay === null ? { state: 'failed' } : { state: 'pending', nextAttemptAt: now + delay }, now);
+    await recorder.recordAttempt(id, result.attempt, delay === null ? { state: 'failed' } : { state: 'pending', nextAttemptAt: now + delay }, now);
   } else {
     verdict = 'failed';
-    recorder.recordAttempt(id, result.attempt, { state: 'failed' }, now);
+    await recorder.recordAttempt(id, result.attempt, { state: 'failed' }, now);
     if (result.outcome.disable) {
-      webhooks.disable(delivery.siteId, 'the receiver answered 410 Gone', now);
+      await webhooks.disable(delivery.siteId, 'the receiver answered 410 Gone', now);
       deps.log?.(`webhook of ${delivery.siteId} disabled: the receiver answered 410 Gone; set it again to re-enable`);
     }
   }

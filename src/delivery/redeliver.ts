@@ -13,18 +13,18 @@ export type RedeliverResult =
 
 export async function redeliver(deps: DeliveryDeps, deliveryId: string, siteId: string | null = null): Promise<RedeliverResult> {
   const { outbox, webhooks } = deps.store;
-  const original = outbox.get(deliveryId);
+  const original = await outbox.get(deliveryId);
   if (!original || (siteId !== null && original.siteId !== siteId)) return { sent: false, code: 'DELIVERY_NOT_FOUND', message: `no delivery ${deliveryId}` };
   if (original.state === 'pending') return { sent: false, code: 'STILL_PENDING', message: `${deliveryId} is still queued; it is sent at its next attempt time` };
-  if (!webhooks.get(original.siteId)) return { sent: false, code: 'NO_WEBHOOK', message: `${original.siteId} has no webhook registered` };
+  if (!(await webhooks.get(original.siteId))) return { sent: false, code: 'NO_WEBHOOK', message: `${original.siteId} has no webhook registered` };
   // An older payload must not overwrite a newer one at the receiver.
-  const newer = original.origin !== 'test' ? outbox.newerForSlug(original) : null;
+  const newer = original.origin !== 'test' ? await outbox.newerForSlug(original) : null;
   if (newer) {
     return { sent: false, code: 'SUPERSEDED', message: `a newer delivery of "${original.slug}" exists (${newer.id}); redeliver that one instead` };
   }
   const now = deps.now();
   const owner = newLeaseOwner('redeliver');
-  const id = outbox.enqueue({ siteId: original.siteId, slug: original.slug, event: original.event, body: original.body, origin: 'redeliver' }, now);
+  const id = await outbox.enqueue({ siteId: original.siteId, slug: original.slug, event: original.event, body: original.body, origin: 'redeliver' }, now);
   const sent = await sendOne(deps, id, owner);
   if (!sent) return { sent: false, code: 'BUSY', message: `another delivery of "${original.slug}" is in flight; ${id} is queued and will be sent after it` };
   const willRetry = sent.verdict === 'pending';

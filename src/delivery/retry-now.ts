@@ -51,26 +51,27 @@ export async function retryPending(deps: DeliveryDeps, target: RetryTarget, opts
   const now = deps.now();
   let ids: string[];
   if ('deliveryId' in target) {
-    const d = outbox.get(target.deliveryId);
+    const d = await outbox.get(target.deliveryId);
     if (!d) return { ok: false, code: 'DELIVERY_NOT_FOUND', message: `no delivery ${target.deliveryId}` };
     if (d.state !== 'pending') return { ok: false, code: 'NOT_PENDING', message: notPendingMessage(d) };
-    const refused = refusal(deps, d.siteId);
+    const refused = await refusal(deps, d.siteId);
     if (refused) return refused;
-    outbox.makeOneDue(d.id, now);
+    await outbox.makeOneDue(d.id, now);
     ids = [d.id];
   } else {
     if (target.siteId !== null) {
-      const refused = refusal(deps, target.siteId);
+      const refused = await refusal(deps, target.siteId);
       if (refused) return refused;
     }
     // Every site: those whose webhook is gone or disabled keep waiting (their events resume when
     // the webhook is set again).
-    ids = outbox.pendingMadeDue(target.siteId, now).filter((id) => {
-      const hook = webhooks.get(outbox.get(id)?.siteId ?? '');
-      return hook !== null && hook.disabledAt === null;
-    });
+    ids = [];
+    for (const id of await outbox.pendingMadeDue(target.siteId, now)) {
+      const hook = await webhooks.get((await outbox.get(id))?.siteId ?? '');
+      if (hook !== null && hook.disabledAt === null) ids.push(id);
+    }
   }
-  outbox.releaseDeadLeases(now);
+  await outbox.releaseDeadLeases(now);
   const owner = newLeaseOwner('retry');
   const leftDue = Math.max(0, ids.length - (opts.sendAtMost ?? ids.length));
   if (leftDue) ids = ids.slice(0, ids.length - leftDue);
@@ -90,15 +91,15 @@ export async function retryPending(deps: DeliveryDeps, target: RetryTarget, opts
 /** Sends one delivery; when another sender holds it, waits (up to the option) for its verdict. */
 async function sendOrFollow(deps: DeliveryDeps, id: string, owner: string, opts: RetryOptions): Promise<RetryOutcome> {
   const deadline = deps.now() + (opts.waitForOthersMs ?? 0);
-  const before = deps.store.outbox.get(id)!;
+  const before = (await deps.store.outbox.get(id))!;
   for (;;) {
-    const current = deps.store.outbox.get(id)!;
+    const current = (await deps.store.outbox.get(id))!;
     // Settled by another sender while this one waited (or superseded by a newer publish), or
     // failed again by it and rescheduled: that is its answer, not a reason to send once more.
     if (current.state !== 'pending') return outcomeOf(current, null, current.state);
     if (current.attempts > before.attempts) return outcomeOf(current, null, 'pending');
     const sent = await sendOne(deps, id, owner);
-    if (sent) return outcomeOf(deps.store.outbox.get(id)!, sent.result.attempt, sent.verdict);
+    if (sent) return outcomeOf((await deps.store.outbox.get(id))!, sent.result.attempt, sent.verdict);
     // Another sender holds it (or another delivery of its slug).
     if (deps.now() >= deadline) return outcomeOf(current, null, 'busy');
     await deps.sleep(opts.pollMs ?? 250);
@@ -109,8 +110,8 @@ function outcomeOf(d: Delivery, attempt: RetryOutcome['attempt'], state: RetryOu
   return { id: d.id, siteId: d.siteId, slug: d.slug, event: d.event, state, attempt, nextAttemptAt: state === 'pending' ? d.nextAttemptAt : null, lastError: d.lastError ?? (d.lastStatus !== null && state !== 'delivered' ? `HTTP ${d.lastStatus}` : null) };
 }
 
-function refusal(deps: DeliveryDeps, siteId: string): RetryResult | null {
-  const hook = deps.store.webhooks.get(siteId);
+async function refusal(deps: DeliveryDeps, siteId: string): Promise<RetryResult | null> {
+  const hook = await deps.store.webhooks.get(siteId);
   if (!hook) return { ok: false, code: 'NO_WEBHOOK', message: `${siteId} has no webhook registered; its pending deliveries wait until one is set` };
   if (hook.disabledAt !== null) {
     return { ok: false, code: 'DISABLED', message: `webhook of ${siteId} is DISABLED (${hook.disabledReason ?? 'disabled'}); set it again to resume: quire webhook set ${siteId} --url <https-url>` };

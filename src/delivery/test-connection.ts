@@ -16,8 +16,8 @@ export type TestResult =
 
 export async function testWebhook(deps: DeliveryDeps & { distDir: string }, siteId: string): Promise<TestResult> {
   const { outbox, webhooks } = deps.store;
-  const webhook = webhooks.get(siteId);
-  const secret = webhook ? webhooks.secretOf(siteId) : null;
+  const webhook = await webhooks.get(siteId);
+  const secret = webhook ? await webhooks.secretOf(siteId) : null;
   if (!webhook || secret === null) return { sent: false, code: 'NO_WEBHOOK', message: 'No webhook is saved for this site yet: save a URL and a secret first.' };
   const site = readManifest(deps.distDir)?.sites[siteId];
   const slug = site ? Object.keys(site.articles)[0] : undefined; // the manifest lists newest first
@@ -26,10 +26,10 @@ export async function testWebhook(deps: DeliveryDeps & { distDir: string }, site
   const json = readWebhookPayload(deps.distDir, siteId, slug);
   const now = deps.now();
   const body = Buffer.from(webhookBody('updated', json));
-  const id = outbox.enqueue({ siteId, slug, event: 'updated', body, origin: 'test' }, now, { owner: newLeaseOwner('test'), until: now + 300_000 });
-  const result = await attemptDelivery(deps.client, outbox.get(id)!, { url: webhook.url, secret }, { now, ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}) });
+  const id = await outbox.enqueue({ siteId, slug, event: 'updated', body, origin: 'test' }, now, { owner: newLeaseOwner('test'), until: now + 300_000 });
+  const result = await attemptDelivery(deps.client, (await outbox.get(id))!, { url: webhook.url, secret }, { now, ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}) });
   const verdict = result.outcome.kind === 'success' ? 'delivered' : 'failed';
-  outbox.recordAttempt(id, result.attempt, { state: verdict }, deps.now());
+  await outbox.recordAttempt(id, result.attempt, { state: verdict }, deps.now());
   deps.observeAttempt?.({ delivery: { id, siteId, slug, event: 'updated', attempts: 0 }, verdict, result });
   return { sent: true, deliveryId: id, slug, attempt: result.attempt, explanation: explainAttempt(result.attempt, { willRetry: false }) };
 }

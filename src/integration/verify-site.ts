@@ -44,10 +44,11 @@ export async function verifySite(
   if (unknown.length) return { ok: false, code: 'SLUG_NOT_PUBLISHED', message: `not published on ${input.siteId}: ${unknown.join(', ')}` };
   const capped = Math.max(0, slugs.length - DEFAULT_ARTICLE_CAP);
   if (!input.slugs?.length) slugs = slugs.slice(0, DEFAULT_ARTICLE_CAP);
-  const articles: ArticleToVerify[] = slugs.map((slug) => {
+  const articles: ArticleToVerify[] = [];
+  for (const slug of slugs) {
     const a = parseBody(site.articles.get(slug)!) as Pick<Article, 'html' | 'updatedAt' | 'author'>;
-    return { slug, html: a.html, updatedAt: a.updatedAt, author: a.author ? { name: a.author.name, url: a.author.url } : null, replyUrl: onBase(deps.outbox.latestReplyUrl(input.siteId, slug), baseUrl) };
-  });
+    articles.push({ slug, html: a.html, updatedAt: a.updatedAt, author: a.author ? { name: a.author.name, url: a.author.url } : null, replyUrl: onBase(await deps.outbox.latestReplyUrl(input.siteId, slug), baseUrl) });
+  }
   const report = await verifyIntegration({ client: deps.client, ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}) }, { siteId: input.siteId, baseUrl, articlePath: manifestSite.articlePath, articles });
   return { ok: true, report, capped };
 }

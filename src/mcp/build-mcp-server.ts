@@ -48,11 +48,12 @@ export function buildMcpServer(deps: McpDeps): McpServer {
     },
     async () => {
       const snap = deps.snapshot();
-      const sites = [...(snap?.sites.values() ?? [])].map((s) => {
+      const sites = [];
+      for (const s of snap?.sites.values() ?? []) {
         const m = snap!.manifest.sites[s.id]!;
-        const hook = deps.publishing.store.webhooks.get(s.id);
-        return { id: s.id, name: s.summary.name, lang: s.summary.lang, url: m.url, articlePath: m.articlePath, published: s.articles.size, webhook: hook ? { url: hook.url, disabled: hook.disabledAt !== null } : null };
-      });
+        const hook = await deps.publishing.store.webhooks.get(s.id);
+        sites.push({ id: s.id, name: s.summary.name, lang: s.summary.lang, url: m.url, articlePath: m.articlePath, published: s.articles.size, webhook: hook ? { url: hook.url, disabled: hook.disabledAt !== null } : null });
+      }
       return result({ sites });
     },
   );

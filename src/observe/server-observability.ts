@@ -17,7 +17,7 @@ const RESULT = { delivered: 'delivered', pending: 'retry', failed: 'failed' } as
 export function createServerObservability(opts: {
   format: LogFormat;
   metrics: boolean;
-  pending: (() => PendingDeliveries) | null;
+  pending: (() => PendingDeliveries | Promise<PendingDeliveries>) | null;
   /** The metric label of a request path (the server's route table). */
   routePattern: (path: string) => string;
   write?: (chunk: string) => void;

@@ -9,23 +9,23 @@ import type { StateParts } from '../store/state-store.ts';
 const EVENT_FOR_STATE = { published: ['published', 'updated'], withdrawn: ['unpublished'], deleted: ['deleted'] } as const;
 
 /** Queues what the receiver of `siteId` never acknowledged; returns how many events. Call in the transaction that re-enables it. */
-export function queueMissedEvents(store: StateParts, siteId: string, now: number): number {
-  const recorded = store.published.get(siteId);
+export async function queueMissedEvents(store: StateParts, siteId: string, now: number): Promise<number> {
+  const recorded = await store.published.get(siteId);
   const stillTrue = (slug: string, event: string) => {
     const state = recorded?.articles.get(slug)?.state;
     return state !== undefined && (EVENT_FOR_STATE[state] as readonly string[]).includes(event);
   };
   let queued = 0;
-  for (const missed of store.outbox.unacknowledged(siteId)) {
+  for (const missed of await store.outbox.unacknowledged(siteId)) {
     if (!stillTrue(missed.slug, missed.event)) continue; // overtaken by what was recorded since
-    store.outbox.enqueue({ siteId, slug: missed.slug, event: missed.event, body: missed.body, origin: 'publish' }, now);
+    await store.outbox.enqueue({ siteId, slug: missed.slug, event: missed.event, body: missed.body, origin: 'publish' }, now);
     queued++;
   }
   // Publishes queued while it was off: one whose article was withdrawn or deleted since (and
   // whose receiver takes no such events) must not go out now.
-  for (const waiting of store.outbox.list({ siteId, states: ['pending'], limit: 1_000_000 })) {
-    if (waiting.origin === 'publish' && !stillTrue(waiting.slug, waiting.event)) store.outbox.supersede(waiting.id, now);
+  for (const waiting of await store.outbox.list({ siteId, states: ['pending'], limit: 1_000_000 })) {
+    if (waiting.origin === 'publish' && !stillTrue(waiting.slug, waiting.event)) await store.outbox.supersede(waiting.id, now);
   }
-  store.outbox.makeDue(siteId, now);
+  await store.outbox.makeDue(siteId, now);
   return queued;
 }

@@ -97,12 +97,12 @@ export async function publish(deps: PublishDeps, opts: PublishOptions): Promise<
 
 async function publishUnderLock(deps: PublishDeps, opts: PublishOptions): Promise<PublishReport> {
   const { store } = deps;
-  let release = () => {};
+  let release = async () => {};
   if (!opts.dryRun) {
     const owner = `publish:${process.pid}:${randomBytes(4).toString('hex')}`;
     const waitUntil = deps.now() + opts.lockWaitMs;
     for (;;) {
-      const lock = store.locks.tryAcquire('publish', owner, deps.now());
+      const lock = await store.locks.tryAcquire('publish', owner, deps.now());
       if (lock.acquired) {
         release = lock.release;
         break;
@@ -114,7 +114,7 @@ async function publishUnderLock(deps: PublishDeps, opts: PublishOptions): Promis
   try {
     return await publishLocked(deps, opts);
   } finally {
-    release();
+    await release();
   }
 }
 
@@ -136,8 +136,8 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
   const queued: { siteId: string; slug: string; event: PlannedEvent['event']; body: Buffer }[] = [];
   const records: { siteId: string; changes: ArticleChange[] }[] = [];
   for (const siteId of siteIds) {
-    const webhook = store.webhooks.get(siteId);
-    const recorded = store.published.get(siteId);
+    const webhook = await store.webhooks.get(siteId);
+    const recorded = await store.published.get(siteId);
     const report: SiteReport = {
       siteId,
       skipped: webhook ? null : `no webhook registered (quire webhook set ${siteId} --url <https-url> --generate-secret)`,
@@ -164,14 +164,14 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
     // the manifest so a concurrent rebuild cannot slip a different payload under a recorded hash.
     for (const q of queued) q.body = readBody(settings.distDir, manifest, q.siteId, q.slug, q.event);
     const recorded = records.map((r) => ({ siteId: r.siteId, changes: withListItems(settings.distDir, manifest, r.siteId, r.changes) }));
-    store.transaction((tx) => {
+    await store.transaction(async (tx) => {
       for (const q of queued) {
-        const pending = tx.outbox.pendingPublishFor(q.siteId, q.slug);
+        const pending = await tx.outbox.pendingPublishFor(q.siteId, q.slug);
         const event = collapseEvents(pending?.event ?? null, q.event);
         const body = event === q.event ? q.body : readBody(settings.distDir, manifest, q.siteId, q.slug, event);
-        tx.outbox.enqueue({ siteId: q.siteId, slug: q.slug, event, body, origin: 'publish' }, started);
+        await tx.outbox.enqueue({ siteId: q.siteId, slug: q.slug, event, body, origin: 'publish' }, started);
       }
-      for (const r of recorded) tx.published.record(r.siteId, revision.commit, r.changes, started);
+      for (const r of recorded) await tx.published.record(r.siteId, revision.commit, r.changes, started);
     });
   }
 
@@ -182,17 +182,18 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
   const failed: Delivery[] = [];
   if (!opts.dryRun) {
     for (const siteId of siteIds) {
-      if (!store.webhooks.get(siteId)) continue;
+      if (!(await store.webhooks.get(siteId))) continue;
       const s = await drainOutbox(deps, { siteId, retryWindowMs: opts.retryWindowMs, onAttempt: opts.onAttempt });
       drain.attempts += s.attempts;
       drain.delivered += s.delivered;
       drain.failed += s.failed;
     }
     for (const siteId of siteIds) {
-      failed.push(...store.outbox.list({ siteId, states: ['failed'], limit: 1000 }).filter((d) => (d.settledAt ?? 0) >= started));
+      failed.push(...(await store.outbox.list({ siteId, states: ['failed'], limit: 1000 })).filter((d) => (d.settledAt ?? 0) >= started));
     }
   }
-  const pending = opts.dryRun ? [] : siteIds.flatMap((siteId) => store.outbox.list({ siteId, states: ['pending'], limit: 10_000 }));
+  const pending: Delivery[] = [];
+  if (!opts.dryRun) for (const siteId of siteIds) pending.push(...(await store.outbox.list({ siteId, states: ['pending'], limit: 10_000 })));
   return { status: 'done', ...plan, drain, pending, failed };
 }
 

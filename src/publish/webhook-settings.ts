@@ -66,7 +66,7 @@ export async function saveWebhook(
   if (input.secret !== undefined) {
     const bad = checkSecret(input.secret);
     if (bad) problems.push(bad);
-  } else if (!deps.store.webhooks.get(siteId)) {
+  } else if (!(await deps.store.webhooks.get(siteId))) {
     problems.push({ ok: false, field: 'secret', code: 'SECRET_REQUIRED', message: 'a secret is required: enter one or generate one' });
   }
   const url = await checkWebhookUrl(deps.client, input.url, deps.allowPrivate);
@@ -75,10 +75,10 @@ export async function saveWebhook(
   const now = deps.now();
   // Saving re-enables a webhook a 410 disabled: in the same transaction, what its receiver
   // missed meanwhile is queued again, so re-enabling resumes where the receiver left off.
-  return deps.store.transaction((tx) => {
-    const before = tx.webhooks.get(siteId);
-    const webhook = tx.webhooks.save(siteId, { url: url.url, ...(input.secret !== undefined ? { secret: input.secret } : {}), ...(input.extraEvents !== undefined ? { extraEvents: input.extraEvents } : {}) }, now);
-    const resumed = before?.disabledAt ? { reason: before.disabledReason ?? 'disabled', missed: queueMissedEvents(tx, siteId, now) } : null;
+  return deps.store.transaction(async (tx) => {
+    const before = await tx.webhooks.get(siteId);
+    const webhook = await tx.webhooks.save(siteId, { url: url.url, ...(input.secret !== undefined ? { secret: input.secret } : {}), ...(input.extraEvents !== undefined ? { extraEvents: input.extraEvents } : {}) }, now);
+    const resumed = before?.disabledAt ? { reason: before.disabledReason ?? 'disabled', missed: await queueMissedEvents(tx, siteId, now) } : null;
     return { ok: true as const, webhook, resumed };
   });
 }

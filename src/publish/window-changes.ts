@@ -16,16 +16,16 @@ export type WindowChangeResult =
   /** Another publish holds the lock (here or elsewhere): try again shortly. */
   | { status: 'busy' };
 
-export function queueWindowChanges(store: StateStore, distDir: string, manifest: Manifest, nowMs: number): WindowChangeResult {
+export async function queueWindowChanges(store: StateStore, distDir: string, manifest: Manifest, nowMs: number): Promise<WindowChangeResult> {
   if (publishingInThisProcess()) return { status: 'busy' };
-  const lock = store.locks.tryAcquire('publish', `schedule:${process.pid}:${randomBytes(4).toString('hex')}`, nowMs);
+  const lock = await store.locks.tryAcquire('publish', `schedule:${process.pid}:${randomBytes(4).toString('hex')}`, nowMs);
   if (!lock.acquired) return { status: 'busy' };
   try {
     const events: (PlannedEvent & { siteId: string })[] = [];
-    store.transaction((tx) => {
+    await store.transaction(async (tx) => {
       for (const [siteId, site] of Object.entries(manifest.sites)) {
-        const webhook = tx.webhooks.get(siteId);
-        const recorded = tx.published.get(siteId);
+        const webhook = await tx.webhooks.get(siteId);
+        const recorded = await tx.published.get(siteId);
         // A receiver that was never published to hears of everything from its first `publish`.
         if (!webhook || !recorded) continue;
         const changes: ArticleChange[] = [];
@@ -33,23 +33,23 @@ export function queueWindowChanges(store: StateStore, distDir: string, manifest:
           const before = recorded.articles.get(slug);
           const since = (iso: string | null | undefined) => !!iso && Date.parse(iso) > recorded.publishedAt && Date.parse(iso) <= nowMs;
           if (isLiveAt(entry, nowMs) && before?.state !== 'published' && since(entry.publishedAt)) {
-            const pending = tx.outbox.pendingPublishFor(siteId, slug);
+            const pending = await tx.outbox.pendingPublishFor(siteId, slug);
             const event = collapseEvents(pending?.event ?? null, 'published');
-            tx.outbox.enqueue({ siteId, slug, event, body: readBody(distDir, manifest, siteId, slug, event), origin: 'publish' }, nowMs);
+            await tx.outbox.enqueue({ siteId, slug, event, body: readBody(distDir, manifest, siteId, slug, event), origin: 'publish' }, nowMs);
             changes.push({ slug, state: 'published', payloadHash: entry.payloadHash });
             events.push({ siteId, slug, event });
           } else if (visibilityAt(entry, nowMs) === 'expired' && before?.state === 'published' && since(entry.expiresAt)) {
             changes.push({ slug, state: 'withdrawn', payloadHash: null });
             if (!webhook.extraEvents) continue;
-            tx.outbox.enqueue({ siteId, slug, event: 'unpublished', body: readBody(distDir, manifest, siteId, slug, 'unpublished'), origin: 'publish' }, nowMs);
+            await tx.outbox.enqueue({ siteId, slug, event: 'unpublished', body: readBody(distDir, manifest, siteId, slug, 'unpublished'), origin: 'publish' }, nowMs);
             events.push({ siteId, slug, event: 'unpublished' });
           }
         }
-        if (changes.length) tx.published.record(siteId, recorded.commit, withListItems(distDir, manifest, siteId, changes), nowMs);
+        if (changes.length) await tx.published.record(siteId, recorded.commit, withListItems(distDir, manifest, siteId, changes), nowMs);
       }
     });
     return { status: 'done', events };
   } finally {
-    lock.release();
+    await lock.release();
   }
 }

@@ -9,8 +9,8 @@ export interface ChangeTimer {
 export interface ChangeTimerOptions {
   /** The next instant after `now` at which something changes, or null for none. */
   nextChange: (nowMs: number) => number | null;
-  /** Runs at (or just after) each instant, and once at start; 'busy' asks for a retry. */
-  run: (nowMs: number) => 'done' | 'busy';
+  /** Runs at (or just after) each instant, and once at start; 'busy' asks for a retry. Never two at once. */
+  run: (nowMs: number) => 'done' | 'busy' | Promise<'done' | 'busy'>;
   now?: () => number;
   retryMs?: number;
   onError?: (err: unknown) => void;
@@ -23,6 +23,8 @@ export function startChangeTimer(opts: ChangeTimerOptions): ChangeTimer {
   const retryMs = opts.retryMs ?? 1000;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
+  let running = false;
+  let runAgain = false;
 
   const wait = (ms: number) => {
     if (timer) clearTimeout(timer);
@@ -36,16 +38,27 @@ export function startChangeTimer(opts: ChangeTimerOptions): ChangeTimer {
     // A few ms late rather than early: at the instant itself the change has happened.
     if (at !== null) wait(at - now() + 5);
   };
-  function fire() {
+  async function fire() {
     timer = null;
+    // Fired again while a run awaits: once it ends, run once more instead of alongside it.
+    if (running) {
+      runAgain = true;
+      return;
+    }
+    running = true;
     let outcome: 'done' | 'busy';
     try {
-      outcome = opts.run(now());
+      outcome = await opts.run(now());
     } catch (err) {
       opts.onError?.(err);
       outcome = 'busy';
+    } finally {
+      running = false;
     }
-    if (outcome === 'busy') wait(retryMs);
+    if (runAgain) {
+      runAgain = false;
+      wait(0);
+    } else if (outcome === 'busy') wait(retryMs);
     else arm();
   }
   // Once at start: what came due while no server ran (a restart across a go-live) is sent now.

@@ -176,4 +176,4 @@ export interface LockHolder {
   acquiredAt: number;
 }
 
-export type LockResult = { acquired: true; release: () => void } | { acquired: false; holder: LockHolder };
+export type LockResult = { acquired: true; release: () => Promise<void> } | { acquired: false; holder: LockHolder };

@@ -1,6 +1,7 @@
-// The operations of the state store, the one interface every implementation gives (today the
-// SQLite one in sqlite/). Imported by the implementations and re-exported by state-store.ts,
-// the module the rest of Quire imports; it imports no implementation, so none depends on itself.
+// The operations of the state store, the one interface every implementation gives (SQLite in
+// sqlite/, PostgreSQL in postgres/). Imported by the implementations and re-exported by
+// state-store.ts, the module the rest of Quire imports; it imports no implementation, so none
+// depends on itself. Every operation returns a Promise: PostgreSQL's driver is asynchronous.
 import type {
   AttemptLogEntry,
   AttemptRecord,
@@ -24,10 +25,12 @@ export interface StateStore extends StateParts {
   locks: Locks;
   /**
    * Runs `work` as one transaction: all of its writes or none. Inside, use `tx`, not the store:
-   * an implementation with a connection pool binds `tx` to the transaction's connection.
+   * an implementation with a connection pool binds `tx` to the transaction's connection, and
+   * SQLite's holds every other operation of the process until the transaction ends (so a call
+   * on the store itself from inside `work` would wait for ever).
    */
-  transaction<T>(work: (tx: StateParts) => T): T;
-  close(): void;
+  transaction<T>(work: (tx: StateParts) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
 }
 
 /** What a transaction may read and write. */
@@ -40,14 +43,14 @@ export interface StateParts {
 
 /** Each site's webhook registration. The secret is sealed at rest and only ever read back to sign. */
 export interface Webhooks {
-  get(siteId: string): WebhookRecord | null;
-  list(): WebhookRecord[];
+  get(siteId: string): Promise<WebhookRecord | null>;
+  list(): Promise<WebhookRecord[]>;
   /** The plain secret, for signing a request. */
-  secretOf(siteId: string): string | null;
+  secretOf(siteId: string): Promise<string | null>;
   /** Creates or replaces the registration; saving re-enables a webhook disabled by a 410. */
-  save(siteId: string, change: WebhookChange, now: number): WebhookRecord;
-  remove(siteId: string): boolean;
-  disable(siteId: string, reason: string, now: number): void;
+  save(siteId: string, change: WebhookChange, now: number): Promise<WebhookRecord>;
+  remove(siteId: string): Promise<boolean>;
+  disable(siteId: string, reason: string, now: number): Promise<void>;
 }
 
 /**
@@ -56,80 +59,80 @@ export interface Webhooks {
  * of them never send the same one at once, and never two deliveries of one slug at once (order).
  */
 export interface Outbox {
-  get(id: string): DeliveryWithBody | null;
+  get(id: string): Promise<DeliveryWithBody | null>;
   /** The publish delivery still waiting for this slug, if any (at most one: see enqueue). */
-  pendingPublishFor(siteId: string, slug: string): Delivery | null;
+  pendingPublishFor(siteId: string, slug: string): Promise<Delivery | null>;
   /**
    * Queues a delivery, due now. A publish delivery replaces the slug's pending one: the
    * receiver only needs the latest payload (the caller decides the event that stands for both).
    * With a lease, the caller sends it itself and no other sender can take it first.
    */
-  enqueue(d: NewDelivery, now: number, lease?: { owner: string; until: number } | null): string;
+  enqueue(d: NewDelivery, now: number, lease?: { owner: string; until: number } | null): Promise<string>;
   /** Ids of pending deliveries due by `now` whose webhook is enabled, oldest first. */
-  due(now: number, siteId?: string | null, limit?: number): string[];
+  due(now: number, siteId?: string | null, limit?: number): Promise<string[]>;
   /** When the next pending delivery with an enabled webhook falls due (or its lease ends); null: none. */
-  nextDueAt(siteId: string | null): number | null;
+  nextDueAt(siteId: string | null): Promise<number | null>;
   /** Takes the right to send one delivery until `leaseUntil`; false if another sender has it. */
-  claim(id: string, owner: string, now: number, leaseUntil: number): boolean;
+  claim(id: string, owner: string, now: number, leaseUntil: number): Promise<boolean>;
   /** claim() that hands back the claimed delivery. */
-  take(id: string, owner: string, now: number, leaseUntil: number): ClaimedDelivery | null;
+  take(id: string, owner: string, now: number, leaseUntil: number): Promise<ClaimedDelivery | null>;
   /** take() for several deliveries at once (one commit); those another sender holds are left out. */
-  takeMany(ids: string[], owner: string, now: number, leaseUntil: number): ClaimedDelivery[];
+  takeMany(ids: string[], owner: string, now: number, leaseUntil: number): Promise<ClaimedDelivery[]>;
   /**
    * Frees leases whose sender died on this host (SIGKILL mid-request): their deliveries are
    * due again at once instead of after the lease runs out. The request may be repeated;
    * receivers upsert.
    */
-  releaseDeadLeases(now: number): number;
+  releaseDeadLeases(now: number): Promise<number>;
   /** Logs an attempt and applies its verdict (unless the delivery was superseded meanwhile). */
-  recordAttempt(id: string, attempt: AttemptRecord, verdict: AttemptVerdict, now: number): void;
+  recordAttempt(id: string, attempt: AttemptRecord, verdict: AttemptVerdict, now: number): Promise<void>;
   /** Several attempts at once (one commit instead of one per delivery). */
-  recordAttempts(records: { id: string; attempt: AttemptRecord; verdict: AttemptVerdict; now: number }[]): void;
+  recordAttempts(records: { id: string; attempt: AttemptRecord; verdict: AttemptVerdict; now: number }[]): Promise<void>;
   /**
    * Per slug of the site, its newest delivery (tests and superseded ones aside) when that one
    * failed: what the receiver never acknowledged.
    */
-  unacknowledged(siteId: string): DeliveryWithBody[];
+  unacknowledged(siteId: string): Promise<DeliveryWithBody[]>;
   /**
    * Per article of the site, its newest failed delivery when no later delivery of that article
    * settled (Test connection aside: it checks the receiver); at most `limit`, newest first.
    */
-  undelivered(siteId: string, limit?: number): UndeliveredEntry[];
+  undelivered(siteId: string, limit?: number): Promise<UndeliveredEntry[]>;
   /** Settles a pending delivery as superseded: what it carries is no longer what should be sent. */
-  supersede(id: string, now: number): boolean;
+  supersede(id: string, now: number): Promise<boolean>;
   /** Makes the site's pending deliveries due now (their webhook was just re-enabled). */
-  makeDue(siteId: string, now: number): number;
+  makeDue(siteId: string, now: number): Promise<number>;
   /**
    * Pending deliveries (of one site, or every site), scheduled for later or due, oldest first,
    * each made due now: `deliveries retry` sends them at once instead of at their next time.
    */
-  pendingMadeDue(siteId: string | null, now: number): string[];
+  pendingMadeDue(siteId: string | null, now: number): Promise<string[]>;
   /** Makes one pending delivery due now; false when it is not pending. */
-  makeOneDue(id: string, now: number): boolean;
+  makeOneDue(id: string, now: number): Promise<boolean>;
   /** The newest delivery of the same slug and site created after this one, if any. */
-  newerForSlug(d: Delivery): Delivery | null;
+  newerForSlug(d: Delivery): Promise<Delivery | null>;
   /** Where the receiver last said this slug landed (its `{url}` reply), if it ever did. */
-  latestReplyUrl(siteId: string, slug: string): string | null;
+  latestReplyUrl(siteId: string, slug: string): Promise<string | null>;
   /** How many deliveries wait to be sent, and when the oldest of them was queued (for metrics). */
-  pendingSummary(): { count: number; oldestCreatedAt: number | null };
-  counts(siteId?: string | null): Record<DeliveryState, number>;
+  pendingSummary(): Promise<{ count: number; oldestCreatedAt: number | null }>;
+  counts(siteId?: string | null): Promise<Record<DeliveryState, number>>;
   /** Deliveries, newest first. */
-  list(opts?: { siteId?: string | null; limit?: number; states?: DeliveryState[] }): Delivery[];
+  list(opts?: { siteId?: string | null; limit?: number; states?: DeliveryState[] }): Promise<Delivery[]>;
   /** Every attempt with its delivery's facts, newest first. */
-  attemptLog(opts?: { siteId?: string | null; limit?: number }): AttemptLogEntry[];
+  attemptLog(opts?: { siteId?: string | null; limit?: number }): Promise<AttemptLogEntry[]>;
 }
 
 /** What each site's receiver was last sent: the commit of the last publish and, per slug, its state and payload hash. */
 export interface PublishRecords {
   /** null: the site was never published (its first publish sends everything, or --baseline). */
-  get(siteId: string): SitePublishRecord | null;
+  get(siteId: string): Promise<SitePublishRecord | null>;
   /**
    * Records a publish; call in the transaction that queues its deliveries. Each change is also
    * appended to the site's change log (see ChangeLog), so the feed and the webhooks tell one story.
    */
-  record(siteId: string, commit: string | null, changes: RecordedChange[], now: number): void;
+  record(siteId: string, commit: string | null, changes: RecordedChange[], now: number): Promise<void>;
   /** Forgets the site's record (its next publish is a first one) and its change history. */
-  forget(siteId: string): void;
+  forget(siteId: string): Promise<void>;
 }
 
 /**
@@ -139,15 +142,15 @@ export interface PublishRecords {
  */
 export interface ChangeLog {
   /** This store's random identity: a position made by another store (or a store started over) means nothing here. */
-  storeId(): string;
+  storeId(): Promise<string>;
   /** The site's entries after `position`, oldest first, at most `limit`; `expired` when history was lost since it. */
-  after(siteId: string, position: number, limit: number): ChangePage;
+  after(siteId: string, position: number, limit: number): Promise<ChangePage>;
   /** What the site's last publish recorded as published (null: never recorded), and the position that state stands at. */
-  publishedNow(siteId: string): PublishedNow;
+  publishedNow(siteId: string): Promise<PublishedNow>;
 }
 
 /** Named locks between processes sharing the state (two `publish` runs must not both send). */
 export interface Locks {
   /** Takes the lock unless a live holder has it; a holder that died on this host is taken over. */
-  tryAcquire(name: string, owner: string, now: number): LockResult;
+  tryAcquire(name: string, owner: string, now: number): Promise<LockResult>;
 }

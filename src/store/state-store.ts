@@ -4,15 +4,13 @@
 // module only (and render-cache-file.ts, the build's local cache); their SQL lives in src/store/
 // and nowhere else, the state's in sqlite/ (test/structure/persistence-boundary.test.ts checks it).
 //
-// Synchronous for now, on purpose. The one implementation is better-sqlite3, which is
-// synchronous and whose transactions cannot span an `await`; a Promise-returning interface over
-// it would add a microtask per call on the delivery hot path and change nothing else. A second
-// implementation on an asynchronous driver (PostgreSQL) makes every operation return a Promise
-// and `transaction` take `(tx) => Promise<T>` with `tx` bound to one connection. That change is
-// mechanical for callers, because every unit of work is already either one operation here (a
-// claim batch, a group of attempt records, taking a lock) or one `transaction` callback that
-// uses only its `tx` (queueing a publish with its record, saving a webhook with its missed
-// events): no caller relies on SQLite's one-connection-per-process to get atomicity.
+// Asynchronous: every operation returns a Promise, and `transaction` takes `(tx) => Promise<T>`
+// with `tx` bound to one connection. Every unit of work is either one operation here (a claim
+// batch, a group of attempt records, taking a lock) or one `transaction` callback that uses only
+// its `tx` (queueing a publish with its record, saving a webhook with its missed events): no
+// caller relies on one connection per process for atomicity. SQLite (better-sqlite3, synchronous)
+// keeps that true by holding every other operation of the process while a transaction awaits
+// (sqlite/serialized.ts).
 import { openSqliteStateStore } from './sqlite/sqlite-state-store.ts';
 import type { StateStore } from './state-interface.ts';
 

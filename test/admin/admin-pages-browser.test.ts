@@ -62,12 +62,12 @@ describe('the Publishing app in a browser', { timeout: 60_000 }, () => {
     await page.waitForURL(`${server.url}/admin/sites/one/publishing`);
     const shown = (await page.locator('#generated-secret').textContent())!.trim();
     expect(shown).toMatch(/^whsec_/);
-    expect(server.publishing.store.webhooks.secretOf('one')).toBe(shown);
+    expect(await server.publishing.store.webhooks.secretOf('one')).toBe(shown);
 
     await page.reload();
     expect(await page.locator('#generated-secret').count()).toBe(0);
     expect(await page.content()).not.toContain(shown);
-    expect(server.publishing.store.webhooks.secretOf('one')).toBe(shown);
+    expect(await server.publishing.store.webhooks.secretOf('one')).toBe(shown);
     await page.context().close();
   });
 
@@ -86,11 +86,11 @@ describe('the Publishing app in a browser', { timeout: 60_000 }, () => {
     // errors, an article with a long problem and hint.
     const { store } = server.publishing;
     const longUrl = `https://receiver-with-a-rather-long-host-name.example.com/api/webhooks/quire/${'x'.repeat(60)}`;
-    store.webhooks.save('one', { url: longUrl, secret: 'a-receiver-secret-long-enough-0001', extraEvents: true }, Date.now());
+    await store.webhooks.save('one', { url: longUrl, secret: 'a-receiver-secret-long-enough-0001', extraEvents: true }, Date.now());
     const slug = 'a-very-long-article-slug-that-goes-on-and-on-for-quite-a-while';
     for (const status of [503, 200]) {
-      const id = store.outbox.enqueue({ siteId: 'one', slug, event: 'updated', body: Buffer.from('{}'), origin: 'publish' }, Date.now());
-      store.outbox.recordAttempt(id, { url: longUrl, startedAt: Date.now(), durationMs: 12, status, error: status === 200 ? null : `HTTP 503 ${'upstream-unavailable '.repeat(8)}`, replyUrl: status === 200 ? `https://one.example.com/blog/${slug}` : null, replyId: null }, { state: status === 200 ? 'delivered' : 'failed' }, Date.now());
+      const id = await store.outbox.enqueue({ siteId: 'one', slug, event: 'updated', body: Buffer.from('{}'), origin: 'publish' }, Date.now());
+      await store.outbox.recordAttempt(id, { url: longUrl, startedAt: Date.now(), durationMs: 12, status, error: status === 200 ? null : `HTTP 503 ${'upstream-unavailable '.repeat(8)}`, replyUrl: status === 200 ? `https://one.example.com/blog/${slug}` : null, replyId: null }, { state: status === 200 ? 'delivered' : 'failed' }, Date.now());
     }
     p.write(`one/articles/${slug}.md`, article({ title: 'An article whose author is missing from the authors folder', status: 'published', author: 'someone-not-there' }));
     expect(await build()).toBe(false);
@@ -121,10 +121,10 @@ describe('the Publishing app in a browser', { timeout: 60_000 }, () => {
   it('Send pending now: one click sends, the result shows once, a reload sends nothing again', async () => {
     const { store } = server.publishing;
     // Nothing listens on port 9: each attempt fails at once and stays pending.
-    store.webhooks.save('one', { url: 'https://127.0.0.1:9/hook', secret: 'a-receiver-secret-long-enough-0001' }, Date.now());
+    await store.webhooks.save('one', { url: 'https://127.0.0.1:9/hook', secret: 'a-receiver-secret-long-enough-0001' }, Date.now());
     const now = Date.now();
-    const id = store.outbox.enqueue({ siteId: 'one', slug: 'first', event: 'updated', body: Buffer.from('{}'), origin: 'publish' }, now);
-    store.outbox.recordAttempt(id, { url: 'https://127.0.0.1:9/hook', startedAt: now, durationMs: 3, status: null, error: 'connection refused', replyUrl: null, replyId: null }, { state: 'pending', nextAttemptAt: now + 3_600_000 }, now);
+    const id = await store.outbox.enqueue({ siteId: 'one', slug: 'first', event: 'updated', body: Buffer.from('{}'), origin: 'publish' }, now);
+    await store.outbox.recordAttempt(id, { url: 'https://127.0.0.1:9/hook', startedAt: now, durationMs: 3, status: null, error: 'connection refused', replyUrl: null, replyId: null }, { state: 'pending', nextAttemptAt: now + 3_600_000 }, now);
     const page = await signedIn();
     try {
       await page.goto(`${server.url}/admin/sites/one/deliveries`);
@@ -133,14 +133,14 @@ describe('the Publishing app in a browser', { timeout: 60_000 }, () => {
       const result = page.locator('#retry-result');
       expect(await result.getByText('failed again; retried later').isVisible()).toBe(true);
       expect(await page.locator('.notice').innerText()).toContain('Sent 1 pending: 0 delivered.');
-      const attempts = store.outbox.get(id)!.attempts;
+      const attempts = (await store.outbox.get(id))!.attempts;
       expect(attempts).toBe(2);
       await page.reload();
       expect(await page.locator('#retry-result').count()).toBe(0);
-      expect(store.outbox.get(id)!.attempts).toBe(attempts); // the reload sent nothing
+      expect((await store.outbox.get(id))!.attempts).toBe(attempts); // the reload sent nothing
       expect(await page.getByRole('button', { name: 'Send pending now' }).isVisible()).toBe(true); // still pending
     } finally {
-      store.outbox.recordAttempt(id, { url: '', startedAt: now, durationMs: 0, status: 200, error: null, replyUrl: null, replyId: null }, { state: 'delivered' }, now);
+      await store.outbox.recordAttempt(id, { url: '', startedAt: now, durationMs: 0, status: 200, error: null, replyUrl: null, replyId: null }, { state: 'delivered' }, now);
       await page.context().close();
     }
   });

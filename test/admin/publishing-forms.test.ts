@@ -32,14 +32,14 @@ afterAll(async () => {
 });
 
 const PUBLISHING = '/admin/sites/one/publishing';
-const secretOf = () => server.publishing.store.webhooks.secretOf('one');
+const secretOf = async () => await server.publishing.store.webhooks.secretOf('one');
 
 describe('saving a webhook', () => {
   it('redirects after a save and shows a generated secret once, from the server, never in a URL', async () => {
     const saved = await admin.post('/admin/sites/one/webhook', { method: 'webhook', url: `${receiver.url}/hook`, generate: 'yes' });
     expect(saved.status).toBe(303);
     expect(saved.headers.get('location')).toBe(PUBLISHING);
-    const stored = secretOf()!;
+    const stored = (await secretOf())!;
     expect(stored).toMatch(/^whsec_/);
 
     const first = await (await admin.get(PUBLISHING)).text();
@@ -49,19 +49,19 @@ describe('saving a webhook', () => {
     const again = await admin.get(PUBLISHING);
     expect(again.status).toBe(200);
     expect(await again.text()).not.toContain(stored);
-    expect(secretOf()).toBe(stored);
+    expect(await secretOf()).toBe(stored);
   });
 
   it('shows a generated secret only on its own site\'s page, even if another site\'s page is opened first', async () => {
     await admin.post('/admin/sites/one/webhook', { method: 'webhook', url: `${receiver.url}/hook`, generate: 'yes' });
-    const stored = secretOf()!;
+    const stored = (await secretOf())!;
     expect(await (await admin.get('/admin/sites/two/publishing')).text()).not.toContain(stored);
     expect(await (await admin.get(PUBLISHING)).text()).toContain(stored);
     expect(await (await admin.get(PUBLISHING)).text()).not.toContain(stored);
   });
 
   it('reports URL and secret problems together, each at its field, and keeps what was typed', async () => {
-    const before = secretOf();
+    const before = (await secretOf());
     const typed = 'short-secret';
     const failed = await admin.post('/admin/sites/one/webhook', { method: 'webhook', url: 'http://example.com/hook', secret: typed, extraEvents: 'yes' });
     expect(failed.status).toBe(303);
@@ -76,7 +76,7 @@ describe('saving a webhook', () => {
     expect(page).toMatch(/id="webhook-url"[^>]*value="http:\/\/example.com\/hook"|value="http:\/\/example.com\/hook"[^>]*id="webhook-url"/);
     expect(page).toMatch(new RegExp(`name="secret"[^>]*value="${typed}"|value="${typed}"[^>]*name="secret"`));
     expect(page).toMatch(/name="extraEvents" value="yes" checked/);
-    expect(secretOf()).toBe(before);
+    expect(await secretOf()).toBe(before);
     // Shown once: the next view is the saved state again.
     const next = await (await admin.get(PUBLISHING)).text();
     expect(next).not.toContain('id="url-error"');
@@ -84,13 +84,13 @@ describe('saving a webhook', () => {
   });
 
   it('keeps "generate a secret for me" ticked after a failed save, and generates nothing', async () => {
-    const before = secretOf();
+    const before = (await secretOf());
     const failed = await admin.post('/admin/sites/one/webhook', { method: 'webhook', url: 'ftp://example.com/', generate: 'yes' });
     expect(failed.status).toBe(303);
     const page = await (await admin.get(PUBLISHING)).text();
     expect(page).toMatch(/name="generate" value="yes" checked/);
     expect(page).not.toContain('Secret generated');
-    expect(secretOf()).toBe(before);
+    expect(await secretOf()).toBe(before);
   });
 
   it('Test connection without script redirects, and shows its result once', async () => {

@@ -12,12 +12,12 @@ let server: AdminServer;
 let admin: AdminClient;
 
 /** A delivery of `slug` whose first attempt failed; its next attempt is an hour away. */
-function pendingForAnHour(slug: string): string {
+async function pendingForAnHour(slug: string): Promise<string> {
   const { outbox } = server.publishing.store;
   const now = Date.now();
-  const id = outbox.enqueue({ siteId: 'one', slug, event: 'published', body: Buffer.from(`{"slug":"${slug}"}`), origin: 'publish' }, now);
+  const id = await outbox.enqueue({ siteId: 'one', slug, event: 'published', body: Buffer.from(`{"slug":"${slug}"}`), origin: 'publish' }, now);
   const attempt = { url: `${receiver.url}/hook`, startedAt: now, durationMs: 5, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null };
-  outbox.recordAttempt(id, attempt, { state: 'pending', nextAttemptAt: now + 3_600_000 }, now);
+  await outbox.recordAttempt(id, attempt, { state: 'pending', nextAttemptAt: now + 3_600_000 }, now);
   return id;
 }
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
   receiver = await startHttpsReceiver();
   server = await startAdminServer(p, { ca: receiver.caPem });
   admin = await signIn(server.url);
-  server.publishing.store.webhooks.save('one', { url: `${receiver.url}/hook`, secret: 'a-receiver-secret-long-enough-0001' }, Date.now());
+  await server.publishing.store.webhooks.save('one', { url: `${receiver.url}/hook`, secret: 'a-receiver-secret-long-enough-0001' }, Date.now());
 }, 60_000);
 
 afterAll(async () => {
@@ -44,8 +44,8 @@ describe('Send pending now', () => {
   it('sends what waits, redirects, shows each result once; still failing stays pending', async () => {
     expect(await tab()).not.toContain('Send pending now'); // nothing pending, no button
     receiver.respond(() => ({ status: 500 }));
-    const a = pendingForAnHour('a');
-    const b = pendingForAnHour('b');
+    const a = await pendingForAnHour('a');
+    const b = await pendingForAnHour('b');
     let page = await tab();
     expect(page).toMatch(/id="pending-h">\s*Pending <span class="badge warn">2<\/span>/);
     expect(page).toContain('action="/admin/sites/one/deliveries/retry"');
@@ -56,7 +56,7 @@ describe('Send pending now', () => {
     page = await tab();
     expect(page).toContain('Sent 2 pending: 0 delivered.');
     expect(page.match(/failed again; retried later/g)).toHaveLength(2);
-    expect(server.publishing.store.outbox.get(a)!.state).toBe('pending');
+    expect((await server.publishing.store.outbox.get(a))!.state).toBe('pending');
 
     receiver.respond(() => ({ status: 200 }));
     res = await admin.post('/admin/sites/one/deliveries/retry', {});
@@ -65,7 +65,7 @@ describe('Send pending now', () => {
     expect(page).toContain('Sent 2 pending: 2 delivered.');
     expect(page.match(/class="badge ok">delivered</g)).toHaveLength(2);
     expect(page).not.toContain('Send pending now');
-    expect(server.publishing.store.outbox.get(b)!.state).toBe('delivered');
+    expect((await server.publishing.store.outbox.get(b))!.state).toBe('delivered');
     // Shown once: a reload shows the log only, and sends nothing.
     page = await tab();
     expect(page).not.toContain('id="retry-result"');
@@ -80,7 +80,7 @@ describe('Send pending now', () => {
     expect(await tab()).toContain('Nothing was pending.');
     res = await admin.get('/admin/sites/one/deliveries/retry');
     expect([res.status, res.headers.get('location')]).toEqual([303, '/admin/sites/one/deliveries']);
-    pendingForAnHour('a');
+    await pendingForAnHour('a');
     res = await fetch(`${server.url}/admin/sites/one/deliveries/retry`, { method: 'POST', headers: { cookie: admin.cookie }, body: new URLSearchParams({}), redirect: 'manual' });
     expect(res.status).toBe(403);
     expect(receiver.requests).toHaveLength(0);

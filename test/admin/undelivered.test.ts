@@ -15,12 +15,12 @@ let admin: AdminClient;
 let clock = Date.UTC(2026, 4, 1);
 
 /** A delivery of `slug` that ends in `state` after one attempt. */
-function delivery(slug: string, origin: 'publish' | 'test' | 'redeliver', state: 'delivered' | 'failed'): string {
+async function delivery(slug: string, origin: 'publish' | 'test' | 'redeliver', state: 'delivered' | 'failed'): Promise<string> {
   const { outbox } = server.publishing.store;
   clock += 1000;
-  const id = outbox.enqueue({ siteId: 'one', slug, event: 'updated', body: Buffer.from('{}'), origin }, clock);
+  const id = await outbox.enqueue({ siteId: 'one', slug, event: 'updated', body: Buffer.from('{}'), origin }, clock);
   const status = state === 'delivered' ? 200 : 503;
-  outbox.recordAttempt(id, { url: `${receiver.url}/hook`, startedAt: clock, durationMs: 5, status, error: state === 'failed' ? 'HTTP 503' : null, replyUrl: null, replyId: null }, { state }, clock);
+  await outbox.recordAttempt(id, { url: `${receiver.url}/hook`, startedAt: clock, durationMs: 5, status, error: state === 'failed' ? 'HTTP 503' : null, replyUrl: null, replyId: null }, { state }, clock);
   return id;
 }
 
@@ -32,7 +32,7 @@ beforeAll(async () => {
   receiver = await startHttpsReceiver();
   server = await startAdminServer(p, { ca: receiver.caPem });
   admin = await signIn(server.url);
-  server.publishing.store.webhooks.save('one', { url: `${receiver.url}/hook`, secret: 'a-receiver-secret-long-enough-0001' }, clock);
+  await server.publishing.store.webhooks.save('one', { url: `${receiver.url}/hook`, secret: 'a-receiver-secret-long-enough-0001' }, clock);
 }, 60_000);
 
 afterAll(async () => {
@@ -43,13 +43,13 @@ afterAll(async () => {
 
 describe('failed deliveries in the Publishing app', () => {
   it('count articles whose newest delivery failed with no success since, never Test connection', async () => {
-    delivery('c', 'test', 'failed');
-    delivery('c', 'test', 'failed');
-    const a = delivery('a', 'publish', 'failed');
-    delivery('b', 'publish', 'failed');
-    delivery('b', 'redeliver', 'delivered');
-    delivery('c', 'publish', 'failed');
-    const c = delivery('c', 'redeliver', 'failed');
+    await delivery('c', 'test', 'failed');
+    await delivery('c', 'test', 'failed');
+    const a = await delivery('a', 'publish', 'failed');
+    await delivery('b', 'publish', 'failed');
+    await delivery('b', 'redeliver', 'delivered');
+    await delivery('c', 'publish', 'failed');
+    const c = await delivery('c', 'redeliver', 'failed');
 
     const sites = await (await admin.get('/admin')).text();
     expect(sites).toMatch(/<a class="badge err" href="\/admin\/sites\/one\/deliveries#not-delivered">2 articles not delivered<\/a>/);

@@ -27,7 +27,7 @@ describe('openApp', () => {
     app.onClose(() => void closed.push('last'));
     await app.close();
     expect(closed).toEqual(['last', 'first']);
-    expect(() => delivery.store.webhooks.list()).toThrow(); // closed with the app, between the two
+    await expect(delivery.store.webhooks.list()).rejects.toThrow(); // closed with the app, between the two
   });
 
   it('decides the public URL once: from QUIRE_PUBLIC_URL, else the port the server listens on, else PORT', () => {

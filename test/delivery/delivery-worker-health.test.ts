@@ -24,7 +24,7 @@ describe('delivery worker health', () => {
     const worker = startDeliveryWorker(deps, 60_000);
     try {
       await expect.poll(() => worker.health()).toEqual({ running: true, error: null });
-      store.close();
+      await store.close();
       // A wake while a drain runs is a no-op: wake until a drain has run on the closed store.
       await expect.poll(() => {
         worker.wake();

@@ -55,25 +55,25 @@ describe('the network error kind of an attempt', () => {
     });
   });
 
-  it('is stored in its own column; the text people read keeps it in front', () => {
+  it('is stored in its own column; the text people read keeps it in front', async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-error-kind-'));
     const store = openStateStore(dir!, SECRET);
     try {
       const now = Date.UTC(2026, 0, 1);
-      const id = store.outbox.enqueue({ siteId: 'one', slug: 'a', event: 'published', body: Buffer.from('{}'), origin: 'publish' }, now);
+      const id = await store.outbox.enqueue({ siteId: 'one', slug: 'a', event: 'published', body: Buffer.from('{}'), origin: 'publish' }, now);
       const attempt = failed('timeout', 'no complete response from receiver.example.com within 300 ms');
-      store.outbox.recordAttempt(id, attempt, { state: 'pending', nextAttemptAt: now + 60_000 }, now);
+      await store.outbox.recordAttempt(id, attempt, { state: 'pending', nextAttemptAt: now + 60_000 }, now);
       expect(rowsOf(dir)).toEqual([{ error: attempt.error, error_kind: 'timeout' }]);
-      const [logged] = store.outbox.attemptLog();
+      const [logged] = await store.outbox.attemptLog();
       expect(logged).toMatchObject({ error: attempt.error, errorKind: 'timeout' });
       expect(attemptErrorText(logged!)).toBe('timeout: no complete response from receiver.example.com within 300 ms');
-      expect(store.outbox.get(id)?.lastError).toBe('timeout: no complete response from receiver.example.com within 300 ms');
+      expect((await store.outbox.get(id))?.lastError).toBe('timeout: no complete response from receiver.example.com within 300 ms');
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
-  it('of attempts recorded before the column existed is split from their text, once', () => {
+  it('of attempts recorded before the column existed is split from their text, once', async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-error-kind-'));
     // A store at schema version 2, as the previous release left it.
     const old = new Database(path.join(dir!, 'quire.db'));
@@ -93,7 +93,7 @@ describe('the network error kind of an attempt', () => {
         { error: 'HTTP 503: busy', error_kind: null },
       ]);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

@@ -108,8 +108,8 @@ describe('quire deliveries retry', { timeout: 120_000 }, () => {
     const { openStateStore } = await import('../../src/store/state-store.ts');
     const { loadServerSecret } = await import('../../src/config/server-secret.ts');
     const store = openStateStore(p.stateDir, loadServerSecret({ secret: null, stateDir: p.stateDir }));
-    store.webhooks.disable('one', 'the receiver answered 410 Gone', Date.now());
-    store.close();
+    await store.webhooks.disable('one', 'the receiver answered 410 Gone', Date.now());
+    await store.close();
     const r = await quire(['deliveries', 'retry', a!]);
     expect([r.code, r.stderr]).toEqual([1, expect.stringContaining('webhook of one is DISABLED (the receiver answered 410 Gone); set it again to resume')]);
     expect(receiver.requests).toHaveLength(0);

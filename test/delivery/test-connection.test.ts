@@ -26,12 +26,12 @@ beforeAll(async () => {
   store = openStateStore(p.stateDir, SERVER_SECRET);
   client = createSafeClient({ allowPrivate: true, ca: receiver.caPem, log: () => {} });
   deps = { store, client, now: Date.now, sleep: async () => {}, distDir: p.distDir };
-  store.webhooks.save('one', { url: `${receiver.url}/hook`, secret: 'a-receiver-secret-long-enough-0001' }, Date.now());
+  await store.webhooks.save('one', { url: `${receiver.url}/hook`, secret: 'a-receiver-secret-long-enough-0001' }, Date.now());
 }, 60_000);
 
 afterAll(async () => {
   client?.close();
-  store?.close();
+  await store?.close();
   await receiver?.close();
   p?.cleanup();
 });
@@ -59,7 +59,7 @@ describe('explanations of Test connection', () => {
     expect(result.explanation.message).not.toMatch(/(?<!not )retried/);
     expect(result.explanation.message).toMatch(/not retried/);
     expect(receiver.requests.length).toBe(before + 1);
-    expect(store.outbox.get(result.deliveryId)!.state).toBe('failed');
+    expect((await store.outbox.get(result.deliveryId))!.state).toBe('failed');
   });
 
   it('a 429 from a test: not retried, so try again later', async () => {

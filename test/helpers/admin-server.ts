@@ -58,7 +58,7 @@ export async function startAdminServer(p: TempProject, opts: { ca?: string; last
     async close() {
       await server.close();
       client.close();
-      store.close();
+      await store.close();
     },
   };
 }

@@ -46,7 +46,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.close();
-  store?.close();
+  await store?.close();
   p?.cleanup();
 });
 

@@ -10,8 +10,8 @@ import { createTempProject, writeSite, type TempProject } from '../helpers/temp-
 
 let p: TempProject;
 let store: StateStore | null = null;
-afterEach(() => {
-  store?.close();
+afterEach(async () => {
+  await store?.close();
   store = null;
   p?.cleanup();
 });
@@ -30,58 +30,58 @@ async function setup(extraEvents: boolean) {
   expect(build.ok).toBe(true);
   const manifest = build.manifest!;
   store = openStateStore(p.stateDir, 'server-secret-0123456789abcdef0123456789');
-  store.webhooks.save('one', { url: 'https://receiver.example.com/hooks', secret: 'w'.repeat(32), extraEvents }, T0);
+  await store.webhooks.save('one', { url: 'https://receiver.example.com/hooks', secret: 'w'.repeat(32), extraEvents }, T0);
   // The site's last publish, at T0: what `quire publish` would have recorded then.
   const { current, withdrawn } = servedAt(manifest.sites.one!, T0, []);
   expect([...current.keys()].sort()).toEqual(['ending', 'now']);
-  store.published.record('one', 'abc123', withListItems(p.distDir, manifest, 'one', planEvents(current, withdrawn, null, { extraEvents }).changes), T0);
+  await store.published.record('one', 'abc123', withListItems(p.distDir, manifest, 'one', planEvents(current, withdrawn, null, { extraEvents }).changes), T0);
   return manifest;
 }
 
 /** Nothing else holds the publish lock in these tests: every call runs. */
-function queueWindowChanges(...args: Parameters<typeof queueOrBusy>) {
-  const result = queueOrBusy(...args);
+async function queueWindowChanges(...args: Parameters<typeof queueOrBusy>) {
+  const result = await queueOrBusy(...args);
   if (result.status !== 'done') throw new Error('the publish lock was busy');
   return result;
 }
 
-const queued = () => store!.outbox.list({ siteId: 'one', states: ['pending'] }).map((d) => `${d.slug}:${d.event}`).sort();
+const queued = async () => (await store!.outbox.list({ siteId: 'one', states: ['pending'] })).map((d) => `${d.slug}:${d.event}`).sort();
 
 describe('go-lives and expiries', () => {
   it('sends `published` once the window opens, once, and records it', async () => {
     const manifest = await setup(false);
-    expect(queueWindowChanges(store!, p.distDir, manifest, T0 + 5 * MIN)).toEqual({ status: 'done', events: [] });
-    expect(queueWindowChanges(store!, p.distDir, manifest, T0 + 10 * MIN)).toEqual({ status: 'done', events: [{ siteId: 'one', slug: 'soon', event: 'published' }] });
-    expect(queued()).toEqual(['soon:published']);
-    const body = JSON.parse(store!.outbox.get(store!.outbox.list({ siteId: 'one' })[0]!.id)!.body.toString());
+    expect(await queueWindowChanges(store!, p.distDir, manifest, T0 + 5 * MIN)).toEqual({ status: 'done', events: [] });
+    expect(await queueWindowChanges(store!, p.distDir, manifest, T0 + 10 * MIN)).toEqual({ status: 'done', events: [{ siteId: 'one', slug: 'soon', event: 'published' }] });
+    expect(await queued()).toEqual(['soon:published']);
+    const body = JSON.parse((await store!.outbox.get((await store!.outbox.list({ siteId: 'one' }))[0]!.id))!.body.toString());
     expect(body).toMatchObject({ event: 'published', article: { slug: 'soon' } });
     // Again (another tick, a restart, a second server): nothing more.
-    expect(queueWindowChanges(store!, p.distDir, manifest, T0 + 11 * MIN).events).toEqual([]);
-    expect(store!.published.get('one')!.articles.get('soon')).toMatchObject({ state: 'published' });
-    expect(store!.published.get('one')!.commit).toBe('abc123'); // the commit published stays
-    expect(queued()).toEqual(['soon:published']);
+    expect((await queueWindowChanges(store!, p.distDir, manifest, T0 + 11 * MIN)).events).toEqual([]);
+    expect((await store!.published.get('one'))!.articles.get('soon')).toMatchObject({ state: 'published' });
+    expect((await store!.published.get('one'))!.commit).toBe('abc123'); // the commit published stays
+    expect(await queued()).toEqual(['soon:published']);
   });
 
   it('records an expiry as withdrawn, and sends `unpublished` only to a webhook that opted in', async () => {
     let manifest = await setup(false);
-    expect(queueWindowChanges(store!, p.distDir, manifest, T0 + 20 * MIN).events).toEqual([{ siteId: 'one', slug: 'soon', event: 'published' }]);
-    expect(store!.published.get('one')!.articles.get('ending')).toMatchObject({ state: 'withdrawn' });
-    expect(queued()).toEqual(['soon:published']);
-    store!.close();
+    expect((await queueWindowChanges(store!, p.distDir, manifest, T0 + 20 * MIN)).events).toEqual([{ siteId: 'one', slug: 'soon', event: 'published' }]);
+    expect((await store!.published.get('one'))!.articles.get('ending')).toMatchObject({ state: 'withdrawn' });
+    expect(await queued()).toEqual(['soon:published']);
+    await store!.close();
     p.cleanup();
     manifest = await setup(true);
-    const events = queueWindowChanges(store!, p.distDir, manifest, T0 + 25 * MIN).events;
+    const events = (await queueWindowChanges(store!, p.distDir, manifest, T0 + 25 * MIN)).events;
     expect(events.sort((a, b) => a.slug.localeCompare(b.slug))).toEqual([
       { siteId: 'one', slug: 'ending', event: 'unpublished' },
       { siteId: 'one', slug: 'soon', event: 'published' },
     ]);
-    expect(queued()).toEqual(['ending:unpublished', 'soon:published']);
+    expect(await queued()).toEqual(['ending:unpublished', 'soon:published']);
   });
 
   it('leaves a site never published alone, and a content change to `publish`', async () => {
     const manifest = await setup(false);
-    store!.published.forget('one');
-    expect(queueWindowChanges(store!, p.distDir, manifest, T0 + 30 * MIN).events).toEqual([]);
-    expect(queued()).toEqual([]);
+    await store!.published.forget('one');
+    expect((await queueWindowChanges(store!, p.distDir, manifest, T0 + 30 * MIN)).events).toEqual([]);
+    expect(await queued()).toEqual([]);
   });
 });

@@ -28,91 +28,91 @@ afterEach(() => {
 const item = (slug: string, title = slug) => JSON.stringify({ slug, title });
 const published = (slug: string, title?: string): RecordedChange => ({ slug, state: 'published', payloadHash: `h-${slug}-${title ?? ''}`, item: item(slug, title) });
 const gone = (slug: string, state: 'withdrawn' | 'deleted'): RecordedChange => ({ slug, state, payloadHash: null, item: null });
-const page = (s: SqliteStateStore, site: string, after = 0, limit = 100) => {
-  const p = s.changes.after(site, after, limit);
+const page = async (s: SqliteStateStore, site: string, after = 0, limit = 100) => {
+  const p = await s.changes.after(site, after, limit);
   if (p.status !== 'ok') throw new Error('expired');
   return p;
 };
-const story = (s: SqliteStateStore, site: string) => page(s, site).entries.map((e) => `${e.type}:${e.slug}`);
+const story = async (s: SqliteStateStore, site: string) => (await page(s, site)).entries.map((e) => `${e.type}:${e.slug}`);
 
 describe('the change log', () => {
-  it('logs each recorded change with its type (published, updated, withdrawn, deleted, published again) and item, in order', () => {
+  it('logs each recorded change with its type (published, updated, withdrawn, deleted, published again) and item, in order', async () => {
     const s = open();
-    s.published.record('one', 'c1', [published('a'), published('b')], 1000);
-    s.published.record('one', 'c2', [published('a', 'A2')], 2000);
-    s.published.record('one', 'c3', [gone('b', 'withdrawn')], 3000);
-    s.published.record('one', 'c4', [published('b'), gone('a', 'deleted')], 4000);
-    s.published.record('two', 'c4', [published('z')], 4000);
-    expect(story(s, 'one')).toEqual(['published:a', 'published:b', 'updated:a', 'withdrawn:b', 'published:b', 'deleted:a']);
-    const entries = page(s, 'one').entries;
+    await s.published.record('one', 'c1', [published('a'), published('b')], 1000);
+    await s.published.record('one', 'c2', [published('a', 'A2')], 2000);
+    await s.published.record('one', 'c3', [gone('b', 'withdrawn')], 3000);
+    await s.published.record('one', 'c4', [published('b'), gone('a', 'deleted')], 4000);
+    await s.published.record('two', 'c4', [published('z')], 4000);
+    expect(await story(s, 'one')).toEqual(['published:a', 'published:b', 'updated:a', 'withdrawn:b', 'published:b', 'deleted:a']);
+    const entries = (await page(s, 'one')).entries;
     expect(entries.map((e) => e.at)).toEqual([1000, 1000, 2000, 3000, 4000, 4000]);
     expect(entries[2]!.item).toBe(item('a', 'A2'));
     expect(entries[3]!.item).toBeNull();
-    expect(story(s, 'two')).toEqual(['published:z']);
+    expect(await story(s, 'two')).toEqual(['published:z']);
     // What the last publish recorded as published, with its items and the position it stands at.
-    const now = s.changes.publishedNow('one');
+    const now = await s.changes.publishedNow('one');
     expect(now.articles).toEqual([{ slug: 'b', item: item('b'), at: 4000 }]);
     expect(now.position).toBe(entries.at(-1)!.seq + 1); // site two's entry came after
-    expect(s.changes.publishedNow('never').articles).toBeNull();
+    expect((await s.changes.publishedNow('never')).articles).toBeNull();
   });
 
-  it('pages by position: `more` while entries wait, the next position continues, an empty page keeps it', () => {
+  it('pages by position: `more` while entries wait, the next position continues, an empty page keeps it', async () => {
     const s = open();
-    s.published.record('one', null, ['a', 'b', 'c', 'd', 'e'].map((x) => published(x)), 1);
-    const first = page(s, 'one', 0, 2);
+    await s.published.record('one', null, ['a', 'b', 'c', 'd', 'e'].map((x) => published(x)), 1);
+    const first = await page(s, 'one', 0, 2);
     expect(first.entries.map((e) => e.slug)).toEqual(['a', 'b']);
     expect(first.more).toBe(true);
-    const second = page(s, 'one', first.position, 2);
+    const second = await page(s, 'one', first.position, 2);
     expect(second.entries.map((e) => e.slug)).toEqual(['c', 'd']);
-    const third = page(s, 'one', second.position, 2);
+    const third = await page(s, 'one', second.position, 2);
     expect([third.entries.map((e) => e.slug), third.more]).toEqual([['e'], false]);
-    const empty = page(s, 'one', third.position, 2);
+    const empty = await page(s, 'one', third.position, 2);
     expect([empty.entries, empty.more, empty.position]).toEqual([[], false, third.position]);
   });
 
-  it('keeps the newest entries per site; a position before them, or after any the store made, is expired', () => {
+  it('keeps the newest entries per site; a position before them, or after any the store made, is expired', async () => {
     const s = open(3);
-    s.published.record('one', null, [published('a'), published('b')], 1);
-    const afterA = page(s, 'one').entries[0]!.seq; // a client that has read `a`
-    s.published.record('two', null, [published('z')], 1);
-    s.published.record('one', null, [published('c'), published('d')], 2);
+    await s.published.record('one', null, [published('a'), published('b')], 1);
+    const afterA = (await page(s, 'one')).entries[0]!.seq; // a client that has read `a`
+    await s.published.record('two', null, [published('z')], 1);
+    await s.published.record('one', null, [published('c'), published('d')], 2);
     expect(s.db.prepare("SELECT count(*) AS n FROM article_changes WHERE site_id = 'one'").get()).toEqual({ n: 3 });
     // `a` was pruned: from before it, history is lost; from after it, nothing is.
-    expect(s.changes.after('one', 0, 10)).toEqual({ status: 'expired' });
-    expect(page(s, 'one', afterA).entries.map((e) => e.slug)).toEqual(['b', 'c', 'd']);
+    expect(await s.changes.after('one', 0, 10)).toEqual({ status: 'expired' });
+    expect((await page(s, 'one', afterA)).entries.map((e) => e.slug)).toEqual(['b', 'c', 'd']);
     // Another site's retention is its own.
-    expect(story(s, 'two')).toEqual(['published:z']);
+    expect(await story(s, 'two')).toEqual(['published:z']);
     // From the future (a restored store, or a cursor made up): expired, not an empty page.
-    expect(s.changes.after('one', s.changes.publishedNow('one').position + 1, 10)).toEqual({ status: 'expired' });
+    expect(await s.changes.after('one', (await s.changes.publishedNow('one')).position + 1, 10)).toEqual({ status: 'expired' });
   });
 
-  it('forgetting a site drops its history and expires its positions', () => {
+  it('forgetting a site drops its history and expires its positions', async () => {
     const s = open();
-    s.published.record('one', null, [published('a')], 1);
-    s.published.forget('one');
-    expect(s.changes.after('one', 0, 10)).toEqual({ status: 'expired' });
-    expect(s.changes.publishedNow('one').articles).toBeNull();
+    await s.published.record('one', null, [published('a')], 1);
+    await s.published.forget('one');
+    expect(await s.changes.after('one', 0, 10)).toEqual({ status: 'expired' });
+    expect((await s.changes.publishedNow('one')).articles).toBeNull();
   });
 
-  it('records and logs in one transaction: a failed one leaves neither', () => {
+  it('records and logs in one transaction: a failed one leaves neither', async () => {
     const s = open();
-    expect(() =>
-      s.transaction((tx) => {
-        tx.published.record('one', null, [published('a')], 1);
+    await expect(
+      s.transaction(async (tx) => {
+        await tx.published.record('one', null, [published('a')], 1);
         throw new Error('queueing failed');
       }),
-    ).toThrow('queueing failed');
-    expect(story(s, 'one')).toEqual([]);
-    expect(s.published.get('one')).toBeNull();
+    ).rejects.toThrow('queueing failed');
+    expect(await story(s, 'one')).toEqual([]);
+    expect(await s.published.get('one')).toBeNull();
   });
 
-  it('each store has its own identity, kept across reopening', () => {
+  it('each store has its own identity, kept across reopening', async () => {
     const s = open();
-    const id = s.changes.storeId();
+    const id = await s.changes.storeId();
     expect(id).toMatch(/^[0-9a-f]{16}$/);
     s.close();
     stores = [];
-    expect(open().changes.storeId()).toBe(id);
+    expect(await open().changes.storeId()).toBe(id);
     const other = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-changes-'));
     try {
       expect(open(undefined, other).changes.storeId()).not.toBe(id);

@@ -66,11 +66,11 @@ describe('quire state backup', { timeout: 120_000 }, () => {
     expect(keys.stdout.trim().split('\t').slice(0, 2)).toEqual(['one', key]); // the rotated generation survived
     const store = openStateStore(restored, fs.readFileSync(path.join(restored, 'secret'), 'utf8').trim());
     try {
-      expect(store.webhooks.secretOf('one')).toBe(SECRET);
-      const counts = store.outbox.counts('one');
+      expect(await store.webhooks.secretOf('one')).toBe(SECRET);
+      const counts = await store.outbox.counts('one');
       expect(counts.pending + counts.delivered).toBe(ARTICLES);
     } finally {
-      store.close();
+      await store.close();
     }
     // And the restored outbox still sends: what was pending at the backup goes out now.
     const retried = await quire(['deliveries', 'retry', '--site', 'one'], restored);

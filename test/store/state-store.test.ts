@@ -16,8 +16,8 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-store-'));
   store = openStateStore(dir, SERVER_SECRET);
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -34,7 +34,7 @@ describe('state store', () => {
     again.close();
   });
 
-  it('migrates a version-1 store: delivery bodies move to their own table, intact', () => {
+  it('migrates a version-1 store: delivery bodies move to their own table, intact', async () => {
     const old = path.join(dir, 'old');
     fs.mkdirSync(old);
     const raw = new Database(path.join(old, STATE_DB_FILE));
@@ -45,9 +45,9 @@ describe('state store', () => {
     const migrated = openStateStore(old, SERVER_SECRET);
     try {
       expect(migrated.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
-      expect(migrated.outbox.get('dlv_1')!.body.toString()).toBe('{"x":1}');
+      expect((await migrated.outbox.get('dlv_1'))!.body.toString()).toBe('{"x":1}');
     } finally {
-      migrated.close();
+      await migrated.close();
     }
   });
 
@@ -56,118 +56,118 @@ describe('state store', () => {
     expect(() => openStateDb(dir)).toThrow(/newer than this Quire knows/);
   });
 
-  it('seals webhook secrets: not in the file in clear, opened only with the same server secret', () => {
-    store.webhooks.save('site', { url: 'https://hooks.example.com/q', secret: 'super-secret-value-1234567890' }, 1);
-    expect(store.webhooks.secretOf('site')).toBe('super-secret-value-1234567890');
-    expect(store.webhooks.get('site')).toMatchObject({ url: 'https://hooks.example.com/q', secretHint: '…7890', extraEvents: false });
+  it('seals webhook secrets: not in the file in clear, opened only with the same server secret', async () => {
+    await store.webhooks.save('site', { url: 'https://hooks.example.com/q', secret: 'super-secret-value-1234567890' }, 1);
+    expect(await store.webhooks.secretOf('site')).toBe('super-secret-value-1234567890');
+    expect(await store.webhooks.get('site')).toMatchObject({ url: 'https://hooks.example.com/q', secretHint: '…7890', extraEvents: false });
     store.db.pragma('wal_checkpoint(TRUNCATE)');
     expect(fs.readFileSync(path.join(dir, STATE_DB_FILE)).includes('super-secret-value')).toBe(false);
     const other = openStateStore(dir, 'y'.repeat(40));
-    expect(() => other.webhooks.secretOf('site')).toThrow(/server secret .* changed/);
-    other.close();
+    await expect(other.webhooks.secretOf('site')).rejects.toThrow(/server secret .* changed/);
+    await other.close();
   });
 
-  it('a sealed secret copied to another site does not open', () => {
-    store.webhooks.save('a', { url: 'https://a.example.com', secret: 'secret-of-site-a-000000000' }, 1);
-    store.webhooks.save('b', { url: 'https://b.example.com', secret: 'secret-of-site-b-000000000' }, 1);
+  it('a sealed secret copied to another site does not open', async () => {
+    await store.webhooks.save('a', { url: 'https://a.example.com', secret: 'secret-of-site-a-000000000' }, 1);
+    await store.webhooks.save('b', { url: 'https://b.example.com', secret: 'secret-of-site-b-000000000' }, 1);
     store.db.prepare(`UPDATE webhooks SET secret_sealed = (SELECT secret_sealed FROM webhooks WHERE site_id = 'a') WHERE site_id = 'b'`).run();
-    expect(() => store.webhooks.secretOf('b')).toThrow();
+    await expect(store.webhooks.secretOf('b')).rejects.toThrow();
   });
 
-  it('saving without a secret keeps the stored one; saving re-enables a disabled webhook', () => {
-    store.webhooks.save('s', { url: 'https://one.example.com', secret: 'first-secret-abcdefghijklmnop' }, 1);
-    store.webhooks.disable('s', 'gone', 2);
-    expect(store.webhooks.get('s')!.disabledAt).toBe(2);
-    store.webhooks.save('s', { url: 'https://two.example.com' }, 3);
-    expect(store.webhooks.get('s')).toMatchObject({ url: 'https://two.example.com', disabledAt: null });
-    expect(store.webhooks.secretOf('s')).toBe('first-secret-abcdefghijklmnop');
+  it('saving without a secret keeps the stored one; saving re-enables a disabled webhook', async () => {
+    await store.webhooks.save('s', { url: 'https://one.example.com', secret: 'first-secret-abcdefghijklmnop' }, 1);
+    await store.webhooks.disable('s', 'gone', 2);
+    expect((await store.webhooks.get('s'))!.disabledAt).toBe(2);
+    await store.webhooks.save('s', { url: 'https://two.example.com' }, 3);
+    expect(await store.webhooks.get('s')).toMatchObject({ url: 'https://two.example.com', disabledAt: null });
+    expect(await store.webhooks.secretOf('s')).toBe('first-secret-abcdefghijklmnop');
   });
 });
 
 describe('outbox', () => {
-  beforeEach(() => store.webhooks.save('s', { url: 'https://hooks.example.com', secret: 's'.repeat(30) }, 0));
+  beforeEach(async () => await store.webhooks.save('s', { url: 'https://hooks.example.com', secret: 's'.repeat(30) }, 0));
 
-  it('a newer publish event for a slug supersedes the pending one', () => {
-    const first = store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('1'), origin: 'publish' }, 10);
-    const second = store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('2'), origin: 'publish' }, 11);
-    expect(store.outbox.get(first)!.state).toBe('superseded');
-    expect(store.outbox.pendingPublishFor('s', 'a')!.id).toBe(second);
-    expect(store.outbox.due(20)).toEqual([second]);
+  it('a newer publish event for a slug supersedes the pending one', async () => {
+    const first = await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('1'), origin: 'publish' }, 10);
+    const second = await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('2'), origin: 'publish' }, 11);
+    expect((await store.outbox.get(first))!.state).toBe('superseded');
+    expect((await store.outbox.pendingPublishFor('s', 'a'))!.id).toBe(second);
+    expect(await store.outbox.due(20)).toEqual([second]);
   });
 
-  it('claims are exclusive, and a slug with a delivery in flight cannot have another claimed', () => {
-    const a1 = store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('1'), origin: 'redeliver' }, 10);
-    const a2 = store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('2'), origin: 'publish' }, 11);
-    const b = store.outbox.enqueue({ siteId: 's', slug: 'b', event: 'updated', body: body('3'), origin: 'publish' }, 12);
-    expect(store.outbox.claim(a1, 'one', 20, 1000)).toBe(true);
-    expect(store.outbox.claim(a1, 'two', 21, 1000)).toBe(false);
-    expect(store.outbox.claim(a2, 'two', 21, 1000)).toBe(false);
-    expect(store.outbox.claim(b, 'two', 21, 1000)).toBe(true);
+  it('claims are exclusive, and a slug with a delivery in flight cannot have another claimed', async () => {
+    const a1 = await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('1'), origin: 'redeliver' }, 10);
+    const a2 = await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('2'), origin: 'publish' }, 11);
+    const b = await store.outbox.enqueue({ siteId: 's', slug: 'b', event: 'updated', body: body('3'), origin: 'publish' }, 12);
+    expect(await store.outbox.claim(a1, 'one', 20, 1000)).toBe(true);
+    expect(await store.outbox.claim(a1, 'two', 21, 1000)).toBe(false);
+    expect(await store.outbox.claim(a2, 'two', 21, 1000)).toBe(false);
+    expect(await store.outbox.claim(b, 'two', 21, 1000)).toBe(true);
     // An expired lease (a sender that died) can be taken over.
-    expect(store.outbox.claim(a1, 'three', 1001, 2000)).toBe(true);
+    expect(await store.outbox.claim(a1, 'three', 1001, 2000)).toBe(true);
   });
 
-  it('a delivery another sender attempted and rescheduled since it was listed as due is not claimed before its time', () => {
-    const id = store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('1'), origin: 'publish' }, 10);
-    expect(store.outbox.due(20)).toEqual([id]); // one sender lists it …
-    expect(store.outbox.claim(id, 'other', 20, 1000)).toBe(true); // … another sends it, and it fails
-    store.outbox.recordAttempt(id, { url: 'https://hooks.example.com', startedAt: 20, durationMs: 5, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null }, { state: 'pending', nextAttemptAt: 5000 }, 30);
-    expect(store.outbox.claim(id, 'one', 31, 1000)).toBe(false);
-    expect(store.outbox.takeMany([id], 'one', 31, 1000)).toEqual([]);
-    expect(store.outbox.claim(id, 'one', 5000, 9000)).toBe(true);
+  it('a delivery another sender attempted and rescheduled since it was listed as due is not claimed before its time', async () => {
+    const id = await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('1'), origin: 'publish' }, 10);
+    expect(await store.outbox.due(20)).toEqual([id]); // one sender lists it …
+    expect(await store.outbox.claim(id, 'other', 20, 1000)).toBe(true); // … another sends it, and it fails
+    await store.outbox.recordAttempt(id, { url: 'https://hooks.example.com', startedAt: 20, durationMs: 5, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null }, { state: 'pending', nextAttemptAt: 5000 }, 30);
+    expect(await store.outbox.claim(id, 'one', 31, 1000)).toBe(false);
+    expect(await store.outbox.takeMany([id], 'one', 31, 1000)).toEqual([]);
+    expect(await store.outbox.claim(id, 'one', 5000, 9000)).toBe(true);
   });
 
-  it('claims in a batch follow the same rules, within the batch too', () => {
-    const a1 = store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('1'), origin: 'redeliver' }, 10);
-    const a2 = store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('2'), origin: 'publish' }, 11);
-    const b = store.outbox.enqueue({ siteId: 's', slug: 'b', event: 'updated', body: body('3'), origin: 'publish' }, 12);
-    const c = store.outbox.enqueue({ siteId: 's', slug: 'c', event: 'updated', body: body('4'), origin: 'publish' }, 13);
-    expect(store.outbox.claim(c, 'other', 20, 1000)).toBe(true);
-    const taken = store.outbox.takeMany([a1, a2, b, c], 'one', 21, 1000);
+  it('claims in a batch follow the same rules, within the batch too', async () => {
+    const a1 = await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('1'), origin: 'redeliver' }, 10);
+    const a2 = await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('2'), origin: 'publish' }, 11);
+    const b = await store.outbox.enqueue({ siteId: 's', slug: 'b', event: 'updated', body: body('3'), origin: 'publish' }, 12);
+    const c = await store.outbox.enqueue({ siteId: 's', slug: 'c', event: 'updated', body: body('4'), origin: 'publish' }, 13);
+    expect(await store.outbox.claim(c, 'other', 20, 1000)).toBe(true);
+    const taken = await store.outbox.takeMany([a1, a2, b, c], 'one', 21, 1000);
     expect(taken.map((d) => [d.id, d.body.toString()])).toEqual([[a1, '1'], [b, '3']]);
-    expect(store.outbox.takeMany([a1, a2, b], 'two', 22, 1000)).toEqual([]);
+    expect(await store.outbox.takeMany([a1, a2, b], 'two', 22, 1000)).toEqual([]);
   });
 
-  it('a claimed delivery carries the exact bytes queued, in the queuing process and in any other', () => {
+  it('a claimed delivery carries the exact bytes queued, in the queuing process and in any other', async () => {
     const bytes = Buffer.from(JSON.stringify({ event: 'published', article: { title: 'Ünïcödé ✓', html: '<p>x</p>'.repeat(3000) } }));
-    const [mine, theirs] = ['mine', 'theirs'].map((slug) => store.outbox.enqueue({ siteId: 's', slug, event: 'published', body: Buffer.from(bytes), origin: 'publish' }, 10));
+    const [mine, theirs] = await Promise.all(['mine', 'theirs'].map((slug) => store.outbox.enqueue({ siteId: 's', slug, event: 'published', body: Buffer.from(bytes), origin: 'publish' }, 10)));
     const other = openStateStore(dir, SERVER_SECRET); // another sender: reads the body from the database
     try {
-      expect(other.outbox.takeMany([theirs!], 'other', 20, 1000)[0]!.body.equals(bytes)).toBe(true);
+      expect((await other.outbox.takeMany([theirs!], 'other', 20, 1000))[0]!.body.equals(bytes)).toBe(true);
     } finally {
-      other.close();
+      await other.close();
     }
-    expect(store.outbox.takeMany([mine!], 'one', 20, 1000)[0]!.body.equals(bytes)).toBe(true);
+    expect((await store.outbox.takeMany([mine!], 'one', 20, 1000))[0]!.body.equals(bytes)).toBe(true);
     // Once claimed, the queuing process reads it from the database too (a retry, a redelivery).
-    expect(store.outbox.get(mine!)!.body.equals(bytes)).toBe(true);
+    expect((await store.outbox.get(mine!))!.body.equals(bytes)).toBe(true);
   });
 
-  it('records attempts: retry keeps it pending with its next time, success settles it, a superseded one stays superseded', () => {
-    const id = store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('1'), origin: 'publish' }, 10);
+  it('records attempts: retry keeps it pending with its next time, success settles it, a superseded one stays superseded', async () => {
+    const id = await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('1'), origin: 'publish' }, 10);
     const attempt = { url: 'https://hooks.example.com', startedAt: 20, durationMs: 5, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null };
-    store.outbox.recordAttempt(id, attempt, { state: 'pending', nextAttemptAt: 500 }, 25);
-    expect(store.outbox.get(id)).toMatchObject({ state: 'pending', attempts: 1, nextAttemptAt: 500, lastStatus: 503 });
-    expect(store.outbox.due(499)).toEqual([]);
-    expect(store.outbox.due(500)).toEqual([id]);
-    store.outbox.recordAttempt(id, { ...attempt, status: 200, error: null, replyUrl: 'https://site.example/a', replyId: '7' }, { state: 'delivered' }, 600);
-    expect(store.outbox.get(id)).toMatchObject({ state: 'delivered', attempts: 2, nextAttemptAt: null, replyUrl: 'https://site.example/a', settledAt: 600 });
-    expect(store.outbox.attemptLog().map((a) => a.status)).toEqual([200, 503]);
+    await store.outbox.recordAttempt(id, attempt, { state: 'pending', nextAttemptAt: 500 }, 25);
+    expect(await store.outbox.get(id)).toMatchObject({ state: 'pending', attempts: 1, nextAttemptAt: 500, lastStatus: 503 });
+    expect(await store.outbox.due(499)).toEqual([]);
+    expect(await store.outbox.due(500)).toEqual([id]);
+    await store.outbox.recordAttempt(id, { ...attempt, status: 200, error: null, replyUrl: 'https://site.example/a', replyId: '7' }, { state: 'delivered' }, 600);
+    expect(await store.outbox.get(id)).toMatchObject({ state: 'delivered', attempts: 2, nextAttemptAt: null, replyUrl: 'https://site.example/a', settledAt: 600 });
+    expect((await store.outbox.attemptLog()).map((a) => a.status)).toEqual([200, 503]);
 
-    const old = store.outbox.enqueue({ siteId: 's', slug: 'b', event: 'published', body: body('1'), origin: 'publish' }, 700);
-    store.outbox.enqueue({ siteId: 's', slug: 'b', event: 'published', body: body('2'), origin: 'publish' }, 701);
-    store.outbox.recordAttempt(old, { ...attempt, status: 200 }, { state: 'delivered' }, 702);
-    expect(store.outbox.get(old)!.state).toBe('superseded');
+    const old = await store.outbox.enqueue({ siteId: 's', slug: 'b', event: 'published', body: body('1'), origin: 'publish' }, 700);
+    await store.outbox.enqueue({ siteId: 's', slug: 'b', event: 'published', body: body('2'), origin: 'publish' }, 701);
+    await store.outbox.recordAttempt(old, { ...attempt, status: 200 }, { state: 'delivered' }, 702);
+    expect((await store.outbox.get(old))!.state).toBe('superseded');
   });
 
-  it('nothing is due for a disabled webhook', () => {
-    store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('1'), origin: 'publish' }, 10);
-    store.webhooks.disable('s', 'gone', 11);
-    expect(store.outbox.due(100)).toEqual([]);
+  it('nothing is due for a disabled webhook', async () => {
+    await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('1'), origin: 'publish' }, 10);
+    await store.webhooks.disable('s', 'gone', 11);
+    expect(await store.outbox.due(100)).toEqual([]);
   });
 });
 
 describe('locks', () => {
-  it('one holder at a time; a dead holder is taken over', () => {
+  it('one holder at a time; a dead holder is taken over', async () => {
     const first = tryLock(store.db, 'publish', 'one', 1);
     expect(first.acquired).toBe(true);
     store.db.prepare('UPDATE locks SET pid = ?').run(process.pid + 1_000_000); // pretend another live process…
@@ -179,7 +179,37 @@ describe('locks', () => {
       const blocked = tryLock(other.db, 'publish', 'three', 3);
       expect(blocked).toMatchObject({ acquired: false, holder: { owner: 'two', pid: 1 } });
     } finally {
-      other.close();
+      await other.close();
     }
+  });
+});
+
+describe('transactions', () => {
+  it('one that awaits holds the store: other operations of the process wait for its end, and see all of it or none', async () => {
+    await store.webhooks.save('s', { url: 'https://hooks.example.com', secret: 's'.repeat(30) }, 0);
+    let release!: () => void;
+    const paused = new Promise<void>((resolve) => (release = resolve));
+    const seen: string[][] = [];
+    const tx = store.transaction(async (t) => {
+      await t.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('1'), origin: 'publish' }, 10);
+      await paused;
+      await t.outbox.enqueue({ siteId: 's', slug: 'b', event: 'published', body: body('2'), origin: 'publish' }, 10);
+    });
+    const reading = store.outbox.list().then((l) => seen.push(l.map((d) => d.slug).sort()));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(seen).toEqual([]); // still waiting
+    release();
+    await tx;
+    await reading;
+    expect(seen).toEqual([['a', 'b']]);
+
+    // A failed transaction leaves nothing, and the store goes on.
+    await expect(
+      store.transaction(async (t) => {
+        await t.outbox.enqueue({ siteId: 's', slug: 'c', event: 'published', body: body('3'), origin: 'publish' }, 10);
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
+    expect((await store.outbox.list()).map((d) => d.slug).sort()).toEqual(['a', 'b']);
   });
 });

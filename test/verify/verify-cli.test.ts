@@ -46,11 +46,11 @@ async function project(siteUrl: string): Promise<void> {
   expect((await runCli(['build'], env())).code).toBe(0);
   const store = openStateStore(p.stateDir, SERVER_SECRET);
   try {
-    const id = store.outbox.enqueue({ siteId: 'one', slug: 'a', event: 'published', body: Buffer.from('{}'), origin: 'publish' }, Date.now());
+    const id = await store.outbox.enqueue({ siteId: 'one', slug: 'a', event: 'published', body: Buffer.from('{}'), origin: 'publish' }, Date.now());
     const attempt = { url: 'https://old.example.com/webhooks/quire', startedAt: Date.now(), durationMs: 5, status: 200, error: null, replyUrl: 'https://old.example.com/blog/a', replyId: 'a' };
-    store.outbox.recordAttempt(id, attempt, { state: 'delivered' }, Date.now());
+    await store.outbox.recordAttempt(id, attempt, { state: 'delivered' }, Date.now());
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

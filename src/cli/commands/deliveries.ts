@@ -7,9 +7,9 @@ import { printable } from '../../text/printable.ts';
 export async function runDeliveries(ctx: CliContext, opts: { site: string | null; json: boolean; limit: number }): Promise<number> {
   const deps = ctx.app.delivery();
   // A site removed from content/ still has its history; any other name is a mistake.
-  const hasHistory = opts.site !== null && deps.store.outbox.list({ siteId: opts.site, limit: 1 }).length > 0;
+  const hasHistory = opts.site !== null && (await deps.store.outbox.list({ siteId: opts.site, limit: 1 })).length > 0;
   if (opts.site !== null && !hasHistory && !(await isKnownSite(ctx, opts.site))) return 1;
-  const log = deps.store.outbox.attemptLog({ siteId: opts.site, limit: opts.limit });
+  const log = await deps.store.outbox.attemptLog({ siteId: opts.site, limit: opts.limit });
   if (opts.json) {
     ctx.out(JSON.stringify(log.map((a) => ({
       time: new Date(a.startedAt).toISOString(),

@@ -11,7 +11,7 @@ export async function runRetry(ctx: CliContext, target: RetryTarget): Promise<nu
   const deps = ctx.app.delivery();
   if ('siteId' in target && target.siteId !== null) {
     // A site removed from content/ may still have deliveries waiting; any other name is a mistake.
-    const hasHistory = deps.store.outbox.list({ siteId: target.siteId, limit: 1 }).length > 0;
+    const hasHistory = (await deps.store.outbox.list({ siteId: target.siteId, limit: 1 })).length > 0;
     if (!hasHistory && !(await isKnownSite(ctx, target.siteId))) return 1;
   }
   const result = await retryPending(deps, target, { waitForOthersMs: WAIT_FOR_OTHERS_MS, onOutcome: (o) => printOutcome(o, ctx) });

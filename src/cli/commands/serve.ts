@@ -106,10 +106,10 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
   const schedule = publishing
     ? startChangeTimer({
         nextChange: () => served.current()?.validUntil ?? null,
-        run: (now) => {
+        run: async (now) => {
           const snapshot = store.current();
           if (!snapshot) return 'done';
-          const result = queueWindowChanges(publishing.store, buildSettings().distDir, snapshot.manifest, now);
+          const result = await queueWindowChanges(publishing.store, buildSettings().distDir, snapshot.manifest, now);
           if (result.status === 'busy') return 'busy';
           for (const e of result.events) log(printable(`Scheduled: ${e.siteId}/${e.slug} ${e.event === 'published' ? 'went live' : 'expired'}; \`${e.event}\` queued`));
           if (result.events.length) worker?.wake();

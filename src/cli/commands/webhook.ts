@@ -63,7 +63,7 @@ export async function runWebhook(ctx: CliContext, args: WebhookArgs): Promise<nu
       return 0;
     }
     case 'show': {
-      const hooks = deps.store.webhooks.list().filter((h) => !args.site || h.siteId === args.site);
+      const hooks = (await deps.store.webhooks.list()).filter((h) => !args.site || h.siteId === args.site);
       if (args.json) {
         out(JSON.stringify(hooks.map((h) => ({ site: h.siteId, url: h.url, secret: h.secretHint, extraEvents: h.extraEvents, disabled: h.disabledReason }))));
         return 0;
@@ -75,7 +75,7 @@ export async function runWebhook(ctx: CliContext, args: WebhookArgs): Promise<nu
       return 0;
     }
     case 'remove': {
-      const removed = deps.store.webhooks.remove(site);
+      const removed = await deps.store.webhooks.remove(site);
       out(removed ? `Webhook of ${site} removed; nothing more is sent to it.` : `${site} has no webhook`);
       return removed ? 0 : 1;
     }

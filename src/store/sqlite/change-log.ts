@@ -5,8 +5,9 @@
 import { CHANGE_LOG_KEEP_PER_SITE, type ChangeEntry, type ChangePage, type ChangeType, type PublishedNow } from '../records.ts';
 import type { ChangeLog } from '../state-interface.ts';
 import type { StateDb } from './database.ts';
+import type { Synchronous } from './serialized.ts';
 
-export interface AppendableChangeLog extends ChangeLog {
+export interface AppendableChangeLog extends Synchronous<ChangeLog> {
   append(siteId: string, entries: { slug: string; type: ChangeType; item: string | null }[], now: number): void;
   /** Drops the site's history (its publish record is forgotten): its cursors expire. */
   forget(siteId: string): void;

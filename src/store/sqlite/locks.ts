@@ -2,13 +2,13 @@
 // A holder that died without releasing (SIGKILL, crash) is detected by its pid on this host.
 import os from 'node:os';
 import { isAlive } from '../owners.ts';
-import type { LockResult } from '../records.ts';
+import type { SyncLockResult } from './serialized.ts';
 import type { StateDb } from './database.ts';
 
-export function tryLock(db: StateDb, name: string, owner: string, now: number): LockResult {
+export function tryLock(db: StateDb, name: string, owner: string, now: number): SyncLockResult {
   const host = os.hostname();
   const result = db
-    .transaction((): LockResult => {
+    .transaction((): SyncLockResult => {
       const row = db.prepare<[string], { owner: string; pid: number; host: string; acquired_at: number }>('SELECT * FROM locks WHERE name = ?').get(name);
       if (row && !(row.host === host && !isAlive(row.pid)) && row.pid !== process.pid) {
         return { acquired: false, holder: { owner: row.owner, pid: row.pid, host: row.host, acquiredAt: row.acquired_at } };

@@ -5,6 +5,7 @@ import type { NetErrorKind } from '../../net/net-errors.ts';
 import { isDeadOwnerOnThisHost, newDeliveryId } from '../owners.ts';
 import { attemptErrorText, type AttemptLogEntry, type AttemptRecord, type AttemptVerdict, type ClaimedDelivery, type Delivery, type DeliveryOrigin, type DeliveryState, type DeliveryWithBody, type NewDelivery, type UndeliveredEntry } from '../records.ts';
 import type { Outbox } from '../state-interface.ts';
+import type { Synchronous } from './serialized.ts';
 import type { StateDb } from './database.ts';
 import { listUndelivered } from './undelivered.ts';
 
@@ -73,7 +74,7 @@ class QueuedBodies {
 }
 const MAX_QUEUED_BODY_BYTES = 32 * 1024 * 1024;
 
-export function createOutbox(db: StateDb): Outbox {
+export function createOutbox(db: StateDb): Synchronous<Outbox> {
   const byId = db.prepare<[string], Row>('SELECT * FROM deliveries WHERE id = ?');
   const bodyOf = db.prepare<[string], { body: Buffer }>('SELECT body FROM delivery_bodies WHERE delivery_id = ?');
   const queuedBodies = new QueuedBodies();

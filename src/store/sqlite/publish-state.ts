@@ -5,8 +5,9 @@ import type { ChangeType, RecordedArticle, RecordedChange, RecordedState, SitePu
 import type { PublishRecords } from '../state-interface.ts';
 import type { AppendableChangeLog } from './change-log.ts';
 import type { StateDb } from './database.ts';
+import type { Synchronous } from './serialized.ts';
 
-export function createPublishState(db: StateDb, changeLog: AppendableChangeLog): PublishRecords {
+export function createPublishState(db: StateDb, changeLog: AppendableChangeLog): Synchronous<PublishRecords> {
   const site = db.prepare<[string], { commit_sha: string | null; published_at: number }>('SELECT commit_sha, published_at FROM published_sites WHERE site_id = ?');
   const articles = db.prepare<[string], { slug: string; state: RecordedState; payload_hash: string | null }>(
     'SELECT slug, state, payload_hash FROM published_articles WHERE site_id = ?',

@@ -2,6 +2,7 @@
 import type { WebhookRecord } from '../records.ts';
 import type { SecretBox } from '../secret-box.ts';
 import type { Webhooks } from '../state-interface.ts';
+import type { Synchronous } from './serialized.ts';
 import type { StateDb } from './database.ts';
 
 interface Row {
@@ -18,7 +19,7 @@ interface Row {
 
 export const secretHint = (secret: string): string => `…${secret.slice(-4)}`;
 
-export function createWebhookStore(db: StateDb, box: SecretBox): Webhooks {
+export function createWebhookStore(db: StateDb, box: SecretBox): Synchronous<Webhooks> {
   const byId = db.prepare<[string], Row>('SELECT * FROM webhooks WHERE site_id = ?');
   const all = db.prepare<[], Row>('SELECT * FROM webhooks ORDER BY site_id');
   const toRecord = (r: Row): WebhookRecord => ({
