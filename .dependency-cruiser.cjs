@@ -100,9 +100,23 @@ module.exports = {
     {
       name: 'client-only-from-outside',
       severity: 'error',
-      comment: 'src/client/ is for site owners\' code; the server does not call itself through it.',
-      from: { path: '^src/', pathNot: '^src/client/' },
+      comment: 'src/client/ is for site owners\' code (and the Astro loader built on it); the server does not call itself through it.',
+      from: { path: '^src/', pathNot: '^src/(client|astro)/' },
       to: { path: '^src/client/' },
+    },
+    {
+      name: 'astro-loader-is-a-kit',
+      severity: 'error',
+      comment: 'src/astro/ (`quire/astro`) runs in a site\'s Astro build: of Quire it takes the client and the contract\'s schema, nothing that serves or keeps state.',
+      from: { path: '^src/astro/' },
+      to: { path: '^src/', pathNot: '^src/(astro|client|contract|content/(dates|model|issues)[.]ts|problems|text)' },
+    },
+    {
+      name: 'astro-only-from-outside',
+      severity: 'error',
+      comment: 'src/astro/ is for site owners\' Astro builds; nothing in Quire imports it.',
+      from: { path: '^src/', pathNot: '^src/astro/' },
+      to: { path: '^src/astro/' },
     },
   ],
   options: {

@@ -46,8 +46,8 @@ beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-installed-'));
   const packDir = path.join(tmp, 'pack');
   fs.mkdirSync(packDir);
-  // `quire/client` as `npm install` (the prepare script) builds it from the sources now.
-  await run(process.execPath, [path.join(ROOT, 'bin', 'build-client.js')], ROOT);
+  // The kits (`quire/client`, `quire/receiver`, `quire/astro`) as `npm install` (the prepare script) builds them from the sources now.
+  await run(process.execPath, [path.join(ROOT, 'bin', 'build-client.js')], ROOT); // every kit
   await run(NPM, ['pack', '--ignore-scripts', '--silent', '--pack-destination', packDir], ROOT);
   const [tarball] = fs.readdirSync(packDir);
   repo = path.join(tmp, 'repo');
@@ -66,9 +66,16 @@ afterAll(() => {
 const quire = (...args: string[]) => run(NPX, ['--no', 'quire', ...args], repo);
 
 describe('Quire installed into a content repository', () => {
-  it('ships the CLI, the built client and nothing of its own repository (tests, content, scripts)', () => {
+  it('ships the CLI, the built kits and nothing of its own repository (tests, content, scripts)', () => {
     const pkg = path.join(repo, 'node_modules', 'quire');
-    expect(fs.readdirSync(pkg).sort()).toEqual(['README.md', 'bin', 'client', 'package.json', 'src', 'tsconfig.json']);
+    expect(fs.readdirSync(pkg).sort()).toEqual(['README.md', 'astro', 'bin', 'client', 'package.json', 'receiver', 'src', 'tsconfig.json']);
+  });
+
+  it('its kits import by their package names in plain Node', async () => {
+    const script = `const kits = [await import('quire/receiver'), await import('quire/receiver/web'), await import('quire/astro')];
+      console.log(JSON.stringify(kits.map((kit) => Object.keys(kit).sort())));`;
+    const out = await run(process.execPath, ['--input-type=module', '-e', script], repo);
+    expect(JSON.parse(out.stdout)).toEqual([['verifyPreviewToken', 'verifyWebhook'], ['verifyPreviewToken', 'verifyWebhook'], ['quireLoader']]);
   });
 
   it('runs init, build and start there, on the repository\'s own content, dist/ and state', async () => {

@@ -1,17 +1,20 @@
-// The receiver kit (src/receiver/verify-webhook.ts) is self-contained by design, so it spells out
-// its own payload type. Here it is held to the contract: the two types are assignable both ways
-// (checked by tsc), and every payload a real `quire publish` delivers — all four events — passes
-// the kit's verification and parses with the contract's zod schema.
+// The receiver kit (src/receiver/, `quire/receiver` and `quire/receiver/web`) imports nothing else
+// of Quire by design, so it spells out its own payload type. Here it is held to the contract: the
+// two types are assignable both ways (checked by tsc), and every payload a real `quire publish`
+// delivers — all four events — passes both variants' verification, with the same result, and
+// parses with the contract's zod schema.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { WebhookPayloadSchema, type WebhookPayload } from '../../src/contract/webhook.ts';
 import { verifyWebhook, type QuireWebhookPayload } from '../../src/receiver/verify-webhook.ts';
+import { verifyWebhook as verifyWebhookWithWebCrypto } from '../../src/receiver/verify-webhook-web.ts';
 import { RECEIVER_SECRET as SECRET, useReceiverProject } from '../helpers/receiver-project.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite } from '../helpers/temp-content.ts';
 
-const KIT = path.resolve(import.meta.dirname, '../../src/receiver/verify-webhook.ts');
+const KIT = path.resolve(import.meta.dirname, '../../src/receiver');
+const importsOf = (file: string) => [...fs.readFileSync(path.join(KIT, file), 'utf8').matchAll(/^import [^;]* from '([^']+)';$/gm)].map((m) => m[1]!);
 const setup = useReceiverProject();
 const quire = async (args: string[]) => {
   const r = await runCli(args, setup.env());
@@ -26,10 +29,10 @@ describe('the receiver kit and the contract', { timeout: 120_000 }, () => {
     expectTypeOf<Extract<QuireWebhookPayload, { event: 'updated' }>['article']>().toEqualTypeOf<Extract<WebhookPayload, { event: 'published' | 'updated' }>['article']>();
   });
 
-  it('the kit imports nothing but node: modules, so it can be copied as is', () => {
-    const sources = [...fs.readFileSync(KIT, 'utf8').matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
-    expect(sources.length).toBeGreaterThan(0);
-    expect(sources.filter((s) => !s!.startsWith('node:'))).toEqual([]);
+  it('the kit imports nothing but its own modules and node:crypto, and the Web Crypto variant no node: module at all', () => {
+    expect(importsOf('verify-webhook.ts').sort()).toEqual(['./verify-steps.ts', 'node:crypto']);
+    expect(importsOf('verify-webhook-web.ts')).toEqual(['./verify-steps.ts']);
+    expect(importsOf('verify-steps.ts')).toEqual([]);
   });
 
   it('every delivered payload verifies with the kit and parses with the contract', async () => {
@@ -53,6 +56,10 @@ describe('the receiver kit and the contract', { timeout: 120_000 }, () => {
     for (const req of receiver.requests) {
       const verified = verifyWebhook(req.rawBody, req.headers, SECRET);
       if (!verified.ok) throw new Error(verified.reason);
+      expect(await verifyWebhookWithWebCrypto(req.rawBody.toString('utf8'), new Headers(req.headers as Record<string, string>), SECRET)).toEqual(verified);
+      const forged = Buffer.from(req.rawBody.toString('utf8').replace(/"slug":"/, '"slug":"x'));
+      expect(await verifyWebhookWithWebCrypto(forged, req.headers, SECRET)).toEqual(verifyWebhook(forged, req.headers, SECRET));
+      expect(verifyWebhook(forged, req.headers, SECRET).ok).toBe(false);
       const payload = WebhookPayloadSchema.parse(verified.payload);
       expect(payload).toEqual(JSON.parse(req.rawBody.toString('utf8')));
       expect(req.headers['x-quire-event']).toBe(payload.event);
