@@ -23,7 +23,15 @@ const LOAD_CHILD = path.join(import.meta.dirname, 'load-child.mjs');
 
 export interface QualityRow { setting: string; articleRatio: number; msPerArticle: number; listBytes: number; listMs: number }
 export interface WireRow { route: string; coding: string; bytes: number }
-export interface SpeedRow { route: string; coding: string; bare: number; quire: number }
+export interface SpeedRow {
+  route: string;
+  coding: string;
+  bare: number;
+  quire: number;
+  /** CPU of this process (where both servers run, one at a time) per answer, median round: less moved by the machine's load than req/s. */
+  bareCpuUs: number;
+  quireCpuUs: number;
+}
 
 interface Load { reqPerSec: number; ok: boolean }
 
@@ -117,12 +125,19 @@ export async function benchCompression(count = 1000, seconds = 4): Promise<{ qua
     for (const [route, pathname] of Object.entries(routes)) {
       for (const coding of codings) {
         const headers = { ...auth, 'accept-encoding': coding };
-        const runs = { bare: [] as number[], quire: [] as number[] };
+        const runs = { bare: [] as number[], quire: [] as number[], bareCpu: [] as number[], quireCpu: [] as number[] };
+        const measure = async (port: number, reqs: number[], cpu: number[]) => {
+          const before = cpuMs();
+          const load = await saturate(`http://127.0.0.1:${port}${pathname}`, headers, seconds);
+          reqs.push(load.reqPerSec);
+          cpu.push(((cpuMs() - before) * 1000) / (load.reqPerSec * seconds));
+        };
         for (let round = 0; round < ROUNDS; round++) {
-          runs.bare.push((await saturate(`http://127.0.0.1:${barePort}${pathname}`, headers, seconds)).reqPerSec);
-          runs.quire.push((await saturate(`http://127.0.0.1:${quire.port}${pathname}`, headers, seconds)).reqPerSec);
+          await measure(barePort, runs.bare, runs.bareCpu);
+          await measure(quire.port, runs.quire, runs.quireCpu);
         }
-        speed.push({ route, coding, bare: Math.max(...runs.bare), quire: Math.max(...runs.quire) });
+        const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+        speed.push({ route, coding, bare: Math.max(...runs.bare), quire: Math.max(...runs.quire), bareCpuUs: median(runs.bareCpu), quireCpuUs: median(runs.quireCpu) });
       }
     }
   } finally {

@@ -81,8 +81,8 @@ if (only.has('compression')) {
     const bytes = (coding: string) => kb(c.wire.find((w) => w.route === route && w.coding === coding)!.bytes);
     out(`| ${route} | ${bytes('identity')} | ${bytes('br')} | ${bytes('gzip')} |`);
   }
-  out('\n| Saturation, 50 conns, best of 3 alternating rounds | bare node:http, same bytes | Quire | Quire / bare |\n|---|---|---|---|');
-  for (const s of c.speed) out(`| ${s.route}, ${s.coding} | ${s.bare.toFixed(0)} | ${s.quire.toFixed(0)} | ${((s.quire / s.bare) * 100).toFixed(0)} % |`);
+  out('\n| Saturation, 50 conns, 3 alternating rounds | bare node:http, same bytes: req/s (best) | Quire: req/s (best) | Quire / bare | server CPU per answer (median): bare | Quire |\n|---|---|---|---|---|---|');
+  for (const s of c.speed) out(`| ${s.route}, ${s.coding} | ${s.bare.toFixed(0)} | ${s.quire.toFixed(0)} | ${((s.quire / s.bare) * 100).toFixed(0)} % | ${s.bareCpuUs.toFixed(0)} µs | ${s.quireCpuUs.toFixed(0)} µs |`);
 }
 
 if (only.has('lists')) {
