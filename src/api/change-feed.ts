@@ -60,7 +60,7 @@ export async function answerChanges(params: URLSearchParams, site: SiteContent, 
 
 /**
  * Every article of the recorded state as `published`, oldest change first. A site never
- * recorded (no publish with a webhook yet) has no history: its served list stands for it. An
+ * published has no history: its served list stands for it. An
  * article recorded before the log kept items takes the one it is served with.
  */
 function currentState(site: SiteContent, recorded: { slug: string; item: string | null; at: number }[] | null, now: number): FeedEntry[] {

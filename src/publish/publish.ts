@@ -1,5 +1,6 @@
 // `quire publish`: build, compare each site with what its receiver was last sent, queue the
-// events (recording the new state in the same transaction), then deliver what is due.
+// events (recording the new state in the same transaction), then deliver what is due. Every
+// site's changes are recorded for the change feed, webhook or not (see PublishRecords).
 // Killed at any point, a rerun finds every undelivered event either still queued or not yet
 // recorded as sent, so nothing is lost; the request in flight may be repeated (receivers upsert).
 import { randomBytes } from 'node:crypto';
@@ -35,6 +36,8 @@ export interface SiteReport {
   siteId: string;
   /** Why nothing was planned for this site (no webhook), or null. */
   skipped: string | null;
+  /** Changes recorded for the change feed (since the site's last publish, webhook or not). */
+  feedChanges: number;
   disabled: string | null;
   firstPublish: boolean;
   previousCommit: string | null;
@@ -134,13 +137,17 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
 
   const reports: SiteReport[] = [];
   const queued: { siteId: string; slug: string; event: PlannedEvent['event']; body: Buffer }[] = [];
-  const records: { siteId: string; changes: ArticleChange[] }[] = [];
+  const records: { siteId: string; changes: ArticleChange[]; sent: ArticleChange[] | null }[] = [];
   for (const siteId of siteIds) {
     const webhook = await store.webhooks.get(siteId);
     const recorded = await store.published.get(siteId);
+    const { current, withdrawn } = servedAt(manifest.sites[siteId]!, started, build.sites.find((s) => s.id === siteId)?.draftSlugs ?? []);
+    // The feed's story, whoever listens: what changed since the site's last publish.
+    const feedChanges = planEvents(current, withdrawn, (await store.published.feedState(siteId))?.articles ?? null, { extraEvents: true }).changes;
     const report: SiteReport = {
       siteId,
-      skipped: webhook ? null : `no webhook registered (quire webhook set ${siteId} --url <https-url> --generate-secret)`,
+      skipped: webhook ? null : `no webhook registered`,
+      feedChanges: feedChanges.length,
       disabled: webhook?.disabledAt ? (webhook.disabledReason ?? 'disabled') : null,
       firstPublish: recorded === null,
       previousCommit: recorded?.commit ?? null,
@@ -149,12 +156,14 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
       notSent: { withdrawn: 0, deleted: 0 },
     };
     reports.push(report);
-    if (!webhook) continue;
-    const { current, withdrawn } = servedAt(manifest.sites[siteId]!, started, build.sites.find((s) => s.id === siteId)?.draftSlugs ?? []);
+    if (!webhook) {
+      records.push({ siteId, changes: feedChanges, sent: null });
+      continue;
+    }
     const plan = planEvents(current, withdrawn, recorded?.articles ?? null, { extraEvents: webhook.extraEvents });
     report.events = opts.baseline ? [] : plan.events;
     if (!opts.baseline) report.notSent = plan.notSent;
-    records.push({ siteId, changes: plan.changes });
+    records.push({ siteId, changes: feedChanges, sent: plan.changes });
     if (opts.dryRun || opts.baseline) continue;
     for (const e of plan.events) queued.push({ siteId, slug: e.slug, event: e.event, body: Buffer.alloc(0) });
   }
@@ -163,7 +172,7 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
     // Bodies are read before the transaction (it must not wait on the disk), checked against
     // the manifest so a concurrent rebuild cannot slip a different payload under a recorded hash.
     for (const q of queued) q.body = readBody(settings.distDir, manifest, q.siteId, q.slug, q.event);
-    const recorded = records.map((r) => ({ siteId: r.siteId, changes: withListItems(settings.distDir, manifest, r.siteId, r.changes) }));
+    const recorded = records.map((r) => ({ ...r, changes: withListItems(settings.distDir, manifest, r.siteId, r.changes) }));
     await store.transaction(async (tx) => {
       for (const q of queued) {
         const pending = await tx.outbox.pendingPublishFor(q.siteId, q.slug);
@@ -171,7 +180,7 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
         const body = event === q.event ? q.body : readBody(settings.distDir, manifest, q.siteId, q.slug, event);
         await tx.outbox.enqueue({ siteId: q.siteId, slug: q.slug, event, body, origin: 'publish' }, started);
       }
-      for (const r of recorded) await tx.published.record(r.siteId, revision.commit, r.changes, started);
+      for (const r of recorded) await tx.published.record(r.siteId, revision.commit, r.changes, started, r.sent);
     });
   }
 

@@ -115,7 +115,7 @@ export interface RecordedArticle {
   payloadHash: string | null;
 }
 
-/** What a site's receiver was last sent: the commit of the last publish and each slug's state. */
+/** A site's record (what its receiver was last sent, or what its last publish recorded): the commit and each slug's state. */
 export interface SitePublishRecord {
   commit: string | null;
   publishedAt: number;
@@ -164,7 +164,7 @@ export type ChangePage =
 
 /** What a site's last publish recorded as published, and the log position it stands at. */
 export interface PublishedNow {
-  /** null: the site was never published with a record (no webhook yet). */
+  /** null: the site was never published. */
   articles: { slug: string; item: string | null; at: number }[] | null;
   position: number;
 }

@@ -3,6 +3,7 @@
 // state-store.ts, the module the rest of Quire imports; it imports no implementation, so none
 // depends on itself. Every operation returns a Promise: PostgreSQL's driver is asynchronous.
 import type {
+  ArticleChange,
   AttemptLogEntry,
   AttemptRecord,
   AttemptVerdict,
@@ -122,16 +123,25 @@ export interface Outbox {
   attemptLog(opts?: { siteId?: string | null; limit?: number }): Promise<AttemptLogEntry[]>;
 }
 
-/** What each site's receiver was last sent: the commit of the last publish and, per slug, its state and payload hash. */
+/**
+ * Two records per site. What its last publish recorded (every site, webhook or not): the change
+ * feed's state, each change appended to its log. And, apart, what its webhook receiver was last
+ * sent: the commit and, per slug, state and payload hash, advanced only by publishes that queue
+ * for a registered webhook (a webhook registered later still hears everything on its first one).
+ */
 export interface PublishRecords {
-  /** null: the site was never published (its first publish sends everything, or --baseline). */
+  /** What the site's receiver was last sent; null: never (its first publish with a webhook sends everything, or --baseline). */
   get(siteId: string): Promise<SitePublishRecord | null>;
+  /** What the site's last publish recorded for the change feed, webhook or not; null: never published. */
+  feedState(siteId: string): Promise<SitePublishRecord | null>;
   /**
-   * Records a publish; call in the transaction that queues its deliveries. Each change is also
-   * appended to the site's change log (see ChangeLog), so the feed and the webhooks tell one story.
+   * Records a publish; call in the transaction that queues its deliveries. `changes` (since
+   * feedState) are also appended to the site's change log (see ChangeLog); `sent` (since get) is
+   * what was queued for its webhook: null when none is registered (what it was sent stays),
+   * omitted when it equals `changes` (the two records were equal).
    */
-  record(siteId: string, commit: string | null, changes: RecordedChange[], now: number): Promise<void>;
-  /** Forgets the site's record (its next publish is a first one) and its change history. */
+  record(siteId: string, commit: string | null, changes: RecordedChange[], now: number, sent?: ArticleChange[] | null): Promise<void>;
+  /** Forgets both of the site's records (its next publish is a first one) and its change history. */
   forget(siteId: string): Promise<void>;
 }
 
@@ -145,7 +155,7 @@ export interface ChangeLog {
   storeId(): Promise<string>;
   /** The site's entries after `position`, oldest first, at most `limit`; `expired` when history was lost since it. */
   after(siteId: string, position: number, limit: number): Promise<ChangePage>;
-  /** What the site's last publish recorded as published (null: never recorded), and the position that state stands at. */
+  /** What the site's last publish recorded as published (null: never published), and the position that state stands at. */
   publishedNow(siteId: string): Promise<PublishedNow>;
 }
 

@@ -35,7 +35,9 @@ export function printPlan(plan: PublishPlan, { out, err }: Pick<CliContext, 'out
   out(`Publishing ${plan.commit ? `commit ${plan.commit.slice(0, 12)}` : 'content (not a git commit)'}${plan.dryRun ? ' — dry run, nothing is sent or recorded' : ''}`);
   for (const s of plan.sites) {
     if (s.skipped) {
-      out(`  ${s.siteId}: skipped, ${s.skipped}`);
+      // Still recorded: the change feed (GET /v1/changes) tells every site's story.
+      const feed = plan.dryRun ? 'would record' : 'recorded';
+      out(`  ${s.siteId}: skipped, ${s.skipped}: ${feed} ${s.feedChanges} change${s.feedChanges === 1 ? '' : 's'} for the change feed, nothing sent (quire webhook set ${s.siteId} --url <https-url> --generate-secret)`);
       continue;
     }
     const since = s.firstPublish ? 'first publish' : `since ${s.previousCommit ? s.previousCommit.slice(0, 12) : 'last publish'}${s.changedFiles !== null ? ` (${s.changedFiles} file${s.changedFiles === 1 ? '' : 's'} changed)` : ''}`;

@@ -120,4 +120,25 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   INSERT INTO store_identity (id) VALUES (lower(hex(randomblob(8))));
   `,
+  // 5: what each site's webhook receiver was last sent, apart from what its last publish recorded
+  // (published_sites, published_articles: the change feed's state). Every publish records the
+  // latter, webhook or not; the former only when a webhook is registered, so a webhook set later
+  // still hears everything on its first publish. Until now only sites with a webhook were
+  // recorded, so the two start equal.
+  `
+  CREATE TABLE webhook_sent_sites (
+    site_id    TEXT PRIMARY KEY,
+    commit_sha TEXT,
+    sent_at    INTEGER NOT NULL      -- epoch ms: the publish that last queued events for it
+  ) STRICT;
+  CREATE TABLE webhook_sent_articles (
+    site_id      TEXT NOT NULL,
+    slug         TEXT NOT NULL,
+    state        TEXT NOT NULL CHECK (state IN ('published', 'withdrawn', 'deleted')),
+    payload_hash TEXT,               -- of the webhook payload last queued; null unless published
+    PRIMARY KEY (site_id, slug)
+  ) STRICT;
+  INSERT INTO webhook_sent_sites (site_id, commit_sha, sent_at) SELECT site_id, commit_sha, published_at FROM published_sites;
+  INSERT INTO webhook_sent_articles (site_id, slug, state, payload_hash) SELECT site_id, slug, state, payload_hash FROM published_articles;
+  `,
 ];

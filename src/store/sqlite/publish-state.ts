@@ -1,16 +1,21 @@
-// What each site's receiver was last sent: the commit of the last publish and, per slug, whether
-// the article was published then and the hash of the payload queued for it. Each recorded change
-// is also appended to the change log (change-log.ts), in the same transaction.
-import type { ChangeType, RecordedArticle, RecordedChange, RecordedState, SitePublishRecord } from '../records.ts';
+// A site's two records (see PublishRecords): what its last publish recorded, the change feed's
+// state (published_sites, published_articles, each change also appended to the change log in the
+// same transaction), and what its webhook receiver was last sent (webhook_sent_sites,
+// webhook_sent_articles), advanced only when a publish queued for a registered webhook.
+import type { ArticleChange, ChangeType, RecordedArticle, RecordedChange, RecordedState, SitePublishRecord } from '../records.ts';
 import type { PublishRecords } from '../state-interface.ts';
 import type { AppendableChangeLog } from './change-log.ts';
 import type { StateDb } from './database.ts';
 import type { Synchronous } from './serialized.ts';
 
 export function createPublishState(db: StateDb, changeLog: AppendableChangeLog): Synchronous<PublishRecords> {
-  const site = db.prepare<[string], { commit_sha: string | null; published_at: number }>('SELECT commit_sha, published_at FROM published_sites WHERE site_id = ?');
-  const articles = db.prepare<[string], { slug: string; state: RecordedState; payload_hash: string | null }>(
+  const feedSite = db.prepare<[string], { commit_sha: string | null; at: number }>('SELECT commit_sha, published_at AS at FROM published_sites WHERE site_id = ?');
+  const feedArticles = db.prepare<[string], { slug: string; state: RecordedState; payload_hash: string | null }>(
     'SELECT slug, state, payload_hash FROM published_articles WHERE site_id = ?',
+  );
+  const sentSite = db.prepare<[string], { commit_sha: string | null; at: number }>('SELECT commit_sha, sent_at AS at FROM webhook_sent_sites WHERE site_id = ?');
+  const sentArticles = db.prepare<[string], { slug: string; state: RecordedState; payload_hash: string | null }>(
+    'SELECT slug, state, payload_hash FROM webhook_sent_articles WHERE site_id = ?',
   );
   const upsertSite = db.prepare(
     `INSERT INTO published_sites (site_id, commit_sha, published_at) VALUES (?, ?, ?)
@@ -21,18 +26,28 @@ export function createPublishState(db: StateDb, changeLog: AppendableChangeLog):
     `INSERT INTO published_articles (site_id, slug, state, payload_hash, item, changed_at) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (site_id, slug) DO UPDATE SET state = excluded.state, payload_hash = excluded.payload_hash, item = excluded.item, changed_at = excluded.changed_at`,
   );
+  const upsertSentSite = db.prepare(
+    `INSERT INTO webhook_sent_sites (site_id, commit_sha, sent_at) VALUES (?, ?, ?)
+     ON CONFLICT (site_id) DO UPDATE SET commit_sha = excluded.commit_sha, sent_at = excluded.sent_at`,
+  );
+  const upsertSentArticle = db.prepare(
+    `INSERT INTO webhook_sent_articles (site_id, slug, state, payload_hash) VALUES (?, ?, ?, ?)
+     ON CONFLICT (site_id, slug) DO UPDATE SET state = excluded.state, payload_hash = excluded.payload_hash`,
+  );
+  const readRecord = (
+    site: ReturnType<typeof feedSite.get>,
+    rows: () => Iterable<{ slug: string; state: RecordedState; payload_hash: string | null }>,
+  ): SitePublishRecord | null => {
+    if (!site) return null;
+    const map = new Map<string, RecordedArticle>();
+    for (const a of rows()) map.set(a.slug, { state: a.state, payloadHash: a.payload_hash });
+    return { commit: site.commit_sha, publishedAt: site.at, articles: map };
+  };
 
   return {
-    /** null: the site was never published (its first publish sends everything, or --baseline). */
-    get(siteId: string): SitePublishRecord | null {
-      const row = site.get(siteId);
-      if (!row) return null;
-      const map = new Map<string, RecordedArticle>();
-      for (const a of articles.iterate(siteId)) map.set(a.slug, { state: a.state, payloadHash: a.payload_hash });
-      return { commit: row.commit_sha, publishedAt: row.published_at, articles: map };
-    },
-    /** Records a publish; call inside the transaction that queues its deliveries. */
-    record(siteId: string, commit: string | null, changes: RecordedChange[], now: number): void {
+    get: (siteId: string) => readRecord(sentSite.get(siteId), () => sentArticles.iterate(siteId)),
+    feedState: (siteId: string) => readRecord(feedSite.get(siteId), () => feedArticles.iterate(siteId)),
+    record(siteId: string, commit: string | null, changes: RecordedChange[], now: number, sent: ArticleChange[] | null = changes): void {
       upsertSite.run(siteId, commit, now);
       const logged: { slug: string; type: ChangeType; item: string | null }[] = [];
       for (const c of changes) {
@@ -42,10 +57,14 @@ export function createPublishState(db: StateDb, changeLog: AppendableChangeLog):
         upsertArticle.run(siteId, c.slug, c.state, c.payloadHash, c.state === 'published' ? c.item : null, now);
       }
       changeLog.append(siteId, logged, now);
+      if (sent === null) return;
+      upsertSentSite.run(siteId, commit, now);
+      for (const c of sent) upsertSentArticle.run(siteId, c.slug, c.state, c.payloadHash);
     },
     forget(siteId: string): void {
-      db.prepare('DELETE FROM published_articles WHERE site_id = ?').run(siteId);
-      db.prepare('DELETE FROM published_sites WHERE site_id = ?').run(siteId);
+      for (const table of ['published_articles', 'published_sites', 'webhook_sent_articles', 'webhook_sent_sites']) {
+        db.prepare(`DELETE FROM ${table} WHERE site_id = ?`).run(siteId);
+      }
       changeLog.forget(siteId);
     },
   };
