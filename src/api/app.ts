@@ -107,7 +107,8 @@ function sendBody(c: Context, encoder: AnswerEncoder, body: Body, contentType = 
     if (!chosen) throw new ApiError('ENCODING_NOT_ACCEPTABLE', 'none of the content codings in Accept-Encoding is available; accept identity, br or gzip', { vary: BODY_VARY });
     const respond = (bytes: Uint8Array | null): Response | Promise<Response> => {
       if (!bytes) return answer(i + 1);
-      const headers: Record<string, string> = okHeaders(chosen.etag, contentType, cacheControl, BODY_VARY);
+      // Content-Length here, not left to the server: Hono answers HEAD with these headers and no body.
+      const headers: Record<string, string> = { ...okHeaders(chosen.etag, contentType, cacheControl, BODY_VARY), 'content-length': String(bytes.byteLength) };
       if (chosen.coding !== 'identity') headers['content-encoding'] = chosen.coding;
       return new Response(bytes, { status: 200, headers });
     };

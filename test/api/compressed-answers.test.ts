@@ -189,13 +189,13 @@ describe('answers by Accept-Encoding', () => {
     }
   });
 
-  it('answers HEAD with the headers of the GET it stands for', async () => {
+  it('answers HEAD with the headers of the GET it stands for, Content-Length included', async () => {
     for (const coding of ['br', 'gzip', 'identity']) {
       const get = await request(ARTICLE, { 'accept-encoding': coding });
       const head = await request(ARTICLE, { 'accept-encoding': coding }, 'HEAD');
       expect(head.status).toBe(200);
       expect(head.raw.length).toBe(0);
-      for (const name of ['content-encoding', 'etag', 'vary', 'content-type']) expect(head.headers[name], `${coding} ${name}`).toBe(get.headers[name]);
+      for (const name of ['content-encoding', 'content-length', 'etag', 'vary', 'content-type']) expect(head.headers[name], `${coding} ${name}`).toBe(get.headers[name]);
     }
   });
 });
