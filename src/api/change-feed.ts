@@ -53,7 +53,7 @@ export async function answerChanges(params: URLSearchParams, site: SiteContent, 
   if (cursor.site !== siteTag(site.id)) throw new ApiError('CURSOR_INVALID', '`since` is a cursor of another site: use it with the key of the site it came from');
   const page = cursor.storeId === storeId ? await history.after(site.id, cursor.position, limitText === null ? DEFAULT_CHANGES_LIMIT : Number(limitText)) : ({ status: 'expired' } as const);
   if (page.status === 'expired') {
-    throw new ApiError('CURSOR_EXPIRED', 'this cursor is older than the change history kept (or from a state store started over): resync from the current state (GET /v1/changes without `since`, or GET /v1/articles) and follow its cursor');
+    throw new ApiError('CURSOR_EXPIRED', 'this cursor is older than the change history kept (or from a state store started over or restored from a backup): resync from the current state (GET /v1/changes without `since`, or GET /v1/articles) and follow its cursor');
   }
   return feedBody(page.entries, cursorAt(page.position), page.more);
 }

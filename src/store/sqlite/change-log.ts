@@ -15,6 +15,12 @@ export interface AppendableChangeLog extends Synchronous<ChangeLog> {
 
 export function createChangeLog(db: StateDb, keepPerSite = CHANGE_LOG_KEEP_PER_SITE): AppendableChangeLog {
   const identity = db.prepare<[], { id: string }>('SELECT id FROM store_identity');
+  // A backup holds no identity (state-backup.ts): a store restored from one makes its own, so
+  // every cursor made before the restore expires instead of reading a log that went back and then
+  // grew again over the same positions. Restored twice from one backup, it is two stores.
+  if (!identity.get()) {
+    db.transaction(() => db.prepare('INSERT INTO store_identity (id) SELECT lower(hex(randomblob(8))) WHERE NOT EXISTS (SELECT 1 FROM store_identity)').run()).immediate();
+  }
   const insert = db.prepare('INSERT INTO article_changes (site_id, slug, type, item, at) VALUES (?, ?, ?, ?, ?)');
   // The newest position the store ever handed out (AUTOINCREMENT keeps it after deletions).
   const newest = db.prepare<[], { seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'article_changes'");

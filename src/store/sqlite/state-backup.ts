@@ -2,7 +2,9 @@
 // it. The database is copied with VACUUM INTO (one read transaction: a snapshot of a single
 // moment, never a half-written page, and it does not restart when a writer commits meanwhile);
 // keys.json and a generated secret are copied beside it. Written to a temporary folder next to
-// the target and renamed into place, so a backup that is there is a whole one.
+// the target and renamed into place, so a backup that is there is a whole one. The copy leaves
+// out the store's identity: a store restored from it is a new one for the change feed (see
+// change-log.ts), so cursors made before the restore expire rather than skip or repeat changes.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -70,6 +72,13 @@ function copyDatabase(source: string, dest: string): void {
     db.prepare('VACUUM INTO ?').run(dest);
   } finally {
     db.close();
+  }
+  const copy = new Database(dest, { fileMustExist: true });
+  try {
+    const hasIdentity = copy.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'store_identity'").get();
+    if (hasIdentity) copy.prepare('DELETE FROM store_identity').run();
+  } finally {
+    copy.close();
   }
   fs.chmodSync(dest, 0o600); // sealed webhook secrets and delivered bodies
 }
