@@ -3,7 +3,7 @@
 // repository, then `next start` on loopback behind an HTTPS front that Quire delivers to. An edit
 // published through Quire's own publish path shows on the next request, without a rebuild; a
 // forged webhook is refused (401) and changes nothing; a webhook expires exactly its article and
-// the list, not other articles.
+// the list, not other articles; a new article appears and a withdrawn one is gone at once.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,7 +45,7 @@ const served = async (slug: string) => {
 };
 /** After `quire build`: the running server picks up the new dist/ within its poll interval. */
 async function untilServed(slug: string, text: string): Promise<void> {
-  for (const deadline = Date.now() + 15_000; !(await served(slug)).html.includes(text); ) {
+  for (const deadline = Date.now() + 15_000; !(await served(slug)).html?.includes(text); ) {
     if (Date.now() > deadline) throw new Error(`Quire does not serve "${text}" in ${slug}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -80,7 +80,7 @@ beforeAll(async () => {
   site = next.match[1]!;
   front.setOrigin(site);
 
-  await cli(['webhook', 'set', 'one', '--url', `${front.url}/api/quire`, '--secret', SECRET]);
+  await cli(['webhook', 'set', 'one', '--url', `${front.url}/api/quire`, '--secret', SECRET, '--extra-events']);
   expect(await cli(['publish'])).toMatch(/Delivered 2 of 2 attempts/);
 }, 300_000);
 
@@ -138,5 +138,26 @@ describe('examples/nextjs', { timeout: 60_000 }, () => {
 
     expect(await cli(['publish'])).toMatch(/Delivered 1 of 1 attempt\./);
     expect((await page('/blog/beta')).text).toContain('Text of beta, edited.');
+  });
+
+  it('a newly published article appears, and a withdrawn one is gone, on the next request', async () => {
+    expect((await page('/blog/gamma')).status).toBe(404);
+    p.write('one/articles/gamma.md', article({ title: 'Gamma', status: 'published', publishedAt: '2026-01-05T00:00:00Z' }, 'Text of gamma.\n'));
+    p.write('one/articles/beta.md', article({ title: 'Beta', status: 'draft' }, 'Text of beta, edited.\n'));
+    p.commit('publish gamma, withdraw beta', '2026-01-05T10:00:00Z');
+    // Built and served first, as above: a running server takes up a new dist/ within its poll
+    // interval (500 ms), and a webhook from `quire publish` can arrive before it has; a page
+    // rendered in between would be cached with the old answer.
+    await cli(['build']);
+    await untilServed('gamma', 'gamma');
+    expect((await page('/blog/gamma')).status).toBe(404); // still the cached 404
+    expect(await cli(['publish'])).toMatch(/Delivered 2 of 2 attempts\./); // published gamma, unpublished beta
+    const gamma = await page('/blog/gamma');
+    expect(gamma.status).toBe(200);
+    expect(gamma.text).toContain((await served('gamma')).html);
+    expect((await page('/blog/beta')).status).toBe(404);
+    const list = (await page('/')).text;
+    expect(list).toContain('<a href="/blog/gamma">Gamma</a>');
+    expect(list).not.toContain('/blog/beta');
   });
 });
