@@ -32,6 +32,17 @@ export interface QuireLoader {
   load(context: LoaderContext): Promise<void>;
 }
 
+/** One request per article: a few at a time, so a large site loads in seconds, not one round trip after another. */
+const ARTICLE_REQUESTS_AT_ONCE = 8;
+
+async function eachAtMost<T>(limit: number, items: T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
 export function quireLoader(options: QuireLoaderOptions): QuireLoader {
   const { kind, ...clientOptions } = options;
   if (!options.baseUrl || !options.key) throw new TypeError('quireLoader needs {baseUrl, key}: the Content API\'s URL and the site\'s key (`quire keys`)');
@@ -40,15 +51,17 @@ export function quireLoader(options: QuireLoaderOptions): QuireLoader {
     schema: ArticleSchema,
     async load({ store, parseData, generateDigest, logger }) {
       const client = createClient(clientOptions);
+      const slugs: string[] = [];
+      for await (const item of client.articles(kind === undefined ? {} : { kind })) slugs.push(item.slug);
       const listed = new Set<string>();
-      for await (const item of client.articles(kind === undefined ? {} : { kind })) {
-        const article = await client.getArticle(item.slug);
-        if (article === null) continue; // withdrawn between the list and this request
+      await eachAtMost(ARTICLE_REQUESTS_AT_ONCE, slugs, async (slug) => {
+        const article = await client.getArticle(slug);
+        if (article === null) return; // withdrawn between the list and this request
         listed.add(article.slug);
         const data: Article = await parseData({ id: article.slug, data: article });
         // `rendered` lets `render(entry)` give a <Content /> that injects `html` as received.
         store.set({ id: article.slug, data, digest: generateDigest(article), rendered: { html: article.html } });
-      }
+      });
       for (const id of store.keys()) if (!listed.has(id)) store.delete(id);
       logger.info(`${listed.size} articles from Quire`);
     },

@@ -62,6 +62,25 @@ describe('quireLoader', () => {
     expect(logged).toEqual(['120 articles from Quire']);
   });
 
+  it('asks for articles a few at a time, never more than eight at once', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const counting: typeof fetch = async (input, init) => {
+      most = Math.max(most, ++inFlight);
+      try {
+        return await fetch(input, init);
+      } finally {
+        inFlight--;
+      }
+    };
+    const loader = quireLoader({ baseUrl: api.url, key: api.keyring.keyFor('one'), fetch: counting });
+    const { context, entries } = astroLikeContext(loader.schema);
+    await loader.load(context);
+    expect(entries.size).toBe(120);
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(8);
+  });
+
   it('drops an entry whose article was withdrawn, on the next load', async () => {
     const loader = quireLoader({ baseUrl: api.url, key: api.keyring.keyFor('one') });
     const { context, entries } = astroLikeContext(loader.schema);
