@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import type { ImageFile } from '../content/load-content.ts';
 import type { RenderInput, RenderOutput } from '../render/render-markdown.ts';
 import { createImageResolver } from './images.ts';
+import { sampleCpu, spareCores } from './spare-cores.ts';
 
 export type WorkerRenderInput = Omit<RenderInput, 'resolveImage'>;
 
@@ -67,6 +68,9 @@ export function defaultWorkerCount(): number {
   return Math.max(1, Math.min(4, os.availableParallelism()));
 }
 
+/** How long a pool of no fixed size watches the machine before it starts more than one worker. */
+const PROBE_MS = 250;
+
 interface Job {
   message: RenderMessage;
   site: SiteMessage;
@@ -82,8 +86,14 @@ interface Slot {
   jobs: Job[];
 }
 
-export function createRenderPool(size = defaultWorkerCount(), memoryCapMb = WORKER_OLD_SPACE_MB): RenderPool {
+/**
+ * `size` workers; without a size, one at first and, after PROBE_MS, one more for each core other
+ * processes leave free beyond it (spare-cores.ts), up to defaultWorkerCount().
+ */
+export function createRenderPool(fixedSize?: number, memoryCapMb = WORKER_OLD_SPACE_MB): RenderPool {
+  const size = fixedSize ?? defaultWorkerCount();
   let slots: Slot[] | null = null;
+  let probe: NodeJS.Timeout | undefined;
   const queue: Job[] = [];
   let nextId = 0;
   let nextSite = 0;
@@ -137,12 +147,27 @@ export function createRenderPool(size = defaultWorkerCount(), memoryCapMb = WORK
     worker.unref();
   };
 
-  const start = (): Slot[] =>
-    Array.from({ length: size }, () => {
-      const slot = { sites: new Set(), jobs: [] } as unknown as Slot;
-      startWorker(slot);
-      return slot;
-    });
+  const newSlot = (): Slot => {
+    const slot = { sites: new Set(), jobs: [] } as unknown as Slot;
+    startWorker(slot);
+    return slot;
+  };
+  const start = (): Slot[] => {
+    if (fixedSize !== undefined || size === 1) return Array.from({ length: size }, newSlot);
+    const before = sampleCpu();
+    probe = setTimeout(() => {
+      probe = undefined;
+      if (!slots) return;
+      const more = Math.min(size - 1, (spareCores(before, sampleCpu()) ?? size) - 1);
+      for (let i = 0; i < more; i++) {
+        const slot = newSlot();
+        slots.push(slot);
+        dispatch(slot);
+      }
+    }, PROBE_MS);
+    probe.unref();
+    return [newSlot()];
+  };
 
   return {
     warm() {
@@ -167,6 +192,7 @@ export function createRenderPool(size = defaultWorkerCount(), memoryCapMb = WORK
     },
     async close() {
       closed = true;
+      clearTimeout(probe);
       const all = slots ?? [];
       slots = null;
       // Terminated workers answer nothing: what they still had is rejected, not left waiting.

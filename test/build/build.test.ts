@@ -359,6 +359,26 @@ describe('render workers under their memory cap', () => {
   });
 });
 
+describe('a render pool of no fixed size', () => {
+  it('renders what a fixed one does, with the workers the machine has room for', async () => {
+    const { createRenderPool } = await import('../../src/build/render-pool.ts');
+    const { renderMarkdown } = await import('../../src/render/render-markdown.ts');
+    const inputs = Array.from({ length: 200 }, (_, i) => ({ markdown: `doc *${i}* [link](https://example.com/${i})`, lang: 'en', articleDir: 'articles', bodyLine: 1 }));
+    const pool = createRenderPool();
+    try {
+      // Long enough for the pool to look at the machine and maybe start more workers.
+      const first = await pool.render('site', 'https://api.example.com', new Map(), inputs);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const second = await pool.render('site', 'https://api.example.com', new Map(), inputs);
+      const expected = inputs.map((i) => renderMarkdown({ ...i, resolveImage: () => undefined }).html);
+      expect(first.map((o) => o.html)).toEqual(expected);
+      expect(second.map((o) => o.html)).toEqual(expected);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe('a closed render pool', () => {
   it('rejects the work it still had, and refuses later renders instead of starting workers again', async () => {
     const { createRenderPool, RenderPoolClosedError } = await import('../../src/build/render-pool.ts');
