@@ -8,7 +8,7 @@ const FOUNDATIONS = '(text|cache|config|problems|content|render|net|verify|sched
 /** Built output, keys and state: below everything that serves or delivers them. */
 const MODEL = '(build|dist|keys|store)';
 /** What serves, delivers and watches: above the model, below the composition root. */
-const SERVICES = '(api|admin|mcp|publish|delivery|observe|integration|server)';
+const SERVICES = '(api|admin|mcp|publish|delivery|observe|integration|server|deploy)';
 
 module.exports = {
   forbidden: [
@@ -82,6 +82,13 @@ module.exports = {
       comment: "Outside src/store/, only its public modules: state-store.ts (the state) and render-cache-file.ts (the build's cache); the SQLite store and its database handle stay inside.",
       from: { path: '^src/', pathNot: '^src/store/' },
       to: { path: '^src/store/', pathNot: '^src/store/(state-store|render-cache-file)[.]ts$' },
+    },
+    {
+      name: 'edge-is-an-entry-point',
+      severity: 'error',
+      comment: 'src/edge/ is the Worker entry point (its composition root): nothing else imports it. That it reaches no Node API is checked on its bundle (test/edge/portable.test.ts): type-only imports may name Node types.',
+      from: { path: '^src/', pathNot: '^src/edge/' },
+      to: { path: '^src/edge/' },
     },
     {
       name: 'client-imports-contract-types-only',

@@ -3,21 +3,21 @@
 // node-server fast path; CORS is open, caching is one hour with strong ETags, shortened so that
 // no cached answer outlives a scheduled go-live or expiry (src/dist/timed-view.ts). A preview
 // key gets drafts and scheduled articles too, never cacheable.
-import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { hashBytes } from '../dist/content-hash.ts';
-import { hashInImageName, parseAssetPath } from '../dist/layout.ts';
+import { contentTypeOf, hashInImageName, parseAssetPath } from '../dist/layout.ts';
 import { listBody } from '../dist/list-body.ts';
 import { MAX_SLUG_LENGTH, SLUG } from '../content/model.ts';
-import type { Keyring } from '../keys/api-keys.ts';
+import type { KeyGrant, KeyVerifier } from '../keys/api-keys.ts';
 import { limitRequestBodies } from './body-limit.ts';
 import { ApiError } from './api-error.ts';
 import { answerChanges, type ChangeHistory } from './change-feed.ts';
 import { createAnswerEncoder, type AnswerEncoder } from './answer-encoding.ts';
 import type { Body, DistReader, SiteContent } from '../dist/dist-reader.ts';
-import { timedReader, type ExpiringBody, type TimedSiteContent } from '../dist/timed-view.ts';
+import { timedReader, type ExpiringBody, type ServedReader, type TimedSiteContent } from '../dist/timed-view.ts';
 import { maxAgeUntil } from '../schedule/windows.ts';
 import { isPlainList, parseListQuery } from './list-query.ts';
+import { requestKey } from './request-key.ts';
 import { API_VERSION, buildOpenApiDocument } from './openapi.ts';
 import { buildLlmsTxt } from './llms-txt.ts';
 import { API_ROUTES, isReadOnlyApiPath, SERVICE_ROUTES } from './routes.ts';
@@ -28,9 +28,15 @@ import { createReadiness, type Readiness } from '../observe/readiness.ts';
 export interface ApiDeps {
   /** The build; served as it stands at each request's instant (timedReader). */
   store: DistReader;
+  /**
+   * Where a request's build comes from when that differs per request (the edge Worker reads only
+   * the site and article a request names); default `store`. Health routes read `store`.
+   */
+  storeOf?: (c: Context) => DistReader;
   /** The clock that decides what is live (default Date.now). */
   clock?: () => number;
-  keyring: Keyring;
+  /** Checks keys: synchronously on Node; the edge's Web Crypto check may answer with a promise. */
+  keyring: KeyVerifier;
   publicUrl: string;
   log?: (line: string) => void;
   /**
@@ -119,21 +125,15 @@ function sendBody(c: Context, encoder: AnswerEncoder, body: Body, contentType = 
   return answer(0);
 }
 
-function errorResponse(err: ApiError): Response {
+/** A refusal in the one error shape, with the headers every error answer has. */
+export function errorResponse(err: ApiError): Response {
   return new Response(err.body(), {
     status: err.status,
     headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...CORS, ...err.headers },
   });
 }
 
-function bearerOrQueryKey(c: Context): string | null {
-  const auth = c.req.header('authorization');
-  if (auth) {
-    const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(auth);
-    return m ? m[1]! : auth;
-  }
-  return c.req.query('key') ?? null;
-}
+const bearerOrQueryKey = (c: Context): string | null => requestKey(c.req.header('authorization'), () => c.req.query('key'));
 
 /** What a request's key opened: the site as served now, and how answers from it may be cached. */
 interface Opened {
@@ -150,6 +150,8 @@ export function createApiApp(deps: ApiDeps): Hono {
   const { keyring } = deps;
   const clock = deps.clock ?? Date.now;
   const store = timedReader(deps.store, clock);
+  const storeOf = deps.storeOf;
+  const served = storeOf ? (c: Context) => timedReader(storeOf(c), clock) : () => store;
   const log = deps.log ?? (() => {});
   const encoder = deps.encoder ?? createAnswerEncoder();
   const send = (c: Context, body: Body, contentType?: string, cacheControl?: string) => sendBody(c, encoder, body, contentType, cacheControl);
@@ -158,6 +160,7 @@ export function createApiApp(deps: ApiDeps): Hono {
 
   /** Sync for a public key (the hot path takes no promise); a preview may have drafts to read first. */
   function open(c: Context): Opened | Promise<Opened> {
+    const store = served(c);
     const snapshot = store.current();
     if (!snapshot) {
       throw new ApiError('CONTENT_UNAVAILABLE', 'no build is available yet; run `npm run build`', { 'retry-after': '5' });
@@ -169,8 +172,12 @@ export function createApiApp(deps: ApiDeps): Hono {
       });
     }
     const grant = keyring.grant(key, snapshot.sites);
-    if (grant?.scope === 'preview') return previewOf(grant.siteId).then((site) => opened(c, site, true));
-    return opened(c, grant === null ? undefined : snapshot.sites.get(grant.siteId), false);
+    return grant instanceof Promise ? grant.then((g) => granted(c, store, g, snapshot.sites)) : granted(c, store, grant, snapshot.sites);
+  }
+
+  function granted(c: Context, store: ServedReader, grant: KeyGrant | null, sites: ReadonlyMap<string, SiteContent>): Opened | Promise<Opened> {
+    if (grant?.scope === 'preview') return previewOf(store, grant.siteId).then((site) => opened(c, site, true));
+    return opened(c, grant === null ? undefined : sites.get(grant.siteId), false);
   }
 
   function opened(c: Context, site: SiteContent | null | undefined, preview: boolean): Opened {
@@ -184,7 +191,7 @@ export function createApiApp(deps: ApiDeps): Hono {
     return { site, changesAt, preview, cacheUntil: preview ? () => PREVIEW_CACHE : publicCache };
   }
 
-  async function previewOf(siteId: string): Promise<SiteContent | null> {
+  async function previewOf(store: ServedReader, siteId: string): Promise<SiteContent | null> {
     try {
       return await store.preview(siteId);
     } catch (err) {
@@ -227,7 +234,7 @@ export function createApiApp(deps: ApiDeps): Hono {
 
   app.get(API_ROUTES.asset, async (c) => {
     const asset = parseAssetPath(new URL(c.req.url).pathname);
-    const bytes = asset ? await store.readImage(asset.siteId, asset.name) : null;
+    const bytes = asset ? await served(c).readImage(asset.siteId, asset.name) : null;
     if (!asset || !bytes) throw new ApiError('ROUTE_NOT_FOUND', 'no such asset');
     const etag = `"${hashInImageName(asset.name) ?? hashBytes(bytes)}"`;
     const headers = {
@@ -285,20 +292,6 @@ export function createApiApp(deps: ApiDeps): Hono {
 }
 
 function textBody(text: string): Body {
-  const bytes = Buffer.from(text);
+  const bytes = new TextEncoder().encode(text);
   return { bytes, etag: `"${hashBytes(bytes)}"` };
-}
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.svg': 'image/svg+xml',
-};
-
-function contentTypeOf(name: string): string {
-  return CONTENT_TYPES[path.extname(name).toLowerCase()] ?? 'application/octet-stream';
 }

@@ -5,7 +5,7 @@
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ApiError } from './api-error.ts';
-import { DEFAULT_MAX_BODY_BYTES } from '../config/config.ts';
+import { DEFAULT_MAX_BODY_BYTES } from '../config/defaults.ts';
 /** Methods whose requests may carry a body a handler reads. */
 const BODY_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
 

@@ -162,6 +162,24 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
   },
   {
+    name: 'deploy',
+    summary: 'publish the current build to S3-compatible storage for the edge Worker (npm run deploy)',
+    usage: ['deploy [--dry-run] [--keep-hours <n>] [--concurrency <n>]'],
+    options: {
+      'dry-run': { type: 'boolean', help: 'say what would be uploaded and removed, without writing anything' },
+      'keep-hours': { type: 'integer', value: 'n', help: 'keep a build this long after it stopped being current, then prune it (default 24)', min: 0, max: 24 * 365 },
+      concurrency: { type: 'integer', value: 'n', help: 'uploads at once (default 16)', min: 1, max: 256 },
+    },
+    positionals: { max: 0 },
+    notes: [
+      'Needs QUIRE_S3_BUCKET (and QUIRE_S3_ENDPOINT for R2 or another service than AWS S3); credentials',
+      'as the AWS SDK reads them. Uploads only objects the bucket lacks, then switches current.json last:',
+      'a deploy that fails leaves the previous build served, and running it again finishes the job.',
+      'Drafts (the preview area) are never uploaded. The key generations go along, so a rotated key',
+      'stops working at the edge after the next deploy (run one after `quire keys rotate`).',
+    ],
+  },
+  {
     name: 'mcp',
     summary: 'serve the MCP tools over stdio (npm run mcp)',
     usage: ['mcp'],

@@ -150,6 +150,8 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
         return 2;
       }
       return (await import('./commands/state.ts')).runStateBackup(ctx, { target: positionals[1], force: values.flag('force') });
+    case 'deploy':
+      return (await import('./commands/deploy.ts')).runDeploy(ctx, { dryRun: values.flag('dry-run'), keepHours: values.integer('keep-hours') ?? 24, concurrency: values.integer('concurrency') ?? 16 });
     case 'mcp':
       return (await import('./commands/mcp.ts')).runMcp(ctx); // serves MCP over stdio until stdin closes
     case 'verify':

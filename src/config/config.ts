@@ -1,6 +1,9 @@
 // The one place that reads process.env: parse and validate settings once, fail before a port opens.
 import path from 'node:path';
 import { ProblemError } from '../problems/problem.ts';
+import { DEFAULT_MAX_BODY_BYTES } from './defaults.ts';
+
+export { DEFAULT_MAX_BODY_BYTES };
 import { NO_TRUSTED_PROXY, parseTrustProxy, TrustProxyValueError, type TrustProxy } from './trust-proxy.ts';
 
 export interface QuireConfig {
@@ -46,6 +49,16 @@ export interface QuireConfig {
    * waits between its two renames, so a test can kill it at the one moment dist/ is missing.
    */
   readonly testSwapPauseFile: string | null;
+  /** `quire deploy`: the S3-compatible bucket the export goes to (QUIRE_S3_*); bucket null: not set up. */
+  readonly s3: S3Config;
+}
+
+export interface S3Config {
+  readonly bucket: string | null;
+  /** Key prefix without surrounding `/` ('' for none). */
+  readonly prefix: string;
+  readonly endpoint: string | null;
+  readonly region: string;
 }
 
 export class ConfigError extends ProblemError<'CONFIG_INVALID'> {
@@ -101,6 +114,24 @@ function trustProxy(v: string): TrustProxy {
   }
 }
 
+function bucketName(v: string): string {
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(v)) throw new Invalid('must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens');
+  return v;
+}
+
+function keyPrefix(v: string): string {
+  const prefix = v.replace(/^\/+|\/+$/g, '');
+  if (!/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(prefix) || prefix.split('/').some((s) => s === '.' || s === '..')) {
+    throw new Invalid('must be a key prefix such as quire/production (letters, digits, . _ - and /)');
+  }
+  return prefix;
+}
+
+function region(v: string): string {
+  if (!/^[a-z0-9-]+$/.test(v)) throw new Invalid('must be a region name such as auto or eu-west-1');
+  return v;
+}
+
 function flag(v: string): boolean {
   if (!['0', '1', 'true', 'false'].includes(v)) throw new Invalid('must be 1 or 0');
   return v === '1' || v === 'true';
@@ -127,6 +158,10 @@ const SETTINGS = {
   QUIRE_LOG_FORMAT: { read: logFormat, about: 'request and delivery log lines on stderr: text (default) or json (one JSON object a line)' },
   QUIRE_METRICS: { read: flag, about: '1 serves Prometheus metrics at /metrics (default 0: /metrics is 404); keep it behind the proxy' },
   QUIRE_GIT_HOOK_SECRET: { read: atLeast(16, 'must be at least 16 characters (use e.g. `openssl rand -hex 32`)'), about: 'start --follow: the secret of push notifications to POST /hooks/git (GitHub webhook secret or GitLab token); unset: no push endpoint' },
+  QUIRE_S3_BUCKET: { read: bucketName, about: '`quire deploy`: the S3-compatible bucket (AWS S3, Cloudflare R2, MinIO…) the export is published to; credentials as the AWS SDK reads them (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)' },
+  QUIRE_S3_PREFIX: { read: keyPrefix, about: '`quire deploy`: a key prefix inside the bucket, e.g. quire/production (default: none)' },
+  QUIRE_S3_ENDPOINT: { read: httpUrl, about: '`quire deploy`: the endpoint of an S3-compatible service other than AWS, e.g. https://<account>.r2.cloudflarestorage.com (default: AWS S3)' },
+  QUIRE_S3_REGION: { read: region, about: '`quire deploy`: the bucket\'s region (default auto, as R2 wants)' },
   QUIRE_TEST_SWAP_PAUSE_FILE: { read: text, about: 'tests only: a build writes this file and waits between the two renames of its dist/ swap' },
 } satisfies Record<string, { read: (v: string) => unknown; about: string }>;
 
@@ -154,7 +189,6 @@ function readSettings(env: Record<string, string | undefined>): Settings {
 }
 
 export const DEFAULT_PORT = 8787;
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 64;
 
 /** Pure: builds the frozen config from an environment map and a working directory. */
@@ -183,5 +217,6 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     metrics: e.QUIRE_METRICS ?? false,
     gitHookSecret: e.QUIRE_GIT_HOOK_SECRET ?? null,
     testSwapPauseFile: e.QUIRE_TEST_SWAP_PAUSE_FILE ? path.resolve(cwd, e.QUIRE_TEST_SWAP_PAUSE_FILE) : null,
+    s3: Object.freeze({ bucket: e.QUIRE_S3_BUCKET ?? null, prefix: e.QUIRE_S3_PREFIX ?? '', endpoint: e.QUIRE_S3_ENDPOINT?.replace(/\/+$/, '') ?? null, region: e.QUIRE_S3_REGION ?? 'auto' }),
   });
 }

@@ -8,7 +8,7 @@ import { createFilteredList, type FilteredList } from './filtered-list.ts';
 import { hashBytes } from './content-hash.ts';
 import { articleFile, encodedFile, imageFile, listFile, listIndexFile, previewArticleFile, previewImageFile, previewItemFile, type ContentCoding } from './layout.ts';
 import { parseListIndex } from './list-index.ts';
-import type { Manifest } from './manifest.ts';
+import type { Manifest, ManifestSite } from './manifest.ts';
 
 /** A body's compressed variants, by content coding; a coding it has no variant in is absent. */
 export type EncodedVariants = Partial<Record<ContentCoding, Uint8Array>>;
@@ -105,29 +105,36 @@ export interface TreeFiles {
  * or the list index does not fit its list (naming the file).
  */
 export function assembleSnapshot(manifest: Manifest, files: TreeFiles): DistSnapshot {
-  const { read } = files;
   const sites = new Map<string, SiteContent>();
-  for (const [id, m] of Object.entries(manifest.sites)) {
-    const listBytes = read(listFile(id));
-    const list = JSON.parse(utf8.decode(listBytes)) as { site: SiteSummary; articles: ArticleListItem[] };
-    const indexKey = listIndexFile(id);
-    const index = parseListIndex(utf8.decode(read(indexKey)), files.name(indexKey), { hash: m.listHash, bytes: listBytes.length, count: list.articles.length });
-    const articles = new Map<string, Body>();
-    for (const [slug, entry] of Object.entries(m.articles)) {
-      const key = articleFile(id, slug);
-      articles.set(slug, { bytes: read(key), etag: etagOf(entry.bodyHash), encoded: readEncoded(key, entry.encodings, read) });
-    }
-    sites.set(id, {
-      id,
-      summary: list.site,
-      list: { bytes: listBytes, etag: etagOf(m.listHash), encoded: readEncoded(listFile(id), m.listEncodings, read) },
-      items: list.articles.map((item) => ({ item, kind: m.articles[item.slug]?.kind ?? 'standard' })),
-      filtered: createFilteredList(index, listBytes),
-      articles,
-      images: new Set(Object.values(m.images)),
-    });
-  }
+  for (const [id, m] of Object.entries(manifest.sites)) sites.set(id, assembleSite(id, m, files));
   return { buildId: manifest.buildId, manifest, sites };
+}
+
+/**
+ * One site of a snapshot, from its files; with `slugs`, only those articles' bodies are read (a
+ * reader that loads bodies on demand, as the edge's, passes the ones a request names).
+ */
+export function assembleSite(id: string, m: ManifestSite, files: TreeFiles, slugs: Iterable<string> = Object.keys(m.articles)): SiteContent {
+  const { read } = files;
+  const listBytes = read(listFile(id));
+  const list = JSON.parse(utf8.decode(listBytes)) as { site: SiteSummary; articles: ArticleListItem[] };
+  const indexKey = listIndexFile(id);
+  const index = parseListIndex(utf8.decode(read(indexKey)), files.name(indexKey), { hash: m.listHash, bytes: listBytes.length, count: list.articles.length });
+  const articles = new Map<string, Body>();
+  for (const slug of slugs) {
+    const key = articleFile(id, slug);
+    const entry = m.articles[slug]!;
+    articles.set(slug, { bytes: read(key), etag: etagOf(entry.bodyHash), encoded: readEncoded(key, entry.encodings, read) });
+  }
+  return {
+    id,
+    summary: list.site,
+    list: { bytes: listBytes, etag: etagOf(m.listHash), encoded: readEncoded(listFile(id), m.listEncodings, read) },
+    items: list.articles.map((item) => ({ item, kind: m.articles[item.slug]?.kind ?? 'standard' })),
+    filtered: createFilteredList(index, listBytes),
+    articles,
+    images: new Set(Object.values(m.images)),
+  };
 }
 
 /** The compressed variants of the body at `key` that the manifest names. */

@@ -72,16 +72,21 @@ export interface TreeListing {
 
 /** Every file of the tree a manifest describes, but the manifest itself. */
 export function treeFiles(manifest: TreeListing): string[] {
-  const files: string[] = [];
-  for (const [id, site] of Object.entries(manifest.sites)) {
-    files.push(...siteFiles(id, site.listEncodings));
-    for (const [slug, entry] of Object.entries(site.articles)) files.push(...articleFiles(id, slug, entry.encodings));
-    for (const name of Object.values(site.images)) files.push(imageFile(id, name));
-    for (const slug of Object.keys(site.drafts ?? {})) files.push(...previewFiles(id, slug));
-    for (const name of Object.values(site.previewImages ?? {})) files.push(previewImageFile(id, name));
-  }
+  return Object.entries(manifest.sites).flatMap(([id, site]) => siteTreeFiles(id, site));
+}
+
+/** Every file of one site in the tree (compressed variants and its preview-area files included). */
+export function siteTreeFiles(id: string, site: TreeListing['sites'][string]): string[] {
+  const files: string[] = [...siteFiles(id, site.listEncodings)];
+  for (const [slug, entry] of Object.entries(site.articles)) files.push(...articleFiles(id, slug, entry.encodings));
+  for (const name of Object.values(site.images)) files.push(imageFile(id, name));
+  for (const slug of Object.keys(site.drafts ?? {})) files.push(...previewFiles(id, slug));
+  for (const name of Object.values(site.previewImages ?? {})) files.push(previewImageFile(id, name));
   return files;
 }
+
+/** Whether a file is in the preview area (drafts): never exported where the public can read it. */
+export const isPreviewFile = (key: string): boolean => key.startsWith(`${PREVIEW_AREA}/`);
 
 /**
  * The published name of the image at `rel` (its path under the site's `images/`) with content
@@ -96,6 +101,21 @@ export function imageName(rel: string, hash: string): string {
 /** The content hash in a published image name (its strong ETag), if it has one. */
 export function hashInImageName(name: string): string | undefined {
   return name.slice(name.lastIndexOf('/') + 1).split('.').at(-2);
+}
+
+const IMAGE_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.svg': 'image/svg+xml',
+};
+
+/** The type an image is served with, by its extension (any case); octet-stream for others. */
+export function contentTypeOf(name: string): string {
+  return IMAGE_TYPES[extensionOf(name).toLowerCase()] ?? 'application/octet-stream';
 }
 
 /** `.png` for `a/b.png`; '' when the last segment has no extension (as node:path's extname). */

@@ -1,31 +1,67 @@
 // The bytes of a site's articles.json, made and cut without a JSON parser: the build writes it
 // from its items' bytes and a rebuild cuts the previous one into its items to copy unchanged
 // ones through as they are (at 10,000 articles, parsing and re-serializing the 5 MB list was a
-// tenth of a one-change rebuild); the API makes a filtered page's body the same way.
+// tenth of a one-change rebuild); the API makes a filtered page's body the same way. Plain
+// Uint8Arrays, no Buffer: the edge Worker uses this too.
 
 /** slug → the item's JSON bytes as they stand in articles.json. */
 export type ListItems = Map<string, Uint8Array>;
 
 // Every item is serialized with `slug` first. Inside a JSON string a quote is always escaped,
 // so this byte sequence can only be the boundary between two items.
-const FIRST = Buffer.from('"articles":[{"slug":"');
-const NEXT = Buffer.from('},{"slug":"');
+const encoder = new TextEncoder();
+const FIRST = encoder.encode('"articles":[{"slug":"');
+const NEXT = encoder.encode('},{"slug":"');
+const EMPTY = encoder.encode('"articles":[]}');
 const QUOTE = 0x22;
+const CLOSE_BRACKET = 0x5d;
+const CLOSE_BRACE = 0x7d;
+
+/** Where `needle` first stands in `bytes` at or after `from`; -1 when nowhere (Buffer#indexOf, on any Uint8Array). */
+function indexOfBytes(bytes: Uint8Array, needle: Uint8Array, from = 0): number {
+  const first = needle[0]!;
+  for (let at = bytes.indexOf(first, from); at >= 0 && at + needle.length <= bytes.length; at = bytes.indexOf(first, at + 1)) {
+    let i = 1;
+    while (i < needle.length && bytes[at + i] === needle[i]) i++;
+    if (i === needle.length) return at;
+  }
+  return -1;
+}
+
+/** The bytes from `start` to `end` as text, one character per byte (slugs are ASCII). */
+function latin1(bytes: Uint8Array, start: number, end: number): string {
+  let text = '';
+  for (let i = start; i < end; i++) text += String.fromCharCode(bytes[i]!);
+  return text;
+}
+
+/** The parts joined into one array. */
+function concatBytes(parts: Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
 
 /** The items of a list body; null when it is not one this build wrote (then the site is built in full). */
-export function splitListItems(bytes: Buffer): ListItems | null {
+export function splitListItems(bytes: Uint8Array): ListItems | null {
   const items: ListItems = new Map();
-  const first = bytes.indexOf(FIRST);
-  if (first < 0) return bytes.includes('"articles":[]}') ? items : null;
-  if (!bytes.subarray(bytes.length - 2).equals(Buffer.from(']}'))) return null;
+  const first = indexOfBytes(bytes, FIRST);
+  if (first < 0) return indexOfBytes(bytes, EMPTY) >= 0 ? items : null;
+  if (bytes[bytes.length - 2] !== CLOSE_BRACKET || bytes[bytes.length - 1] !== CLOSE_BRACE) return null;
   let start = first + FIRST.length - '{"slug":"'.length;
   while (start >= 0) {
     const slugStart = start + '{"slug":"'.length;
     const slugEnd = bytes.indexOf(QUOTE, slugStart);
-    const next = bytes.indexOf(NEXT, slugEnd);
+    const next = indexOfBytes(bytes, NEXT, slugEnd);
     const end = next < 0 ? bytes.length - 2 : next + 1;
     if (slugEnd < 0 || end <= slugEnd) return null;
-    items.set(bytes.toString('latin1', slugStart, slugEnd), bytes.subarray(start, end));
+    items.set(latin1(bytes, slugStart, slugEnd), bytes.subarray(start, end));
     start = next < 0 ? -1 : next + 2;
   }
   return items;
@@ -35,8 +71,8 @@ export function splitListItems(bytes: Buffer): ListItems | null {
  * Byte for byte what JSON.stringify({site, total, articles}) gives for these items; `total` is
  * their number unless a page of a longer list is given.
  */
-export function listBody(site: { name: string; lang: string }, items: Uint8Array[], total = items.length): Buffer {
-  return Buffer.concat(listBodyParts(site, items, total));
+export function listBody(site: { name: string; lang: string }, items: Uint8Array[], total = items.length): Uint8Array {
+  return concatBytes(listBodyParts(site, items, total));
 }
 
 /**
@@ -65,6 +101,6 @@ export function listItemSpans(site: { name: string; lang: string }, items: Uint8
 }
 
 const listHead = (site: { name: string; lang: string }, total: number) =>
-  Buffer.from(`{"site":${JSON.stringify({ name: site.name, lang: site.lang })},"total":${total},"articles":[`);
-const COMMA = Buffer.from(',');
-const END = Buffer.from(']}');
+  encoder.encode(`{"site":${JSON.stringify({ name: site.name, lang: site.lang })},"total":${total},"articles":[`);
+const COMMA = encoder.encode(',');
+const END = encoder.encode(']}');

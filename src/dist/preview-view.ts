@@ -45,7 +45,7 @@ const newestFirst = (a: Entry, b: Entry) =>
   descending(a.publishedAt ?? '', b.publishedAt ?? '') || descending(a.updatedAt ?? '', b.updatedAt ?? '') || -descending(a.slug, b.slug);
 
 export function previewAt(site: SiteContent, m: ManifestSite, drafts: ReadonlyMap<string, DraftFiles>, nowMs: number): SiteContent {
-  const items = splitListItems(Buffer.from(site.list.bytes.buffer, site.list.bytes.byteOffset, site.list.bytes.byteLength));
+  const items = splitListItems(site.list.bytes);
   if (!items) throw new Error(`the list of site "${site.id}" is not one a build wrote`);
   const entries: Entry[] = [];
   for (const [slug, e] of Object.entries(m.articles)) {

@@ -59,7 +59,7 @@ function siteAt(site: SiteContent, m: ManifestSite, nowMs: number): TimedSiteCon
 
   // The list without the hidden items: their bytes cut from the build's list (never re-serialized),
   // and its index made as the build makes it.
-  const itemBytes = splitListItems(Buffer.from(site.list.bytes.buffer, site.list.bytes.byteOffset, site.list.bytes.byteLength));
+  const itemBytes = splitListItems(site.list.bytes);
   if (!itemBytes) throw new Error(`the list of site "${site.id}" is not one a build wrote`);
   const kept = site.items.filter((i) => !hidden.has(i.item.slug));
   const bytes = kept.map((i) => itemBytes.get(i.item.slug)!);

@@ -6,25 +6,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { BoundedMap } from '../cache/bounded-map.ts';
 import { SITE_ID } from '../content/model.ts';
+import { keyMessage, LABELS, MAX_MEMO_ENTRIES, parseKey, type KeyGenerations, type KeyGrant, type KeyVerifier } from './key-shape.ts';
 
-const KEY_SHAPE = /^(pk|pv)_([a-z0-9][a-z0-9-]*)\.([A-Za-z0-9_-]{43})$/;
-const MAX_KEY_LENGTH = 256;
-/** Keys remembered; more sites than this only cost an HMAC per request. */
-const MAX_MEMO_ENTRIES = 1024;
+export { PREVIEW_SUFFIX, previewKeyName } from './key-shape.ts';
+export type { KeyGenerations, KeyGrant, KeyScope, KeyVerifier } from './key-shape.ts';
+import { previewKeyName } from './key-shape.ts';
 
-export interface KeyGenerations {
-  generationOf(siteId: string): number;
-}
-
-/** What a key opens: the public articles of a site, or with a preview key its drafts too. */
-export type KeyScope = 'public' | 'preview';
-
-export interface KeyGrant {
-  siteId: string;
-  scope: KeyScope;
-}
-
-export interface Keyring {
+export interface Keyring extends KeyVerifier {
   keyFor(siteId: string): string;
   previewKeyFor(siteId: string): string;
   /**
@@ -37,19 +25,6 @@ export interface Keyring {
   grant(unsafeKey: string, knownSites: { has(siteId: string): boolean }): KeyGrant | null;
 }
 
-/**
- * A site's preview key has a generation of its own, kept under `<site>.preview` (a dot is never
- * part of a site id), so rotating one of a site's keys leaves the other working.
- */
-export const PREVIEW_SUFFIX = '.preview';
-
-/** The name a site's preview key generation is kept under. */
-export function previewKeyName(siteId: string): string {
-  return `${siteId}${PREVIEW_SUFFIX}`;
-}
-
-const LABELS = { pk: 'quire-api-key', pv: 'quire-preview-key' } as const;
-
 export function createKeyring(secret: string, generations: KeyGenerations): Keyring {
   const memo = new BoundedMap<string, string>(MAX_MEMO_ENTRIES);
   function make(prefix: keyof typeof LABELS, siteId: string): string {
@@ -58,21 +33,19 @@ export function createKeyring(secret: string, generations: KeyGenerations): Keyr
     const memoKey = `${prefix}:${siteId}:${generation}`;
     let key = memo.get(memoKey);
     if (!key) {
-      const sig = createHmac('sha256', secret).update(`${LABELS[prefix]}\0${siteId}\0${generation}`).digest('base64url');
+      const sig = createHmac('sha256', secret).update(keyMessage(prefix, siteId, generation)).digest('base64url');
       key = `${prefix}_${siteId}.${sig}`;
       memo.set(memoKey, key);
     }
     return key;
   }
   function grant(unsafeKey: string, knownSites: { has(siteId: string): boolean }): KeyGrant | null {
-    if (unsafeKey.length > MAX_KEY_LENGTH) return null;
-    const m = KEY_SHAPE.exec(unsafeKey);
-    if (!m || !knownSites.has(m[2]!)) return null;
-    const prefix = m[1] as keyof typeof LABELS;
-    const expected = Buffer.from(make(prefix, m[2]!));
+    const parsed = parseKey(unsafeKey);
+    if (!parsed || !knownSites.has(parsed.siteId)) return null;
+    const expected = Buffer.from(make(parsed.prefix, parsed.siteId));
     const given = Buffer.from(unsafeKey);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-    return { siteId: m[2]!, scope: prefix === 'pk' ? 'public' : 'preview' };
+    return { siteId: parsed.siteId, scope: parsed.scope };
   }
   return {
     keyFor: (siteId) => make('pk', siteId),

@@ -78,7 +78,7 @@ describe('quire --version and quire --help', () => {
     for (const spec of COMMANDS) expect(r.stdout).toMatch(new RegExp(`^  ${spec.name} `, 'm'));
     for (const s of SETTING_LINES) expect(r.stdout).toMatch(new RegExp(`^  ${s.name} `, 'm'));
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const documented = [...readme.matchAll(/^\| `((?:QUIRE_|PORT|HOST)[A-Z_]*)` \|/gm)].map((m) => m[1]);
+    const documented = [...readme.matchAll(/^\| `((?:QUIRE_|PORT|HOST)[A-Z0-9_]*)` \|/gm)].map((m) => m[1]);
     expect(documented).toContain('QUIRE_ADMIN_TOKEN');
     for (const name of documented) expect(r.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
     expect(SETTING_LINES.map((s) => s.name).sort()).toEqual([...documented].sort());

@@ -37,6 +37,7 @@ describe('parseConfig', () => {
       metrics: false,
       gitHookSecret: null,
       testSwapPauseFile: null,
+      s3: { bucket: null, prefix: '', endpoint: null, region: 'auto' },
     });
     expect(Object.isFrozen(c)).toBe(true);
   });

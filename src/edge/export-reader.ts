@@ -1,0 +1,193 @@
+// The export (src/dist/object-export.ts) as the edge Worker reads it from a bucket binding: the
+// pointer, re-read at most every `pointerTtlMs`; a build's document and each site's part and
+// base content, kept per build id and part hash; object bytes, content-addressed, kept in a
+// bounded cache of bytes (and, where given, the runtime's shared cache). A request gets a
+// snapshot of one build holding only the site its key or path names and the one article body it
+// asks for: no request loads a whole build.
+import { assembleSite, imageKey, type Body, type DistReader, type DistSnapshot, type SiteContent } from '../dist/dist-reader.ts';
+import { articleFile, listFile, listIndexFile } from '../dist/layout.ts';
+import { MANIFEST_FORMAT, type Manifest } from '../dist/manifest.ts';
+import { buildKey, objectKey, parseBuild, parsePointer, parseSite, POINTER_KEY, type ExportBuild, type ExportPointer, type ExportSite } from '../dist/object-export.ts';
+import { BoundedMap } from '../cache/bounded-map.ts';
+
+/** What the Worker needs of an R2 bucket binding. */
+export interface ExportBucket {
+  get(key: string): Promise<{ arrayBuffer(): Promise<ArrayBuffer> } | null>;
+}
+
+/** A shared cache of immutable objects by URL (the Workers Cache API's `caches.default`). */
+export interface ObjectCache {
+  match(url: string): Promise<Response | undefined>;
+  put(url: string, response: Response): Promise<void>;
+}
+
+export interface ExportReaderOptions {
+  bucket: ExportBucket;
+  /** QUIRE_S3_PREFIX as deployed ('' for none). */
+  prefix: string;
+  pointerTtlMs: number;
+  clock: () => number;
+  /** Bytes of objects kept in memory (default 32 MiB). */
+  maxCachedBytes?: number;
+  objectCache?: ObjectCache | null;
+}
+
+/** What one request reads: the site its key or asset path names, the article its path names. */
+export interface RequestNeeds {
+  siteId: string | null;
+  slug: string | null;
+}
+
+interface LoadedSite {
+  part: ExportSite;
+  /** The site's list, index and summary; article bodies are added per request. */
+  base: SiteContent;
+}
+
+export class ExportUnreadableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ExportUnreadableError';
+  }
+}
+
+export interface ExportReader {
+  /** The pointer as last read (at most `pointerTtlMs` old); null when nothing is deployed. */
+  pointer(): Promise<ExportPointer | null>;
+  /** The pointer read most recently, without reading (the key generations in force). */
+  lastPointer(): ExportPointer | null;
+  /** A reader of the pointed build holding what `needs` names. */
+  readerFor(pointer: ExportPointer, needs: RequestNeeds): Promise<DistReader>;
+}
+
+export function createExportReader(options: ExportReaderOptions): ExportReader {
+  const { bucket, clock, pointerTtlMs } = options;
+  const base = options.prefix ? `${options.prefix}/` : '';
+  const objects = createByteCache(options.maxCachedBytes ?? 32 * 1024 * 1024);
+  const builds = new BoundedMap<string, Promise<ExportBuild>>(4);
+  const sites = new BoundedMap<string, Promise<LoadedSite>>(256);
+  let pointer: { value: ExportPointer | null; at: number; reading: Promise<ExportPointer | null> | null } = { value: null, at: -Infinity, reading: null };
+
+  async function read(key: string): Promise<Uint8Array> {
+    const object = await bucket.get(base + key);
+    if (!object) throw new ExportUnreadableError(`${base + key} is missing from the bucket: deploy again (quire deploy)`);
+    return new Uint8Array(await object.arrayBuffer());
+  }
+
+  async function object(hash: string): Promise<Uint8Array> {
+    const held = objects.get(hash);
+    if (held) return held;
+    const url = `https://quire-export.invalid/${base}${objectKey(hash)}`;
+    const shared = await options.objectCache?.match(url);
+    const bytes = shared ? new Uint8Array(await shared.arrayBuffer()) : await read(objectKey(hash));
+    if (!shared && options.objectCache) {
+      // Named by their content, objects never change: the shared cache may keep them for good.
+      await options.objectCache.put(url, new Response(bytes.slice(), { headers: { 'cache-control': 'public, max-age=31536000, immutable' } }));
+    }
+    objects.set(hash, bytes);
+    return bytes;
+  }
+
+  /** Memoized per key; a failure is forgotten so the next request tries again. */
+  function once<T>(cache: BoundedMap<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+    let value = cache.get(key);
+    if (!value) {
+      value = load();
+      value.catch(() => cache.delete(key));
+      cache.set(key, value);
+    }
+    return value;
+  }
+
+  const buildOf = (buildId: string) => once(builds, buildId, async () => parseBuild(await read(buildKey(buildId)), base + buildKey(buildId)));
+
+  const siteOf = (siteId: string, partHash: string) =>
+    once(sites, `${siteId}:${partHash}`, async (): Promise<LoadedSite> => {
+      const part = parseSite(await object(partHash), base + objectKey(partHash));
+      const files = new Map<string, Uint8Array>();
+      const listKeys = [listFile(siteId), listIndexFile(siteId)].filter((k) => part.files[k] !== undefined);
+      await Promise.all(listKeys.map(async (k) => files.set(k, await object(part.files[k]!))));
+      const site = assembleSite(siteId, { ...part.site }, {
+        read: (key) => {
+          const bytes = files.get(key);
+          if (!bytes) throw new ExportUnreadableError(`the part of site "${siteId}" names no ${key}`);
+          return bytes;
+        },
+        name: (key) => `${base}${objectKey(part.files[key] ?? '?')} (${key})`,
+      }, []);
+      return { part, base: site };
+    });
+
+  return {
+    lastPointer: () => pointer.value,
+    async pointer() {
+      if (clock() - pointer.at < pointerTtlMs) return pointer.value;
+      pointer.reading ??= (async () => {
+        try {
+          const bytes = await bucket.get(base + POINTER_KEY);
+          const value = bytes ? parsePointer(new Uint8Array(await bytes.arrayBuffer()), base + POINTER_KEY) : null;
+          pointer = { value, at: clock(), reading: null };
+          return value;
+        } catch (err) {
+          pointer.reading = null;
+          throw err;
+        }
+      })();
+      return pointer.reading;
+    },
+    async readerFor(p, needs) {
+      const build = await buildOf(p.buildId);
+      const manifest: Manifest = { format: MANIFEST_FORMAT, buildId: build.buildId, builtAt: build.builtAt, renderer: build.renderer, publicUrl: build.publicUrl, inputs: build.inputs, sites: {} };
+      const snapshot: DistSnapshot = { buildId: build.buildId, manifest, sites: new Map() };
+      const siteId = needs.siteId;
+      let part: ExportSite | null = null;
+      if (siteId !== null && Object.hasOwn(build.sites, siteId)) {
+        const loaded = await siteOf(siteId, build.sites[siteId]!);
+        part = loaded.part;
+        manifest.sites[siteId] = { ...part.site };
+        const articles = new Map<string, Body>();
+        const slug = needs.slug;
+        const entry = slug !== null && Object.hasOwn(part.site.articles, slug) ? part.site.articles[slug]! : null;
+        const bodyHash = entry ? part.files[articleFile(siteId, slug!)] : undefined;
+        if (entry && bodyHash) articles.set(slug!, { bytes: await object(bodyHash), etag: `"${entry.bodyHash}"` });
+        snapshot.sites.set(siteId, { ...loaded.base, articles });
+      }
+      return {
+        current: () => snapshot,
+        async readImage(imageSite, name) {
+          const key = imageKey(snapshot, imageSite, name);
+          const hash = key && imageSite === siteId ? part?.files[key] : undefined;
+          return hash ? object(hash) : null;
+        },
+        // Preview keys are refused at the edge (web-crypto-keyring.ts): drafts are never exported.
+        readDrafts: () => Promise.reject(new Error('drafts are not exported to the edge')),
+      };
+    },
+  };
+}
+
+/** A cache of immutable byte arrays by name, bounded by their total size (least recently used out first). */
+function createByteCache(maxBytes: number) {
+  const entries = new Map<string, Uint8Array>();
+  let total = 0;
+  return {
+    get(key: string): Uint8Array | undefined {
+      const value = entries.get(key);
+      if (value) {
+        entries.delete(key);
+        entries.set(key, value);
+      }
+      return value;
+    },
+    set(key: string, value: Uint8Array): void {
+      if (value.length > maxBytes || entries.has(key)) return;
+      entries.set(key, value);
+      total += value.length;
+      for (const [oldest, bytes] of entries) {
+        if (total <= maxBytes) break;
+        entries.delete(oldest);
+        total -= bytes.length;
+      }
+    },
+  };
+}

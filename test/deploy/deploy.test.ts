@@ -1,0 +1,218 @@
+// `quire deploy` against a real S3-protocol server (s3rver) on loopback: what a first deploy
+// uploads, that a second uploads nothing and one changed article only its own objects, the
+// pointer switched last, the prune, rotations carried by the pointer, drafts never uploaded, and
+// a deploy SIGKILLed halfway that a rerun finishes.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDist } from '../../src/build/build.ts';
+import { hashBytes } from '../../src/dist/content-hash.ts';
+import { articleFile, listFile, listIndexFile, payloadFile } from '../../src/dist/layout.ts';
+import { readManifest } from '../../src/dist/local-dist.ts';
+import { buildKey, objectKey, parsePointer, POINTER_KEY } from '../../src/dist/object-export.ts';
+import { deploy, edgeKeyGenerations, type DeploySummary } from '../../src/deploy/deploy.ts';
+import { planExport } from '../../src/deploy/export-plan.ts';
+import type { ObjectStore } from '../../src/deploy/object-store.ts';
+import { projectFolders, article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
+import { runCli, spawnCli } from '../helpers/run-cli.ts';
+import { startTestS3, type TestS3 } from '../helpers/s3-server.ts';
+
+let s3: TestS3;
+beforeAll(async () => {
+  s3 = await startTestS3();
+});
+afterAll(async () => {
+  await s3?.close();
+});
+
+async function build(p: TempProject): Promise<void> {
+  const result = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'https://api.example.com' });
+  expect(result.ok, JSON.stringify(result.issues)).toBe(true);
+}
+
+function deployOf(p: TempProject, store: ObjectStore, extra: Partial<Parameters<typeof deploy>[0]> = {}): Promise<DeploySummary> {
+  const manifest = readManifest(p.distDir)!;
+  return deploy({ store, plan: planExport(p.distDir, manifest), keyGenerations: edgeKeyGenerations(manifest, null), ...extra });
+}
+
+async function keysIn(store: ObjectStore, prefix: string): Promise<Set<string>> {
+  const keys = new Set<string>();
+  for await (const o of store.list(prefix)) keys.add(o.key);
+  return keys;
+}
+
+const pointerOf = async (store: ObjectStore) => {
+  const bytes = await store.get(POINTER_KEY);
+  return bytes ? parsePointer(bytes) : null;
+};
+
+function twoSites(): TempProject {
+  const p = createTempProject();
+  writeSite(p, 'one');
+  writeSite(p, 'two');
+  p.write('one/images/cover.png', 'cover-bytes');
+  for (let i = 0; i < 5; i++) p.write(`one/articles/a${i}.md`, article({ title: `A ${i}`, status: 'published', publishedAt: `2026-01-0${i + 1}`, ...(i === 0 ? { image: 'cover.png' } : {}) }));
+  p.write('one/articles/secret-draft.md', article({ title: 'Draft' }, 'Words nobody may read yet.\n'));
+  p.write('two/articles/b.md', article({ title: 'B', status: 'published', publishedAt: '2026-02-01' }));
+  return p;
+}
+
+describe('quire deploy', () => {
+  it('uploads a build once, then nothing, then only what one changed article touches; switches the pointer last', async () => {
+    const p = twoSites();
+    const store = s3.store('incremental');
+    try {
+      await build(p);
+      const first = await deployOf(p, store);
+      const m1 = readManifest(p.distDir)!;
+      // 2 sites: each its list and index, and its part; 6 articles: body and payload; 1 image; the build document.
+      expect(first).toMatchObject({ buildId: m1.buildId, previousBuildId: null, uploaded: 2 * 2 + 2 + 6 * 2 + 1 + 1, skipped: 0, removed: 0, switched: true });
+      expect((await pointerOf(store))!.buildId).toBe(m1.buildId);
+      const objectsAfterFirst = await keysIn(store, 'objects/');
+
+      // Drafts never leave the machine: no stored object holds the draft's text.
+      for (const key of objectsAfterFirst) expect(new TextDecoder().decode((await store.get(key))!)).not.toContain('Words nobody may read');
+
+      const again = await deployOf(p, store);
+      expect(again).toMatchObject({ uploaded: 0, uploadedBytes: 0, switched: false, removed: 0 });
+      expect(again.skipped).toBe(first.uploaded - 1);
+
+      p.write('one/articles/a3.md', article({ title: 'A 3, revised', status: 'published', publishedAt: '2026-01-04' }));
+      await build(p);
+      const m2 = readManifest(p.distDir)!;
+      const dryRun = await deployOf(p, store, { dryRun: true });
+      expect(dryRun).toMatchObject({ dryRun: true, switched: true });
+      expect((await pointerOf(store))!.buildId).toBe(m1.buildId); // a dry run writes nothing
+      expect(await keysIn(store, 'objects/')).toEqual(objectsAfterFirst);
+
+      const changed = await deployOf(p, store);
+      // The article's body and payload, the site's list and index, the site's part, the build document.
+      expect(changed).toMatchObject({ uploaded: 6, previousBuildId: m1.buildId, buildId: m2.buildId, switched: true });
+      expect(changed.uploaded).toBeLessThan(10);
+      const added = [...(await keysIn(store, 'objects/'))].filter((k) => !objectsAfterFirst.has(k));
+      const expected = [articleFile('one', 'a3'), payloadFile('one', 'a3'), listFile('one'), listIndexFile('one')].map((k) => objectKey(hashBytes(fs.readFileSync(path.join(p.distDir, k)))));
+      expect(added).toHaveLength(5);
+      expect(added).toEqual(expect.arrayContaining(expected));
+      const pointer = (await pointerOf(store))!;
+      expect(pointer.buildId).toBe(m2.buildId);
+      expect(Object.keys(pointer.retired)).toEqual([m1.buildId]);
+      expect(await store.has(buildKey(m2.buildId))).toBe(true);
+    } finally {
+      p.cleanup();
+    }
+  }, 60_000);
+
+  it('prunes a build retired longer than the grace period, keeping every object a kept build references', async () => {
+    const p = twoSites();
+    const store = s3.store('prune');
+    let now = Date.parse('2026-06-01T00:00:00Z');
+    const clock = { now: () => now, keepMs: 3600_000 };
+    try {
+      await build(p);
+      await deployOf(p, store, clock);
+      const b1 = readManifest(p.distDir)!.buildId;
+      const first = await keysIn(store, 'objects/');
+      p.write('two/articles/b.md', article({ title: 'B, revised', status: 'published', publishedAt: '2026-02-01' }));
+      await build(p);
+      now += 60_000;
+      const second = await deployOf(p, store, clock);
+      expect(second.removed).toBe(0); // b1 is retired, but within the grace period
+      expect(await store.has(buildKey(b1))).toBe(true);
+
+      now += 2 * 3600_000;
+      const third = await deployOf(p, store, clock); // same build: prunes b1 all the same
+      expect(third).toMatchObject({ uploaded: 0, prunedBuilds: [b1] });
+      expect(await store.has(buildKey(b1))).toBe(false);
+      const kept = await keysIn(store, 'objects/');
+      // Removed: site two's old body, payload, list, index and part, nothing else.
+      expect(third.removed).toBe(5 + 1);
+      expect([...first].filter((k) => !kept.has(k))).toHaveLength(5);
+      expect((await pointerOf(store))!.retired).toEqual({});
+      // Everything the current build names is still there.
+      const plan = planExport(p.distDir, readManifest(p.distDir)!);
+      for (const hash of plan.objects.keys()) expect(kept.has(objectKey(hash)), hash).toBe(true);
+    } finally {
+      p.cleanup();
+    }
+  }, 60_000);
+
+  it('carries key rotations in the pointer, and never lowers a generation already deployed', async () => {
+    const p = twoSites();
+    const store = s3.store('rotation');
+    try {
+      await build(p);
+      const manifest = readManifest(p.distDir)!;
+      const plan = planExport(p.distDir, manifest);
+      await deploy({ store, plan, keyGenerations: edgeKeyGenerations(manifest, { one: 3 }) });
+      expect((await pointerOf(store))!.keyGenerations).toEqual({ one: 3 });
+      // Same build, a later rotation: only the pointer changes.
+      const rotated = await deploy({ store, plan, keyGenerations: edgeKeyGenerations(manifest, { one: 4, 'two.preview': 2 }) });
+      expect(rotated).toMatchObject({ uploaded: 0, switched: true });
+      expect((await pointerOf(store))!.keyGenerations).toEqual({ one: 4, 'two.preview': 2 });
+      // A deploy from a machine whose keys.json lost the rotation does not bring the old key back.
+      await deploy({ store, plan, keyGenerations: {} });
+      expect((await pointerOf(store))!.keyGenerations).toEqual({ one: 4, 'two.preview': 2 });
+    } finally {
+      p.cleanup();
+    }
+  }, 60_000);
+});
+
+describe('quire deploy (the command)', () => {
+  let p: TempProject;
+  beforeAll(async () => {
+    p = createTempProject();
+    writeSite(p, 'big');
+    for (let i = 0; i < 300; i++) p.write(`big/articles/post-${i}.md`, article({ title: `Post ${i}`, status: 'published', publishedAt: '2026-03-01' }, `Body ${i}.\n`));
+    await build(p);
+  }, 60_000);
+  afterAll(() => p?.cleanup());
+
+  it('says what is missing before touching anything', async () => {
+    const noBucket = await runCli(['deploy'], projectFolders(p));
+    expect(noBucket.code).toBe(2);
+    expect(noBucket.stderr).toContain('QUIRE_S3_BUCKET: must be set');
+    const bad = await runCli(['deploy'], { ...projectFolders(p), QUIRE_S3_BUCKET: 'Not A Bucket', QUIRE_S3_ENDPOINT: 'ftp://x' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('QUIRE_S3_BUCKET: must be a bucket name');
+    expect(bad.stderr).toContain('QUIRE_S3_ENDPOINT: must use http or https');
+  }, 30_000);
+
+  it('killed halfway leaves the pointer as it was; run again, it uploads only the rest and switches', async () => {
+    const env = { ...projectFolders(p), ...s3.env('killed') };
+    const store = s3.store('killed');
+    const dry = await runCli(['deploy', '--dry-run'], env);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/Dry run: would upload 604 objects .*skipped 0, removed 0; would switch current\.json to build/);
+    expect(await keysIn(store, '')).toEqual(new Set());
+
+    // One upload at a time, killed (SIGKILL, the whole process group) at its first progress line.
+    const run = spawnCli(['deploy', '--concurrency', '1'], env);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no progress line')), 30_000);
+      run.child.stdout!.on('data', (d: Buffer) => {
+        if (/uploaded 100\/603 objects/.test(d.toString())) {
+          clearTimeout(timer);
+          run.kill();
+          resolve();
+        }
+      });
+    });
+    await run.result;
+    expect(await pointerOf(store)).toBeNull();
+    const partial = (await keysIn(store, 'objects/')).size;
+    expect(partial).toBeGreaterThanOrEqual(100);
+    expect(partial).toBeLessThan(603);
+
+    const rerun = await runCli(['deploy'], env);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    const summary = /uploaded (\d+) objects \(.*\), skipped (\d+), removed 0; switched current\.json to build (\S+);/.exec(rerun.stdout);
+    expect(summary, rerun.stdout).not.toBeNull();
+    expect(Number(summary![1])).toBe(604 - partial);
+    expect(Number(summary![2])).toBe(partial);
+    expect((await pointerOf(store))!.buildId).toBe(readManifest(p.distDir)!.buildId);
+    expect((await keysIn(store, 'objects/')).size).toBe(603);
+    // Every object is whole: named by the hash of the bytes stored.
+    for (const key of await keysIn(store, 'objects/')) expect(hashBytes((await store.get(key))!), key).toBe(key.slice('objects/'.length));
+  }, 90_000);
+});

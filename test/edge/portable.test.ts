@@ -1,0 +1,24 @@
+// The edge Worker runs on workerd without Node APIs. Its bundle is made for a neutral platform,
+// where importing a Node built-in anywhere in what it reaches fails the bundle; the bundle is
+// then checked for Node globals and for parts of Quire that belong to the Node process only.
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { bundleWorker, WORKER_BUNDLE } from '../../scripts/edge/local-edge.ts';
+
+describe('the edge Worker bundle', () => {
+  it('bundles for a runtime without Node, from the Worker entry and what the Content API needs only', async () => {
+    const { code, inputs } = await bundleWorker();
+    expect(inputs).toContain('src/edge/worker.ts');
+    expect(inputs).toContain('src/api/app.ts');
+    const nodeOnly = inputs.filter((i) => /^src\/(app|cli|store|delivery|net|server|admin|mcp|build|deploy|publish|follow|render)\//.test(i) || /node_modules\/(better-sqlite3|@aws-sdk|@hono\/node-server)\//.test(i) || i === 'src/config/config.ts');
+    expect(nodeOnly).toEqual([]);
+    expect(code).not.toMatch(/\brequire\(|\bBuffer\b|__dirname|setImmediate/);
+    // `process` appears only as the optional lookup of Node's hash (content-hash.ts), absent on workerd.
+    const processUses = [...code.matchAll(/(?<![.\w])process\b(?!\()|globalThis\.process\b/g)].map((m) => code.slice(m.index, m.index + 40));
+    expect(processUses).toEqual([expect.stringMatching(/^globalThis\.process\?\.getBuiltinModule\?\.\(/)]);
+  }, 60_000);
+
+  it('refuses a Node built-in (the check can fail)', async () => {
+    await expect(build({ ...WORKER_BUNDLE, stdin: { contents: "import fs from 'node:fs'; export default fs;", resolveDir: '.' } })).rejects.toThrow(/node:fs/);
+  });
+});
