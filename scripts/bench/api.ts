@@ -23,10 +23,10 @@ interface Row { route: string; server: string; mode: string; reqPerSec: number; 
 const ROUNDS = 3;
 const LOAD_CHILD = path.join(import.meta.dirname, 'load-child.mjs');
 
-interface Load { reqPerSec: number; p50: number; p99: number; ok: boolean }
+export interface Load { reqPerSec: number; p50: number; p99: number; ok: boolean }
 
 /** Saturation (closed loop, autocannon) or a fixed rate (open loop), from a child process. */
-function run(url: string, headers: Record<string, string>, opts: { duration: number; connections: number; rate?: number }): Promise<Load> {
+export function run(url: string, headers: Record<string, string>, opts: { duration: number; connections: number; rate?: number }): Promise<Load> {
   const job = { mode: opts.rate ? 'rate' : 'saturate', url, headers, connections: opts.connections, seconds: opts.duration, rate: opts.rate };
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [LOAD_CHILD, JSON.stringify(job)], { maxBuffer: 1 << 20 }, (err, stdout) => {

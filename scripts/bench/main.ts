@@ -1,4 +1,4 @@
-// `npm run bench [-- --only build,parse,api,compression,lists,deliveries,publish,eleventy,ratio] [--sizes 1000,4000,10000]
+// `npm run bench [-- --only build,parse,api,compression,lists,deliveries,publish,eleventy,ratio,edge,deploy] [--sizes 1000,4000,10000]
 // [--corpus standard|dense]`: every benchmark, printed as Markdown tables for docs/benchmarks.md.
 // `ratio` is only the alternating Quire/Eleventy rounds that `eleventy` ends with.
 import os from 'node:os';
@@ -13,10 +13,11 @@ import { parseCorpusVariant } from './corpus.ts';
 import { eleventyBuild, ensureEleventy } from './eleventy.ts';
 import { benchParse } from './parse.ts';
 import { benchPublishDryRun } from './publish-dry-run.ts';
+import { benchDeploy, benchEdge } from './edge.ts';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, sizes: { type: 'string', default: '1000,4000,10000' }, corpus: { type: 'string', default: 'standard' } } });
 const corpus = parseCorpusVariant(values.corpus);
-const only = new Set((values.only ?? 'build,parse,eleventy,api,compression,lists,deliveries,publish').split(','));
+const only = new Set((values.only ?? 'build,parse,eleventy,api,compression,lists,deliveries,publish,edge,deploy').split(','));
 const sizes = values.sizes!.split(',').map(Number);
 const largest = Math.max(...sizes);
 const PAIRED_ROUNDS = 3;
@@ -98,4 +99,15 @@ if (only.has('deliveries')) {
 if (only.has('publish')) {
   const p = benchPublishDryRun(largest);
   out(`\n| publish --dry-run, 1 of ${p.count} articles changed (CLI, median of 5) | ${p.medianMs.toFixed(0)} ms |\n|---|---|`);
+}
+
+if (only.has('edge')) {
+  out('\n| Content API, 1,000 articles, loopback, 50 conns (best of 3 alternating rounds) | Node server | Worker under workerd | Worker / Node |\n|---|---|---|---|');
+  const show = (l: { reqPerSec: number; p50: number; p99: number }) => `${l.reqPerSec.toFixed(0)} req/s (p50 ${l.p50} ms, p99 ${l.p99} ms)`;
+  for (const r of await benchEdge()) out(`| ${r.request} | ${show(r.node)} | ${show(r.edge)} | ${(r.edge.reqPerSec / r.node.reqPerSec).toFixed(2)}× |`);
+}
+
+if (only.has('deploy')) {
+  out('\n| `quire deploy` to s3rver on loopback | objects uploaded | skipped | MiB | seconds |\n|---|---|---|---|---|');
+  for (const r of await benchDeploy(largest)) out(`| ${r.run} | ${r.uploaded} | ${r.skipped} | ${r.megabytes.toFixed(1)} | ${r.seconds.toFixed(2)} |`);
 }

@@ -10,6 +10,8 @@ import { ApiError } from './api-error.ts';
 import { decodeCursor, encodeCursor, siteTag } from './change-cursor.ts';
 import { oneParam } from './list-query.ts';
 
+const utf8 = new TextDecoder();
+
 /** Changes per answer when `limit` is not given, and the most one answer may carry. */
 export const DEFAULT_CHANGES_LIMIT = 500;
 export const MAX_CHANGES_LIMIT = 1000;
@@ -65,8 +67,8 @@ export async function answerChanges(params: URLSearchParams, site: SiteContent, 
  */
 function currentState(site: SiteContent, recorded: { slug: string; item: string | null; at: number }[] | null, now: number): FeedEntry[] {
   let served: Map<string, Uint8Array> | null = null;
-  const servedItems = () => (served ??= splitListItems(Buffer.from(site.list.bytes.buffer, site.list.bytes.byteOffset, site.list.bytes.byteLength)) ?? new Map());
-  const text = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  const servedItems = () => (served ??= splitListItems(site.list.bytes) ?? new Map());
+  const text = (bytes: Uint8Array) => utf8.decode(bytes);
   if (recorded === null) {
     // The list is newest first; the feed is oldest first.
     return [...servedItems()].reverse().map(([slug, bytes]) => ({ type: 'published', slug, at: now, item: text(bytes) }));

@@ -57,9 +57,9 @@ export async function deploy(options: DeployOptions): Promise<DeploySummary> {
   // What the store holds for sure: what the build it serves references (never pruned while served).
   const present = pointer ? await referencedBy(store, pointer.buildId, plan) : new Set<string>();
   const wanted = [...plan.objects.keys()].filter((hash) => !present.has(hash));
-  const there = await whichExist(store, wanted);
+  const there = await whichExist(store, wanted, plan);
   const missing = wanted.filter((hash) => !there.has(hash));
-  const buildThere = pointer?.buildId === plan.buildId || (await store.has(plan.build.key));
+  const buildThere = pointer?.buildId === plan.buildId || (await store.sizeOf(plan.build.key)) === plan.build.bytes.length;
 
   const keyGenerations = atLeast(pointer?.keyGenerations ?? {}, options.keyGenerations);
   const switched = !pointer || pointer.buildId !== plan.buildId || !sameRecord(pointer.keyGenerations, keyGenerations);
@@ -142,19 +142,24 @@ async function referencedBy(store: ObjectStore, buildId: string, known?: ExportP
   return hashes;
 }
 
-/** Which of `hashes` the store has: a HEAD each for a few, one listing for many. */
-async function whichExist(store: ObjectStore, hashes: string[]): Promise<Set<string>> {
+/**
+ * Which of `hashes` the store has whole: a HEAD each for a few, one listing for many. An object
+ * of another length than its bytes (a store that kept part of an upload cut off) is not counted,
+ * so it is uploaded again.
+ */
+async function whichExist(store: ObjectStore, hashes: string[], plan: ExportPlan): Promise<Set<string>> {
   const found = new Set<string>();
+  const whole = (hash: string, size: number | null) => size === plan.objects.get(hash)!.bytes.length;
   if (hashes.length > LIST_ABOVE) {
     const wanted = new Set(hashes);
-    for await (const { key } of store.list(OBJECTS_PREFIX)) {
+    for await (const { key, size } of store.list(OBJECTS_PREFIX)) {
       const hash = key.slice(OBJECTS_PREFIX.length);
-      if (wanted.has(hash)) found.add(hash);
+      if (wanted.has(hash) && whole(hash, size)) found.add(hash);
     }
     return found;
   }
   await eachLimited(hashes, 16, async (hash) => {
-    if (await store.has(objectKey(hash))) found.add(hash);
+    if (whole(hash, await store.sizeOf(objectKey(hash)))) found.add(hash);
   });
   return found;
 }

@@ -4,6 +4,8 @@
 
 export interface StoredObject {
   key: string;
+  /** Its length in bytes. */
+  size: number;
   /** When it was last written (ms since the epoch), when the store says. */
   modifiedMs?: number;
 }
@@ -13,8 +15,8 @@ export interface ObjectStore {
   readonly where: string;
   /** The object's bytes; null when there is none. */
   get(key: string): Promise<Uint8Array | null>;
-  /** Whether the object is there. */
-  has(key: string): Promise<boolean>;
+  /** The object's length in bytes; null when there is none. */
+  sizeOf(key: string): Promise<number | null>;
   /** Every object whose key starts with `prefix`. */
   list(prefix: string): AsyncIterable<StoredObject>;
   put(key: string, bytes: Uint8Array, meta: { contentType: string; cacheControl: string }): Promise<void>;

@@ -5,8 +5,8 @@ import type { ObjectStore, StoredObject } from './object-store.ts';
 /** The part of an R2 bucket binding a deploy uses. */
 export interface R2BucketLike {
   get(key: string): Promise<{ arrayBuffer(): Promise<ArrayBuffer> } | null>;
-  head(key: string): Promise<unknown>;
-  list(options: { prefix?: string; cursor?: string; limit?: number }): Promise<{ objects: { key: string; uploaded?: Date }[]; truncated: boolean; cursor?: string }>;
+  head(key: string): Promise<{ size: number } | null>;
+  list(options: { prefix?: string; cursor?: string; limit?: number }): Promise<{ objects: { key: string; size: number; uploaded?: Date }[]; truncated: boolean; cursor?: string }>;
   put(key: string, value: Uint8Array, options?: { httpMetadata?: { contentType?: string; cacheControl?: string } }): Promise<unknown>;
   delete(keys: string | string[]): Promise<void>;
 }
@@ -20,12 +20,12 @@ export function openR2Store(bucket: R2BucketLike, name: string, prefix = ''): Ob
       const object = await bucket.get(base + key);
       return object ? new Uint8Array(await object.arrayBuffer()) : null;
     },
-    has: async (key) => (await bucket.head(base + key)) !== null,
+    sizeOf: async (key) => (await bucket.head(base + key))?.size ?? null,
     async *list(prefix): AsyncIterable<StoredObject> {
       let cursor: string | undefined;
       do {
         const page = await bucket.list({ prefix: base + prefix, limit: 1000, ...(cursor ? { cursor } : {}) });
-        for (const o of page.objects) yield { key: o.key.slice(base.length), modifiedMs: o.uploaded?.getTime() };
+        for (const o of page.objects) yield { key: o.key.slice(base.length), size: o.size, modifiedMs: o.uploaded?.getTime() };
         cursor = page.truncated ? page.cursor : undefined;
       } while (cursor);
     },

@@ -35,19 +35,18 @@ export function openS3Store(settings: S3Settings): ObjectStore & { close(): void
         throw err;
       }
     },
-    async has(key) {
+    async sizeOf(key) {
       try {
-        await client.send(new HeadObjectCommand({ Bucket, Key: base + key }));
-        return true;
+        return (await client.send(new HeadObjectCommand({ Bucket, Key: base + key }))).ContentLength ?? 0;
       } catch (err) {
-        if (notThere(err)) return false;
+        if (notThere(err)) return null;
         throw err;
       }
     },
     async *list(prefix): AsyncIterable<StoredObject> {
       for await (const page of paginateListObjectsV2({ client, pageSize: 1000 }, { Bucket, Prefix: base + prefix })) {
         for (const o of page.Contents ?? []) {
-          if (o.Key) yield { key: o.Key.slice(base.length), modifiedMs: o.LastModified?.getTime() };
+          if (o.Key) yield { key: o.Key.slice(base.length), size: o.Size ?? 0, modifiedMs: o.LastModified?.getTime() };
         }
       }
     },

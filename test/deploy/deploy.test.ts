@@ -96,7 +96,7 @@ describe('quire deploy', () => {
       const pointer = (await pointerOf(store))!;
       expect(pointer.buildId).toBe(m2.buildId);
       expect(Object.keys(pointer.retired)).toEqual([m1.buildId]);
-      expect(await store.has(buildKey(m2.buildId))).toBe(true);
+      expect(await store.sizeOf(buildKey(m2.buildId))).not.toBeNull();
     } finally {
       p.cleanup();
     }
@@ -117,12 +117,12 @@ describe('quire deploy', () => {
       now += 60_000;
       const second = await deployOf(p, store, clock);
       expect(second.removed).toBe(0); // b1 is retired, but within the grace period
-      expect(await store.has(buildKey(b1))).toBe(true);
+      expect(await store.sizeOf(buildKey(b1))).not.toBeNull();
 
       now += 2 * 3600_000;
       const third = await deployOf(p, store, clock); // same build: prunes b1 all the same
       expect(third).toMatchObject({ uploaded: 0, prunedBuilds: [b1] });
-      expect(await store.has(buildKey(b1))).toBe(false);
+      expect(await store.sizeOf(buildKey(b1))).toBeNull();
       const kept = await keysIn(store, 'objects/');
       // Removed: site two's old body, payload, list, index and part, nothing else.
       expect(third.removed).toBe(5 + 1);
@@ -186,7 +186,8 @@ describe('quire deploy (the command)', () => {
     expect(dry.stdout).toMatch(/Dry run: would upload 604 objects .*skipped 0, removed 0; would switch current\.json to build/);
     expect(await keysIn(store, '')).toEqual(new Set());
 
-    // One upload at a time, killed (SIGKILL, the whole process group) at its first progress line.
+    // One upload at a time, killed (SIGKILL, the whole process group) at its first progress line:
+    // the upload under way then is cut off.
     const run = spawnCli(['deploy', '--concurrency', '1'], env);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('no progress line')), 30_000);
@@ -208,8 +209,12 @@ describe('quire deploy (the command)', () => {
     expect(rerun.code, rerun.stderr).toBe(0);
     const summary = /uploaded (\d+) objects \(.*\), skipped (\d+), removed 0; switched current\.json to build (\S+);/.exec(rerun.stdout);
     expect(summary, rerun.stdout).not.toBeNull();
-    expect(Number(summary![1])).toBe(604 - partial);
-    expect(Number(summary![2])).toBe(partial);
+    // What the killed run stored whole is skipped; an upload cut off by the kill (this server keeps
+    // what it received) has the wrong length and is uploaded again.
+    const [uploaded, skipped] = [Number(summary![1]), Number(summary![2])];
+    expect(uploaded + skipped).toBe(604);
+    expect(skipped).toBeGreaterThanOrEqual(partial - 1);
+    expect(skipped).toBeLessThanOrEqual(partial);
     expect((await pointerOf(store))!.buildId).toBe(readManifest(p.distDir)!.buildId);
     expect((await keysIn(store, 'objects/')).size).toBe(603);
     // Every object is whole: named by the hash of the bytes stored.

@@ -147,6 +147,9 @@ describe('the Node server and the edge Worker answer alike', () => {
     expect((await both(image, { headers: { 'if-none-match': img.headers.etag! } })).status).toBe(304);
     for (const path of [image.replace('/alpha/', '/beta/'), '/assets/alpha/..%2Fmanifest.json', '/assets/alpha/nothing.png', '/assets/gamma/cover.png']) await both(path);
     for (const path of ['/openapi.json', '/v1/openapi.json', '/llms.txt', '/v1/llms.txt', '/']) expect((await both(path)).status).toBe(200);
+    // The change feed is the state store's: the Worker has none, and answers as a Node server without one.
+    expect((await both('/v1/changes', bearer(keyring.keyFor('alpha')))).status).toBe(503);
+    expect((await both('/v1/changes?since=x', {})).status).toBe(401);
     const etag = (await both('/openapi.json')).headers.etag!;
     expect((await both('/openapi.json', { headers: { 'if-none-match': etag } })).status).toBe(304);
     await both('/v1/articles', { method: 'OPTIONS', headers: { origin: 'https://site.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
