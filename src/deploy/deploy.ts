@@ -3,7 +3,7 @@
 // old build or the new one, never a mix; a failure anywhere before the switch leaves the old
 // build served, and a rerun skips what is already there. Then it prunes builds retired longer
 // than the grace period, deleting only objects no kept build references.
-import { objectKey, OBJECTS_PREFIX, EXPORT_FORMAT, exportJson, parseBuild, parsePointer, parseSite, POINTER_KEY, buildKey, type ExportPointer } from '../dist/object-export.ts';
+import { buildKey, EXPORT_FORMAT, exportJson, objectKey, OBJECTS_PREFIX, parseBuild, parsePointer, parseSite, POINTER_KEY, type ExportBuild, type ExportPointer } from '../dist/object-export.ts';
 import type { Manifest } from '../dist/manifest.ts';
 import type { ExportPlan } from './export-plan.ts';
 import type { ObjectStore } from './object-store.ts';
@@ -56,9 +56,9 @@ export async function deploy(options: DeployOptions): Promise<DeploySummary> {
 
   // What the store holds for sure: what the build it serves references (never pruned while served).
   const present = pointer ? await referencedBy(store, pointer.buildId, plan) : new Set<string>();
-  const wanted = [...plan.objects.keys()].filter((hash) => !present.has(hash));
+  const wanted = [...plan.objects.keys()].filter((key) => !present.has(key));
   const there = await whichExist(store, wanted, plan);
-  const missing = wanted.filter((hash) => !there.has(hash));
+  const missing = wanted.filter((key) => !there.has(key));
   const buildThere = pointer?.buildId === plan.buildId || (await store.sizeOf(plan.build.key)) === plan.build.bytes.length;
 
   const keyGenerations = atLeast(pointer?.keyGenerations ?? {}, options.keyGenerations);
@@ -67,7 +67,7 @@ export async function deploy(options: DeployOptions): Promise<DeploySummary> {
     buildId: plan.buildId,
     previousBuildId: pointer?.buildId ?? null,
     uploaded: missing.length + (buildThere ? 0 : 1),
-    uploadedBytes: missing.reduce((n, hash) => n + plan.objects.get(hash)!.bytes.length, 0) + (buildThere ? 0 : plan.build.bytes.length),
+    uploadedBytes: missing.reduce((n, key) => n + plan.objects.get(key)!.bytes.length, 0) + (buildThere ? 0 : plan.build.bytes.length),
     skipped: plan.objects.size - missing.length,
     removed: 0,
     switched,
@@ -78,9 +78,9 @@ export async function deploy(options: DeployOptions): Promise<DeploySummary> {
 
   let done = 0;
   let bytes = 0;
-  await eachLimited(missing, concurrency, async (hash) => {
-    const object = plan.objects.get(hash)!;
-    await store.put(objectKey(hash), object.bytes, { contentType: object.contentType, cacheControl: IMMUTABLE });
+  await eachLimited(missing, concurrency, async (key) => {
+    const object = plan.objects.get(key)!;
+    await store.put(key, object.bytes, { contentType: object.contentType, cacheControl: IMMUTABLE });
     bytes += object.bytes.length;
     options.onProgress?.(++done, missing.length, bytes);
   });
@@ -97,12 +97,9 @@ export async function deploy(options: DeployOptions): Promise<DeploySummary> {
   const expired = Object.entries(retired).filter(([, when]) => now() - Date.parse(when) >= keepMs).map(([id]) => id);
   if (expired.length) {
     const kept = [plan.buildId, ...Object.keys(retired).filter((id) => !expired.includes(id))];
-    const keep = new Set<string>();
-    for (const id of kept) for (const hash of await referencedBy(store, id)) keep.add(hash);
-    const drop = new Set<string>();
-    for (const id of expired) for (const hash of await referencedBy(store, id)) if (!keep.has(hash)) drop.add(hash);
+    const drop = await onlyReferencedBy(store, expired, kept);
     // Objects first, the build's document last: a prune cut short is found again and finished.
-    const keys = [...drop].map(objectKey);
+    const keys = [...drop];
     for (let i = 0; i < keys.length; i += 1000) await store.delete(keys.slice(i, i + 1000));
     await store.delete(expired.map(buildKey));
     summary.removed = drop.size + expired.length;
@@ -117,49 +114,76 @@ export async function deploy(options: DeployOptions): Promise<DeploySummary> {
 const writePointer = (store: ObjectStore, pointer: ExportPointer) =>
   store.put(POINTER_KEY, exportJson(pointer), { contentType: 'application/json', cacheControl: NO_CACHE });
 
-/**
- * Every object hash the build `buildId` references (its files and site parts); empty when its
- * document is gone (a prune that got that far). With `known` (the build being deployed), sites
- * whose part is the same there are not read: their files are those the plan has for them.
- */
-async function referencedBy(store: ObjectStore, buildId: string, known?: ExportPlan): Promise<Set<string>> {
-  const hashes = new Set<string>();
-  const key = buildKey(buildId);
+/** A build's document; null when it is gone (a prune that got that far). */
+async function readBuild(store: ObjectStore, buildId: string): Promise<ExportBuild | null> {
+  const bytes = await store.get(buildKey(buildId));
+  return bytes ? parseBuild(bytes, buildKey(buildId)) : null;
+}
+
+/** The keys of the objects a site's part names (its files), and the part's own. */
+async function partObjects(store: ObjectStore, siteId: string, partHash: string): Promise<string[]> {
+  const key = objectKey(siteId, partHash);
   const bytes = await store.get(key);
-  if (!bytes) return hashes;
-  const build = parseBuild(bytes, key);
-  for (const [id, partHash] of Object.entries(build.sites)) {
-    hashes.add(partHash);
-    if (known?.sites[id] === partHash) {
-      for (const hash of known.siteObjects.get(id) ?? []) hashes.add(hash);
-      continue;
-    }
-    const partKey = objectKey(partHash);
-    const part = await store.get(partKey);
-    if (!part) continue;
-    for (const hash of Object.values(parseSite(part, partKey).files)) hashes.add(hash);
-  }
-  return hashes;
+  if (!bytes) return [key];
+  return [key, ...Object.values(parseSite(bytes, key).files).map((hash) => objectKey(siteId, hash))];
 }
 
 /**
- * Which of `hashes` the store has whole: a HEAD each for a few, one listing for many. An object
- * of another length than its bytes (a store that kept part of an upload cut off) is not counted,
- * so it is uploaded again.
+ * Every object the build `buildId` references (its files and site parts); empty when its document
+ * is gone. Sites whose part is the same in `known` (the build being deployed) are not read: their
+ * objects are those the plan has for them.
  */
-async function whichExist(store: ObjectStore, hashes: string[], plan: ExportPlan): Promise<Set<string>> {
-  const found = new Set<string>();
-  const whole = (hash: string, size: number | null) => size === plan.objects.get(hash)!.bytes.length;
-  if (hashes.length > LIST_ABOVE) {
-    const wanted = new Set(hashes);
-    for await (const { key, size } of store.list(OBJECTS_PREFIX)) {
-      const hash = key.slice(OBJECTS_PREFIX.length);
-      if (wanted.has(hash) && whole(hash, size)) found.add(hash);
+async function referencedBy(store: ObjectStore, buildId: string, known: ExportPlan): Promise<Set<string>> {
+  const keys = new Set<string>();
+  const build = await readBuild(store, buildId);
+  for (const [id, partHash] of Object.entries(build?.sites ?? {})) {
+    const objects = known.sites[id] === partHash ? [objectKey(id, partHash), ...(known.siteObjects.get(id) ?? [])] : await partObjects(store, id, partHash);
+    for (const key of objects) keys.add(key);
+  }
+  return keys;
+}
+
+/**
+ * The objects the `expired` builds reference and no `kept` build does. Objects belong to one site
+ * (object-export.ts), so only the sites whose part differs are read, and only their parts.
+ */
+async function onlyReferencedBy(store: ObjectStore, expired: string[], kept: string[]): Promise<Set<string>> {
+  const keptParts = new Map<string, Set<string>>();
+  for (const id of kept) {
+    for (const [site, part] of Object.entries((await readBuild(store, id))?.sites ?? {})) keptParts.set(site, (keptParts.get(site) ?? new Set()).add(part));
+  }
+  const drop = new Set<string>();
+  const keep = new Map<string, Set<string>>();
+  for (const id of expired) {
+    for (const [site, part] of Object.entries((await readBuild(store, id))?.sites ?? {})) {
+      if (keptParts.get(site)?.has(part)) continue;
+      let siteKeep = keep.get(site);
+      if (!siteKeep) {
+        siteKeep = new Set();
+        for (const keptPart of keptParts.get(site) ?? []) for (const key of await partObjects(store, site, keptPart)) siteKeep.add(key);
+        keep.set(site, siteKeep);
+      }
+      for (const key of await partObjects(store, site, part)) if (!siteKeep.has(key)) drop.add(key);
     }
+  }
+  return drop;
+}
+
+/**
+ * Which of the objects `keys` the store has whole: a HEAD each for a few, one listing for many.
+ * An object of another length than its bytes (a store that kept part of an upload cut off) is
+ * not counted, so it is uploaded again.
+ */
+async function whichExist(store: ObjectStore, keys: string[], plan: ExportPlan): Promise<Set<string>> {
+  const found = new Set<string>();
+  const whole = (key: string, size: number | null) => size === plan.objects.get(key)!.bytes.length;
+  if (keys.length > LIST_ABOVE) {
+    const wanted = new Set(keys);
+    for await (const { key, size } of store.list(OBJECTS_PREFIX)) if (wanted.has(key) && whole(key, size)) found.add(key);
     return found;
   }
-  await eachLimited(hashes, 16, async (hash) => {
-    if (whole(hash, await store.sizeOf(objectKey(hash)))) found.add(hash);
+  await eachLimited(keys, 16, async (key) => {
+    if (whole(key, await store.sizeOf(key))) found.add(key);
   });
   return found;
 }

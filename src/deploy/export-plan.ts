@@ -6,7 +6,7 @@ import { hashBytes } from '../dist/content-hash.ts';
 import { contentTypeOf, isPreviewFile, siteTreeFiles } from '../dist/layout.ts';
 import { fileIn } from '../dist/local-dist.ts';
 import type { Manifest } from '../dist/manifest.ts';
-import { buildKey, EXPORT_FORMAT, exportJson, type ExportBuild, type ExportSite } from '../dist/object-export.ts';
+import { buildKey, EXPORT_FORMAT, exportJson, objectKey, type ExportBuild, type ExportSite } from '../dist/object-export.ts';
 
 /** One object to store: its bytes, and the type it is served with. */
 export interface PlannedObject {
@@ -16,11 +16,11 @@ export interface PlannedObject {
 
 export interface ExportPlan {
   buildId: string;
-  /** Object hash → its bytes (files and site parts), each once. */
+  /** Object key (object-export.ts objectKey) → its bytes: files and site parts, each once. */
   objects: Map<string, PlannedObject>;
   /** Site id → the hash of its part. */
   sites: Record<string, string>;
-  /** Site id → the hashes its part names (its files), for knowing what an unchanged site keeps. */
+  /** Site id → the keys of the objects its part names (its files), for what an unchanged site keeps. */
   siteObjects: Map<string, string[]>;
   /** The build's document and its key. */
   build: { key: string; bytes: Uint8Array };
@@ -40,15 +40,15 @@ export function planExport(distDir: string, manifest: Manifest): ExportPlan {
       const bytes = fs.readFileSync(fileIn(distDir, key));
       const hash = hashBytes(bytes);
       files[key] = hash;
-      if (!objects.has(hash)) objects.set(hash, { bytes, contentType: typeOf(key) });
+      if (!objects.has(objectKey(id, hash))) objects.set(objectKey(id, hash), { bytes, contentType: typeOf(key) });
     }
     const { drafts: _drafts, previewImages: _previewImages, ...site } = m;
     const part: ExportSite = { site, files };
     const bytes = exportJson(part);
     const hash = hashBytes(bytes);
-    objects.set(hash, { bytes, contentType: 'application/json' });
+    objects.set(objectKey(id, hash), { bytes, contentType: 'application/json' });
     sites[id] = hash;
-    siteObjects.set(id, Object.values(files));
+    siteObjects.set(id, Object.values(files).map((h) => objectKey(id, h)));
   }
   const build: ExportBuild = {
     format: EXPORT_FORMAT,

@@ -2,9 +2,12 @@
 // `quire deploy` writes it (src/deploy/), the edge Worker reads it (src/edge/). Keys are relative
 // to the bucket's prefix (QUIRE_S3_PREFIX). No Node imports.
 //
-//   objects/<hash>          immutable, content-addressed: every public file of a build (bodies,
-//                           payloads, lists, list indexes, images, whatever the manifest names
-//                           but the preview area), and each site's part below; never rewritten
+//   objects/<site>/<hash>   immutable, content-addressed within its site: every public file of a
+//                           build (bodies, payloads, lists, list indexes, images, whatever the
+//                           manifest names but the preview area), and the site's part below;
+//                           never rewritten. Per site, so that no object is shared by two sites:
+//                           a prune compares a site's builds only, and a cache keyed by object
+//                           key cannot hand one site's bytes to another's request
 //   builds/<buildId>.json   a build: its manifest's header and, per site, the hash of its part
 //   current.json            the pointer, written last: which build is served, the key
 //                           generations the edge checks keys against, builds retired and when
@@ -20,8 +23,8 @@ export const POINTER_KEY = 'current.json';
 export const OBJECTS_PREFIX = 'objects/';
 export const BUILDS_PREFIX = 'builds/';
 
-/** The key of a content-addressed object. */
-export const objectKey = (hash: string): string => `${OBJECTS_PREFIX}${hash}`;
+/** The key of a site's content-addressed object. */
+export const objectKey = (siteId: string, hash: string): string => `${OBJECTS_PREFIX}${siteId}/${hash}`;
 /** The key of a build's document. */
 export const buildKey = (buildId: string): string => `${BUILDS_PREFIX}${buildId}.json`;
 
@@ -39,7 +42,7 @@ export interface ExportBuild {
   renderer: string;
   publicUrl: string;
   inputs: string;
-  /** Site id → the hash of its part (an ExportSite). */
+  /** Site id → the hash of its part (an ExportSite, at objectKey(site, hash)). */
   sites: Record<string, string>;
 }
 

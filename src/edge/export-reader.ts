@@ -1,7 +1,7 @@
 // The export (src/dist/object-export.ts) as the edge Worker reads it from a bucket binding: the
 // pointer, re-read at most every `pointerTtlMs`; a build's document and each site's part and
-// base content, kept per build id and part hash; object bytes, content-addressed, kept in a
-// bounded cache of bytes (and, where given, the runtime's shared cache). A request gets a
+// base content, kept per build id and part hash; object bytes, by their key (site and content
+// hash), kept in a bounded cache of bytes (and, where given, the runtime's shared cache). A request gets a
 // snapshot of one build holding only the site its key or path names and the one article body it
 // asks for: no request loads a whole build.
 import { assembleSite, imageKey, type Body, type DistReader, type DistSnapshot, type SiteContent } from '../dist/dist-reader.ts';
@@ -74,17 +74,19 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
     return new Uint8Array(await object.arrayBuffer());
   }
 
-  async function object(hash: string): Promise<Uint8Array> {
-    const held = objects.get(hash);
+  /** A site's object by hash: cached by its key, which names the site (no cache entry serves two sites). */
+  async function object(siteId: string, hash: string): Promise<Uint8Array> {
+    const key = objectKey(siteId, hash);
+    const held = objects.get(key);
     if (held) return held;
-    const url = `https://quire-export.invalid/${base}${objectKey(hash)}`;
+    const url = `https://quire-export.invalid/${base}${key}`;
     const shared = await options.objectCache?.match(url);
-    const bytes = shared ? new Uint8Array(await shared.arrayBuffer()) : await read(objectKey(hash));
+    const bytes = shared ? new Uint8Array(await shared.arrayBuffer()) : await read(key);
     if (!shared && options.objectCache) {
       // Named by their content, objects never change: the shared cache may keep them for good.
       await options.objectCache.put(url, new Response(bytes.slice(), { headers: { 'cache-control': 'public, max-age=31536000, immutable' } }));
     }
-    objects.set(hash, bytes);
+    objects.set(key, bytes);
     return bytes;
   }
 
@@ -103,17 +105,17 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
 
   const siteOf = (siteId: string, partHash: string) =>
     once(sites, `${siteId}:${partHash}`, async (): Promise<LoadedSite> => {
-      const part = parseSite(await object(partHash), base + objectKey(partHash));
+      const part = parseSite(await object(siteId, partHash), base + objectKey(siteId, partHash));
       const files = new Map<string, Uint8Array>();
       const listKeys = [listFile(siteId), listIndexFile(siteId)].filter((k) => part.files[k] !== undefined);
-      await Promise.all(listKeys.map(async (k) => files.set(k, await object(part.files[k]!))));
+      await Promise.all(listKeys.map(async (k) => files.set(k, await object(siteId, part.files[k]!))));
       const site = assembleSite(siteId, { ...part.site }, {
         read: (key) => {
           const bytes = files.get(key);
           if (!bytes) throw new ExportUnreadableError(`the part of site "${siteId}" names no ${key}`);
           return bytes;
         },
-        name: (key) => `${base}${objectKey(part.files[key] ?? '?')} (${key})`,
+        name: (key) => `${base}${objectKey(siteId, part.files[key] ?? '?')} (${key})`,
       }, []);
       return { part, base: site };
     });
@@ -149,7 +151,7 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
         const slug = needs.slug;
         const entry = slug !== null && Object.hasOwn(part.site.articles, slug) ? part.site.articles[slug]! : null;
         const bodyHash = entry ? part.files[articleFile(siteId, slug!)] : undefined;
-        if (entry && bodyHash) articles.set(slug!, { bytes: await object(bodyHash), etag: `"${entry.bodyHash}"` });
+        if (entry && bodyHash) articles.set(slug!, { bytes: await object(siteId, bodyHash), etag: `"${entry.bodyHash}"` });
         snapshot.sites.set(siteId, { ...loaded.base, articles });
       }
       return {
@@ -157,7 +159,7 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
         async readImage(imageSite, name) {
           const key = imageKey(snapshot, imageSite, name);
           const hash = key && imageSite === siteId ? part?.files[key] : undefined;
-          return hash ? object(hash) : null;
+          return hash ? object(imageSite, hash) : null;
         },
         // Preview keys are refused at the edge (web-crypto-keyring.ts): drafts are never exported.
         readDrafts: () => Promise.reject(new Error('drafts are not exported to the edge')),
