@@ -15,7 +15,8 @@ import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
 import { readManifest } from '../../src/dist/local-dist.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { listen } from '../../src/server/serve.ts';
-import { startLocalEdge } from '../edge/local-edge.ts';
+import { Miniflare } from 'miniflare';
+import { startLocalEdge, wranglerSettings } from '../edge/local-edge.ts';
 import { run, type Load } from './api.ts';
 import { editArticle, writeCorpus } from './corpus.ts';
 
@@ -24,6 +25,9 @@ const SECRET = 'edge-bench-secret-0123456789abcdef0123456789';
 const saturate = (url: string, headers: Record<string, string>, seconds: number): Promise<Load> => run(url, headers, { duration: seconds, connections: 50 });
 
 export interface EdgeRow { request: string; node: Load; edge: Load }
+
+const HELLO_WORKER = `export default { fetch() { return new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }); } };`;
+const best = (loads: Load[]) => loads.reduce((a, b) => (b.reqPerSec > a.reqPerSec ? b : a));
 
 /** Node server vs the Worker under workerd over a build of `count` articles: best of `rounds` alternating rounds. */
 export async function benchEdge(count = 1000, rounds = 3, seconds = 5): Promise<EdgeRow[]> {
@@ -47,13 +51,25 @@ export async function benchEdge(count = 1000, rounds = 3, seconds = 5): Promise<
       ['304 (article, If-None-Match)', '/v1/articles/article-1', { ...auth, 'if-none-match': etag }],
     ];
     const rows: EdgeRow[] = [];
+    // The runtime's own ceiling on this path: a Worker that answers a constant, under the same Miniflare.
+    const hello = new Miniflare({ modules: true, script: HELLO_WORKER, compatibilityDate: wranglerSettings().compatibilityDate, host: '127.0.0.1', port: 0 });
+    const helloUrl = (await hello.ready).href;
+    try {
+      const got = { node: [] as Load[], edge: [] as Load[] };
+      for (let round = 0; round < rounds; round++) {
+        got.node.push(await saturate(`${nodeUrl}/healthz`, {}, seconds));
+        got.edge.push(await saturate(helloUrl, {}, seconds));
+      }
+      rows.push({ request: 'baseline: Node /healthz vs a Worker answering a constant', node: best(got.node), edge: best(got.edge) });
+    } finally {
+      await hello.dispose();
+    }
     for (const [request, route, headers] of requests) {
       const got = { node: [] as Load[], edge: [] as Load[] };
       for (let round = 0; round < rounds; round++) {
         got.node.push(await saturate(`${nodeUrl}${route}`, headers, seconds));
         got.edge.push(await saturate(`${edge.url}${route}`, headers, seconds));
       }
-      const best = (loads: Load[]) => loads.reduce((a, b) => (b.reqPerSec > a.reqPerSec ? b : a));
       rows.push({ request, node: best(got.node), edge: best(got.edge) });
     }
     return rows;

@@ -67,7 +67,7 @@ export async function deploy(options: DeployOptions): Promise<DeploySummary> {
     buildId: plan.buildId,
     previousBuildId: pointer?.buildId ?? null,
     uploaded: missing.length + (buildThere ? 0 : 1),
-    uploadedBytes: missing.reduce((n, key) => n + plan.objects.get(key)!.bytes.length, 0) + (buildThere ? 0 : plan.build.bytes.length),
+    uploadedBytes: missing.reduce((n, key) => n + plan.objects.get(key)!.size(), 0) + (buildThere ? 0 : plan.build.bytes.length),
     skipped: plan.objects.size - missing.length,
     removed: 0,
     switched,
@@ -80,8 +80,9 @@ export async function deploy(options: DeployOptions): Promise<DeploySummary> {
   let bytes = 0;
   await eachLimited(missing, concurrency, async (key) => {
     const object = plan.objects.get(key)!;
-    await store.put(key, object.bytes, { contentType: object.contentType, cacheControl: IMMUTABLE });
-    bytes += object.bytes.length;
+    const body = object.bytes();
+    await store.put(key, body, { contentType: object.contentType, cacheControl: IMMUTABLE });
+    bytes += body.length;
     options.onProgress?.(++done, missing.length, bytes);
   });
   if (!buildThere) await store.put(plan.build.key, plan.build.bytes, { contentType: 'application/json', cacheControl: IMMUTABLE });
@@ -176,7 +177,7 @@ async function onlyReferencedBy(store: ObjectStore, expired: string[], kept: str
  */
 async function whichExist(store: ObjectStore, keys: string[], plan: ExportPlan): Promise<Set<string>> {
   const found = new Set<string>();
-  const whole = (key: string, size: number | null) => size === plan.objects.get(key)!.bytes.length;
+  const whole = (key: string, size: number | null) => size === plan.objects.get(key)!.size();
   if (keys.length > LIST_ABOVE) {
     const wanted = new Set(keys);
     for await (const { key, size } of store.list(OBJECTS_PREFIX)) if (wanted.has(key) && whole(key, size)) found.add(key);

@@ -1,17 +1,57 @@
 // A build in dist/ as the objects of its export (src/dist/object-export.ts): every public file
-// the manifest names, hashed by its bytes, each site's part, and the build's document. The
-// preview area (drafts) is left out: the export is for storage a public edge reads.
+// the manifest names, named by the hash of its bytes, each site's part, and the build's document.
+// The preview area (drafts) is left out: the export is for storage a public edge reads.
+//
+// Bodies, payloads and lists are named by the hashes the manifest already has for them (the same
+// hash of the same bytes), so planning a deploy reads only the other files; a file is read when
+// it is uploaded, and checked against its name then: a dist/ swapped by a build meanwhile fails
+// the deploy instead of storing bytes under another file's name.
 import fs from 'node:fs';
 import { hashBytes } from '../dist/content-hash.ts';
-import { contentTypeOf, isPreviewFile, siteTreeFiles } from '../dist/layout.ts';
+import { articleFile, contentTypeOf, isPreviewFile, listFile, payloadFile, siteTreeFiles } from '../dist/layout.ts';
 import { fileIn } from '../dist/local-dist.ts';
 import type { Manifest } from '../dist/manifest.ts';
 import { buildKey, EXPORT_FORMAT, exportJson, objectKey, type ExportBuild, type ExportSite } from '../dist/object-export.ts';
 
-/** One object to store: its bytes, and the type it is served with. */
+/** One object to store: the type it is served with, its length and its bytes (read on demand). */
 export interface PlannedObject {
-  bytes: Uint8Array;
   contentType: string;
+  size(): number;
+  bytes(): Uint8Array;
+}
+
+/** A file of dist/ no longer has the bytes its name says: a build replaced dist/ during the deploy. */
+export class DistChangedError extends Error {
+  constructor(readonly file: string) {
+    super(`${file} changed while it was deployed (a build replaced dist/): run \`quire deploy\` again`);
+    this.name = 'DistChangedError';
+  }
+}
+
+const inMemory = (bytes: Uint8Array, contentType: string): PlannedObject => ({ contentType, size: () => bytes.length, bytes: () => bytes });
+
+function onDisk(file: string, hash: string, contentType: string): PlannedObject {
+  let size: number | null = null;
+  return {
+    contentType,
+    size: () => (size ??= fs.statSync(file).size),
+    bytes() {
+      const bytes = fs.readFileSync(file);
+      if (hashBytes(bytes) !== hash) throw new DistChangedError(file);
+      return bytes;
+    },
+  };
+}
+
+/** The hash the manifest has for a file's bytes, when it has one. */
+function knownHash(id: string, m: Manifest['sites'][string], key: string): string | undefined {
+  if (key === listFile(id)) return m.listHash;
+  const slug = key.slice(key.lastIndexOf('/') + 1, -'.json'.length);
+  const entry = Object.hasOwn(m.articles, slug) ? m.articles[slug]! : undefined;
+  if (!entry) return undefined;
+  if (key === articleFile(id, slug)) return entry.bodyHash;
+  if (key === payloadFile(id, slug)) return entry.payloadHash;
+  return undefined;
 }
 
 export interface ExportPlan {
@@ -37,16 +77,16 @@ export function planExport(distDir: string, manifest: Manifest): ExportPlan {
     const files: Record<string, string> = {};
     for (const key of siteTreeFiles(id, m)) {
       if (isPreviewFile(key)) continue;
-      const bytes = fs.readFileSync(fileIn(distDir, key));
-      const hash = hashBytes(bytes);
+      const file = fileIn(distDir, key);
+      const hash = knownHash(id, m, key) ?? hashBytes(fs.readFileSync(file));
       files[key] = hash;
-      if (!objects.has(objectKey(id, hash))) objects.set(objectKey(id, hash), { bytes, contentType: typeOf(key) });
+      if (!objects.has(objectKey(id, hash))) objects.set(objectKey(id, hash), onDisk(file, hash, typeOf(key)));
     }
     const { drafts: _drafts, previewImages: _previewImages, ...site } = m;
     const part: ExportSite = { site, files };
     const bytes = exportJson(part);
     const hash = hashBytes(bytes);
-    objects.set(objectKey(id, hash), { bytes, contentType: 'application/json' });
+    objects.set(objectKey(id, hash), inMemory(bytes, 'application/json'));
     sites[id] = hash;
     siteObjects.set(id, Object.values(files).map((h) => objectKey(id, h)));
   }

@@ -136,6 +136,21 @@ describe('quire deploy', () => {
     }
   }, 60_000);
 
+  it('fails, leaving the pointer, when a file changes between planning and upload (a build swapped in)', async () => {
+    const p = twoSites();
+    const store = s3.store('swapped');
+    try {
+      await build(p);
+      const manifest = readManifest(p.distDir)!;
+      const plan = planExport(p.distDir, manifest);
+      fs.appendFileSync(path.join(p.distDir, articleFile('one', 'a2')), ' ');
+      await expect(deploy({ store, plan, keyGenerations: {} })).rejects.toThrow(/changed while it was deployed/);
+      expect(await pointerOf(store)).toBeNull();
+    } finally {
+      p.cleanup();
+    }
+  }, 60_000);
+
   it('carries key rotations in the pointer, and never lowers a generation already deployed', async () => {
     const p = twoSites();
     const store = s3.store('rotation');
