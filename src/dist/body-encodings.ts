@@ -2,8 +2,11 @@
 // beside the body in dist/) and by the API for bodies made at request time. Compression runs on
 // libuv's thread pool (zlib's async calls), so the thread that calls it goes on with its work.
 // Why these settings: docs/benchmarks.md ("Compressed answers").
-import zlib from 'node:zlib';
-import { promisify } from 'node:util';
+//
+// zlib is taken from the running Node process, not imported: the edge Worker bundles the API app
+// and has no zlib; there, bodies made at request time are answered in identity (encodeBody gives
+// null) and the edge network compresses them, while the build's stored variants are sent as they are.
+import type * as Zlib from 'node:zlib';
 import type { EncodedVariants } from './dist-reader.ts';
 import { CONTENT_CODINGS, type ContentCoding } from './layout.ts';
 
@@ -27,30 +30,33 @@ const SETTINGS = { brotli: 8, gzip: 6 };
 const LARGE_BODY_BYTES = 2 ** 20;
 const LARGE_SETTINGS = { brotli: 4, gzip: 4 };
 
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
+const zlib = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:zlib') as typeof Zlib | undefined;
 
-function compress(bytes: Uint8Array, coding: ContentCoding): Promise<Uint8Array> {
+const promised = (run: (bytes: Uint8Array, options: object, done: (err: Error | null, out: Uint8Array) => void) => void, bytes: Uint8Array, options: object): Promise<Uint8Array> =>
+  new Promise((resolve, reject) => run(bytes, options, (err, out) => (err ? reject(err) : resolve(out))));
+
+function compress(zlib: typeof Zlib, bytes: Uint8Array, coding: ContentCoding): Promise<Uint8Array> {
   const settings = bytes.byteLength >= LARGE_BODY_BYTES ? LARGE_SETTINGS : SETTINGS;
-  if (coding === 'gzip') return gzip(bytes, { level: settings.gzip });
-  return brotli(bytes, {
+  if (coding === 'gzip') return promised(zlib.gzip, bytes, { level: settings.gzip });
+  return promised(zlib.brotliCompress, bytes, {
     params: {
       [zlib.constants.BROTLI_PARAM_QUALITY]: settings.brotli,
       [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
       [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
       // A window no larger than the body compresses it the same, and the default 4 MiB window
       // per call cost a build ~90 MiB more peak RSS and a fifth more CPU.
-      [zlib.constants.BROTLI_PARAM_LGWIN]: windowBitsFor(bytes.byteLength),
+      [zlib.constants.BROTLI_PARAM_LGWIN]: windowBitsFor(zlib, bytes.byteLength),
     },
   });
 }
 
 /** The smallest brotli window (log2 of its bytes) that holds `size` bytes, within brotli's 10–24. */
-const windowBitsFor = (size: number): number => Math.min(zlib.constants.BROTLI_MAX_WINDOW_BITS, Math.max(zlib.constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(size + 1))));
+const windowBitsFor = (zlib: typeof Zlib, size: number): number => Math.min(zlib.constants.BROTLI_MAX_WINDOW_BITS, Math.max(zlib.constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(size + 1))));
 
-/** `bytes` compressed with `coding`, or null when that is not smaller. */
+/** `bytes` compressed with `coding`, or null when that is not smaller (or there is no zlib: the edge). */
 export async function encodeBody(bytes: Uint8Array, coding: ContentCoding): Promise<Uint8Array | null> {
-  const encoded = await compress(bytes, coding);
+  if (!zlib) return null;
+  const encoded = await compress(zlib, bytes, coding);
   return encoded.byteLength < bytes.byteLength ? encoded : null;
 }
 

@@ -49,6 +49,17 @@ export function requestNeeds(request: Request, url: URL): RequestNeeds {
   return { siteId, slug };
 }
 
+/**
+ * The app's answer as the app made it: a body with a Content-Encoding is a variant the build
+ * stored, already encoded, and one without is identity. The Workers runtime would otherwise
+ * encode bodies itself by the request's Accept-Encoding (and mark even a 304 so), so the answer
+ * would differ from the Node server's (`encodeBody: "manual"`).
+ */
+function sentAsIs(response: Response): Response {
+  const init = { status: response.status, statusText: response.statusText, headers: response.headers, encodeBody: 'manual' };
+  return new Response(response.body, init as ResponseInit);
+}
+
 export function createEdgeHandler(settings: EdgeSettings): { fetch(request: Request): Promise<Response> } {
   const clock = settings.clock ?? Date.now;
   const log = settings.log ?? (() => {});
@@ -90,7 +101,7 @@ export function createEdgeHandler(settings: EdgeSettings): { fetch(request: Requ
         return errorResponse(new ApiError('CONTENT_UNAVAILABLE', 'the content could not be read; try again', { 'retry-after': '5' }));
       }
       const publicUrl = settings.publicUrl ?? latest?.manifest.publicUrl ?? url.origin;
-      return appFor(publicUrl).fetch(request, { [STORE]: store } satisfies RequestEnv);
+      return sentAsIs(await appFor(publicUrl).fetch(request, { [STORE]: store } satisfies RequestEnv));
     },
   };
 }

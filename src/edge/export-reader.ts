@@ -4,8 +4,8 @@
 // hash), kept in a bounded cache of bytes (and, where given, the runtime's shared cache). A request gets a
 // snapshot of one build holding only the site its key or path names and the one article body it
 // asks for: no request loads a whole build.
-import { assembleSite, imageKey, type Body, type DistReader, type DistSnapshot, type SiteContent } from '../dist/dist-reader.ts';
-import { articleFile, listFile, listIndexFile } from '../dist/layout.ts';
+import { assembleSite, imageKey, type Body, type DistReader, type DistSnapshot, type EncodedVariants, type SiteContent } from '../dist/dist-reader.ts';
+import { articleFile, encodedFile, listFile, listIndexFile } from '../dist/layout.ts';
 import { MANIFEST_FORMAT, type Manifest } from '../dist/manifest.ts';
 import { buildKey, objectKey, parseBuild, parsePointer, parseSite, POINTER_KEY, type ExportBuild, type ExportPointer, type ExportSite } from '../dist/object-export.ts';
 import { BoundedMap } from '../cache/bounded-map.ts';
@@ -107,7 +107,8 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
     once(sites, `${siteId}:${partHash}`, async (): Promise<LoadedSite> => {
       const part = parseSite(await object(siteId, partHash), base + objectKey(siteId, partHash));
       const files = new Map<string, Uint8Array>();
-      const listKeys = [listFile(siteId), listIndexFile(siteId)].filter((k) => part.files[k] !== undefined);
+      // The list and its index, and the list's stored compressed variants (sent as they are).
+      const listKeys = [listFile(siteId), listIndexFile(siteId), ...(part.site.listEncodings ?? []).map((c) => encodedFile(listFile(siteId), c))].filter((k) => part.files[k] !== undefined);
       await Promise.all(listKeys.map(async (k) => files.set(k, await object(siteId, part.files[k]!))));
       const site = assembleSite(siteId, { ...part.site }, {
         read: (key) => {
@@ -150,8 +151,16 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
         const articles = new Map<string, Body>();
         const slug = needs.slug;
         const entry = slug !== null && Object.hasOwn(part.site.articles, slug) ? part.site.articles[slug]! : null;
-        const bodyHash = entry ? part.files[articleFile(siteId, slug!)] : undefined;
-        if (entry && bodyHash) articles.set(slug!, { bytes: await object(siteId, bodyHash), etag: `"${entry.bodyHash}"` });
+        const bodyKey = entry ? articleFile(siteId, slug!) : null;
+        const bodyHash = bodyKey ? part.files[bodyKey] : undefined;
+        if (entry && bodyKey && bodyHash) {
+          const encoded: EncodedVariants = {};
+          await Promise.all((entry.encodings ?? []).map(async (c) => {
+            const hash = part!.files[encodedFile(bodyKey, c)];
+            if (hash) encoded[c] = await object(siteId, hash);
+          }));
+          articles.set(slug!, { bytes: await object(siteId, bodyHash), etag: `"${entry.bodyHash}"`, encoded });
+        }
         snapshot.sites.set(siteId, { ...loaded.base, articles });
       }
       return {
