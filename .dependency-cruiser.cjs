@@ -74,7 +74,7 @@ module.exports = {
       severity: 'error',
       comment: "A SQL driver is the state store's business: everything else goes through its interface (test/structure/persistence-boundary.test.ts also checks calls, by type).",
       from: { path: '^src/', pathNot: '^src/store/' },
-      to: { path: '^(node_modules/better-sqlite3/|(node:)?sqlite$)' },
+      to: { path: '^(node_modules/(better-sqlite3|pg)/|(node:)?sqlite$)' },
     },
     {
       name: 'store-through-its-interface',

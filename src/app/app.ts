@@ -88,7 +88,7 @@ export function openApp(config: QuireConfig, { log }: AppOptions): App {
     return { keyring: createKeyring(loadServerSecret(config), generations), generations };
   });
   const dist = part(() => openLocalDist(config.distDir));
-  const state = part(() => openStateStore(config.stateDir, loadServerSecret(config)), (store) => store.close());
+  const state = part(() => openStateStore(config.stateDir, loadServerSecret(config), config.databaseUrl), (store) => store.close());
   const webhookClient = part(
     () => createSafeClient({ allowPrivate: config.allowPrivateTargets, userAgent: USER_AGENT, log: clientLog }),
     (client) => client.close(),

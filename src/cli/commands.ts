@@ -129,11 +129,14 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'state',
-    summary: 'back up the state (webhooks, outbox, key generations, generated secret) while Quire runs',
-    usage: ['state backup <dir> [--force]'],
+    summary: 'back up the state (webhooks, outbox, key generations, generated secret) while Quire runs; copy it into PostgreSQL',
+    usage: ['state backup <dir> [--force]', 'state migrate-to-postgres'],
     options: { force: { type: 'boolean', help: 'replace an existing backup at <dir>' } },
     positionals: { max: 2 },
-    notes: ['<dir> is made as a folder holding quire.db, keys.json and secret; README.md says how to restore it.'],
+    notes: [
+      '<dir> is made as a folder holding quire.db, keys.json and secret; README.md says how to restore it.',
+      'migrate-to-postgres copies quire.db (webhooks, deliveries with their attempts, publish records) into the empty PostgreSQL database of QUIRE_DATABASE_URL; stop every server and publish first.',
+    ],
   },
   {
     name: 'verify',

@@ -82,8 +82,12 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Commands that read or write the state: a PostgreSQL state that cannot be used is told before they do anything. */
+const STATE_COMMANDS = new Set(['webhook', 'publish', 'deliveries', 'redeliver']);
+
 async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positionals: readonly string[]): Promise<number> {
   const { err } = ctx;
+  if (ctx.config.databaseUrl !== null && STATE_COMMANDS.has(spec.name)) await ctx.app.state().ready();
   switch (spec.name) {
     case 'init':
       return (await import('./commands/init.ts')).runInit(ctx, { dir: positionals[0] ?? '.', site: values.string('site') ?? 'my-site', now: new Date() });
@@ -145,6 +149,7 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
     case 'redeliver':
       return (await import('./commands/deliveries.ts')).runRedeliver(ctx, positionals[0]);
     case 'state':
+      if (positionals[0] === 'migrate-to-postgres' && positionals.length === 1) return (await import('./commands/state.ts')).runMigrateToPostgres(ctx);
       if (positionals[0] !== 'backup' || !positionals[1]) {
         err(`quire state: ${positionals[0] === 'backup' ? 'backup needs the folder to write' : `unknown action "${positionals[0] ?? ''}"`}\n${helpText(spec)}`);
         return 2;

@@ -13,6 +13,8 @@ export interface QuireConfig {
   /** Server secret for API keys, or null: then it is generated into the state dir. */
   readonly secret: string | null;
   readonly stateDir: string;
+  /** QUIRE_DATABASE_URL: the state in PostgreSQL (postgres://…); null: SQLite in the state dir. */
+  readonly databaseUrl: string | null;
   readonly contentDir: string;
   readonly distDir: string;
   /**
@@ -88,15 +90,25 @@ const atLeast = (length: number, message = `must be at least ${length} character
 
 const text = (v: string) => v;
 
-function httpUrl(v: string): string {
-  let url: URL;
+function absoluteUrl(v: string, example: string): URL {
   try {
-    url = new URL(v);
+    return new URL(v);
   } catch {
-    throw new Invalid('must be an absolute URL such as https://api.example.com');
+    throw new Invalid(`must be an absolute URL such as ${example}`);
   }
+}
+
+function httpUrl(v: string): string {
+  const url = absoluteUrl(v, 'https://api.example.com');
   if (!/^https?:$/.test(url.protocol)) throw new Invalid('must use http or https');
   if (url.search || url.hash) throw new Invalid('must not have a query or fragment');
+  return v;
+}
+
+function postgresUrl(v: string): string {
+  const url = absoluteUrl(v, 'postgres://user:password@host:5432/quire');
+  if (!/^postgres(ql)?:$/.test(url.protocol)) throw new Invalid(`must be a PostgreSQL URL (postgres://…), not ${url.protocol}//…`);
+  if (!url.pathname.slice(1)) throw new Invalid('must name the database (postgres://user:password@host:5432/<database>)');
   return v;
 }
 
@@ -143,6 +155,7 @@ const SETTINGS = {
   HOST: { read: text, about: 'address to listen on (default 127.0.0.1)' },
   QUIRE_SECRET: { read: atLeast(32, 'must be at least 32 characters (use e.g. `openssl rand -hex 32`)'), about: 'server secret for API keys (default: generated into the state dir)' },
   QUIRE_STATE_DIR: { read: text, about: 'state: secret, key generations, webhooks, caches (default .quire)' },
+  QUIRE_DATABASE_URL: { read: postgresUrl, about: 'the state (webhooks, outbox, deliveries, publish records, locks) in PostgreSQL, postgres://user:password@host:5432/db (default: SQLite in the state dir); several servers and `quire worker`s share it' },
   QUIRE_CONTENT_DIR: { read: text, about: 'the content tree (default content)' },
   QUIRE_DIST_DIR: { read: text, about: 'build output (default dist)' },
   QUIRE_PUBLIC_URL: { read: httpUrl, about: 'base URL clients use (default http://localhost:$PORT; PORT=0: the port the server was given)' },
@@ -201,6 +214,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     host,
     secret: e.QUIRE_SECRET ?? null,
     stateDir: path.resolve(cwd, e.QUIRE_STATE_DIR ?? '.quire'),
+    databaseUrl: e.QUIRE_DATABASE_URL ?? null,
     contentDir: path.resolve(cwd, e.QUIRE_CONTENT_DIR ?? 'content'),
     distDir: path.resolve(cwd, e.QUIRE_DIST_DIR ?? 'dist'),
     publicUrl: e.QUIRE_PUBLIC_URL?.replace(/\/+$/, '') ?? null,

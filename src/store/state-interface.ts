@@ -31,6 +31,12 @@ export interface StateStore extends StateParts {
    * on the store itself from inside `work` would wait for ever).
    */
   transaction<T>(work: (tx: StateParts) => Promise<T>): Promise<T>;
+  /**
+   * Resolves once the store can be used (PostgreSQL: connected, schema up to date), or rejects
+   * with why not. Every operation waits for it anyway; a command calls it first so that a bad
+   * server is told before anything else happens.
+   */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 

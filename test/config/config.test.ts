@@ -21,6 +21,7 @@ describe('parseConfig', () => {
       host: '127.0.0.1',
       secret: null,
       stateDir: path.resolve('/srv/site/.quire'),
+      databaseUrl: null,
       contentDir: path.resolve('/srv/site/content'),
       distDir: path.resolve('/srv/site/dist'),
       publicUrl: null,

@@ -105,9 +105,9 @@ describe('quire deliveries retry', { timeout: 120_000 }, () => {
     const [a] = await pendingForAnHour(['a']);
     answer({ status: 410 });
     receiver.requests.length = 0;
-    const { openStateStore } = await import('../../src/store/state-store.ts');
+    const { openTestStore } = await import('../helpers/test-store.ts');
     const { loadServerSecret } = await import('../../src/config/server-secret.ts');
-    const store = openStateStore(p.stateDir, loadServerSecret({ secret: null, stateDir: p.stateDir }));
+    const store = openTestStore(p.stateDir, loadServerSecret({ secret: null, stateDir: p.stateDir }));
     await store.webhooks.disable('one', 'the receiver answered 410 Gone', Date.now());
     await store.close();
     const r = await quire(['deliveries', 'retry', a!]);

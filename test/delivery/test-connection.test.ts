@@ -6,7 +6,8 @@ import { createSafeClient, type SafeClient } from '../../src/net/safe-client.ts'
 import type { DeliveryDeps } from '../../src/delivery/delivery-runner.ts';
 import { redeliver } from '../../src/delivery/redeliver.ts';
 import { testWebhook } from '../../src/delivery/test-connection.ts';
-import { openStateStore, type StateStore } from '../../src/store/state-store.ts';
+import type { StateStore } from '../../src/store/state-store.ts';
+import { openTestStore } from '../helpers/test-store.ts';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
@@ -23,7 +24,7 @@ beforeAll(async () => {
   p.write('one/articles/a.md', article({ title: 'A', status: 'published', publishedAt: '2026-01-01' }));
   expect((await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'https://content.example.com' })).ok).toBe(true);
   receiver = await startHttpsReceiver();
-  store = openStateStore(p.stateDir, SERVER_SECRET);
+  store = openTestStore(p.stateDir, SERVER_SECRET);
   client = createSafeClient({ allowPrivate: true, ca: receiver.caPem, log: () => {} });
   deps = { store, client, now: Date.now, sleep: async () => {}, distDir: p.distDir };
   await store.webhooks.save('one', { url: `${receiver.url}/hook`, secret: 'a-receiver-secret-long-enough-0001' }, Date.now());

@@ -10,9 +10,9 @@ import { createKeyring } from '../../src/keys/api-keys.ts';
 import { createSafeClient } from '../../src/net/safe-client.ts';
 import type { DeliveryDeps } from '../../src/delivery/delivery-runner.ts';
 import { listen } from '../../src/server/serve.ts';
-import { openStateStore } from '../../src/store/state-store.ts';
 import { TEST_SECRET } from './api-server.ts';
 import type { TempProject } from './temp-content.ts';
+import { openTestStore } from './test-store.ts';
 
 export const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
 
@@ -32,7 +32,7 @@ export async function startAdminServer(p: TempProject, opts: { ca?: string; last
   const keyring = createKeyring(TEST_SECRET, { generationOf: (s) => generations.get(s) ?? 1 });
   const dist = openLocalDist(p.distDir);
   dist.reload();
-  const store = openStateStore(p.stateDir, TEST_SECRET);
+  const store = openTestStore(p.stateDir, TEST_SECRET);
   const client = createSafeClient({ allowPrivate: true, log: () => {}, ...(opts.ca ? { ca: opts.ca } : {}) });
   const publishing: DeliveryDeps = { store, client, now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), timeoutMs: 5_000 };
   let base = '';

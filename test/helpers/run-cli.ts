@@ -1,6 +1,7 @@
 // Runs the real `quire` command line in a child process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { storeEnv } from './test-store.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 // The launcher users run (`npm run quire`, `npm start`…): the bundled CLI, rebuilt when src/ changes.
@@ -17,7 +18,9 @@ export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
   delete env.QUIRE_SECRET;
   delete env.QUIRE_PUBLIC_URL;
-  return { ...env, ...extra };
+  // On the PostgreSQL test run, each state dir's own database (unless the test names one).
+  const store = extra.QUIRE_STATE_DIR && !extra.QUIRE_DATABASE_URL ? storeEnv(extra.QUIRE_STATE_DIR) : {};
+  return { ...env, ...store, ...extra };
 }
 
 export function runCli(args: string[], env: Record<string, string>, cwd = ROOT): Promise<CliResult> {

@@ -5,7 +5,8 @@ import { buildDist } from '../../src/build/build.ts';
 import { planEvents } from '../../src/publish/plan-events.ts';
 import { servedAt, withListItems } from '../../src/publish/publish.ts';
 import { queueWindowChanges as queueOrBusy } from '../../src/publish/window-changes.ts';
-import { openStateStore, type StateStore } from '../../src/store/state-store.ts';
+import type { StateStore } from '../../src/store/state-store.ts';
+import { openTestStore } from '../helpers/test-store.ts';
 import { createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
 let p: TempProject;
@@ -29,7 +30,7 @@ async function setup(extraEvents: boolean) {
   const build = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
   expect(build.ok).toBe(true);
   const manifest = build.manifest!;
-  store = openStateStore(p.stateDir, 'server-secret-0123456789abcdef0123456789');
+  store = openTestStore(p.stateDir, 'server-secret-0123456789abcdef0123456789');
   await store.webhooks.save('one', { url: 'https://receiver.example.com/hooks', secret: 'w'.repeat(32), extraEvents }, T0);
   // The site's last publish, at T0: what `quire publish` would have recorded then.
   const { current, withdrawn } = servedAt(manifest.sites.one!, T0, []);

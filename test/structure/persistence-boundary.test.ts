@@ -12,7 +12,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const STORE = path.join(ROOT, 'src/store') + path.sep;
 /** What code outside src/store/ may import from it. */
 const PUBLIC_STORE_MODULES = ['state-store.ts', 'render-cache-file.ts'].map((f) => path.join(STORE, f));
-const SQL_DRIVERS = new Set(['better-sqlite3', 'node:sqlite']);
+const SQL_DRIVERS = new Set(['better-sqlite3', 'node:sqlite', 'pg']);
 /** Method names of a database object: flagged when called on something untyped (`any`). */
 const DB_METHOD_NAMES = new Set(['prepare', 'exec', 'transaction', 'pragma']);
 const FIXTURE = path.join(ROOT, 'test/structure/fixtures/outside-the-store.ts');
@@ -38,7 +38,7 @@ function createProgram(files: string[]): ts.Program {
 /** Whether a declaration comes from a SQL driver's typings. */
 function isDriverDeclaration(decl: ts.Declaration): boolean {
   const file = decl.getSourceFile().fileName;
-  return file.includes('/better-sqlite3/') || /\/@types\/node\/sqlite\.d\.ts$/.test(file);
+  return file.includes('/better-sqlite3/') || file.includes('/@types/pg/') || file.includes('/node_modules/pg/') || /\/@types\/node\/sqlite\.d\.ts$/.test(file);
 }
 
 function violations(program: ts.Program, files: string[]): Violation[] {

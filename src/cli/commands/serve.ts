@@ -12,7 +12,7 @@ import { openListener } from '../../server/serve.ts';
 import { connectionCap, DEFAULT_CONNECTION_LIMITS, openFileLimit } from '../../server/connection-limits.ts';
 import { reportBuild } from '../report.ts';
 import { startDeliveryWorker } from '../../delivery/delivery-worker.ts';
-import { StateStoreError } from '../../store/state-store.ts';
+import { StateDatabaseError, StateStoreError } from '../../store/state-store.ts';
 import type { CliContext } from '../context.ts';
 import type { DeliveryDeps } from '../../delivery/delivery-runner.ts';
 import { createServerObservability } from '../../observe/server-observability.ts';
@@ -41,7 +41,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
   const caches = createBuildCaches(config.stateDir);
   // The read-only API needs only dist/ and the keys: a broken delivery state turns webhooks and
   // the Publishing app off, with the file named, and the API keeps serving.
-  const publishing = openDeliveryOrReport(ctx);
+  const publishing = await openDeliveryOrReport(ctx);
   const observed = createServerObservability({ format: config.logFormat, metrics: config.metrics, pending: publishing ? () => publishing.store.outbox.pendingSummary() : null, routePattern });
   app.onClose(() => observed.logger.flush());
   const log = observed.logger.message;
@@ -210,11 +210,13 @@ function describeTrustProxy(trust: TrustProxy): string {
 }
 
 /** Delivery (the state store and the webhook client), or null (reported) when the store cannot be read. */
-function openDeliveryOrReport(ctx: CliContext): DeliveryDeps | null {
+async function openDeliveryOrReport(ctx: CliContext): Promise<DeliveryDeps | null> {
   try {
-    return ctx.app.delivery();
+    const deps = ctx.app.delivery();
+    await deps.store.ready();
+    return deps;
   } catch (e) {
-    if (!(e instanceof StateStoreError)) throw e;
+    if (!(e instanceof StateStoreError || e instanceof StateDatabaseError)) throw e;
     ctx.err(e.message);
     ctx.err('The Content API is served; webhook delivery and the Publishing app are off until the state store reads again (fix it, then restart).');
     return null;

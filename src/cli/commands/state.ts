@@ -1,6 +1,7 @@
 // `quire state backup <dir> [--force]`: a consistent copy of the state, safe while a server runs.
+// `quire state migrate-to-postgres`: the SQLite state copied into PostgreSQL (QUIRE_DATABASE_URL).
 import path from 'node:path';
-import { backupState, StateBackupError } from '../../store/state-store.ts';
+import { backupState, copySqliteStateToPostgres, StateBackupError, StateStoreError } from '../../store/state-store.ts';
 import type { CliContext } from '../context.ts';
 
 export function runStateBackup({ config, out, err }: CliContext, opts: { target: string; force: boolean }): number {
@@ -13,6 +14,24 @@ export function runStateBackup({ config, out, err }: CliContext, opts: { target:
     return 0;
   } catch (e) {
     if (!(e instanceof StateBackupError)) throw e;
+    err(e.message);
+    return 1;
+  }
+}
+
+export async function runMigrateToPostgres({ config, out, err }: CliContext): Promise<number> {
+  if (config.databaseUrl === null) {
+    err('quire state migrate-to-postgres: set QUIRE_DATABASE_URL to the (empty) PostgreSQL database to copy the state into');
+    return 2;
+  }
+  try {
+    const s = await copySqliteStateToPostgres(config.stateDir, config.databaseUrl);
+    const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+    out(`Copied ${path.join(config.stateDir, 'quire.db')} into PostgreSQL: ${n(s.webhooks, 'webhook', 'webhooks')}, ${n(s.deliveries, 'delivery', 'deliveries')}, ${n(s.attempts, 'attempt', 'attempts')}, ${n(s.sites, 'site', 'sites')} published.`);
+    out('Every process using this state must now run with QUIRE_DATABASE_URL set (and the same server secret); quire.db is left as it was.');
+    return 0;
+  } catch (e) {
+    if (!(e instanceof StateStoreError)) throw e;
     err(e.message);
     return 1;
   }

@@ -1,47 +1,13 @@
 // The delivery outbox on SQLite. What each operation means is the Outbox interface's
 // (../state-interface.ts); the notes here are about how: statements prepared once, positional
 // parameters where they run per delivery, bodies in their own table.
-import type { NetErrorKind } from '../../net/net-errors.ts';
 import { isDeadOwnerOnThisHost, newDeliveryId } from '../owners.ts';
-import { attemptErrorText, type AttemptLogEntry, type AttemptRecord, type AttemptVerdict, type ClaimedDelivery, type Delivery, type DeliveryOrigin, type DeliveryState, type DeliveryWithBody, type NewDelivery, type UndeliveredEntry } from '../records.ts';
+import { attemptErrorText, type AttemptLogEntry, type AttemptRecord, type AttemptVerdict, type ClaimedDelivery, type Delivery, type DeliveryState, type DeliveryWithBody, type NewDelivery, type UndeliveredEntry } from '../records.ts';
+import { toAttemptLogEntry, toDelivery, type AttemptRow, type DeliveryRow } from '../rows.ts';
 import type { Outbox } from '../state-interface.ts';
 import type { Synchronous } from './serialized.ts';
 import type { StateDb } from './database.ts';
 import { listUndelivered } from './undelivered.ts';
-
-interface Row {
-  id: string;
-  site_id: string;
-  slug: string;
-  event: string;
-  origin: DeliveryOrigin;
-  state: DeliveryState;
-  attempts: number;
-  next_attempt_at: number | null;
-  created_at: number;
-  settled_at: number | null;
-  last_status: number | null;
-  last_error: string | null;
-  reply_url: string | null;
-  reply_id: string | null;
-}
-
-const toDelivery = (r: Row): Delivery => ({
-  id: r.id,
-  siteId: r.site_id,
-  slug: r.slug,
-  event: r.event,
-  origin: r.origin,
-  state: r.state,
-  attempts: r.attempts,
-  nextAttemptAt: r.next_attempt_at,
-  createdAt: r.created_at,
-  settledAt: r.settled_at,
-  lastStatus: r.last_status,
-  lastError: r.last_error,
-  replyUrl: r.reply_url,
-  replyId: r.reply_id,
-});
 
 /**
  * Bodies this process queued, until they are claimed: `publish` queues its events and sends them
@@ -75,7 +41,7 @@ class QueuedBodies {
 const MAX_QUEUED_BODY_BYTES = 32 * 1024 * 1024;
 
 export function createOutbox(db: StateDb): Synchronous<Outbox> {
-  const byId = db.prepare<[string], Row>('SELECT * FROM deliveries WHERE id = ?');
+  const byId = db.prepare<[string], DeliveryRow>('SELECT * FROM deliveries WHERE id = ?');
   const bodyOf = db.prepare<[string], { body: Buffer }>('SELECT body FROM delivery_bodies WHERE delivery_id = ?');
   const queuedBodies = new QueuedBodies();
   const bodyFor = (id: string): Buffer => queuedBodies.take(id) ?? bodyOf.get(id)?.body ?? Buffer.alloc(0);
@@ -85,7 +51,7 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
      VALUES (@id, @siteId, @slug, @event, @origin, 'pending', @now, @now, @leaseOwner, @leaseUntil)`,
   );
   const insertBody = db.prepare('INSERT INTO delivery_bodies (delivery_id, body) VALUES (?, ?)');
-  const pendingPublish = db.prepare<[string, string], Row>(
+  const pendingPublish = db.prepare<[string, string], DeliveryRow>(
     `SELECT * FROM deliveries WHERE site_id = ? AND slug = ? AND state = 'pending' AND origin = 'publish' ORDER BY created_at DESC`,
   );
   const supersede = db.prepare(`UPDATE deliveries SET state = 'superseded', settled_at = ?, next_attempt_at = NULL WHERE id = ? AND state = 'pending'`);
@@ -204,7 +170,7 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
 
     unacknowledged(siteId: string): DeliveryWithBody[] {
       return db
-        .prepare<[string], Row>(
+        .prepare<[string], DeliveryRow>(
           `SELECT * FROM deliveries d WHERE d.site_id = ? AND d.state = 'failed' AND d.origin <> 'test'
              AND d.id = (SELECT o.id FROM deliveries o WHERE o.site_id = d.site_id AND o.slug = d.slug
                AND o.origin <> 'test' AND o.state <> 'superseded' ORDER BY o.created_at DESC, o.id DESC LIMIT 1)
@@ -245,7 +211,7 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
 
     newerForSlug(d: Delivery): Delivery | null {
       const row = db
-        .prepare<[string, string, string], Row>(
+        .prepare<[string, string, string], DeliveryRow>(
           `SELECT * FROM deliveries WHERE site_id = ? AND slug = ? AND id > ? AND origin <> 'test' ORDER BY id DESC LIMIT 1`,
         )
         .get(d.siteId, d.slug, d.id);
@@ -280,7 +246,7 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
     list(opts: { siteId?: string | null; limit?: number; states?: DeliveryState[] } = {}): Delivery[] {
       const states = opts.states ?? ['pending', 'delivered', 'failed', 'superseded'];
       return db
-        .prepare<{ site: string | null; states: string; limit: number }, Row>(
+        .prepare<{ site: string | null; states: string; limit: number }, DeliveryRow>(
           `SELECT * FROM deliveries WHERE (@site IS NULL OR site_id = @site) AND state IN (SELECT value FROM json_each(@states))
            ORDER BY created_at DESC, id DESC LIMIT @limit`,
         )
@@ -296,39 +262,8 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
            WHERE (@site IS NULL OR d.site_id = @site) ORDER BY a.started_at DESC, a.id DESC LIMIT @limit`,
         )
         .all({ site: opts.siteId ?? null, limit: opts.limit ?? 200 })
-        .map((r) => ({
-          deliveryId: r.delivery_id,
-          siteId: r.site_id,
-          slug: r.slug,
-          event: r.event,
-          origin: r.origin,
-          deliveryState: r.delivery_state,
-          url: r.url,
-          startedAt: r.started_at,
-          durationMs: r.duration_ms,
-          status: r.status,
-          error: r.error,
-          errorKind: r.error_kind,
-          replyUrl: r.reply_url,
-          replyId: r.reply_id,
-        }));
+        .map(toAttemptLogEntry);
     },
   };
 }
 
-interface AttemptRow {
-  delivery_id: string;
-  site_id: string;
-  slug: string;
-  event: string;
-  origin: DeliveryOrigin;
-  delivery_state: DeliveryState;
-  url: string;
-  started_at: number;
-  duration_ms: number;
-  status: number | null;
-  error: string | null;
-  error_kind: NetErrorKind | null;
-  reply_url: string | null;
-  reply_id: string | null;
-}

@@ -61,6 +61,7 @@ export function openSqliteStateStore(stateDir: string, serverSecret: string, cha
           throw e;
         }
       }),
+    ready: () => Promise.resolve(),
     close: () =>
       queue.run(() => {
         db.close();

@@ -1,0 +1,77 @@
+// The change log on PostgreSQL (see the ChangeLog interface and sqlite/change-log.ts). Positions
+// come from a counter row updated in the recording transaction, not from a sequence: a sequence
+// hands out numbers before commit, so a reader could be given a position past an entry still
+// to be committed and never see it. Each read is one statement: its bounds and rows are of
+// one moment.
+import { CHANGE_LOG_KEEP_PER_SITE, type ChangeEntry, type ChangePage, type ChangeType, type PublishedNow } from '../records.ts';
+import type { ChangeLog } from '../state-interface.ts';
+import type { Db } from './connection.ts';
+
+export interface AppendableChangeLog extends ChangeLog {
+  append(db: Db, siteId: string, entries: { slug: string; type: ChangeType; item: string | null }[], now: number): Promise<void>;
+  /** Drops the site's history (its publish record is forgotten): its cursors expire. */
+  forget(db: Db, siteId: string): Promise<void>;
+}
+
+export function createChangeLog(db: Db, keepPerSite = CHANGE_LOG_KEEP_PER_SITE): AppendableChangeLog {
+  let storeId: string | null = null;
+  return {
+    async storeId() {
+      return (storeId ??= (await db.rows<{ id: string }>('SELECT id FROM store_identity'))[0]!.id);
+    },
+    async after(siteId, position, limit) {
+      const rows = await db.rows<{ newest: number; through: number; seq: number | null; slug: string; type: ChangeType; item: string | null; at: number }>(
+        `SELECT b.newest, b.through, c.seq, c.slug, c.type, c.item, c.at
+         FROM (SELECT (SELECT newest FROM change_positions) AS newest,
+                      coalesce((SELECT through FROM article_changes_pruned WHERE site_id = $1), 0) AS through) b
+         LEFT JOIN LATERAL (SELECT seq, slug, type, item, at FROM article_changes WHERE site_id = $1 AND seq > $2 ORDER BY seq LIMIT $3) c ON true
+         ORDER BY c.seq`,
+        [siteId, position, limit + 1],
+      );
+      const { newest, through } = rows[0]!;
+      if (position > newest || position < through) return { status: 'expired' } satisfies ChangePage;
+      const entries: ChangeEntry[] = rows.filter((r) => r.seq !== null).map((r) => ({ seq: r.seq!, slug: r.slug, type: r.type, item: r.item, at: r.at }));
+      const more = entries.length > limit;
+      if (more) entries.pop();
+      return { status: 'ok', entries, more, position: entries.at(-1)?.seq ?? position };
+    },
+    async publishedNow(siteId): Promise<PublishedNow> {
+      const rows = await db.rows<{ newest: number; recorded: boolean; slug: string | null; item: string | null; at: number }>(
+        `SELECT b.newest, b.recorded, p.slug, p.item, p.at
+         FROM (SELECT (SELECT newest FROM change_positions) AS newest, EXISTS (SELECT 1 FROM published_sites WHERE site_id = $1) AS recorded) b
+         LEFT JOIN LATERAL (SELECT slug, item, changed_at AS at FROM published_articles WHERE site_id = $1 AND state = 'published') p ON b.recorded
+         ORDER BY p.at, p.slug`,
+        [siteId],
+      );
+      const { newest, recorded } = rows[0]!;
+      return { articles: recorded ? rows.filter((r) => r.slug !== null).map((r) => ({ slug: r.slug!, item: r.item, at: r.at })) : null, position: newest };
+    },
+    async append(tx, siteId, entries, now) {
+      if (!entries.length) return;
+      const [{ newest }] = (await tx.rows<{ newest: number }>('UPDATE change_positions SET newest = newest + $1 RETURNING newest', [entries.length])) as [{ newest: number }];
+      const first = newest - entries.length + 1;
+      await tx.run(
+        `INSERT INTO article_changes (seq, site_id, slug, type, item, at)
+         SELECT $1 + e.n - 1, $2, e.slug, e.type, e.item, $3 FROM unnest($4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS e(slug, type, item, n)`,
+        [first, siteId, now, entries.map((e) => e.slug), entries.map((e) => e.type), entries.map((e) => e.item)],
+      );
+      const [cut] = await tx.rows<{ seq: number }>('SELECT seq FROM article_changes WHERE site_id = $1 ORDER BY seq DESC LIMIT 1 OFFSET $2', [siteId, keepPerSite]);
+      if (!cut) return;
+      await tx.run('DELETE FROM article_changes WHERE site_id = $1 AND seq <= $2', [siteId, cut.seq]);
+      await notePruned(tx, siteId, cut.seq);
+    },
+    async forget(tx, siteId) {
+      await tx.run('DELETE FROM article_changes WHERE site_id = $1', [siteId]);
+      const [{ newest }] = (await tx.rows<{ newest: number }>('SELECT newest FROM change_positions')) as [{ newest: number }];
+      await notePruned(tx, siteId, newest);
+    },
+  };
+}
+
+function notePruned(tx: Db, siteId: string, through: number): Promise<number> {
+  return tx.run(
+    `INSERT INTO article_changes_pruned (site_id, through) VALUES ($1, $2)
+     ON CONFLICT (site_id) DO UPDATE SET through = greatest(article_changes_pruned.through, excluded.through)`,
+    [siteId, through],
+  );
+}

@@ -1,0 +1,103 @@
+// The connection to PostgreSQL (QUIRE_DATABASE_URL): a pool, the one place that knows `pg`'s
+// types and errors. A bad URL, an unreachable server, a refused login or a missing database is
+// told as such, with the server named and the password never shown, before anything else runs.
+import pg from 'pg';
+import { StateDatabaseError } from './database-error.ts';
+
+/** What the store runs its statements through: the pool (each on its own) or one transaction's connection. */
+export interface Db {
+  rows<R>(text: string, values?: unknown[]): Promise<R[]>;
+  /** Rows changed. */
+  run(text: string, values?: unknown[]): Promise<number>;
+  /** `work` as one transaction: its own, or the one this Db is bound to already. */
+  atomically<T>(work: (db: Db) => Promise<T>): Promise<T>;
+}
+
+// bigint (epoch milliseconds, counts) as numbers: every one Quire stores is far below 2^53.
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+/** The URL without its password, to name the server in a message. */
+export function describeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname || 'localhost'}:${u.port || '5432'}/${decodeURIComponent(u.pathname.slice(1)) || '(default database)'}${u.username ? ` as ${decodeURIComponent(u.username)}` : ''}`;
+  } catch {
+    return 'QUIRE_DATABASE_URL';
+  }
+}
+
+export function connectionConfig(url: string): pg.PoolConfig {
+  return { connectionString: url, types, connectionTimeoutMillis: 10_000, application_name: 'quire' };
+}
+
+export function createPool(url: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({ ...connectionConfig(url), max });
+  // An idle connection the server closed (a restart): the pool drops it and opens another.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** A Db over the pool, each statement on its own; `ready` is awaited before the first. */
+export function poolDb(pool: pg.Pool, ready: () => Promise<void>): Db {
+  const db: Db = {
+    async rows(text, values) {
+      await ready();
+      return (await pool.query(text, values)).rows;
+    },
+    async run(text, values) {
+      await ready();
+      return (await pool.query(text, values)).rowCount ?? 0;
+    },
+    async atomically(work) {
+      await ready();
+      return inTransaction(pool, work);
+    },
+  };
+  return db;
+}
+
+/** Runs `work` in a transaction on one connection of the pool. */
+export async function inTransaction<T>(pool: pg.Pool, work: (db: Db) => Promise<T>): Promise<T> {
+  const client = await pool.connect().catch((e: unknown) => {
+    throw explainConnectionError(e, '');
+  });
+  try {
+    await client.query('BEGIN');
+    const result = await work(clientDb(client));
+    await client.query('COMMIT');
+    return result;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
+/** A Db bound to one connection inside its transaction. */
+export function clientDb(client: pg.PoolClient | pg.Client): Db {
+  const db: Db = {
+    rows: async (text, values) => (await client.query(text, values)).rows,
+    run: async (text, values) => (await client.query(text, values)).rowCount ?? 0,
+    atomically: (work) => work(db),
+  };
+  return db;
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET']);
+
+/** A connection failure as the error Quire reports; anything else as it is. */
+export function explainConnectionError(e: unknown, url: string): unknown {
+  if (e instanceof StateDatabaseError) return e;
+  const err = e as { code?: string; message?: string };
+  const where = url ? describeUrl(url) : 'the database';
+  const why = err.message ?? String(e);
+  if (err.code && UNREACHABLE.has(err.code)) return new StateDatabaseError('DATABASE_UNREACHABLE', `PostgreSQL at ${where} cannot be reached (${why}): is the server running, and are the host and port in QUIRE_DATABASE_URL right?`, { cause: e });
+  if (/timeout/i.test(why) && !err.code) return new StateDatabaseError('DATABASE_UNREACHABLE', `PostgreSQL at ${where} did not answer in time (${why}): is the server running, and are the host and port in QUIRE_DATABASE_URL right?`, { cause: e });
+  if (err.code === '28P01' || err.code === '28000') return new StateDatabaseError('DATABASE_LOGIN_FAILED', `PostgreSQL at ${where} refused the login (${why}): check the user and password in QUIRE_DATABASE_URL`, { cause: e });
+  if (err.code === '3D000') return new StateDatabaseError('DATABASE_NOT_FOUND', `PostgreSQL at ${where}: the database does not exist (${why}); create it (createdb) or correct QUIRE_DATABASE_URL`, { cause: e });
+  return e;
+}

@@ -1,0 +1,72 @@
+// `quire state migrate-to-postgres`: the SQLite state (quire.db in the state dir) copied into an
+// empty PostgreSQL state in one transaction — webhooks with their sealed secrets as they are
+// (the same server secret opens them), every delivery with its bytes and attempts, what each
+// site was last sent and its change log (positions and store identity kept, so feed cursors
+// stay valid) — so no history is lost. Leases are not copied (no sender of the old
+// state may run meanwhile: a held publish lock refuses the copy); locks are the new database's.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { isAlive } from '../owners.ts';
+import { STATE_DB_FILE } from '../sqlite/database.ts';
+import { StateStoreError } from '../state-store-error.ts';
+import { createPool, describeUrl, inTransaction, type Db } from './connection.ts';
+import { migrate } from './migrations.ts';
+
+export interface CopySummary {
+  webhooks: number;
+  deliveries: number;
+  attempts: number;
+  sites: number;
+}
+
+const CHUNK = 500;
+
+export async function copySqliteStateToPostgres(stateDir: string, url: string): Promise<CopySummary> {
+  const file = path.join(stateDir, STATE_DB_FILE);
+  if (!fs.existsSync(file)) throw new StateStoreError(`${file} does not exist: there is no SQLite state to copy`);
+  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+  const pool = createPool(url, 2);
+  try {
+    const held = sqlite.prepare<[], { name: string; pid: number; host: string }>('SELECT name, pid, host FROM locks').all();
+    const live = held.find((l) => l.host !== undefined && isAlive(l.pid));
+    if (live) throw new StateStoreError(`the ${live.name} lock of ${file} is held by process ${live.pid} on ${live.host}: stop it (and every server and publish using this state) before copying`);
+    const all = <R>(sql: string) => sqlite.prepare<[], R>(sql).all();
+    return await inTransaction(pool, async (db) => {
+      await migrate(db, describeUrl(url));
+      const [{ n }] = (await db.rows<{ n: number }>('SELECT (SELECT count(*) FROM webhooks) + (SELECT count(*) FROM deliveries) + (SELECT count(*) FROM published_sites) AS n')) as [{ n: number }];
+      if (n > 0) throw new StateStoreError(`the PostgreSQL state at ${describeUrl(url)} is not empty: nothing was copied (copy into a new database)`);
+      const webhooks = all<Record<string, unknown>>('SELECT * FROM webhooks ORDER BY site_id');
+      await insertRows(db, 'webhooks', ['site_id', 'url', 'secret_sealed', 'secret_hint', 'extra_events', 'disabled_at', 'disabled_reason', 'created_at', 'updated_at'], ['text', 'text', 'text', 'text', 'boolean', 'bigint', 'text', 'bigint', 'bigint'], webhooks.map((w) => ({ ...w, extra_events: w.extra_events === 1 })));
+      const deliveries = all<Record<string, unknown>>('SELECT d.*, b.body FROM deliveries d LEFT JOIN delivery_bodies b ON b.delivery_id = d.id ORDER BY d.id');
+      await insertRows(db, 'deliveries', ['id', 'site_id', 'slug', 'event', 'origin', 'state', 'attempts', 'next_attempt_at', 'created_at', 'settled_at', 'last_status', 'last_error', 'reply_url', 'reply_id'], ['text', 'text', 'text', 'text', 'text', 'text', 'int', 'bigint', 'bigint', 'bigint', 'int', 'text', 'text', 'text'], deliveries);
+      await insertRows(db, 'delivery_bodies', ['delivery_id', 'body'], ['text', 'bytea'], deliveries.map((d) => ({ delivery_id: d.id, body: d.body ?? Buffer.alloc(0) })));
+      // In their order: the log's newest-first tie-break is the attempt's id.
+      const attempts = all<Record<string, unknown>>('SELECT delivery_id, url, started_at, duration_ms, status, error, error_kind, reply_url, reply_id FROM attempts ORDER BY id');
+      await insertRows(db, 'attempts', ['delivery_id', 'url', 'started_at', 'duration_ms', 'status', 'error', 'error_kind', 'reply_url', 'reply_id'], ['text', 'text', 'bigint', 'int', 'int', 'text', 'text', 'text', 'text'], attempts);
+      const sites = all<Record<string, unknown>>('SELECT * FROM published_sites');
+      await insertRows(db, 'published_sites', ['site_id', 'commit_sha', 'published_at'], ['text', 'text', 'bigint'], sites);
+      await insertRows(db, 'published_articles', ['site_id', 'slug', 'state', 'payload_hash', 'item', 'changed_at'], ['text', 'text', 'text', 'text', 'text', 'bigint'], all('SELECT * FROM published_articles'));
+      // The change log with its positions and the store's identity: feed cursors stay valid.
+      await insertRows(db, 'article_changes', ['seq', 'site_id', 'slug', 'type', 'item', 'at'], ['bigint', 'text', 'text', 'text', 'text', 'bigint'], all('SELECT * FROM article_changes ORDER BY seq'));
+      await insertRows(db, 'article_changes_pruned', ['site_id', 'through'], ['text', 'bigint'], all('SELECT * FROM article_changes_pruned'));
+      const newest = sqlite.prepare<[], { seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'article_changes'").get()?.seq ?? 0;
+      await db.run('UPDATE change_positions SET newest = $1', [newest]);
+      await db.run('UPDATE store_identity SET id = $1', [sqlite.prepare<[], { id: string }>('SELECT id FROM store_identity').get()!.id]);
+      return { webhooks: webhooks.length, deliveries: deliveries.length, attempts: attempts.length, sites: sites.length };
+    });
+  } finally {
+    sqlite.close();
+    await pool.end();
+  }
+}
+
+/** Inserts rows in chunks, one statement each (unnest of one array per column). */
+async function insertRows(db: Db, table: string, columns: string[], types: string[], rows: Record<string, unknown>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const chunk = rows.slice(i, i + CHUNK);
+    const arrays = columns.map((c) => chunk.map((r) => r[c] ?? null));
+    const params = types.map((t, j) => `$${j + 1}::${t}[]`).join(', ');
+    await db.run(`INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${params})`, arrays);
+  }
+}

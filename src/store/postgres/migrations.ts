@@ -1,0 +1,145 @@
+// The PostgreSQL schema, one step per version; a step is never edited once released: add one.
+// quire_schema records the steps applied. Run at start under an advisory lock, in one
+// transaction: two processes starting at once apply each step once, and a failed step leaves
+// the database as it was. Ids and keys collate as bytes ("C"), as SQLite compares them: delivery
+// ids are time-ordered by their bytes.
+import { StateStoreError } from '../state-store-error.ts';
+import type { Db } from './connection.ts';
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: the same state as SQLite's (webhooks, outbox with bodies apart and attempts, what was
+  // last published with its change log, locks), and the slug leases that keep one slug's deliveries from
+  // overlapping across senders.
+  `
+  CREATE TABLE webhooks (
+    site_id         text COLLATE "C" PRIMARY KEY,
+    url             text NOT NULL,
+    secret_sealed   text NOT NULL,
+    secret_hint     text NOT NULL,
+    extra_events    boolean NOT NULL DEFAULT false,
+    disabled_at     bigint,
+    disabled_reason text,
+    created_at      bigint NOT NULL,
+    updated_at      bigint NOT NULL
+  );
+
+  CREATE TABLE deliveries (
+    id              text COLLATE "C" PRIMARY KEY,
+    site_id         text COLLATE "C" NOT NULL,
+    slug            text COLLATE "C" NOT NULL,
+    event           text NOT NULL,
+    origin          text NOT NULL,
+    state           text NOT NULL CHECK (state IN ('pending', 'delivered', 'failed', 'superseded')),
+    attempts        integer NOT NULL DEFAULT 0,
+    next_attempt_at bigint,
+    lease_until     bigint,
+    lease_owner     text,
+    created_at      bigint NOT NULL,
+    settled_at      bigint,
+    last_status     integer,
+    last_error      text,
+    reply_url       text,
+    reply_id        text
+  );
+  CREATE INDEX deliveries_due ON deliveries (next_attempt_at, created_at) WHERE state = 'pending';
+  CREATE INDEX deliveries_site ON deliveries (site_id, created_at);
+  CREATE INDEX deliveries_slug ON deliveries (site_id, slug, state);
+
+  CREATE TABLE delivery_bodies (
+    delivery_id text COLLATE "C" PRIMARY KEY REFERENCES deliveries (id) ON DELETE CASCADE,
+    body        bytea NOT NULL
+  );
+
+  CREATE TABLE attempts (
+    id          bigserial PRIMARY KEY,
+    delivery_id text COLLATE "C" NOT NULL REFERENCES deliveries (id) ON DELETE CASCADE,
+    url         text NOT NULL,
+    started_at  bigint NOT NULL,
+    duration_ms integer NOT NULL,
+    status      integer,
+    error       text,
+    error_kind  text,
+    reply_url   text,
+    reply_id    text
+  );
+  CREATE INDEX attempts_delivery ON attempts (delivery_id, started_at);
+  CREATE INDEX attempts_started ON attempts (started_at);
+
+  CREATE TABLE published_sites (
+    site_id      text COLLATE "C" PRIMARY KEY,
+    commit_sha   text,
+    published_at bigint NOT NULL
+  );
+
+  CREATE TABLE published_articles (
+    site_id      text COLLATE "C" NOT NULL,
+    slug         text COLLATE "C" NOT NULL,
+    state        text NOT NULL CHECK (state IN ('published', 'withdrawn', 'deleted')),
+    payload_hash text,
+    item         text,             -- the list item's JSON as last recorded; null unless published
+    changed_at   bigint NOT NULL,
+    PRIMARY KEY (site_id, slug)
+  );
+
+  -- The change log behind GET /v1/changes (as SQLite's migration 4). Positions come from
+  -- change_positions, updated in the recording transaction, never reused.
+  CREATE TABLE article_changes (
+    seq     bigint PRIMARY KEY,
+    site_id text COLLATE "C" NOT NULL,
+    slug    text COLLATE "C" NOT NULL,
+    type    text NOT NULL CHECK (type IN ('published', 'updated', 'withdrawn', 'deleted')),
+    item    text,
+    at      bigint NOT NULL
+  );
+  CREATE INDEX article_changes_site ON article_changes (site_id, seq);
+  CREATE TABLE article_changes_pruned (
+    site_id text COLLATE "C" PRIMARY KEY,
+    through bigint NOT NULL
+  );
+  CREATE TABLE change_positions (newest bigint NOT NULL);
+  INSERT INTO change_positions (newest) VALUES (0);
+  CREATE TABLE store_identity (id text NOT NULL);
+  INSERT INTO store_identity (id) VALUES (substr(md5(random()::text || clock_timestamp()::text), 1, 16));
+
+  -- Who holds a named lock, for the message to the one that waits; the lock itself is a
+  -- session advisory lock, freed by the server when its holder's connection ends.
+  CREATE TABLE locks (
+    name        text PRIMARY KEY,
+    owner       text NOT NULL,
+    pid         integer NOT NULL,
+    host        text NOT NULL,
+    acquired_at bigint NOT NULL
+  );
+
+  -- One row per slug with a delivery in flight: taking a delivery takes its slug's row (an
+  -- upsert that waits for a concurrent one and sees its result), so two senders never send
+  -- two deliveries of one slug at once. Freed when the attempt is recorded, or at lease end.
+  CREATE TABLE slug_leases (
+    site_id     text COLLATE "C" NOT NULL,
+    slug        text COLLATE "C" NOT NULL,
+    delivery_id text COLLATE "C" NOT NULL,
+    owner       text NOT NULL,
+    lease_until bigint NOT NULL,
+    PRIMARY KEY (site_id, slug)
+  );
+  CREATE INDEX slug_leases_delivery ON slug_leases (delivery_id);
+  `,
+];
+
+const MIGRATION_LOCK = 'quire:migrations';
+
+/** Brings the schema up to date; refuses a database a newer Quire has migrated. */
+export async function migrate(db: Db, where: string): Promise<void> {
+  await db.atomically(async (tx) => {
+    await tx.run('SELECT pg_advisory_xact_lock(hashtext($1))', [MIGRATION_LOCK]);
+    await tx.run('CREATE TABLE IF NOT EXISTS quire_schema (version integer PRIMARY KEY, applied_at bigint NOT NULL)');
+    const [{ version }] = (await tx.rows<{ version: number }>('SELECT coalesce(max(version), 0)::int AS version FROM quire_schema')) as [{ version: number }];
+    if (version > MIGRATIONS.length) {
+      throw new StateStoreError(`the PostgreSQL state at ${where} has schema version ${version}, newer than this Quire knows (${MIGRATIONS.length}); upgrade Quire`);
+    }
+    for (let v = version + 1; v <= MIGRATIONS.length; v++) {
+      await tx.run(MIGRATIONS[v - 1]!);
+      await tx.run('INSERT INTO quire_schema (version, applied_at) VALUES ($1, $2)', [v, Date.now()]);
+    }
+  });
+}

@@ -1,0 +1,258 @@
+// The delivery outbox on PostgreSQL. What each operation means is the Outbox interface's
+// (../state-interface.ts); the notes here are about how it holds across processes and machines:
+// a claim locks its candidate rows (FOR UPDATE SKIP LOCKED: a row another sender is claiming is
+// passed over, never waited for), takes each one's slug lease (slug_leases), then writes the
+// lease, all in one transaction.
+import { isDeadOwnerOnThisHost, newDeliveryId } from '../owners.ts';
+import { attemptErrorText, type ClaimedDelivery, type DeliveryOrigin, type DeliveryState, type UndeliveredEntry } from '../records.ts';
+import { toAttemptLogEntry, toDelivery, type AttemptRow, type DeliveryRow } from '../rows.ts';
+import type { Outbox } from '../state-interface.ts';
+import type { Db } from './connection.ts';
+
+
+const COLUMNS = 'd.id, d.site_id, d.slug, d.event, d.origin, d.state, d.attempts, d.next_attempt_at, d.created_at, d.settled_at, d.last_status, d.last_error, d.reply_url, d.reply_id';
+const withBody = (r: DeliveryRow & { body: Buffer | null }) => ({ ...toDelivery(r), body: r.body ?? Buffer.alloc(0) });
+
+/** Takes a slug's lease unless a live one is held; the rows that were taken come back. */
+const TAKE_SLUGS = `
+  INSERT INTO slug_leases (site_id, slug, delivery_id, owner, lease_until)
+  SELECT c.site_id, c.slug, c.delivery_id, $4, $5 FROM unnest($1::text[], $2::text[], $3::text[]) AS c(site_id, slug, delivery_id)
+  ORDER BY c.site_id, c.slug
+  ON CONFLICT (site_id, slug) DO UPDATE SET delivery_id = excluded.delivery_id, owner = excluded.owner, lease_until = excluded.lease_until
+    WHERE slug_leases.lease_until <= $6
+  RETURNING delivery_id`;
+
+export function createOutbox(db: Db): Outbox {
+  const outbox: Outbox = {
+    async get(id) {
+      const [row] = await db.rows<DeliveryRow & { body: Buffer | null }>(`SELECT ${COLUMNS}, b.body FROM deliveries d LEFT JOIN delivery_bodies b ON b.delivery_id = d.id WHERE d.id = $1`, [id]);
+      return row ? withBody(row) : null;
+    },
+
+    async pendingPublishFor(siteId, slug) {
+      const [row] = await db.rows<DeliveryRow>(`SELECT ${COLUMNS} FROM deliveries d WHERE site_id = $1 AND slug = $2 AND state = 'pending' AND origin = 'publish' ORDER BY created_at DESC LIMIT 1`, [siteId, slug]);
+      return row ? toDelivery(row) : null;
+    },
+
+    async enqueue(d, now, lease = null) {
+      const id = newDeliveryId(now);
+      await db.atomically(async (tx) => {
+        if (d.origin === 'publish') {
+          await tx.run(`UPDATE deliveries SET state = 'superseded', settled_at = $1, next_attempt_at = NULL WHERE site_id = $2 AND slug = $3 AND state = 'pending' AND origin = 'publish'`, [now, d.siteId, d.slug]);
+        }
+        await tx.run(
+          `INSERT INTO deliveries (id, site_id, slug, event, origin, state, next_attempt_at, created_at, lease_owner, lease_until)
+           VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6, $7, $8)`,
+          [id, d.siteId, d.slug, d.event, d.origin, now, lease?.owner ?? null, lease?.until ?? null],
+        );
+        await tx.run('INSERT INTO delivery_bodies (delivery_id, body) VALUES ($1, $2)', [id, d.body]);
+        // Sent by its caller at once: its slug is taken too, if no other sender has it.
+        if (lease) await tx.run(TAKE_SLUGS, [[d.siteId], [d.slug], [id], lease.owner, lease.until, now]);
+      });
+      return id;
+    },
+
+    async due(now, siteId = null, limit = 100) {
+      const rows = await db.rows<{ id: string }>(
+        `SELECT d.id FROM deliveries d JOIN webhooks w ON w.site_id = d.site_id AND w.disabled_at IS NULL
+         WHERE d.state = 'pending' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until <= $1)
+           AND ($2::text IS NULL OR d.site_id = $2)
+         ORDER BY d.next_attempt_at, d.created_at LIMIT $3`,
+        [now, siteId, limit],
+      );
+      return rows.map((r) => r.id);
+    },
+
+    async nextDueAt(siteId) {
+      const [row] = await db.rows<{ at: number | null }>(
+        `SELECT min(greatest(d.next_attempt_at, coalesce(d.lease_until, 0))) AS at FROM deliveries d
+         JOIN webhooks w ON w.site_id = d.site_id AND w.disabled_at IS NULL
+         WHERE d.state = 'pending' AND ($1::text IS NULL OR d.site_id = $1)`,
+        [siteId],
+      );
+      return row?.at ?? null;
+    },
+
+    async claim(id, owner, now, leaseUntil) {
+      return (await outbox.takeMany([id], owner, now, leaseUntil)).length === 1;
+    },
+
+    async take(id, owner, now, leaseUntil) {
+      return (await outbox.takeMany([id], owner, now, leaseUntil))[0] ?? null;
+    },
+
+    async takeMany(ids, owner, now, leaseUntil) {
+      if (!ids.length) return [];
+      return db.atomically(async (tx) => {
+        // Due by now too: a sender holding a list of due ids made a moment ago must not send one
+        // that another sender has meanwhile attempted and rescheduled.
+        const candidates = await tx.rows<{ id: string; site_id: string; slug: string }>(
+          `SELECT id, site_id, slug FROM deliveries
+           WHERE id = ANY($1::text[]) AND state = 'pending' AND next_attempt_at <= $2 AND (lease_until IS NULL OR lease_until <= $2)
+           FOR UPDATE SKIP LOCKED`,
+          [ids, now],
+        );
+        if (!candidates.length) return [];
+        // One per slug, the first in the caller's order (oldest due first).
+        const order = new Map(ids.map((id, i) => [id, i]));
+        candidates.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+        const perSlug = new Map<string, (typeof candidates)[number]>();
+        for (const c of candidates) if (!perSlug.has(`${c.site_id}\0${c.slug}`)) perSlug.set(`${c.site_id}\0${c.slug}`, c);
+        const first = [...perSlug.values()];
+        const won = await tx.rows<{ delivery_id: string }>(TAKE_SLUGS, [first.map((c) => c.site_id), first.map((c) => c.slug), first.map((c) => c.id), owner, leaseUntil, now]);
+        if (!won.length) return [];
+        const rows = await tx.rows<{ id: string; site_id: string; slug: string; event: string; attempts: number; body: Buffer }>(
+          `UPDATE deliveries d SET lease_until = $1, lease_owner = $2 FROM delivery_bodies b
+           WHERE d.id = ANY($3::text[]) AND b.delivery_id = d.id
+           RETURNING d.id, d.site_id, d.slug, d.event, d.attempts, b.body`,
+          [leaseUntil, owner, won.map((w) => w.delivery_id)],
+        );
+        rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+        return rows.map((r): ClaimedDelivery => ({ id: r.id, siteId: r.site_id, slug: r.slug, event: r.event, attempts: r.attempts, body: r.body }));
+      });
+    },
+
+    async releaseDeadLeases(now) {
+      const held = await db.rows<{ lease_owner: string }>('SELECT DISTINCT lease_owner FROM deliveries WHERE lease_until > $1 AND lease_owner IS NOT NULL', [now]);
+      let freed = 0;
+      for (const { lease_owner: owner } of held) {
+        if (!isDeadOwnerOnThisHost(owner)) continue;
+        freed += await db.atomically(async (tx) => {
+          await tx.run('DELETE FROM slug_leases WHERE owner = $1', [owner]);
+          return tx.run('UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = $1', [owner]);
+        });
+      }
+      return freed;
+    },
+
+    recordAttempt(id, attempt, verdict, now) {
+      return outbox.recordAttempts([{ id, attempt, verdict, now }]);
+    },
+
+    // Three statements for the lot, whatever its size; a delivery listed twice is applied in order.
+    async recordAttempts(records) {
+      if (!records.length) return;
+      const ids = new Set(records.map((r) => r.id));
+      if (ids.size < records.length) {
+        for (const r of records) await outbox.recordAttempts([r]);
+        return;
+      }
+      const col = <T>(f: (r: (typeof records)[number]) => T) => records.map(f);
+      await db.atomically(async (tx) => {
+        await tx.run(
+          `INSERT INTO attempts (delivery_id, url, started_at, duration_ms, status, error, error_kind, reply_url, reply_id)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[])`,
+          [col((r) => r.id), col((r) => r.attempt.url), col((r) => r.attempt.startedAt), col((r) => Math.round(r.attempt.durationMs)), col((r) => r.attempt.status), col((r) => r.attempt.error), col((r) => r.attempt.errorKind ?? null), col((r) => r.attempt.replyUrl), col((r) => r.attempt.replyId)],
+        );
+        // The new state: the verdict's, unless the delivery was superseded meanwhile (it stays so).
+        await tx.run(
+          `UPDATE deliveries d SET attempts = d.attempts + 1, last_status = v.status, last_error = v.error,
+             reply_url = COALESCE(v.reply_url, d.reply_url), reply_id = COALESCE(v.reply_id, d.reply_id),
+             state = CASE WHEN d.state = 'pending' THEN v.state ELSE d.state END,
+             next_attempt_at = CASE WHEN d.state = 'pending' AND v.state = 'pending' THEN v.next_at ELSE NULL END,
+             settled_at = CASE WHEN d.state = 'pending' AND v.state <> 'pending' THEN v.at ELSE d.settled_at END,
+             lease_until = NULL, lease_owner = NULL
+           FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[])
+             AS v(id, status, error, reply_url, reply_id, state, next_at, at)
+           WHERE d.id = v.id`,
+          [col((r) => r.id), col((r) => r.attempt.status), col((r) => attemptErrorText(r.attempt)), col((r) => r.attempt.replyUrl), col((r) => r.attempt.replyId), col((r) => r.verdict.state), col((r) => (r.verdict.state === 'pending' ? r.verdict.nextAttemptAt : null)), col((r) => r.now)],
+        );
+        await tx.run('DELETE FROM slug_leases WHERE delivery_id = ANY($1::text[])', [col((r) => r.id)]);
+      });
+    },
+
+    async unacknowledged(siteId) {
+      const rows = await db.rows<DeliveryRow & { body: Buffer | null }>(
+        `SELECT ${COLUMNS}, b.body FROM deliveries d LEFT JOIN delivery_bodies b ON b.delivery_id = d.id
+         WHERE d.site_id = $1 AND d.state = 'failed' AND d.origin <> 'test'
+           AND d.id = (SELECT o.id FROM deliveries o WHERE o.site_id = d.site_id AND o.slug = d.slug
+             AND o.origin <> 'test' AND o.state <> 'superseded' ORDER BY o.created_at DESC, o.id DESC LIMIT 1)
+         ORDER BY d.created_at, d.id`,
+        [siteId],
+      );
+      return rows.map(withBody);
+    },
+
+    // Delivery ids are time-ordered (newDeliveryId), so `id >` means "created later".
+    async undelivered(siteId, limit = 500) {
+      const rows = await db.rows<{ id: string; slug: string; event: string; origin: DeliveryOrigin; settled_at: number | null; last_status: number | null; last_error: string | null }>(
+        `SELECT d.id, d.slug, d.event, d.origin, d.settled_at, d.last_status, d.last_error FROM deliveries d
+         WHERE d.site_id = $1 AND d.state = 'failed' AND d.origin <> 'test'
+           AND NOT EXISTS (
+             SELECT 1 FROM deliveries later
+             WHERE later.site_id = d.site_id AND later.slug = d.slug AND later.origin <> 'test' AND later.id > d.id
+               AND later.state IN ('delivered', 'failed'))
+         ORDER BY d.id DESC LIMIT $2`,
+        [siteId, limit],
+      );
+      return rows.map((r): UndeliveredEntry => ({ deliveryId: r.id, slug: r.slug, event: r.event, origin: r.origin, failedAt: r.settled_at, lastStatus: r.last_status, lastError: r.last_error }));
+    },
+
+    async supersede(id, now) {
+      return (await db.run(`UPDATE deliveries SET state = 'superseded', settled_at = $1, next_attempt_at = NULL WHERE id = $2 AND state = 'pending'`, [now, id])) > 0;
+    },
+
+    makeDue(siteId, now) {
+      return db.run(`UPDATE deliveries SET next_attempt_at = $1 WHERE site_id = $2 AND state = 'pending' AND next_attempt_at > $1`, [now, siteId]);
+    },
+
+    pendingMadeDue(siteId, now) {
+      return db.atomically(async (tx) => {
+        const rows = await tx.rows<{ id: string }>(`SELECT id FROM deliveries WHERE state = 'pending' AND ($1::text IS NULL OR site_id = $1) ORDER BY created_at, id`, [siteId]);
+        await tx.run(`UPDATE deliveries SET next_attempt_at = $2 WHERE state = 'pending' AND ($1::text IS NULL OR site_id = $1) AND next_attempt_at > $2`, [siteId, now]);
+        return rows.map((r) => r.id);
+      });
+    },
+
+    async makeOneDue(id, now) {
+      return (await db.run(`UPDATE deliveries SET next_attempt_at = least(next_attempt_at, $1) WHERE id = $2 AND state = 'pending'`, [now, id])) === 1;
+    },
+
+    async newerForSlug(d) {
+      const [row] = await db.rows<DeliveryRow>(`SELECT ${COLUMNS} FROM deliveries d WHERE site_id = $1 AND slug = $2 AND id > $3 AND origin <> 'test' ORDER BY id DESC LIMIT 1`, [d.siteId, d.slug, d.id]);
+      return row ? toDelivery(row) : null;
+    },
+
+    async latestReplyUrl(siteId, slug) {
+      const [row] = await db.rows<{ reply_url: string }>(
+        `SELECT reply_url FROM deliveries WHERE site_id = $1 AND slug = $2 AND reply_url IS NOT NULL ORDER BY settled_at DESC NULLS LAST, id DESC LIMIT 1`,
+        [siteId, slug],
+      );
+      return row?.reply_url ?? null;
+    },
+
+    async pendingSummary() {
+      const [row] = await db.rows<{ n: number; oldest: number | null }>(`SELECT count(*)::int AS n, min(created_at) AS oldest FROM deliveries WHERE state = 'pending'`);
+      return { count: row?.n ?? 0, oldestCreatedAt: row?.oldest ?? null };
+    },
+
+    async counts(siteId = null) {
+      const rows = await db.rows<{ state: DeliveryState; n: number }>(`SELECT state, count(*)::int AS n FROM deliveries WHERE ($1::text IS NULL OR site_id = $1) GROUP BY state`, [siteId]);
+      const counts = { pending: 0, delivered: 0, failed: 0, superseded: 0 };
+      for (const r of rows) counts[r.state] = r.n;
+      return counts;
+    },
+
+    async list(opts = {}) {
+      const states = opts.states ?? ['pending', 'delivered', 'failed', 'superseded'];
+      const rows = await db.rows<DeliveryRow>(
+        `SELECT ${COLUMNS} FROM deliveries d WHERE ($1::text IS NULL OR site_id = $1) AND state = ANY($2::text[])
+         ORDER BY created_at DESC, id DESC LIMIT $3`,
+        [opts.siteId ?? null, states, opts.limit ?? 100],
+      );
+      return rows.map(toDelivery);
+    },
+
+    async attemptLog(opts = {}) {
+      const rows = await db.rows<AttemptRow>(
+        `SELECT a.*, d.site_id, d.slug, d.event, d.origin, d.state AS delivery_state FROM attempts a
+         JOIN deliveries d ON d.id = a.delivery_id
+         WHERE ($1::text IS NULL OR d.site_id = $1) ORDER BY a.started_at DESC, a.id DESC LIMIT $2`,
+        [opts.siteId ?? null, opts.limit ?? 200],
+      );
+      return rows.map(toAttemptLogEntry);
+    },
+  };
+  return outbox;
+}
+

@@ -1,0 +1,46 @@
+// The state store on PostgreSQL (QUIRE_DATABASE_URL): a pool, the schema brought up to date once
+// at first use (ready()), and the operations over it. A transaction runs on one connection of
+// the pool and its `tx` is bound to it.
+import { createSecretBox } from '../secret-box.ts';
+import type { StateParts, StateStore } from '../state-interface.ts';
+import { clientDb, createPool, describeUrl, explainConnectionError, inTransaction, poolDb, type Db } from './connection.ts';
+import { createChangeLog } from './change-log.ts';
+import { createLocks } from './locks.ts';
+import { migrate } from './migrations.ts';
+import { createOutbox } from './outbox.ts';
+import { createPublishRecords } from './publish-state.ts';
+import { createWebhooks } from './webhooks.ts';
+
+export function openPostgresStateStore(url: string, serverSecret: string, opts: { poolSize?: number } = {}): StateStore {
+  const pool = createPool(url, opts.poolSize);
+  const box = createSecretBox(serverSecret);
+  let readying: Promise<void> | null = null;
+  const ready = () =>
+    (readying ??= (async () => {
+      const client = await pool.connect().catch((e: unknown) => {
+        throw explainConnectionError(e, url);
+      });
+      try {
+        await migrate(clientDb(client), describeUrl(url));
+      } finally {
+        client.release();
+      }
+    })().catch((e: unknown) => {
+      readying = null; // the next operation tries again (the server may be back)
+      throw e;
+    }));
+  const partsOn = (db: Db): StateParts => {
+    const changes = createChangeLog(db);
+    return { webhooks: createWebhooks(db, box), outbox: createOutbox(db), published: createPublishRecords(db, changes), changes };
+  };
+  return {
+    ...partsOn(poolDb(pool, ready)),
+    locks: createLocks(url, ready),
+    ready,
+    async transaction(work) {
+      await ready();
+      return inTransaction(pool, (db) => work(partsOn(db)));
+    },
+    close: () => pool.end(),
+  };
+}

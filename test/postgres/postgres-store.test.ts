@@ -1,0 +1,276 @@
+// The state store on a real PostgreSQL server (npm run test:postgres starts one): the outbox's
+// rules as SQLite keeps them, and what only a shared database has to hold — claims across
+// processes, migrations run by two processes at once, secrets sealed, clear errors for a bad
+// server, and the copy of a SQLite state.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { copySqliteStateToPostgres, openStateStore, type StateStore } from '../../src/store/state-store.ts';
+import { freePort } from '../helpers/nginx.ts';
+import { findPostgresBin } from '../helpers/postgres-server.ts';
+import { runCli } from '../helpers/run-cli.ts';
+
+const SECRET = 'x'.repeat(40);
+const ADMIN = process.env.QUIRE_TEST_POSTGRES_URL!;
+const opened: StateStore[] = [];
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.close();
+});
+
+function freshDatabase(): string {
+  const name = `quire_t_${randomBytes(6).toString('hex')}`;
+  execFileSync(path.join(findPostgresBin()!, 'psql'), [ADMIN, '-qAtc', `CREATE DATABASE ${name}`]);
+  const url = new URL(ADMIN);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+function open(url: string, secret = SECRET): StateStore {
+  const store = openStateStore(os.tmpdir(), secret, url);
+  opened.push(store);
+  return store;
+}
+
+async function sql<R>(url: string, text: string): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text)).rows as R[];
+  } finally {
+    await client.end();
+  }
+}
+
+const body = (s: string) => Buffer.from(s);
+const HOOK = { url: 'https://hooks.example.com', secret: 's'.repeat(30) };
+
+describe('the outbox on PostgreSQL', () => {
+  it('supersedes, claims exclusively, keeps one slug at a time, and reschedules as SQLite does', async () => {
+    const store = open(freshDatabase());
+    await store.webhooks.save('s', HOOK, 0);
+    const first = await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('1'), origin: 'publish' }, 10);
+    const second = await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('2'), origin: 'publish' }, 11);
+    expect((await store.outbox.get(first))!.state).toBe('superseded');
+    expect((await store.outbox.pendingPublishFor('s', 'a'))!.id).toBe(second);
+    const a2 = await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('3'), origin: 'redeliver' }, 12);
+    const b = await store.outbox.enqueue({ siteId: 's', slug: 'b', event: 'updated', body: body('4'), origin: 'publish' }, 13);
+    expect(await store.outbox.due(20)).toEqual([second, a2, b]);
+    const taken = await store.outbox.takeMany([second, a2, b], 'one', 20, 1000);
+    expect(taken.map((d) => [d.id, d.body.toString()])).toEqual([[second, '2'], [b, '4']]);
+    expect(await store.outbox.claim(a2, 'two', 21, 1000)).toBe(false); // its slug is in flight
+    expect(await store.outbox.claim(second, 'two', 21, 1000)).toBe(false);
+    // A failed attempt reschedules it and frees the slug.
+    await store.outbox.recordAttempt(second, { url: HOOK.url, startedAt: 20, durationMs: 5, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null }, { state: 'pending', nextAttemptAt: 5000 }, 30);
+    expect(await store.outbox.get(second)).toMatchObject({ state: 'pending', attempts: 1, nextAttemptAt: 5000, lastStatus: 503, lastError: 'HTTP 503' });
+    expect(await store.outbox.claim(second, 'two', 31, 1000)).toBe(false); // not before its time
+    expect(await store.outbox.claim(a2, 'two', 31, 1000)).toBe(true);
+    // An expired lease (a sender that died) is taken over.
+    expect(await store.outbox.claim(b, 'three', 1001, 2000)).toBe(true);
+    await store.outbox.recordAttempts([
+      { id: a2, attempt: { url: HOOK.url, startedAt: 40, durationMs: 5, status: 200, error: null, replyUrl: 'https://site.example/a', replyId: '7' }, verdict: { state: 'delivered' }, now: 50 },
+      { id: b, attempt: { url: HOOK.url, startedAt: 1001, durationMs: 5, status: null, error: 'refused', errorKind: 'refused', replyUrl: null, replyId: null }, verdict: { state: 'failed' }, now: 1002 },
+    ]);
+    expect(await store.outbox.get(a2)).toMatchObject({ state: 'delivered', settledAt: 50, replyUrl: 'https://site.example/a' });
+    expect(await store.outbox.latestReplyUrl('s', 'a')).toBe('https://site.example/a');
+    expect((await store.outbox.attemptLog()).map((a) => [a.deliveryId, a.status, a.errorKind ?? null])).toEqual([[b, null, 'refused'], [a2, 200, null], [second, 503, null]]);
+    expect(await store.outbox.undelivered('s')).toMatchObject([{ deliveryId: b, slug: 'b' }]);
+    expect(await store.outbox.counts('s')).toEqual({ pending: 1, delivered: 1, failed: 1, superseded: 1 });
+    expect(await store.outbox.pendingSummary()).toEqual({ count: 1, oldestCreatedAt: 11 });
+    expect(await store.outbox.nextDueAt(null)).toBe(5000);
+    expect(await store.outbox.pendingMadeDue('s', 100)).toEqual([second]);
+    expect(await store.outbox.due(100)).toEqual([second]);
+    await store.webhooks.disable('s', 'gone', 101);
+    expect(await store.outbox.due(100)).toEqual([]);
+  });
+
+  it('many senders in two processes\' worth of connections: every delivery claimed once, no slug twice at once', async () => {
+    const url = freshDatabase();
+    const [one, two] = [open(url), open(url)];
+    await one.webhooks.save('s', HOOK, 0);
+    const ids: string[] = [];
+    for (let i = 0; i < 200; i++) ids.push(await one.outbox.enqueue({ siteId: 's', slug: `slug-${i % 40}`, event: 'updated', body: body(String(i)), origin: 'redeliver' }, 10));
+    const claimed = new Map<string, string>();
+    const inFlight = new Set<string>();
+    let overlap = 0;
+    const sender = async (store: StateStore, name: string) => {
+      for (;;) {
+        const due = await store.outbox.due(20, null, 50);
+        if (!due.length) return;
+        const taken = await store.outbox.takeMany(due, name, 20, 100_000);
+        for (const d of taken) {
+          if (claimed.has(d.id)) throw new Error(`${d.id} claimed twice`);
+          claimed.set(d.id, name);
+          if (inFlight.has(d.slug)) overlap++;
+          inFlight.add(d.slug);
+        }
+        await new Promise((r) => setTimeout(r, 2));
+        for (const d of taken) inFlight.delete(d.slug);
+        await store.outbox.recordAttempts(taken.map((d) => ({ id: d.id, attempt: { url: HOOK.url, startedAt: 20, durationMs: 1, status: 200, error: null, replyUrl: null, replyId: null }, verdict: { state: 'delivered' as const }, now: 21 })));
+      }
+    };
+    await Promise.all([1, 2, 3, 4].flatMap((n) => [sender(one, `one-${n}`), sender(two, `two-${n}`)]));
+    expect(claimed.size).toBe(200);
+    expect(overlap).toBe(0);
+    expect(await one.outbox.counts()).toMatchObject({ pending: 0, delivered: 200 });
+    const [row] = await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM attempts');
+    expect(Number(row!.n)).toBe(200);
+  });
+
+  it('a transaction is all or nothing, on one connection', async () => {
+    const store = open(freshDatabase());
+    await store.webhooks.save('s', HOOK, 0);
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('1'), origin: 'publish' }, 10);
+        await tx.published.record('s', 'abc', [{ slug: 'a', state: 'published', payloadHash: 'h', item: '{"slug":"a"}' }], 10);
+        throw new Error('no');
+      }),
+    ).rejects.toThrow('no');
+    expect(await store.outbox.list()).toEqual([]);
+    expect(await store.published.get('s')).toBeNull();
+    await store.transaction(async (tx) => {
+      await tx.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('1'), origin: 'publish' }, 10);
+      await tx.published.record('s', 'abc', [{ slug: 'a', state: 'published', payloadHash: 'h', item: '{"slug":"a"}' }], 10);
+    });
+    expect((await store.published.get('s'))!.articles.get('a')).toEqual({ state: 'published', payloadHash: 'h' });
+    expect(await store.outbox.counts()).toMatchObject({ pending: 1 });
+  });
+
+  it('seals webhook secrets: not in the database in clear, opened only with the same server secret', async () => {
+    const url = freshDatabase();
+    await open(url).webhooks.save('site', { url: 'https://hooks.example.com/q', secret: 'super-secret-value-1234567890' }, 1);
+    expect(await open(url).webhooks.secretOf('site')).toBe('super-secret-value-1234567890');
+    const rows = await sql<Record<string, unknown>>(url, 'SELECT * FROM webhooks');
+    expect(JSON.stringify(rows)).not.toContain('super-secret-value');
+    await expect(open(url, 'y'.repeat(40)).webhooks.secretOf('site')).rejects.toThrow(/server secret .* changed/);
+  });
+
+  it('a lock is held by one process at a time, and freed when its holder ends', async () => {
+    const url = freshDatabase();
+    const [one, two] = [open(url), open(url)];
+    const held = await one.locks.tryAcquire('publish', 'one', 1);
+    expect(held.acquired).toBe(true);
+    expect(await two.locks.tryAcquire('publish', 'two', 2)).toMatchObject({ acquired: false, holder: { owner: 'one', pid: process.pid } });
+    if (held.acquired) await held.release();
+    const again = await two.locks.tryAcquire('publish', 'two', 3);
+    expect(again.acquired).toBe(true);
+    if (again.acquired) await again.release();
+  });
+});
+
+describe('the change log on PostgreSQL', () => {
+  it('logs each recorded change in order, with `updated` for one published before; pages; forgetting expires its cursors', async () => {
+    const store = open(freshDatabase());
+    const item = (slug: string) => JSON.stringify({ slug });
+    expect(await store.changes.publishedNow('one')).toEqual({ articles: null, position: 0 });
+    await store.published.record('one', 'c1', [{ slug: 'a', state: 'published', payloadHash: 'h1', item: item('a') }, { slug: 'b', state: 'published', payloadHash: 'h2', item: item('b') }], 10);
+    await store.published.record('two', 'c1', [{ slug: 'z', state: 'published', payloadHash: 'h3', item: item('z') }], 11);
+    await store.published.record('one', 'c2', [{ slug: 'a', state: 'published', payloadHash: 'h4', item: item('a') }, { slug: 'b', state: 'withdrawn', payloadHash: null, item: null }], 12);
+    const all = await store.changes.after('one', 0, 100);
+    if (all.status !== 'ok') throw new Error('expired');
+    expect(all.entries.map((e) => `${e.type}:${e.slug}`)).toEqual(['published:a', 'published:b', 'updated:a', 'withdrawn:b']);
+    expect(all.entries.map((e) => e.seq)).toEqual([1, 2, 4, 5]);
+    const first = await store.changes.after('one', 0, 3);
+    expect(first).toMatchObject({ status: 'ok', more: true, position: 4 });
+    expect(await store.changes.after('one', 4, 3)).toMatchObject({ status: 'ok', more: false, position: 5 });
+    expect(await store.changes.after('one', 6, 3)).toEqual({ status: 'expired' }); // past the newest ever made
+    expect(await store.changes.publishedNow('one')).toEqual({ articles: [{ slug: 'a', item: item('a'), at: 12 }], position: 5 });
+    await store.published.forget('one');
+    expect(await store.changes.after('one', 4, 3)).toEqual({ status: 'expired' });
+    expect(await store.changes.publishedNow('one')).toEqual({ articles: null, position: 5 });
+    expect((await store.changes.after('two', 0, 10)).status).toBe('ok');
+  });
+});
+
+describe('migrations', () => {
+  it('run once when several processes start at once', async () => {
+    const url = freshDatabase();
+    const results = await Promise.all([1, 2, 3].map(() => runCli(['webhook', 'show'], { QUIRE_DATABASE_URL: url, QUIRE_STATE_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'quire-pg-state-')) })));
+    for (const r of results) expect(r).toMatchObject({ code: 0, stdout: 'no webhooks registered\n' });
+    const versions = await sql<{ version: number }>(url, 'SELECT version FROM quire_schema ORDER BY version');
+    expect(versions.map((v) => v.version)).toEqual([1]);
+  });
+
+  it('a database from a newer Quire is refused', async () => {
+    const url = freshDatabase();
+    await open(url).outbox.pendingSummary();
+    await sql(url, 'INSERT INTO quire_schema (version, applied_at) VALUES (99, 0)');
+    await expect(open(url).outbox.pendingSummary()).rejects.toThrow(/schema version 99, newer than this Quire knows/);
+  });
+});
+
+describe('a server that cannot be used is said so, before anything else', () => {
+  const cli = (url: string) => runCli(['publish'], { QUIRE_DATABASE_URL: url, QUIRE_STATE_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'quire-pg-state-')), QUIRE_CONTENT_DIR: '/nonexistent' });
+
+  it('bad URL, unreachable, wrong password, missing database', async () => {
+    const bad = await cli('mysql://localhost/x');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/QUIRE_DATABASE_URL/);
+    const port = await freePort();
+    const unreachable = await cli(`postgres://postgres:pw@127.0.0.1:${port}/quire`);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(new RegExp(`PostgreSQL at 127\\.0\\.0\\.1:${port}/quire as postgres cannot be reached`));
+    const admin = new URL(ADMIN);
+    const wrong = new URL(ADMIN);
+    wrong.password = 'not-the-password';
+    const login = await cli(wrong.toString());
+    expect(login.code).toBe(1);
+    expect(login.stderr).toMatch(/refused the login/);
+    expect(login.stderr).not.toContain('not-the-password');
+    admin.pathname = '/no_such_database';
+    const missing = await cli(admin.toString());
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no_such_database.*the database does not exist/);
+    // Nothing else ran: no build was attempted.
+    for (const r of [unreachable, login, missing]) expect(r.stderr).not.toMatch(/content|build/i);
+  });
+});
+
+describe('quire state migrate-to-postgres', () => {
+  it('copies webhooks, the outbox with its bodies and attempts, and what was published; refuses a database that is not empty', async () => {
+    const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-pg-copy-'));
+    const sqlite = openStateStore(stateDir, SECRET);
+    await sqlite.webhooks.save('s', { ...HOOK, extraEvents: true }, 1);
+    const sent = await sqlite.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('{"a":1}'), origin: 'publish' }, 10);
+    await sqlite.outbox.recordAttempt(sent, { url: HOOK.url, startedAt: 11, durationMs: 3, status: 200, error: null, replyUrl: 'https://s.example/a', replyId: '1' }, { state: 'delivered' }, 12);
+    const waiting = await sqlite.outbox.enqueue({ siteId: 's', slug: 'b', event: 'published', body: body('{"b":2}'), origin: 'publish' }, 20);
+    await sqlite.outbox.recordAttempt(waiting, { url: HOOK.url, startedAt: 21, durationMs: 3, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null }, { state: 'pending', nextAttemptAt: 999 }, 22);
+    await sqlite.published.record('s', 'abc', [{ slug: 'a', state: 'published', payloadHash: 'ha', item: '{"slug":"a"}' }, { slug: 'b', state: 'published', payloadHash: 'hb', item: '{"slug":"b"}' }], 20);
+    await sqlite.published.record('s', 'abd', [{ slug: 'b', state: 'withdrawn', payloadHash: null, item: null }], 30);
+    const before = {
+      log: await sqlite.outbox.attemptLog(),
+      list: await sqlite.outbox.list(),
+      published: await sqlite.published.get('s'),
+      hook: await sqlite.webhooks.get('s'),
+      storeId: await sqlite.changes.storeId(),
+      changes: await sqlite.changes.after('s', 0, 100),
+      now: await sqlite.changes.publishedNow('s'),
+    };
+    await sqlite.close();
+
+    const url = freshDatabase();
+    const env = { QUIRE_STATE_DIR: stateDir, QUIRE_DATABASE_URL: url, QUIRE_SECRET: SECRET };
+    const copied = await runCli(['state', 'migrate-to-postgres'], env);
+    expect(copied.stderr).toBe('');
+    expect(copied.code).toBe(0);
+    expect(copied.stdout).toMatch(/1 webhook, 2 deliveries, 2 attempts, 1 site/);
+    const store = open(url);
+    expect(await store.outbox.attemptLog()).toEqual(before.log);
+    expect(await store.outbox.list()).toEqual(before.list);
+    expect(await store.published.get('s')).toEqual(before.published);
+    expect(await store.webhooks.get('s')).toEqual(before.hook);
+    expect(await store.webhooks.secretOf('s')).toBe(HOOK.secret);
+    expect(await store.changes.storeId()).toBe(before.storeId);
+    expect(await store.changes.after('s', 0, 100)).toEqual(before.changes);
+    expect(await store.changes.publishedNow('s')).toEqual(before.now);
+    expect((await store.outbox.get(waiting))!.body.toString()).toBe('{"b":2}');
+
+    const again = await runCli(['state', 'migrate-to-postgres'], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/is not empty: nothing was copied/);
+  });
+});
