@@ -87,14 +87,32 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'publish',
     summary: 'build, then send published/updated webhooks for what changed (npm run publish)',
-    usage: ['publish [--site <id>] [--dry-run] [--baseline]'],
+    usage: ['publish [--site <id>] [--dry-run] [--baseline] [--no-deliver]'],
     options: {
       site,
+      'no-deliver': { type: 'boolean', help: 'queue the deliveries and leave them to the workers (`quire worker`) or a server; send nothing here' },
       'dry-run': { type: 'boolean', help: 'print the events without writing dist/, sending or recording anything' },
       baseline: { type: 'boolean', help: 'record the current state as sent, without sending' },
     },
     positionals: { max: 0 },
     notes: ['Exit status: 0 all delivered, 1 something pending or failed (or the build failed), 3 another publish held the lock.'],
+  },
+  {
+    name: 'worker',
+    summary: 'only deliver queued webhooks, until stopped; run any number, on any number of machines (npm run worker)',
+    usage: ['worker [--concurrency <n>] [--per-host <n>] [--health-interval <seconds>]'],
+    options: {
+      concurrency: { type: 'integer', value: 'n', help: 'deliveries sent at once by this worker (default 16)', min: 1, max: 1000 },
+      'per-host': { type: 'integer', value: 'n', help: 'requests in flight to one receiving host at most, across every worker of the state (default: no cap)', min: 1, max: 10_000 },
+      'health-interval': { type: 'integer', value: 'seconds', help: 'how often it logs what it sent and what is pending (default 60)', min: 1, max: 86_400 },
+    },
+    positionals: { max: 0 },
+    notes: [
+      'With QUIRE_DATABASE_URL, workers on many machines share one PostgreSQL state: each delivery is sent by',
+      'one of them at a time, one article\'s deliveries never overlap, and a worker that dies loses nothing',
+      '(its leases run out and another takes its deliveries). SIGTERM: no new claims, what is in flight is',
+      'finished, exit 0. `quire publish --no-deliver` queues for them; `quire deliveries --stats` shows the fleet.',
+    ],
   },
   {
     name: 'status',
@@ -110,8 +128,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'deliveries',
     summary: 'every delivery attempt: time, event, slug, status, duration, error, reply URL',
-    usage: ['deliveries [--site <id>] [--json] [--limit <n>]', 'deliveries retry [<delivery-id> | --site <id>]'],
-    options: { site, json, limit: { type: 'integer', value: 'n', help: 'at most this many attempts, newest first (default 200)', min: 1, max: 100_000 } },
+    usage: ['deliveries [--site <id>] [--json] [--limit <n>]', 'deliveries --stats [--json]', 'deliveries retry [<delivery-id> | --site <id>]'],
+    options: { site, json, stats: { type: 'boolean', help: 'the whole outbox instead of the log: pending, in flight, senders, the last hour\'s attempts' }, limit: { type: 'integer', value: 'n', help: 'at most this many attempts, newest first (default 200)', min: 1, max: 100_000 } },
     positionals: { max: 2 },
     notes: [
       '`retry` sends pending deliveries (waiting for their next attempt after a failure) now, in this process,',

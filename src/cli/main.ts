@@ -83,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** Commands that read or write the state: a PostgreSQL state that cannot be used is told before they do anything. */
-const STATE_COMMANDS = new Set(['webhook', 'publish', 'deliveries', 'redeliver']);
+const STATE_COMMANDS = new Set(['webhook', 'publish', 'deliveries', 'redeliver', 'worker']);
 
 async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positionals: readonly string[]): Promise<number> {
   const { err } = ctx;
@@ -132,18 +132,27 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
         json: values.flag('json'),
       });
     case 'publish':
-      return (await import('./commands/publish.ts')).runPublish(ctx, { site: values.string('site') ?? null, dryRun: values.flag('dry-run'), baseline: values.flag('baseline') });
+      return (await import('./commands/publish.ts')).runPublish(ctx, { site: values.string('site') ?? null, dryRun: values.flag('dry-run'), baseline: values.flag('baseline'), deliver: !values.flag('no-deliver') });
+    case 'worker':
+      return (await import('./commands/worker.ts')).runWorker(ctx, { concurrency: values.integer('concurrency') ?? 16, perHost: values.integer('per-host') ?? null, healthIntervalSeconds: values.integer('health-interval') ?? 60 });
     case 'deliveries':
       if (positionals.length && positionals[0] !== 'retry') {
         err(`quire deliveries: unknown action "${positionals[0]}"\n${helpText(spec)}`);
         return 2;
       }
       if (positionals[0] === 'retry') {
-        if (values.flag('json') || values.integer('limit') !== undefined || (positionals[1] !== undefined && values.string('site') !== undefined)) {
+        if (values.flag('json') || values.flag('stats') || values.integer('limit') !== undefined || (positionals[1] !== undefined && values.string('site') !== undefined)) {
           err(`quire deliveries retry: takes a delivery id or --site <id> (or neither: every site), nothing else\n${helpText(spec)}`);
           return 2;
         }
         return (await import('./commands/retry.ts')).runRetry(ctx, positionals[1] !== undefined ? { deliveryId: positionals[1] } : { siteId: values.string('site') ?? null });
+      }
+      if (values.flag('stats')) {
+        if (values.string('site') !== undefined || values.integer('limit') !== undefined) {
+          err(`quire deliveries --stats: the whole fleet's outbox; takes only --json\n${helpText(spec)}`);
+          return 2;
+        }
+        return (await import('./commands/deliveries.ts')).runDeliveryStats(ctx, { json: values.flag('json'), now: Date.now() });
       }
       return (await import('./commands/deliveries.ts')).runDeliveries(ctx, { site: values.string('site') ?? null, json: values.flag('json'), limit: values.integer('limit') ?? 200 });
     case 'redeliver':

@@ -4,6 +4,7 @@
 import type { SafeClient } from '../net/safe-client.ts';
 import { newLeaseOwner, type ClaimedDelivery, type StateStore, type WebhookRecord } from '../store/state-store.ts';
 import { attemptDelivery, DEFAULT_TIMEOUT_MS, type AttemptResult } from './deliver.ts';
+import { hostOf, type HostCap } from './host-cap.ts';
 import { nextDelayMs } from './retry-policy.ts';
 
 export interface DeliveryDeps {
@@ -16,6 +17,8 @@ export interface DeliveryDeps {
   log?: (line: string) => void;
   /** Told of every attempt once it is recorded (the server's delivery log and metrics). */
   observeAttempt?: (attempt: ObservedAttempt) => void;
+  /** A cap on requests in flight per receiving host, across every sender (`quire worker --per-host`). */
+  hostCap?: HostCap | null;
 }
 
 export interface ObservedAttempt {
@@ -31,6 +34,8 @@ export interface DrainOptions {
   concurrency?: number;
   /** Called after every attempt (progress output). */
   onAttempt?: (deliveryId: string, result: AttemptResult) => void;
+  /** Checked before each claim: true stops claiming; what is in flight is finished and recorded. */
+  stop?: () => boolean;
 }
 
 export interface DrainSummary {
@@ -43,19 +48,22 @@ export async function drainOutbox(deps: DeliveryDeps, opts: DrainOptions = {}): 
   const owner = newLeaseOwner('drain');
   let targets = new TargetCache(deps.store);
   const recorder = new GroupRecorder(deps.store);
-  await deps.store.outbox.releaseDeadLeases(deps.now());
+  const freed = await deps.store.outbox.releaseDeadLeases(deps.now());
+  if (freed) deps.log?.(`Webhook deliveries: ${freed} held by a sender of this machine that died are due again`);
   const summary: DrainSummary = { attempts: 0, delivered: 0, failed: 0 };
   const deadline = deps.now() + (opts.retryWindowMs ?? 0);
   const concurrency = Math.max(1, opts.concurrency ?? 8);
   for (;;) {
+    if (opts.stop?.()) return summary;
     const ids = await deps.store.outbox.due(deps.now(), opts.siteId ?? null, 500);
     if (ids.length) {
       targets = new TargetCache(deps.store); // a batch sees a webhook change made before it
-      const claims = new BatchClaimer(deps, ids, owner, concurrency);
+      const claims = new BatchClaimer(deps, ids, owner, concurrency, opts.stop);
       const worker = async () => {
         for (let delivery = await claims.next(); delivery; delivery = await claims.next()) {
           const id = delivery.id;
-          const result = await deliverClaimed(deps, delivery, targets, recorder);
+          const result = await deliverClaimed(deps, delivery, targets, recorder, owner);
+          if (!result) continue; // given back: its host's slots stayed busy
           summary.attempts++;
           if (result.verdict === 'delivered') summary.delivered++;
           if (result.verdict === 'failed') summary.failed++;
@@ -64,11 +72,18 @@ export async function drainOutbox(deps: DeliveryDeps, opts: DrainOptions = {}): 
       };
       await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, worker));
       await recorder.flush();
+      await claims.giveBackUnsent(); // stopped with some claimed and not sent: due again at once
+      if (claims.claimedAny) continue;
+      // Due, and every one held by other senders (or behind another delivery of its article):
+      // look again shortly instead of asking at once, until the retry window ends.
+      if (deps.now() >= deadline) return summary;
+      await deps.sleep(Math.min(OTHERS_HOLD_IT_MS, deadline - deps.now()));
       continue;
     }
     const wake = await deps.store.outbox.nextDueAt(opts.siteId ?? null);
     if (wake === null || wake > deadline) return summary;
-    await deps.sleep(Math.max(0, wake - deps.now()));
+    // Nothing was due a moment ago: never ask again at once (what is due now is held by others).
+    await deps.sleep(Math.max(NOTHING_DUE_PAUSE_MS, wake - deps.now()));
   }
 }
 
@@ -139,10 +154,13 @@ class TargetCache {
  * delivery waits at most CLAIM_ROUNDS - 1 attempts for a free sender; its lease covers that wait.
  */
 const CLAIM_ROUNDS = 4;
+const OTHERS_HOLD_IT_MS = 250;
+const NOTHING_DUE_PAUSE_MS = 50;
 
 class BatchClaimer {
   private nextIndex = 0;
   private claimed: ClaimedDelivery[] = [];
+  claimedAny = false;
   /** The claim under way: the senders that find nothing claimed wait for it instead of claiming too. */
   private claiming: Promise<void> | null = null;
   constructor(
@@ -150,9 +168,11 @@ class BatchClaimer {
     private readonly ids: string[],
     private readonly owner: string,
     private readonly concurrency: number,
+    private readonly stop: () => boolean = () => false,
   ) {}
   async next(): Promise<ClaimedDelivery | null> {
     for (;;) {
+      if (this.stop()) return null;
       const delivery = this.claimed.shift();
       if (delivery) return delivery;
       if (!this.claiming && this.nextIndex >= this.ids.length) return null;
@@ -166,13 +186,24 @@ class BatchClaimer {
     const ids = this.ids.slice(this.nextIndex, this.nextIndex + this.concurrency * CLAIM_ROUNDS);
     this.nextIndex += ids.length;
     const now = this.deps.now();
-    this.claimed.push(...(await this.deps.store.outbox.takeMany(ids, this.owner, now, leaseUntil(this.deps, now, CLAIM_ROUNDS))));
+    const taken = await this.deps.store.outbox.takeMany(ids, this.owner, now, leaseUntil(this.deps, now, CLAIM_ROUNDS));
+    if (taken.length) this.claimedAny = true;
+    this.claimed.push(...taken);
+  }
+  async giveBackUnsent(): Promise<void> {
+    await this.claiming;
+    const unsent = this.claimed.splice(0);
+    if (unsent.length) await this.deps.store.outbox.release(unsent.map((d) => d.id), this.owner);
   }
 }
 
 // The lease outlives the attempts it may wait for and its own, each bounded by the timeout, so it
-// cannot expire while the delivery waits or its request runs.
-const leaseUntil = (deps: DeliveryDeps, now: number, attempts = 1) => now + (deps.timeoutMs ?? DEFAULT_TIMEOUT_MS) * attempts + 30_000;
+// cannot expire while the delivery waits or its request runs. When a sender starts on it, at
+// least its own time-out and LEASE_MARGIN_MS are left: waiting for a host slot may use
+// HOST_WAIT_MS of the margin.
+const LEASE_MARGIN_MS = 30_000;
+const HOST_WAIT_MS = 25_000;
+const leaseUntil = (deps: DeliveryDeps, now: number, attempts = 1) => now + (deps.timeoutMs ?? DEFAULT_TIMEOUT_MS) * attempts + LEASE_MARGIN_MS;
 
 type SendResult = { verdict: 'delivered' | 'failed' | 'pending'; result: AttemptResult };
 
@@ -180,16 +211,20 @@ type SendResult = { verdict: 'delivered' | 'failed' | 'pending'; result: Attempt
 export async function sendOne(deps: DeliveryDeps, id: string, owner: string): Promise<SendResult | null> {
   const now = deps.now();
   const delivery = await deps.store.outbox.take(id, owner, now, leaseUntil(deps, now));
-  return delivery ? deliverClaimed(deps, delivery) : null;
+  return delivery ? deliverClaimed(deps, delivery, undefined, undefined, owner) : null;
 }
 
-/** Attempts a delivery this sender holds the lease of, and records the attempt. */
+/**
+ * Attempts a delivery this sender holds the lease of, and records the attempt; null when it gave
+ * the delivery back unsent, its host's slots having stayed busy for as long as its lease allows.
+ */
 async function deliverClaimed(
   deps: DeliveryDeps,
   delivery: ClaimedDelivery,
   targets: TargetCache = new TargetCache(deps.store),
   recorder: Recorder = deps.store.outbox,
-): Promise<SendResult> {
+  owner: string,
+): Promise<SendResult | null> {
   const { webhooks } = deps.store;
   const { id } = delivery;
   const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -206,7 +241,19 @@ async function deliverClaimed(
     deps.observeAttempt?.({ delivery, verdict: 'failed', result });
     return { verdict: 'failed', result };
   }
-  const result = await attemptDelivery(deps.client, delivery, { url: target.webhook.url, secret: target.secret }, { now: started, timeoutMs });
+  const host = deps.hostCap ? hostOf(target.webhook.url) : null;
+  // Waiting for a slot must leave the lease time for the request itself.
+  const leave = host ? await deps.hostCap!.enter(host, started + HOST_WAIT_MS) : null;
+  if (host && !leave) {
+    await deps.store.outbox.release([id], owner);
+    return null;
+  }
+  let result: AttemptResult;
+  try {
+    result = await attemptDelivery(deps.client, delivery, { url: target.webhook.url, secret: target.secret }, { now: deps.now(), timeoutMs });
+  } finally {
+    await leave?.();
+  }
   const now = deps.now();
   const attemptsMade = delivery.attempts + 1;
   let verdict: 'delivered' | 'failed' | 'pending';

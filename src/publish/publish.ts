@@ -21,6 +21,8 @@ export interface PublishOptions {
   dryRun: boolean;
   /** Record the current state as sent without sending anything. */
   baseline: boolean;
+  /** false: queue only, and leave sending to the workers or a server (`publish --no-deliver`). */
+  deliver?: boolean;
   /** How long to wait for quick retries before leaving the rest to the next run / the server. */
   retryWindowMs: number;
   /** How long to wait for another publish run to finish. */
@@ -62,6 +64,8 @@ export type PublishReport =
   | { status: 'unknown-site'; siteId: string }
   | (PublishPlan & {
       status: 'done';
+      /** false: queued only (--no-deliver); `drain` is empty. */
+      delivered: boolean;
       drain: DrainSummary;
       /** Deliveries of these sites still waiting (with their next attempt) or failed this run. */
       pending: Delivery[];
@@ -189,7 +193,8 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
 
   const drain: DrainSummary = { attempts: 0, delivered: 0, failed: 0 };
   const failed: Delivery[] = [];
-  if (!opts.dryRun) {
+  const deliver = !opts.dryRun && opts.deliver !== false;
+  if (deliver) {
     for (const siteId of siteIds) {
       if (!(await store.webhooks.get(siteId))) continue;
       const s = await drainOutbox(deps, { siteId, retryWindowMs: opts.retryWindowMs, onAttempt: opts.onAttempt });
@@ -203,7 +208,7 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
   }
   const pending: Delivery[] = [];
   if (!opts.dryRun) for (const siteId of siteIds) pending.push(...(await store.outbox.list({ siteId, states: ['pending'], limit: 10_000 })));
-  return { status: 'done', ...plan, drain, pending, failed };
+  return { status: 'done', ...plan, delivered: deliver, drain, pending, failed };
 }
 
 /**

@@ -169,6 +169,19 @@ export interface PublishedNow {
   position: number;
 }
 
+/** The outbox as the whole fleet sees it: `quire deliveries --stats`, a worker's health line. */
+export interface DeliveryStats {
+  counts: Record<DeliveryState, number>;
+  /** When the oldest pending delivery was queued; null: none pending. */
+  oldestPendingAt: number | null;
+  /** Pending deliveries a sender holds the lease of now (being sent). */
+  inFlight: number;
+  /** Senders holding leases now (each drain of a server, `publish` or `worker`). */
+  senders: number;
+  /** Attempts since `since`: answered 2xx, and not (failed, or to be retried). */
+  attempts: { since: number; delivered: number; failed: number };
+}
+
 export interface LockHolder {
   owner: string;
   pid: number;

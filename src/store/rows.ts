@@ -71,3 +71,19 @@ export const toAttemptLogEntry = (r: AttemptRow): AttemptLogEntry => ({
   replyUrl: r.reply_url,
   replyId: r.reply_id,
 });
+
+/** The outbox's figures for DeliveryStats (besides the counts per state), in either store's parameter syntax. */
+export const statsQuery = (now: string, since: string) => `
+  SELECT (SELECT min(created_at) FROM deliveries WHERE state = 'pending') AS oldest,
+         (SELECT count(*) FROM deliveries WHERE state = 'pending' AND lease_until > ${now}) AS in_flight,
+         (SELECT count(DISTINCT lease_owner) FROM deliveries WHERE state = 'pending' AND lease_until > ${now}) AS senders,
+         (SELECT count(*) FROM attempts WHERE started_at >= ${since} AND status BETWEEN 200 AND 299) AS delivered,
+         (SELECT count(*) FROM attempts WHERE started_at >= ${since} AND (status IS NULL OR status NOT BETWEEN 200 AND 299)) AS failed`;
+
+export interface StatsRow {
+  oldest: number | null;
+  in_flight: number;
+  senders: number;
+  delivered: number;
+  failed: number;
+}

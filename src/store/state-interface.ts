@@ -10,6 +10,7 @@ import type {
   ChangePage,
   ClaimedDelivery,
   Delivery,
+  DeliveryStats,
   DeliveryState,
   DeliveryWithBody,
   LockResult,
@@ -24,6 +25,7 @@ import type {
 
 export interface StateStore extends StateParts {
   locks: Locks;
+  hostSlots: HostSlots;
   /**
    * Runs `work` as one transaction: all of its writes or none. Inside, use `tx`, not the store:
    * an implementation with a connection pool binds `tx` to the transaction's connection, and
@@ -79,6 +81,8 @@ export interface Outbox {
   due(now: number, siteId?: string | null, limit?: number): Promise<string[]>;
   /** When the next pending delivery with an enabled webhook falls due (or its lease ends); null: none. */
   nextDueAt(siteId: string | null): Promise<number | null>;
+  /** Gives back claims this sender took and did not attempt (they are due again at once). */
+  release(ids: string[], owner: string): Promise<void>;
   /** Takes the right to send one delivery until `leaseUntil`; false if another sender has it. */
   claim(id: string, owner: string, now: number, leaseUntil: number): Promise<boolean>;
   /** claim() that hands back the claimed delivery. */
@@ -123,6 +127,8 @@ export interface Outbox {
   /** How many deliveries wait to be sent, and when the oldest of them was queued (for metrics). */
   pendingSummary(): Promise<{ count: number; oldestCreatedAt: number | null }>;
   counts(siteId?: string | null): Promise<Record<DeliveryState, number>>;
+  /** The whole outbox at `now`, with the attempts made since `since`. */
+  stats(now: number, since: number): Promise<DeliveryStats>;
   /** Deliveries, newest first. */
   list(opts?: { siteId?: string | null; limit?: number; states?: DeliveryState[] }): Promise<Delivery[]>;
   /** Every attempt with its delivery's facts, newest first. */
@@ -163,6 +169,16 @@ export interface ChangeLog {
   after(siteId: string, position: number, limit: number): Promise<ChangePage>;
   /** What the site's last publish recorded as published (null: never published), and the position that state stands at. */
   publishedNow(siteId: string): Promise<PublishedNow>;
+}
+
+/**
+ * Slots per receiving host, shared by every sender of the state (on PostgreSQL, every machine):
+ * a sender holds one for each request in flight, so a host never has more than `cap` at once.
+ */
+export interface HostSlots {
+  /** A free slot below `cap` of `host`, held until `until` (or released); null: all are held. */
+  take(host: string, cap: number, owner: string, now: number, until: number): Promise<number | null>;
+  release(host: string, slot: number, owner: string): Promise<void>;
 }
 
 /** Named locks between processes sharing the state (two `publish` runs must not both send). */

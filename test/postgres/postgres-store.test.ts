@@ -58,16 +58,21 @@ describe('the outbox on PostgreSQL', () => {
     expect((await store.outbox.pendingPublishFor('s', 'a'))!.id).toBe(second);
     const a2 = await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('3'), origin: 'redeliver' }, 12);
     const b = await store.outbox.enqueue({ siteId: 's', slug: 'b', event: 'updated', body: body('4'), origin: 'publish' }, 13);
-    expect(await store.outbox.due(20)).toEqual([second, a2, b]);
-    const taken = await store.outbox.takeMany([second, a2, b], 'one', 20, 1000);
+    // One article's deliveries go in order: a2 waits while the older `second` is pending.
+    expect(await store.outbox.due(20)).toEqual([second, b]);
+    const taken = await store.outbox.takeMany([a2, second, b], 'one', 20, 1000);
     expect(taken.map((d) => [d.id, d.body.toString()])).toEqual([[second, '2'], [b, '4']]);
-    expect(await store.outbox.claim(a2, 'two', 21, 1000)).toBe(false); // its slug is in flight
-    expect(await store.outbox.claim(second, 'two', 21, 1000)).toBe(false);
-    // A failed attempt reschedules it and frees the slug.
+    expect(await store.outbox.claim(a2, 'two', 21, 1000)).toBe(false);
+    expect(await store.outbox.claim(second, 'two', 21, 1000)).toBe(false); // claimed
+    // A failed attempt reschedules it and frees the slug; the later one still waits behind it.
     await store.outbox.recordAttempt(second, { url: HOOK.url, startedAt: 20, durationMs: 5, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null }, { state: 'pending', nextAttemptAt: 5000 }, 30);
     expect(await store.outbox.get(second)).toMatchObject({ state: 'pending', attempts: 1, nextAttemptAt: 5000, lastStatus: 503, lastError: 'HTTP 503' });
     expect(await store.outbox.claim(second, 'two', 31, 1000)).toBe(false); // not before its time
-    expect(await store.outbox.claim(a2, 'two', 31, 1000)).toBe(true);
+    expect(await store.outbox.claim(a2, 'two', 31, 1000)).toBe(false);
+    expect(await store.outbox.nextDueAt(null)).toBe(1000); // b's lease ends before second is due; a2 waits behind second
+    expect(await store.outbox.claim(second, 'two', 5000, 6000)).toBe(true);
+    await store.outbox.recordAttempt(second, { url: HOOK.url, startedAt: 5000, durationMs: 5, status: 200, error: null, replyUrl: null, replyId: null }, { state: 'delivered' }, 5001);
+    expect(await store.outbox.claim(a2, 'two', 5002, 6000)).toBe(true);
     // An expired lease (a sender that died) is taken over.
     expect(await store.outbox.claim(b, 'three', 1001, 2000)).toBe(true);
     await store.outbox.recordAttempts([
@@ -76,13 +81,15 @@ describe('the outbox on PostgreSQL', () => {
     ]);
     expect(await store.outbox.get(a2)).toMatchObject({ state: 'delivered', settledAt: 50, replyUrl: 'https://site.example/a' });
     expect(await store.outbox.latestReplyUrl('s', 'a')).toBe('https://site.example/a');
-    expect((await store.outbox.attemptLog()).map((a) => [a.deliveryId, a.status, a.errorKind ?? null])).toEqual([[b, null, 'refused'], [a2, 200, null], [second, 503, null]]);
+    expect((await store.outbox.attemptLog()).map((a) => [a.deliveryId, a.status, a.errorKind ?? null])).toEqual([[second, 200, null], [b, null, 'refused'], [a2, 200, null], [second, 503, null]]);
     expect(await store.outbox.undelivered('s')).toMatchObject([{ deliveryId: b, slug: 'b' }]);
-    expect(await store.outbox.counts('s')).toEqual({ pending: 1, delivered: 1, failed: 1, superseded: 1 });
-    expect(await store.outbox.pendingSummary()).toEqual({ count: 1, oldestCreatedAt: 11 });
-    expect(await store.outbox.nextDueAt(null)).toBe(5000);
-    expect(await store.outbox.pendingMadeDue('s', 100)).toEqual([second]);
-    expect(await store.outbox.due(100)).toEqual([second]);
+    expect(await store.outbox.counts('s')).toEqual({ pending: 0, delivered: 2, failed: 1, superseded: 1 });
+    const later = await store.outbox.enqueue({ siteId: 's', slug: 'c', event: 'published', body: body('5'), origin: 'publish' }, 60);
+    await store.outbox.recordAttempt(later, { url: HOOK.url, startedAt: 61, durationMs: 5, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null }, { state: 'pending', nextAttemptAt: 9000 }, 62);
+    expect(await store.outbox.pendingSummary()).toEqual({ count: 1, oldestCreatedAt: 60 });
+    expect(await store.outbox.nextDueAt(null)).toBe(9000);
+    expect(await store.outbox.pendingMadeDue('s', 100)).toEqual([later]);
+    expect(await store.outbox.due(100)).toEqual([later]);
     await store.webhooks.disable('s', 'gone', 101);
     expect(await store.outbox.due(100)).toEqual([]);
   });
@@ -190,7 +197,10 @@ describe('migrations', () => {
   it('run once when several processes start at once', async () => {
     const url = freshDatabase();
     const results = await Promise.all([1, 2, 3].map(() => runCli(['webhook', 'show'], { QUIRE_DATABASE_URL: url, QUIRE_STATE_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'quire-pg-state-')) })));
-    for (const r of results) expect(r).toMatchObject({ code: 0, stdout: 'no webhooks registered\n' });
+    for (const r of results) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe('no webhooks registered\n');
+    }
     const versions = await sql<{ version: number }>(url, 'SELECT version FROM quire_schema ORDER BY version');
     expect(versions.map((v) => v.version)).toEqual([1]);
   });

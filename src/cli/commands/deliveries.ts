@@ -62,3 +62,18 @@ export async function runRedeliver(ctx: CliContext, id: string | undefined): Pro
   (result.explanation.ok ? ctx.out : ctx.err)(`${result.explanation.message}\n(new delivery ${result.deliveryId}${result.willRetry ? ', will be retried' : ''})`);
   return result.explanation.ok ? 0 : 1;
 }
+
+/** `quire deliveries --stats`: the outbox as the whole fleet sees it (every sender of the state). */
+export async function runDeliveryStats(ctx: CliContext, opts: { json: boolean; now: number }): Promise<number> {
+  const s = await ctx.app.delivery().store.outbox.stats(opts.now, opts.now - 3_600_000);
+  const oldestAgeSeconds = s.oldestPendingAt === null ? null : Math.max(0, Math.round((opts.now - s.oldestPendingAt) / 1000));
+  if (opts.json) {
+    ctx.out(JSON.stringify({ ...s.counts, inFlight: s.inFlight, senders: s.senders, oldestPendingAgeSeconds: oldestAgeSeconds, lastHour: { delivered: s.attempts.delivered, failed: s.attempts.failed } }));
+    return 0;
+  }
+  ctx.out(`pending     ${s.counts.pending}${oldestAgeSeconds !== null ? ` (the oldest waiting ${oldestAgeSeconds} s)` : ''}`);
+  ctx.out(`in flight   ${s.inFlight}, by ${s.senders} sender${s.senders === 1 ? '' : 's'}`);
+  ctx.out(`last hour   ${s.attempts.delivered} delivered, ${s.attempts.failed} failed attempt${s.attempts.failed === 1 ? '' : 's'}`);
+  ctx.out(`in all      ${s.counts.delivered} delivered, ${s.counts.failed} failed, ${s.counts.superseded} superseded`);
+  return 0;
+}

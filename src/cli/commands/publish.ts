@@ -4,7 +4,7 @@ import { attemptErrorText } from '../../store/state-store.ts';
 import { isKnownSite, type CliContext } from '../context.ts';
 import { reportBuild } from '../report.ts';
 
-export async function runPublish(ctx: CliContext, opts: { site: string | null; dryRun: boolean; baseline: boolean }): Promise<number> {
+export async function runPublish(ctx: CliContext, opts: { site: string | null; dryRun: boolean; baseline: boolean; deliver: boolean }): Promise<number> {
   const { config, out, err } = ctx;
   if (opts.site !== null && !(await isKnownSite(ctx, opts.site))) return 1; // before building anything
   const deps = ctx.app.delivery();
@@ -14,6 +14,7 @@ export async function runPublish(ctx: CliContext, opts: { site: string | null; d
       siteId: opts.site,
       dryRun: opts.dryRun,
       baseline: opts.baseline,
+      deliver: opts.deliver,
       retryWindowMs: config.publishRetryWindowMs,
       lockWaitMs: 60_000,
       // The plan first, then each delivery's result as it comes, then the summary.
@@ -80,6 +81,11 @@ export function printReport(report: PublishReport, { out, err }: Pick<CliContext
   const disabled = report.sites.filter((s) => s.disabled);
   for (const s of disabled) err(`webhook of ${s.siteId} is DISABLED (${s.disabled}): nothing is sent to it; its events wait. Set it again to resume: quire webhook set ${s.siteId} --url <https-url>`);
   if (report.dryRun) return disabled.length ? 1 : 0;
+  if (!report.delivered) {
+    const n = report.pending.length;
+    out(`Queued only (--no-deliver): ${n} deliver${n === 1 ? 'y waits' : 'ies wait'} for the workers (\`quire worker\`) or a running server; nothing was sent here. \`quire deliveries --stats\` shows their progress.`);
+    return disabled.length ? 1 : 0;
+  }
   const d = report.drain;
   out(`Delivered ${d.delivered} of ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}.`);
   for (const f of report.failed) err(`  failed   ${f.siteId} ${f.event} ${f.slug} (${f.id}): ${f.lastError ?? `HTTP ${f.lastStatus}`}`);

@@ -38,7 +38,7 @@ export async function copySqliteStateToPostgres(stateDir: string, url: string): 
       if (n > 0) throw new StateStoreError(`the PostgreSQL state at ${describeUrl(url)} is not empty: nothing was copied (copy into a new database)`);
       const webhooks = all<Record<string, unknown>>('SELECT * FROM webhooks ORDER BY site_id');
       await insertRows(db, 'webhooks', ['site_id', 'url', 'secret_sealed', 'secret_hint', 'extra_events', 'disabled_at', 'disabled_reason', 'created_at', 'updated_at'], ['text', 'text', 'text', 'text', 'boolean', 'bigint', 'text', 'bigint', 'bigint'], webhooks.map((w) => ({ ...w, extra_events: w.extra_events === 1 })));
-      const deliveries = all<Record<string, unknown>>('SELECT d.*, b.body FROM deliveries d LEFT JOIN delivery_bodies b ON b.delivery_id = d.id ORDER BY d.id');
+      const deliveries = all<Record<string, unknown>>('SELECT d.*, b.body FROM deliveries d LEFT JOIN delivery_bodies b ON b.delivery_id = d.id ORDER BY d.rowid');
       await insertRows(db, 'deliveries', ['id', 'site_id', 'slug', 'event', 'origin', 'state', 'attempts', 'next_attempt_at', 'created_at', 'settled_at', 'last_status', 'last_error', 'reply_url', 'reply_id'], ['text', 'text', 'text', 'text', 'text', 'text', 'int', 'bigint', 'bigint', 'bigint', 'int', 'text', 'text', 'text'], deliveries);
       await insertRows(db, 'delivery_bodies', ['delivery_id', 'body'], ['text', 'bytea'], deliveries.map((d) => ({ delivery_id: d.id, body: d.body ?? Buffer.alloc(0) })));
       // In their order: the log's newest-first tie-break is the attempt's id.

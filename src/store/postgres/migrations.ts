@@ -39,7 +39,8 @@ export const MIGRATIONS: readonly string[] = [
     last_status     integer,
     last_error      text,
     reply_url       text,
-    reply_id        text
+    reply_id        text,
+    seq             bigserial        -- the order deliveries were queued in (created_at ties)
   );
   CREATE INDEX deliveries_due ON deliveries (next_attempt_at, created_at) WHERE state = 'pending';
   CREATE INDEX deliveries_site ON deliveries (site_id, created_at);
@@ -123,23 +124,31 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (site_id, slug)
   );
   CREATE INDEX slug_leases_delivery ON slug_leases (delivery_id);
+
+  -- Slots per receiving host (quire worker --per-host): a sender holds one per request in
+  -- flight, taken with FOR UPDATE SKIP LOCKED; a slot whose lease ran out is free.
+  CREATE TABLE host_slots (
+    host        text COLLATE "C" NOT NULL,
+    slot        integer NOT NULL,
+    owner       text,
+    lease_until bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (host, slot)
+  );
   `,
 ];
 
 const MIGRATION_LOCK = 'quire:migrations';
 
-/** Brings the schema up to date; refuses a database a newer Quire has migrated. */
-export async function migrate(db: Db, where: string): Promise<void> {
-  await db.atomically(async (tx) => {
-    await tx.run('SELECT pg_advisory_xact_lock(hashtext($1))', [MIGRATION_LOCK]);
-    await tx.run('CREATE TABLE IF NOT EXISTS quire_schema (version integer PRIMARY KEY, applied_at bigint NOT NULL)');
-    const [{ version }] = (await tx.rows<{ version: number }>('SELECT coalesce(max(version), 0)::int AS version FROM quire_schema')) as [{ version: number }];
-    if (version > MIGRATIONS.length) {
-      throw new StateStoreError(`the PostgreSQL state at ${where} has schema version ${version}, newer than this Quire knows (${MIGRATIONS.length}); upgrade Quire`);
-    }
-    for (let v = version + 1; v <= MIGRATIONS.length; v++) {
-      await tx.run(MIGRATIONS[v - 1]!);
-      await tx.run('INSERT INTO quire_schema (version, applied_at) VALUES ($1, $2)', [v, Date.now()]);
-    }
-  });
+/** Brings the schema up to date, inside the caller's transaction `tx`; refuses a database a newer Quire has migrated. */
+export async function migrate(tx: Db, where: string): Promise<void> {
+  await tx.run('SELECT pg_advisory_xact_lock(hashtext($1))', [MIGRATION_LOCK]);
+  await tx.run('CREATE TABLE IF NOT EXISTS quire_schema (version integer PRIMARY KEY, applied_at bigint NOT NULL)');
+  const [{ version }] = (await tx.rows<{ version: number }>('SELECT coalesce(max(version), 0)::int AS version FROM quire_schema')) as [{ version: number }];
+  if (version > MIGRATIONS.length) {
+    throw new StateStoreError(`the PostgreSQL state at ${where} has schema version ${version}, newer than this Quire knows (${MIGRATIONS.length}); upgrade Quire`);
+  }
+  for (let v = version + 1; v <= MIGRATIONS.length; v++) {
+    await tx.run(MIGRATIONS[v - 1]!);
+    await tx.run('INSERT INTO quire_schema (version, applied_at) VALUES ($1, $2)', [v, Date.now()]);
+  }
 }

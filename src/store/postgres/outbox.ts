@@ -5,13 +5,21 @@
 // lease, all in one transaction.
 import { isDeadOwnerOnThisHost, newDeliveryId } from '../owners.ts';
 import { attemptErrorText, type ClaimedDelivery, type DeliveryOrigin, type DeliveryState, type UndeliveredEntry } from '../records.ts';
-import { toAttemptLogEntry, toDelivery, type AttemptRow, type DeliveryRow } from '../rows.ts';
+import { statsQuery, toAttemptLogEntry, toDelivery, type AttemptRow, type DeliveryRow, type StatsRow } from '../rows.ts';
 import type { Outbox } from '../state-interface.ts';
 import type { Db } from './connection.ts';
 
 
 const COLUMNS = 'd.id, d.site_id, d.slug, d.event, d.origin, d.state, d.attempts, d.next_attempt_at, d.created_at, d.settled_at, d.last_status, d.last_error, d.reply_url, d.reply_id';
 const withBody = (r: DeliveryRow & { body: Buffer | null }) => ({ ...toDelivery(r), body: r.body ?? Buffer.alloc(0) });
+
+/**
+ * One article's deliveries go in the order they were queued, whichever sender takes them: a
+ * delivery waits while an older one of its slug is pending (a publish replaces the pending one
+ * of its slug, so this holds back only redeliveries and retries behind each other).
+ */
+const OLDER_PENDING_OF_SLUG = (d: string) =>
+  `SELECT 1 FROM deliveries o WHERE o.site_id = ${d}.site_id AND o.slug = ${d}.slug AND o.state = 'pending' AND o.seq < ${d}.seq`;
 
 /** Takes a slug's lease unless a live one is held; the rows that were taken come back. */
 const TAKE_SLUGS = `
@@ -57,7 +65,9 @@ export function createOutbox(db: Db): Outbox {
         `SELECT d.id FROM deliveries d JOIN webhooks w ON w.site_id = d.site_id AND w.disabled_at IS NULL
          WHERE d.state = 'pending' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until <= $1)
            AND ($2::text IS NULL OR d.site_id = $2)
-         ORDER BY d.next_attempt_at, d.created_at LIMIT $3`,
+           AND NOT EXISTS (SELECT 1 FROM slug_leases s WHERE s.site_id = d.site_id AND s.slug = d.slug AND s.lease_until > $1)
+           AND NOT EXISTS (${OLDER_PENDING_OF_SLUG('d')})
+         ORDER BY d.next_attempt_at, d.created_at, d.seq LIMIT $3`,
         [now, siteId, limit],
       );
       return rows.map((r) => r.id);
@@ -65,9 +75,10 @@ export function createOutbox(db: Db): Outbox {
 
     async nextDueAt(siteId) {
       const [row] = await db.rows<{ at: number | null }>(
-        `SELECT min(greatest(d.next_attempt_at, coalesce(d.lease_until, 0))) AS at FROM deliveries d
+        `SELECT min(greatest(d.next_attempt_at, coalesce(d.lease_until, 0),
+                  coalesce((SELECT s.lease_until FROM slug_leases s WHERE s.site_id = d.site_id AND s.slug = d.slug), 0))) AS at FROM deliveries d
          JOIN webhooks w ON w.site_id = d.site_id AND w.disabled_at IS NULL
-         WHERE d.state = 'pending' AND ($1::text IS NULL OR d.site_id = $1)`,
+         WHERE d.state = 'pending' AND ($1::text IS NULL OR d.site_id = $1) AND NOT EXISTS (${OLDER_PENDING_OF_SLUG('d')})`,
         [siteId],
       );
       return row?.at ?? null;
@@ -89,6 +100,7 @@ export function createOutbox(db: Db): Outbox {
         const candidates = await tx.rows<{ id: string; site_id: string; slug: string }>(
           `SELECT id, site_id, slug FROM deliveries
            WHERE id = ANY($1::text[]) AND state = 'pending' AND next_attempt_at <= $2 AND (lease_until IS NULL OR lease_until <= $2)
+             AND NOT EXISTS (${OLDER_PENDING_OF_SLUG('deliveries')})
            FOR UPDATE SKIP LOCKED`,
           [ids, now],
         );
@@ -112,6 +124,13 @@ export function createOutbox(db: Db): Outbox {
       });
     },
 
+    async release(ids, owner) {
+      await db.atomically(async (tx) => {
+        await tx.run('DELETE FROM slug_leases WHERE delivery_id = ANY($1::text[]) AND owner = $2', [ids, owner]);
+        await tx.run('UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE id = ANY($1::text[]) AND lease_owner = $2', [ids, owner]);
+      });
+    },
+
     async releaseDeadLeases(now) {
       const held = await db.rows<{ lease_owner: string }>('SELECT DISTINCT lease_owner FROM deliveries WHERE lease_until > $1 AND lease_owner IS NOT NULL', [now]);
       let freed = 0;
@@ -121,6 +140,10 @@ export function createOutbox(db: Db): Outbox {
           await tx.run('DELETE FROM slug_leases WHERE owner = $1', [owner]);
           return tx.run('UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = $1', [owner]);
         });
+      }
+      // A dead sender's host slots too (they would be free at their lease's end anyway).
+      for (const { owner } of await db.rows<{ owner: string }>('SELECT DISTINCT owner FROM host_slots WHERE lease_until > $1 AND owner IS NOT NULL', [now])) {
+        if (isDeadOwnerOnThisHost(owner)) await db.run('UPDATE host_slots SET owner = NULL, lease_until = 0 WHERE owner = $1', [owner]);
       }
       return freed;
     },
@@ -231,6 +254,11 @@ export function createOutbox(db: Db): Outbox {
       const counts = { pending: 0, delivered: 0, failed: 0, superseded: 0 };
       for (const r of rows) counts[r.state] = r.n;
       return counts;
+    },
+
+    async stats(now, since) {
+      const [r] = (await db.rows<StatsRow>(statsQuery('$1::bigint', '$2::bigint'), [now, since])) as [StatsRow];
+      return { counts: await outbox.counts(), oldestPendingAt: r.oldest, inFlight: r.in_flight, senders: r.senders, attempts: { since, delivered: r.delivered, failed: r.failed } };
     },
 
     async list(opts = {}) {

@@ -3,8 +3,9 @@
 // the pool and its `tx` is bound to it.
 import { createSecretBox } from '../secret-box.ts';
 import type { StateParts, StateStore } from '../state-interface.ts';
-import { clientDb, createPool, describeUrl, explainConnectionError, inTransaction, poolDb, type Db } from './connection.ts';
+import { createPool, describeUrl, explainConnectionError, inTransaction, poolDb, type Db } from './connection.ts';
 import { createChangeLog } from './change-log.ts';
+import { createHostSlots } from './host-slots.ts';
 import { createLocks } from './locks.ts';
 import { migrate } from './migrations.ts';
 import { createOutbox } from './outbox.ts';
@@ -17,14 +18,12 @@ export function openPostgresStateStore(url: string, serverSecret: string, opts: 
   let readying: Promise<void> | null = null;
   const ready = () =>
     (readying ??= (async () => {
+      // Connecting first: a server that cannot be used is told as such.
       const client = await pool.connect().catch((e: unknown) => {
         throw explainConnectionError(e, url);
       });
-      try {
-        await migrate(clientDb(client), describeUrl(url));
-      } finally {
-        client.release();
-      }
+      client.release();
+      await inTransaction(pool, (tx) => migrate(tx, describeUrl(url)));
     })().catch((e: unknown) => {
       readying = null; // the next operation tries again (the server may be back)
       throw e;
@@ -33,8 +32,10 @@ export function openPostgresStateStore(url: string, serverSecret: string, opts: 
     const changes = createChangeLog(db);
     return { webhooks: createWebhooks(db, box), outbox: createOutbox(db), published: createPublishRecords(db, changes), changes };
   };
+  const onPool = poolDb(pool, ready);
   return {
-    ...partsOn(poolDb(pool, ready)),
+    ...partsOn(onPool),
+    hostSlots: createHostSlots(onPool),
     locks: createLocks(url, ready),
     ready,
     async transaction(work) {

@@ -141,4 +141,15 @@ export const MIGRATIONS: readonly string[] = [
   INSERT INTO webhook_sent_sites (site_id, commit_sha, sent_at) SELECT site_id, commit_sha, published_at FROM published_sites;
   INSERT INTO webhook_sent_articles (site_id, slug, state, payload_hash) SELECT site_id, slug, state, payload_hash FROM published_articles;
   `,
+  // 6: slots per receiving host (the per-host cap of `quire worker --per-host`): a sender holds
+  // one per request in flight; a slot whose lease ran out is free.
+  `
+  CREATE TABLE host_slots (
+    host        TEXT NOT NULL,
+    slot        INTEGER NOT NULL,
+    owner       TEXT,
+    lease_until INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (host, slot)
+  ) STRICT;
+  `,
 ];

@@ -2,8 +2,8 @@
 // (../state-interface.ts); the notes here are about how: statements prepared once, positional
 // parameters where they run per delivery, bodies in their own table.
 import { isDeadOwnerOnThisHost, newDeliveryId } from '../owners.ts';
-import { attemptErrorText, type AttemptLogEntry, type AttemptRecord, type AttemptVerdict, type ClaimedDelivery, type Delivery, type DeliveryState, type DeliveryWithBody, type NewDelivery, type UndeliveredEntry } from '../records.ts';
-import { toAttemptLogEntry, toDelivery, type AttemptRow, type DeliveryRow } from '../rows.ts';
+import { attemptErrorText, type AttemptLogEntry, type AttemptRecord, type AttemptVerdict, type ClaimedDelivery, type Delivery, type DeliveryState, type DeliveryStats, type DeliveryWithBody, type NewDelivery, type UndeliveredEntry } from '../records.ts';
+import { statsQuery, toAttemptLogEntry, toDelivery, type AttemptRow, type DeliveryRow, type StatsRow } from '../rows.ts';
 import type { Outbox } from '../state-interface.ts';
 import type { Synchronous } from './serialized.ts';
 import type { StateDb } from './database.ts';
@@ -143,12 +143,21 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
       return db.transaction(() => ids.flatMap((id) => this.take(id, owner, now, leaseUntil) ?? []))();
     },
 
+    release(ids: string[], owner: string): void {
+      const free = db.prepare('UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE id = ? AND lease_owner = ?');
+      db.transaction(() => ids.forEach((id) => free.run(id, owner)))();
+    },
+
     releaseDeadLeases(now: number): number {
       const held = db.prepare<[number], { lease_owner: string }>('SELECT DISTINCT lease_owner FROM deliveries WHERE lease_until > ? AND lease_owner IS NOT NULL').all(now);
       let freed = 0;
       for (const { lease_owner: owner } of held) {
         if (!isDeadOwnerOnThisHost(owner)) continue;
         freed += db.prepare('UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = ?').run(owner).changes;
+      }
+      // A dead sender's host slots too (they would be free at their lease's end anyway).
+      for (const { owner } of db.prepare<[number], { owner: string }>('SELECT DISTINCT owner FROM host_slots WHERE lease_until > ? AND owner IS NOT NULL').all(now)) {
+        if (isDeadOwnerOnThisHost(owner)) db.prepare('UPDATE host_slots SET owner = NULL, lease_until = 0 WHERE owner = ?').run(owner);
       }
       return freed;
     },
@@ -241,6 +250,11 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
       const counts = { pending: 0, delivered: 0, failed: 0, superseded: 0 };
       for (const r of rows) counts[r.state] = r.n;
       return counts;
+    },
+
+    stats(now: number, since: number): DeliveryStats {
+      const r = db.prepare<{ now: number; since: number }, StatsRow>(statsQuery('@now', '@since')).get({ now, since })!;
+      return { counts: this.counts(), oldestPendingAt: r.oldest, inFlight: r.in_flight, senders: r.senders, attempts: { since, delivered: r.delivered, failed: r.failed } };
     },
 
     list(opts: { siteId?: string | null; limit?: number; states?: DeliveryState[] } = {}): Delivery[] {

@@ -1,7 +1,8 @@
 // The state store on SQLite (<state dir>/quire.db): the database and the operations over it.
 import { createSecretBox } from '../secret-box.ts';
-import type { ChangeLog, Locks, Outbox, PublishRecords, StateParts, StateStore, Webhooks } from '../state-interface.ts';
+import type { ChangeLog, HostSlots, Locks, Outbox, PublishRecords, StateParts, StateStore, Webhooks } from '../state-interface.ts';
 import { openStateDb, type StateDb } from './database.ts';
+import { createHostSlots } from './host-slots.ts';
 import { tryLock } from './locks.ts';
 import { createChangeLog } from './change-log.ts';
 import { createOutbox } from './outbox.ts';
@@ -46,6 +47,7 @@ export function openSqliteStateStore(stateDir: string, serverSecret: string, cha
     db,
     ...partsThrough(queued),
     locks,
+    hostSlots: promised<HostSlots>(createHostSlots(db), queued),
     // IMMEDIATE: the write lock is taken at the start, so a transaction that reads and then
     // writes never finds another process's write in between (SQLITE_BUSY without waiting).
     // Nested transactions of an operation inside become savepoints.

@@ -1,0 +1,31 @@
+// Slots per receiving host on SQLite (see the HostSlots interface): one write each, serialized by
+// SQLite's write lock, so two processes never take the same slot.
+import type { HostSlots } from '../state-interface.ts';
+import type { StateDb } from './database.ts';
+import type { Synchronous } from './serialized.ts';
+
+export function createHostSlots(db: StateDb): Synchronous<HostSlots> {
+  const ensure = db.prepare<[string, number]>(
+    `WITH RECURSIVE s(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n + 1 < ?2)
+     INSERT INTO host_slots (host, slot) SELECT ?1, n FROM s WHERE true ON CONFLICT DO NOTHING`,
+  );
+  const take = db.prepare<[string, number, number, string, number], { slot: number }>(
+    `UPDATE host_slots SET owner = ?4, lease_until = ?5
+     WHERE rowid = (SELECT rowid FROM host_slots WHERE host = ?1 AND slot < ?2 AND lease_until <= ?3 ORDER BY slot LIMIT 1)
+     RETURNING slot`,
+  );
+  const release = db.prepare<[string, number, string]>('UPDATE host_slots SET owner = NULL, lease_until = 0 WHERE host = ? AND slot = ? AND owner = ?');
+  const ensured = new Map<string, number>();
+  return {
+    take(host, cap, owner, now, until) {
+      if ((ensured.get(host) ?? 0) < cap) {
+        ensure.run(host, cap);
+        ensured.set(host, cap);
+      }
+      return take.get(host, cap, now, owner, until)?.slot ?? null;
+    },
+    release(host, slot, owner) {
+      release.run(host, slot, owner);
+    },
+  };
+}
