@@ -9,6 +9,7 @@ import { benchLists } from './lists.ts';
 import { ensureBundle } from '../../bin/cli-bundle.js';
 import { coldBuild, median, rebuilds, warmRebuilds } from './build.ts';
 import { benchDeliveries } from './deliveries.ts';
+import { benchFleet } from './fleet.ts';
 import { parseCorpusVariant } from './corpus.ts';
 import { eleventyBuild, ensureEleventy } from './eleventy.ts';
 import { benchParse } from './parse.ts';
@@ -89,6 +90,14 @@ if (only.has('compression')) {
 if (only.has('lists')) {
   out('\n| Filtered list, 100,000 articles (CPU per request, median) | from the list index | filter and sort every item |\n|---|---|---|');
   for (const r of benchLists()) out(`| \`${r.query}\` | ${r.indexUs.toFixed(1)} µs | ${(r.scanUs / 1000).toFixed(1)} ms |`);
+}
+
+// The delivery fleet on PostgreSQL: in a full run, and with --only fleet.
+if (!values.only || only.has('fleet')) {
+  const f = await benchFleet();
+  out(`\n| Delivery fleet on PostgreSQL (20,000 × ${(f.bytes / 1024).toFixed(1)} KB to 20 loopback HTTPS receivers) | deliveries/s | bare keep-alive client, same concurrency | share |\n|---|---|---|---|`);
+  for (const r of f.runs) out(`| ${r.workers} × \`quire worker --concurrency 16\` | ${r.quirePerSec.toFixed(0)} | ${r.barePerSec.toFixed(0)} (${16 * r.workers} at once) | ${((r.quirePerSec / r.barePerSec) * 100).toFixed(0)} % |`);
+  out(`\n| Database time per delivery (batches of 64) | ms |\n|---|---|\n| claim (takeMany: SKIP LOCKED, slug leases, lease) | ${f.claimMsPerDelivery.toFixed(3)} |\n| record the attempt (recordAttempts) | ${f.recordMsPerDelivery.toFixed(3)} |`);
 }
 
 if (only.has('deliveries')) {

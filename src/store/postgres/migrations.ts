@@ -42,7 +42,10 @@ export const MIGRATIONS: readonly string[] = [
     reply_id        text,
     seq             bigserial        -- the order deliveries were queued in (created_at ties)
   );
-  CREATE INDEX deliveries_due ON deliveries (next_attempt_at, created_at) WHERE state = 'pending';
+  -- due(): pending deliveries in the order they are sent, each checked for an older pending one
+  -- of its article (deliveries_pending_slug) until enough are found.
+  CREATE INDEX deliveries_due ON deliveries (next_attempt_at, created_at, seq) WHERE state = 'pending';
+  CREATE INDEX deliveries_pending_slug ON deliveries (site_id, slug, seq) WHERE state = 'pending';
   CREATE INDEX deliveries_site ON deliveries (site_id, created_at);
   CREATE INDEX deliveries_slug ON deliveries (site_id, slug, state);
 

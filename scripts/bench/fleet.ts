@@ -1,0 +1,186 @@
+// The delivery fleet on PostgreSQL: 20,000 deliveries to 20 loopback HTTPS receivers (another
+// process) sent by 1 and by 2 `quire worker` processes (the CLI as users run it), next to a bare
+// keep-alive https.request loop at the same concurrency; and what claiming and recording cost
+// per delivery in database time, at the worker's batch size.
+//   npm run bench -- --only fleet
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
+import pg from 'pg';
+import { deliveryHeaders } from '../../src/delivery/signing.ts';
+import { newDeliveryId } from '../../src/store/owners.ts';
+import { openStateStore } from '../../src/store/state-store.ts';
+import { testPki } from '../../test/helpers/https-receiver.ts';
+import { findPostgresBin, startPostgres } from '../../test/helpers/postgres-server.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const RECEIVERS = 20;
+const DELIVERIES = 20_000;
+const CONCURRENCY = 16; // per worker (quire worker's default)
+const CLAIM_BATCH = 64; // what a worker of concurrency 16 claims at once (4 rounds)
+const SECRET = 'bench-server-secret-0123456789abcdef';
+const HOOK_SECRET = 'bench-secret-0123456789abcdef';
+
+export interface FleetResult {
+  bytes: number;
+  runs: { workers: number; quirePerSec: number; barePerSec: number }[];
+  claimMsPerDelivery: number;
+  recordMsPerDelivery: number;
+}
+
+const body = (i: number) => Buffer.from(JSON.stringify({ event: 'published', article: { id: `a-${i}`, slug: `a-${i}`, title: `Article ${i}`, html: `<p>${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(80)}</p>` } }));
+
+export async function benchFleet(): Promise<FleetResult> {
+  const server = await startPostgres();
+  const pki = await testPki();
+  const receivers = fork(path.join(import.meta.dirname, 'fleet-receivers-child.mjs'), { stdio: 'inherit' });
+  try {
+    receivers.send({ key: pki.keyPem, cert: pki.certPem, count: RECEIVERS });
+    const [{ ports }] = (await once(receivers, 'message')) as [{ ports: number[] }];
+    const urls = ports.map((p) => `https://127.0.0.1:${p}/hook`);
+    const bodies = Array.from({ length: DELIVERIES }, (_, i) => body(i));
+    const runs: FleetResult['runs'] = [];
+    for (const workers of [1, 2]) {
+      const barePerSec = await runBare(urls, bodies, CONCURRENCY * workers, pki.caPem);
+      const quirePerSec = await runFleet(server.adminUrl, urls, bodies, workers, pki.caFile);
+      runs.push({ workers, quirePerSec, barePerSec });
+    }
+    const cost = await claimCost(server.adminUrl, bodies);
+    return { bytes: bodies[0]!.length, runs, ...cost };
+  } finally {
+    receivers.send('exit');
+    server.stop();
+  }
+}
+
+function freshDatabase(adminUrl: string): string {
+  const name = `quire_bench_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}`;
+  execFileSync(path.join(findPostgresBin()!, 'psql'), [adminUrl, '-qAtc', `CREATE DATABASE ${name}`]);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** A state with one site per receiver, its schema made; `bodies` queued round-robin over the sites when `queue` is called. */
+async function prepareState(adminUrl: string, urls: string[]) {
+  const url = freshDatabase(adminUrl);
+  const store = openStateStore(os.tmpdir(), SECRET, url);
+  await store.ready();
+  for (const [i, hook] of urls.entries()) await store.webhooks.save(`site-${i}`, { url: hook, secret: HOOK_SECRET }, Date.now());
+  await store.close();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  /** Every delivery queued in one transaction, due now (one commit makes them all visible). */
+  const queue = async (bodies: Buffer[]) => {
+    const now = Date.now();
+    const ids = bodies.map(() => newDeliveryId(now));
+    await client.query('BEGIN');
+    for (let i = 0; i < bodies.length; i += 1000) {
+      const chunk = ids.slice(i, i + 1000);
+      await client.query(
+        `INSERT INTO deliveries (id, site_id, slug, event, origin, state, next_attempt_at, created_at)
+         SELECT id, 'site-' || (n % ${urls.length}), 'a-' || n, 'published', 'publish', 'pending', $2, $2 FROM unnest($1::text[]) WITH ORDINALITY AS c(id, n)`,
+        [chunk, now],
+      );
+      await client.query('INSERT INTO delivery_bodies (delivery_id, body) SELECT * FROM unnest($1::text[], $2::bytea[])', [chunk, bodies.slice(i, i + 1000)]);
+    }
+    await client.query('COMMIT');
+  };
+  const delivered = async () => Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM deliveries WHERE state = 'delivered'`)).rows[0]!.n);
+  return { url, queue, delivered, close: () => client.end() };
+}
+
+async function runFleet(adminUrl: string, urls: string[], bodies: Buffer[], workers: number, caFile: string): Promise<number> {
+  const state = await prepareState(adminUrl, urls);
+  const env = { ...process.env, QUIRE_DATABASE_URL: state.url, QUIRE_SECRET: SECRET, QUIRE_ALLOW_PRIVATE_TARGETS: '1', NODE_EXTRA_CA_CERTS: caFile };
+  const children: ChildProcess[] = [];
+  try {
+    for (let w = 0; w < workers; w++) {
+      const child = spawn(process.execPath, [path.join(ROOT, 'bin/quire.js'), 'worker', '--concurrency', String(CONCURRENCY)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      children.push(child);
+      let said = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stderr!.on('data', (d: Buffer) => {
+          said += d.toString();
+          if (/worker started/.test(said)) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`worker exited (${code}): ${said}`)));
+      });
+    }
+    await state.queue(bodies);
+    const started = performance.now();
+    while ((await state.delivered()) < bodies.length) await new Promise((r) => setTimeout(r, 50));
+    return bodies.length / ((performance.now() - started) / 1000);
+  } finally {
+    for (const c of children) c.kill('SIGTERM');
+    await Promise.all(children.map((c) => (c.exitCode === null ? once(c, 'exit') : null)));
+    await state.close();
+  }
+}
+
+/** The same bytes and headers, round-robin over the receivers, `concurrency` requests at a time. */
+async function runBare(urls: string[], bodies: Buffer[], concurrency: number, ca: string): Promise<number> {
+  const agent = new https.Agent({ keepAlive: true, maxSockets: concurrency, secureContext: tls.createSecureContext({ ca }) });
+  const post = (i: number) =>
+    new Promise<void>((resolve, reject) => {
+      const b = bodies[i]!;
+      const headers = deliveryHeaders({ body: b, secret: HOOK_SECRET, event: 'published', deliveryId: `dlv_${i}`, timestampSec: Math.floor(Date.now() / 1000), attempt: 1 });
+      const req = https.request(urls[i % urls.length]!, { method: 'POST', agent, headers: { ...headers, 'content-length': String(b.length) } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve());
+      });
+      req.on('error', reject);
+      req.end(b);
+    });
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < bodies.length) await post(next++);
+    }),
+  );
+  const ms = performance.now() - started;
+  agent.destroy();
+  return bodies.length / (ms / 1000);
+}
+
+/** Database time of claiming (takeMany) and of recording (recordAttempts), per delivery, in batches of a worker's size. */
+async function claimCost(adminUrl: string, bodies: Buffer[]): Promise<{ claimMsPerDelivery: number; recordMsPerDelivery: number }> {
+  const state = await prepareState(adminUrl, ['https://127.0.0.1:9/hook']);
+  await state.queue(bodies);
+  await state.close();
+  const store = openStateStore(os.tmpdir(), SECRET, state.url);
+  let claimMs = 0;
+  let recordMs = 0;
+  let claimed = 0;
+  try {
+    for (;;) {
+      const now = Date.now();
+      const due = await store.outbox.due(now, null, 500);
+      if (!due.length) break;
+      for (let i = 0; i < due.length; i += CLAIM_BATCH) {
+        let t = performance.now();
+        const taken = await store.outbox.takeMany(due.slice(i, i + CLAIM_BATCH), 'bench', now, now + 60_000);
+        claimMs += performance.now() - t;
+        claimed += taken.length;
+        t = performance.now();
+        await store.outbox.recordAttempts(taken.map((d) => ({ id: d.id, attempt: { url: 'https://127.0.0.1:9/hook', startedAt: now, durationMs: 1, status: 200, error: null, replyUrl: null, replyId: null }, verdict: { state: 'delivered' as const }, now })));
+        recordMs += performance.now() - t;
+      }
+    }
+  } finally {
+    await store.close();
+  }
+  if (claimed !== bodies.length) throw new Error(`claimed ${claimed} of ${bodies.length}`);
+  return { claimMsPerDelivery: claimMs / claimed, recordMsPerDelivery: recordMs / claimed };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = await benchFleet();
+  console.log(JSON.stringify(r));
+  fs.writeSync(1, '\n');
+}
