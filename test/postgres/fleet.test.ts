@@ -99,7 +99,9 @@ afterEach(async () => {
 
 async function fleetState(delayMs: number) {
   receiver = await startCountingReceiver(delayMs);
-  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-fleet-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-fleet-'));
+  cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+  stateDir = dir;
   url = testDatabaseUrl(stateDir)!;
   store = openStore(stateDir, url);
   await store.webhooks.save('one', { url: receiver.url, secret: HOOK_SECRET }, Date.now());

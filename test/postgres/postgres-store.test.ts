@@ -17,9 +17,17 @@ import { runCli } from '../helpers/run-cli.ts';
 const SECRET = 'x'.repeat(40);
 const ADMIN = process.env.QUIRE_TEST_POSTGRES_URL!;
 const opened: StateStore[] = [];
+const dirs: string[] = [];
 afterEach(async () => {
   for (const s of opened.splice(0)) await s.close();
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
+
+function tempDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
 
 function freshDatabase(): string {
   const name = `quire_t_${randomBytes(6).toString('hex')}`;
@@ -196,7 +204,7 @@ describe('the change log on PostgreSQL', () => {
 describe('migrations', () => {
   it('run once when several processes start at once', async () => {
     const url = freshDatabase();
-    const results = await Promise.all([1, 2, 3].map(() => runCli(['webhook', 'show'], { QUIRE_DATABASE_URL: url, QUIRE_STATE_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'quire-pg-state-')) })));
+    const results = await Promise.all([1, 2, 3].map(() => runCli(['webhook', 'show'], { QUIRE_DATABASE_URL: url, QUIRE_STATE_DIR: tempDir('quire-pg-state-') })));
     for (const r of results) {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toBe('no webhooks registered\n');
@@ -214,7 +222,7 @@ describe('migrations', () => {
 });
 
 describe('a server that cannot be used is said so, before anything else', () => {
-  const cli = (url: string) => runCli(['publish'], { QUIRE_DATABASE_URL: url, QUIRE_STATE_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'quire-pg-state-')), QUIRE_CONTENT_DIR: '/nonexistent' });
+  const cli = (url: string) => runCli(['publish'], { QUIRE_DATABASE_URL: url, QUIRE_STATE_DIR: tempDir('quire-pg-state-'), QUIRE_CONTENT_DIR: '/nonexistent' });
 
   it('bad URL, unreachable, wrong password, missing database', async () => {
     const bad = await cli('mysql://localhost/x');
@@ -242,7 +250,7 @@ describe('a server that cannot be used is said so, before anything else', () => 
 
 describe('quire state migrate-to-postgres', () => {
   it('copies webhooks, the outbox with its bodies and attempts, and what was published; refuses a database that is not empty', async () => {
-    const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-pg-copy-'));
+    const stateDir = tempDir('quire-pg-copy-');
     const sqlite = openStateStore(stateDir, SECRET);
     await sqlite.webhooks.save('s', { ...HOOK, extraEvents: true }, 1);
     const sent = await sqlite.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('{"a":1}'), origin: 'publish' }, 10);
