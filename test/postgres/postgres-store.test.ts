@@ -263,6 +263,7 @@ describe('quire state migrate-to-postgres', () => {
       log: await sqlite.outbox.attemptLog(),
       list: await sqlite.outbox.list(),
       published: await sqlite.published.get('s'),
+      feed: await sqlite.published.feedState('s'),
       hook: await sqlite.webhooks.get('s'),
       storeId: await sqlite.changes.storeId(),
       changes: await sqlite.changes.after('s', 0, 100),
@@ -280,6 +281,7 @@ describe('quire state migrate-to-postgres', () => {
     expect(await store.outbox.attemptLog()).toEqual(before.log);
     expect(await store.outbox.list()).toEqual(before.list);
     expect(await store.published.get('s')).toEqual(before.published);
+    expect(await store.published.feedState('s')).toEqual(before.feed);
     expect(await store.webhooks.get('s')).toEqual(before.hook);
     expect(await store.webhooks.secretOf('s')).toBe(HOOK.secret);
     expect(await store.changes.storeId()).toBe(before.storeId);

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { isAlive } from '../owners.ts';
-import { STATE_DB_FILE } from '../sqlite/database.ts';
+import { openStateDb, STATE_DB_FILE } from '../sqlite/database.ts';
 import { StateStoreError } from '../state-store-error.ts';
 import { createPool, describeUrl, inTransaction, type Db } from './connection.ts';
 import { migrate } from './migrations.ts';
@@ -25,6 +25,7 @@ const CHUNK = 500;
 export async function copySqliteStateToPostgres(stateDir: string, url: string): Promise<CopySummary> {
   const file = path.join(stateDir, STATE_DB_FILE);
   if (!fs.existsSync(file)) throw new StateStoreError(`${file} does not exist: there is no SQLite state to copy`);
+  openStateDb(stateDir).close(); // its schema brought up to date first: the copy reads the latest
   const sqlite = new Database(file, { readonly: true, fileMustExist: true });
   const pool = createPool(url, 2);
   try {
@@ -50,6 +51,8 @@ export async function copySqliteStateToPostgres(stateDir: string, url: string): 
       // The change log with its positions and the store's identity: feed cursors stay valid.
       await insertRows(db, 'article_changes', ['seq', 'site_id', 'slug', 'type', 'item', 'at'], ['bigint', 'text', 'text', 'text', 'text', 'bigint'], all('SELECT * FROM article_changes ORDER BY seq'));
       await insertRows(db, 'article_changes_pruned', ['site_id', 'through'], ['text', 'bigint'], all('SELECT * FROM article_changes_pruned'));
+      await insertRows(db, 'webhook_sent_sites', ['site_id', 'commit_sha', 'sent_at'], ['text', 'text', 'bigint'], all('SELECT * FROM webhook_sent_sites'));
+      await insertRows(db, 'webhook_sent_articles', ['site_id', 'slug', 'state', 'payload_hash'], ['text', 'text', 'text', 'text'], all('SELECT * FROM webhook_sent_articles'));
       const newest = sqlite.prepare<[], { seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'article_changes'").get()?.seq ?? 0;
       await db.run('UPDATE change_positions SET newest = $1', [newest]);
       await db.run('UPDATE store_identity SET id = $1', [sqlite.prepare<[], { id: string }>('SELECT id FROM store_identity').get()!.id]);

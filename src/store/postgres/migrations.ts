@@ -85,6 +85,21 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (site_id, slug)
   );
 
+  -- What each site's webhook receiver was last sent, apart from what its last publish recorded
+  -- (as SQLite's migration 5): advanced only by publishes that queue for a registered webhook.
+  CREATE TABLE webhook_sent_sites (
+    site_id    text COLLATE "C" PRIMARY KEY,
+    commit_sha text,
+    sent_at    bigint NOT NULL
+  );
+  CREATE TABLE webhook_sent_articles (
+    site_id      text COLLATE "C" NOT NULL,
+    slug         text COLLATE "C" NOT NULL,
+    state        text NOT NULL CHECK (state IN ('published', 'withdrawn', 'deleted')),
+    payload_hash text,
+    PRIMARY KEY (site_id, slug)
+  );
+
   -- The change log behind GET /v1/changes (as SQLite's migration 4). Positions come from
   -- change_positions, updated in the recording transaction, never reused.
   CREATE TABLE article_changes (

@@ -1,55 +1,72 @@
-// What each site's receiver was last sent, on PostgreSQL (see the PublishRecords interface); each
-// recorded change is appended to the change log in the same transaction.
-import type { ChangeType, RecordedArticle, RecordedState } from '../records.ts';
+// A site's two records on PostgreSQL (see the PublishRecords interface): what its last publish
+// recorded, the change feed's state (each change appended to the change log in the same
+// transaction), and what its webhook receiver was last sent.
+import type { ArticleChange, ChangeType, RecordedArticle, RecordedState, SitePublishRecord } from '../records.ts';
 import type { PublishRecords } from '../state-interface.ts';
 import type { AppendableChangeLog } from './change-log.ts';
 import type { Db } from './connection.ts';
 
 export function createPublishRecords(db: Db, changeLog: AppendableChangeLog): PublishRecords {
+  const readRecord = async (siteId: string, sites: string, at: string, articles: string): Promise<SitePublishRecord | null> => {
+    const [site] = await db.rows<{ commit_sha: string | null; at: number }>(`SELECT commit_sha, ${at} AS at FROM ${sites} WHERE site_id = $1`, [siteId]);
+    if (!site) return null;
+    const map = new Map<string, RecordedArticle>();
+    for (const a of await db.rows<{ slug: string; state: RecordedState; payload_hash: string | null }>(`SELECT slug, state, payload_hash FROM ${articles} WHERE site_id = $1`, [siteId])) {
+      map.set(a.slug, { state: a.state, payloadHash: a.payload_hash });
+    }
+    return { commit: site.commit_sha, publishedAt: site.at, articles: map };
+  };
   return {
-    async get(siteId) {
-      const [site] = await db.rows<{ commit_sha: string | null; published_at: number }>('SELECT commit_sha, published_at FROM published_sites WHERE site_id = $1', [siteId]);
-      if (!site) return null;
-      const articles = new Map<string, RecordedArticle>();
-      for (const a of await db.rows<{ slug: string; state: RecordedState; payload_hash: string | null }>('SELECT slug, state, payload_hash FROM published_articles WHERE site_id = $1', [siteId])) {
-        articles.set(a.slug, { state: a.state, payloadHash: a.payload_hash });
-      }
-      return { commit: site.commit_sha, publishedAt: site.published_at, articles };
-    },
-    record(siteId, commit, changes, now) {
+    get: (siteId) => readRecord(siteId, 'webhook_sent_sites', 'sent_at', 'webhook_sent_articles'),
+    feedState: (siteId) => readRecord(siteId, 'published_sites', 'published_at', 'published_articles'),
+    record(siteId, commit, changes, now, sent: ArticleChange[] | null = changes) {
       return db.atomically(async (tx) => {
         await tx.run(
           `INSERT INTO published_sites (site_id, commit_sha, published_at) VALUES ($1, $2, $3)
            ON CONFLICT (site_id) DO UPDATE SET commit_sha = excluded.commit_sha, published_at = excluded.published_at`,
           [siteId, commit, now],
         );
-        if (!changes.length) return;
-        // Each change in order, as SQLite records them one after another: `updated` is published
-        // before and now, `published` new or back after a withdrawal.
-        const stateNow = new Map<string, RecordedState>();
-        for (const r of await tx.rows<{ slug: string; state: RecordedState }>('SELECT slug, state FROM published_articles WHERE site_id = $1 AND slug = ANY($2::text[])', [siteId, changes.map((c) => c.slug)])) stateNow.set(r.slug, r.state);
-        const logged: { slug: string; type: ChangeType; item: string | null }[] = [];
-        const last = new Map<string, { state: RecordedState; payloadHash: string | null; item: string | null }>();
-        for (const c of changes) {
-          const type: ChangeType = c.state !== 'published' ? c.state : stateNow.get(c.slug) === 'published' ? 'updated' : 'published';
-          const item = c.state === 'published' ? c.item : null;
-          logged.push({ slug: c.slug, type, item });
-          stateNow.set(c.slug, c.state);
-          last.set(c.slug, { state: c.state, payloadHash: c.payloadHash, item });
+        if (changes.length) {
+          // Each change in order, as SQLite records them one after another: `updated` is published
+          // before and now, `published` new or back after a withdrawal.
+          const stateNow = new Map<string, RecordedState>();
+          for (const r of await tx.rows<{ slug: string; state: RecordedState }>('SELECT slug, state FROM published_articles WHERE site_id = $1 AND slug = ANY($2::text[])', [siteId, changes.map((c) => c.slug)])) stateNow.set(r.slug, r.state);
+          const logged: { slug: string; type: ChangeType; item: string | null }[] = [];
+          const last = new Map<string, { state: RecordedState; payloadHash: string | null; item: string | null }>();
+          for (const c of changes) {
+            const type: ChangeType = c.state !== 'published' ? c.state : stateNow.get(c.slug) === 'published' ? 'updated' : 'published';
+            const item = c.state === 'published' ? c.item : null;
+            logged.push({ slug: c.slug, type, item });
+            stateNow.set(c.slug, c.state);
+            last.set(c.slug, { state: c.state, payloadHash: c.payloadHash, item });
+          }
+          await tx.run(
+            `INSERT INTO published_articles (site_id, slug, state, payload_hash, item, changed_at)
+             SELECT $1, c.slug, c.state, c.payload_hash, c.item, $2 FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) AS c(slug, state, payload_hash, item)
+             ON CONFLICT (site_id, slug) DO UPDATE SET state = excluded.state, payload_hash = excluded.payload_hash, item = excluded.item, changed_at = excluded.changed_at`,
+            [siteId, now, [...last.keys()], [...last.values()].map((c) => c.state), [...last.values()].map((c) => c.payloadHash), [...last.values()].map((c) => c.item)],
+          );
+          await changeLog.append(tx, siteId, logged, now);
         }
+        if (sent === null) return;
         await tx.run(
-          `INSERT INTO published_articles (site_id, slug, state, payload_hash, item, changed_at)
-           SELECT $1, c.slug, c.state, c.payload_hash, c.item, $2 FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) AS c(slug, state, payload_hash, item)
-           ON CONFLICT (site_id, slug) DO UPDATE SET state = excluded.state, payload_hash = excluded.payload_hash, item = excluded.item, changed_at = excluded.changed_at`,
-          [siteId, now, [...last.keys()], [...last.values()].map((c) => c.state), [...last.values()].map((c) => c.payloadHash), [...last.values()].map((c) => c.item)],
+          `INSERT INTO webhook_sent_sites (site_id, commit_sha, sent_at) VALUES ($1, $2, $3)
+           ON CONFLICT (site_id) DO UPDATE SET commit_sha = excluded.commit_sha, sent_at = excluded.sent_at`,
+          [siteId, commit, now],
         );
-        await changeLog.append(tx, siteId, logged, now);
+        const lastSent = new Map(sent.map((c) => [c.slug, c]));
+        if (!lastSent.size) return;
+        await tx.run(
+          `INSERT INTO webhook_sent_articles (site_id, slug, state, payload_hash)
+           SELECT $1, c.slug, c.state, c.payload_hash FROM unnest($2::text[], $3::text[], $4::text[]) AS c(slug, state, payload_hash)
+           ON CONFLICT (site_id, slug) DO UPDATE SET state = excluded.state, payload_hash = excluded.payload_hash`,
+          [siteId, [...lastSent.keys()], [...lastSent.values()].map((c) => c.state), [...lastSent.values()].map((c) => c.payloadHash)],
+        );
       });
     },
     forget(siteId) {
       return db.atomically(async (tx) => {
-        await tx.run('DELETE FROM published_articles WHERE site_id = $1', [siteId]);
-        await tx.run('DELETE FROM published_sites WHERE site_id = $1', [siteId]);
+        for (const table of ['published_articles', 'published_sites', 'webhook_sent_articles', 'webhook_sent_sites']) await tx.run(`DELETE FROM ${table} WHERE site_id = $1`, [siteId]);
         await changeLog.forget(tx, siteId);
       });
     },
