@@ -10,9 +10,7 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
-import pg from 'pg';
 import { deliveryHeaders } from '../../src/delivery/signing.ts';
-import { newDeliveryId } from '../../src/store/owners.ts';
 import { openStateStore } from '../../src/store/state-store.ts';
 import { testPki } from '../../test/helpers/https-receiver.ts';
 import { findPostgresBin, startPostgres } from '../../test/helpers/postgres-server.ts';
@@ -65,33 +63,19 @@ function freshDatabase(adminUrl: string): string {
   return url.toString();
 }
 
-/** A state with one site per receiver, its schema made; `bodies` queued round-robin over the sites when `queue` is called. */
+/** A state with one site per receiver, its schema made; `queue` queues bodies round-robin over the sites. */
 async function prepareState(adminUrl: string, urls: string[]) {
   const url = freshDatabase(adminUrl);
   const store = openStateStore(os.tmpdir(), SECRET, url);
-  await store.ready();
   for (const [i, hook] of urls.entries()) await store.webhooks.save(`site-${i}`, { url: hook, secret: HOOK_SECRET }, Date.now());
-  await store.close();
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  /** Every delivery queued in one transaction, due now (one commit makes them all visible). */
-  const queue = async (bodies: Buffer[]) => {
-    const now = Date.now();
-    const ids = bodies.map(() => newDeliveryId(now));
-    await client.query('BEGIN');
-    for (let i = 0; i < bodies.length; i += 1000) {
-      const chunk = ids.slice(i, i + 1000);
-      await client.query(
-        `INSERT INTO deliveries (id, site_id, slug, event, origin, state, next_attempt_at, created_at)
-         SELECT id, 'site-' || (n % ${urls.length}), 'a-' || n, 'published', 'publish', 'pending', $2, $2 FROM unnest($1::text[]) WITH ORDINALITY AS c(id, n)`,
-        [chunk, now],
-      );
-      await client.query('INSERT INTO delivery_bodies (delivery_id, body) SELECT * FROM unnest($1::text[], $2::bytea[])', [chunk, bodies.slice(i, i + 1000)]);
-    }
-    await client.query('COMMIT');
-  };
-  const delivered = async () => Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM deliveries WHERE state = 'delivered'`)).rows[0]!.n);
-  return { url, queue, delivered, close: () => client.end() };
+  /** Every delivery queued in one transaction, due now (its commit makes them all visible at once). */
+  const queue = (bodies: Buffer[]) =>
+    store.transaction(async (tx) => {
+      const now = Date.now();
+      for (const [i, b] of bodies.entries()) await tx.outbox.enqueue({ siteId: `site-${i % urls.length}`, slug: `a-${i}`, event: 'published', body: b, origin: 'publish' }, now);
+    });
+  const delivered = async () => (await store.outbox.counts()).delivered;
+  return { url, queue, delivered, close: () => store.close() };
 }
 
 async function runFleet(adminUrl: string, urls: string[], bodies: Buffer[], workers: number, caFile: string): Promise<number> {
