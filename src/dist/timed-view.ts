@@ -11,7 +11,7 @@ import { listBody, listItemSpans, splitListItems } from './list-body.ts';
 import { makeListIndex } from './list-index.ts';
 import type { ManifestSite } from './manifest.ts';
 import { previewAt } from './preview-view.ts';
-import { changeTimes, isLiveAt, nextChangeAfter } from '../schedule/windows.ts';
+import { changeTimes, isLiveAt, nextChangeAfter, type ArticleWindow } from '../schedule/windows.ts';
 
 /** A site's content as served at one instant. */
 export interface TimedSiteContent extends SiteContent {
@@ -74,6 +74,31 @@ function siteAt(site: SiteContent, m: ManifestSite, nowMs: number): TimedSiteCon
     articles,
     changesAt,
   };
+}
+
+/**
+ * An article's body as served at `nowMs` by its manifest entry: null when it is not live then,
+ * with its `until` when it expires (what siteAt does for every body of a site, for one).
+ */
+export function servedBody(body: Body, entry: ArticleWindow, nowMs: number): ExpiringBody | null {
+  if (!isLiveAt(entry, nowMs)) return null;
+  return entry.expiresAt ? { ...body, until: Date.parse(entry.expiresAt) } : body;
+}
+
+/**
+ * A reader serving `view` as it was made (by a timedReader the caller keeps, e.g. the edge's
+ * per-site cache), which the app takes as it is instead of making the view again. Preview is
+ * not served through it: it has no drafts.
+ */
+export function servedAs(view: TimedSnapshot, inner: DistReader): ServedReader {
+  const reader: ServedReader & Record<typeof SERVED, true> = {
+    [SERVED]: true,
+    current: () => view,
+    readImage: (siteId, name) => inner.readImage(siteId, name),
+    readDrafts: (snapshot, siteId) => inner.readDrafts(snapshot, siteId),
+    preview: async () => null,
+  };
+  return reader;
 }
 
 /** A reader serving the view at the clock's now; its preview of a site shows drafts too. */

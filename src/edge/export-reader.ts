@@ -1,10 +1,14 @@
 // The export (src/dist/object-export.ts) as the edge Worker reads it from a bucket binding: the
 // pointer, re-read at most every `pointerTtlMs`; a build's document and each site's part and
-// base content, kept per build id and part hash; object bytes, by their key (site and content
-// hash), kept in a bounded cache of bytes (and, where given, the runtime's shared cache). A request gets a
+// base content with its timed view (which articles are live now: made again only when the clock
+// passes its next go-live or expiry, as on the Node server), kept per build id, site and part
+// hash, bounded by count and bytes; object bytes, by their key (site and content hash), kept in
+// a bounded cache of bytes (and, where given, the runtime's shared cache). A request gets a
 // snapshot of one build holding only the site its key or path names and the one article body it
 // asks for: no request loads a whole build.
-import { assembleSite, imageKey, type Body, type DistReader, type DistSnapshot, type EncodedVariants, type SiteContent } from '../dist/dist-reader.ts';
+import { assembleSite, imageKey, type Body, type DistReader, type DistSnapshot, type EncodedVariants } from '../dist/dist-reader.ts';
+import { servedAs, servedBody, timedReader, type ServedReader } from '../dist/timed-view.ts';
+import { isLiveAt } from '../schedule/windows.ts';
 import { articleFile, encodedFile, listFile, listIndexFile } from '../dist/layout.ts';
 import { MANIFEST_FORMAT, type Manifest } from '../dist/manifest.ts';
 import { buildKey, objectKey, parseBuild, parsePointer, parseSite, POINTER_KEY, type ExportBuild, type ExportPointer, type ExportSite } from '../dist/object-export.ts';
@@ -29,6 +33,10 @@ export interface ExportReaderOptions {
   clock: () => number;
   /** Bytes of objects kept in memory (default 32 MiB). */
   maxCachedBytes?: number;
+  /** Sites (with their timed views) kept in memory: at most this many (default 256)… */
+  maxCachedSites?: number;
+  /** …and at most about this many bytes of their lists and indexes (default 64 MiB). */
+  maxCachedSiteBytes?: number;
   objectCache?: ObjectCache | null;
 }
 
@@ -40,8 +48,11 @@ export interface RequestNeeds {
 
 interface LoadedSite {
   part: ExportSite;
-  /** The site's list, index and summary; article bodies are added per request. */
-  base: SiteContent;
+  /**
+   * The build holding this one site (list, index and summary; no article bodies, added per
+   * request) as served at the clock's now: made again only when the clock passes its validUntil.
+   */
+  served: ServedReader;
 }
 
 export class ExportUnreadableError extends Error {
@@ -65,7 +76,7 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
   const base = options.prefix ? `${options.prefix}/` : '';
   const objects = createByteCache(options.maxCachedBytes ?? 32 * 1024 * 1024);
   const builds = new BoundedMap<string, Promise<ExportBuild>>(4);
-  const sites = new BoundedMap<string, Promise<LoadedSite>>(256);
+  const sites = createWeightedCache<Promise<LoadedSite>>(options.maxCachedSites ?? 256, options.maxCachedSiteBytes ?? 64 * 1024 * 1024);
   let pointer: { value: ExportPointer | null; at: number; reading: Promise<ExportPointer | null> | null } = { value: null, at: -Infinity, reading: null };
 
   async function read(key: string): Promise<Uint8Array> {
@@ -91,7 +102,7 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
   }
 
   /** Memoized per key; a failure is forgotten so the next request tries again. */
-  function once<T>(cache: BoundedMap<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  function once<T>(cache: Pick<BoundedMap<string, Promise<T>>, 'get' | 'set' | 'delete'>, key: string, load: () => Promise<T>): Promise<T> {
     let value = cache.get(key);
     if (!value) {
       value = load();
@@ -103,8 +114,10 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
 
   const buildOf = (buildId: string) => once(builds, buildId, async () => parseBuild(await read(buildKey(buildId)), base + buildKey(buildId)));
 
-  const siteOf = (siteId: string, partHash: string) =>
-    once(sites, `${siteId}:${partHash}`, async (): Promise<LoadedSite> => {
+  // Keyed by build too: the view's snapshot carries the build's id and manifest header. The site
+  // id is in the key, so no view is ever served for another site's request.
+  const siteOf = (build: ExportBuild, siteId: string, partHash: string) =>
+    once(sites, `${build.buildId}:${siteId}:${partHash}`, async (): Promise<LoadedSite> => {
       const part = parseSite(await object(siteId, partHash), base + objectKey(siteId, partHash));
       const files = new Map<string, Uint8Array>();
       // The list and its index, and the list's stored compressed variants (sent as they are).
@@ -118,7 +131,11 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
         },
         name: (key) => `${base}${objectKey(siteId, part.files[key] ?? '?')} (${key})`,
       }, []);
-      return { part, base: site };
+      sites.weigh(`${build.buildId}:${siteId}:${partHash}`, [...files.values()].reduce((n, b) => n + b.length, 0));
+      const manifest: Manifest = { ...manifestHeader(build), sites: { [siteId]: { ...part.site } } };
+      const snapshot: DistSnapshot = { buildId: build.buildId, manifest, sites: new Map([[siteId, site]]) };
+      const served = timedReader({ current: () => snapshot, readImage: async () => null, readDrafts: async () => new Map() }, clock);
+      return { part, served };
     });
 
   return {
@@ -140,39 +157,40 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
     },
     async readerFor(p, needs) {
       const build = await buildOf(p.buildId);
-      const manifest: Manifest = { format: MANIFEST_FORMAT, buildId: build.buildId, builtAt: build.builtAt, renderer: build.renderer, publicUrl: build.publicUrl, inputs: build.inputs, sites: {} };
-      const snapshot: DistSnapshot = { buildId: build.buildId, manifest, sites: new Map() };
       const siteId = needs.siteId;
-      let part: ExportSite | null = null;
-      if (siteId !== null && Object.hasOwn(build.sites, siteId)) {
-        const loaded = await siteOf(siteId, build.sites[siteId]!);
-        part = loaded.part;
-        manifest.sites[siteId] = { ...part.site };
-        const articles = new Map<string, Body>();
-        const slug = needs.slug;
-        const entry = slug !== null && Object.hasOwn(part.site.articles, slug) ? part.site.articles[slug]! : null;
-        const bodyKey = entry ? articleFile(siteId, slug!) : null;
-        const bodyHash = bodyKey ? part.files[bodyKey] : undefined;
-        if (entry && bodyKey && bodyHash) {
-          const encoded: EncodedVariants = {};
-          await Promise.all((entry.encodings ?? []).map(async (c) => {
-            const hash = part!.files[encodedFile(bodyKey, c)];
-            if (hash) encoded[c] = await object(siteId, hash);
-          }));
-          articles.set(slug!, { bytes: await object(siteId, bodyHash), etag: `"${entry.bodyHash}"`, encoded });
-        }
-        snapshot.sites.set(siteId, { ...loaded.base, articles });
+      if (siteId === null || !Object.hasOwn(build.sites, siteId)) {
+        // No site of this build named: a build without sites answers (401, 404, the documents).
+        const snapshot: DistSnapshot = { buildId: build.buildId, manifest: { ...manifestHeader(build), sites: {} }, sites: new Map() };
+        return { current: () => snapshot, readImage: async () => null, readDrafts: () => Promise.reject(new Error('drafts are not exported to the edge')) };
       }
-      return {
+      const { part, served } = await siteOf(build, siteId, build.sites[siteId]!);
+      const view = served.current()!;
+      const site = view.sites.get(siteId)!;
+      // The one body the request names, as the view serves it at its instant (or not at all).
+      const articles = new Map<string, Body>();
+      const slug = needs.slug;
+      const entry = slug !== null && Object.hasOwn(part.site.articles, slug) ? part.site.articles[slug]! : null;
+      const bodyKey = entry ? articleFile(siteId, slug!) : null;
+      const bodyHash = bodyKey ? part.files[bodyKey] : undefined;
+      if (entry && bodyKey && bodyHash && isLiveAt(entry, view.at)) {
+        const encoded: EncodedVariants = {};
+        await Promise.all((entry.encodings ?? []).map(async (c) => {
+          const hash = part.files[encodedFile(bodyKey, c)];
+          if (hash) encoded[c] = await object(siteId, hash);
+        }));
+        articles.set(slug!, servedBody({ bytes: await object(siteId, bodyHash), etag: `"${entry.bodyHash}"`, encoded }, entry, view.at)!);
+      }
+      const snapshot = { ...view, sites: new Map([[siteId, { ...site, articles }]]) };
+      return servedAs(snapshot, {
         current: () => snapshot,
         async readImage(imageSite, name) {
           const key = imageKey(snapshot, imageSite, name);
-          const hash = key && imageSite === siteId ? part?.files[key] : undefined;
+          const hash = key && imageSite === siteId ? part.files[key] : undefined;
           return hash ? object(imageSite, hash) : null;
         },
         // Preview keys are refused at the edge (web-crypto-keyring.ts): drafts are never exported.
         readDrafts: () => Promise.reject(new Error('drafts are not exported to the edge')),
-      };
+      });
     },
   };
 }
@@ -199,6 +217,56 @@ function createByteCache(maxBytes: number) {
         entries.delete(oldest);
         total -= bytes.length;
       }
+    },
+  };
+}
+
+const manifestHeader = (build: ExportBuild): Omit<Manifest, 'sites'> => ({ format: MANIFEST_FORMAT, buildId: build.buildId, builtAt: build.builtAt, renderer: build.renderer, publicUrl: build.publicUrl, inputs: build.inputs });
+
+/**
+ * A cache bounded by its number of entries and by their total weight (bytes, told once known):
+ * the least recently used go first. A many-site bucket cannot fill an isolate's memory.
+ */
+function createWeightedCache<V>(maxEntries: number, maxWeight: number) {
+  const entries = new Map<string, { value: V; weight: number }>();
+  let total = 0;
+  const drop = (key: string) => {
+    const held = entries.get(key);
+    if (!held) return false;
+    entries.delete(key);
+    total -= held.weight;
+    return true;
+  };
+  const evict = () => {
+    for (const oldest of entries.keys()) {
+      if (entries.size <= 1 || (entries.size <= maxEntries && total <= maxWeight)) break;
+      drop(oldest);
+    }
+  };
+  return {
+    get(key: string): V | undefined {
+      const held = entries.get(key);
+      if (!held) return undefined;
+      entries.delete(key);
+      entries.set(key, held);
+      return held.value;
+    },
+    set(key: string, value: V): void {
+      drop(key);
+      entries.set(key, { value, weight: 0 });
+      evict();
+    },
+    /** Tells the weight of an entry once it is known. */
+    weigh(key: string, weight: number): void {
+      const held = entries.get(key);
+      if (!held) return;
+      total += weight - held.weight;
+      held.weight = weight;
+      evict();
+    },
+    delete: drop,
+    get size() {
+      return entries.size;
     },
   };
 }
