@@ -1,6 +1,7 @@
 // The DistReader of a dist/ folder on the local disk: holds the build in memory as ready-to-send
 // bytes, and swaps in a new build when the manifest changes on disk, without a restart.
 import fs from 'node:fs';
+import path from 'node:path';
 import { assembleSnapshot, imageKey, readDraftFiles, type DistReader, type DistSnapshot, type TreeFiles } from './dist-reader.ts';
 import { imageFile, MANIFEST_FILE } from './layout.ts';
 import { fileIn, readManifest } from './local-dist.ts';
@@ -10,7 +11,10 @@ export interface LocalDistReader extends DistReader {
   fresh(): DistSnapshot | null;
   /** Loads dist/ now; returns true when a different build was loaded. */
   reload(): boolean;
-  /** Polls the manifest and reloads on change; returns a stop function. */
+  /**
+   * Reloads when dist/ is rebuilt: told by the file system when it can (a build swaps dist/ in by
+   * rename, seen in its parent folder), with a poll of the manifest behind it; returns a stop function.
+   */
   watch(onReload?: (snap: DistSnapshot) => void, intervalMs?: number): () => void;
 }
 
@@ -47,33 +51,54 @@ export function openLocalDist(distDir: string): LocalDistReader {
     },
     readDrafts: (snap, siteId) => readDraftFiles(snap, siteId, (key) => fs.promises.readFile(fileIn(distDir, key))),
     fresh() {
-      // A stat is cheap; loading a snapshot is not: reload only when the manifest was replaced.
-      let stamp = '';
-      try {
-        const st = fs.statSync(manifestFile);
-        stamp = `${st.ino}:${st.mtimeMs}:${st.size}`;
-      } catch {
-        return snapshot;
-      }
-      if (stamp !== seen) {
-        seen = stamp;
-        reader.reload();
-      }
+      changed();
       return snapshot;
     },
     reload() {
       const next = loadLocalSnapshot(distDir);
+      if (!next) seen = ''; // none, or swapped while read: the next look loads again
       if (!next || next.buildId === snapshot?.buildId) return false;
       snapshot = next;
       return true;
     },
     watch(onReload, intervalMs = 500) {
-      const listener = () => {
-        if (reader.reload() && snapshot) onReload?.(snapshot);
+      const check = () => {
+        if (changed() && snapshot) onReload?.(snapshot);
       };
-      fs.watchFile(manifestFile, { interval: intervalMs, persistent: false }, listener);
-      return () => fs.unwatchFile(manifestFile, listener);
+      fs.watchFile(manifestFile, { interval: intervalMs, persistent: false }, check);
+      const swaps = watchSwaps(distDir, check);
+      return () => {
+        fs.unwatchFile(manifestFile, check);
+        swaps?.close();
+      };
     },
   };
+  /** Reloads when the manifest was replaced (a stat is cheap; loading a snapshot is not); true when a new build was loaded. */
+  const changed = (): boolean => {
+    let stamp = '';
+    try {
+      const st = fs.statSync(manifestFile);
+      stamp = `${st.ino}:${st.mtimeMs}:${st.size}`;
+    } catch {
+      return false;
+    }
+    if (stamp === seen) return false;
+    seen = stamp;
+    return reader.reload();
+  };
   return reader;
+}
+
+/** Calls `onSwap` when something named like dist/ changes in its parent folder; null where the platform cannot watch (the poll remains). */
+function watchSwaps(distDir: string, onSwap: () => void): fs.FSWatcher | null {
+  const name = path.basename(distDir);
+  try {
+    const watcher = fs.watch(path.dirname(distDir), { persistent: false }, (_event, file) => {
+      if (file === null || file === name) onSwap();
+    });
+    watcher.on('error', () => watcher.close());
+    return watcher;
+  } catch {
+    return null;
+  }
 }

@@ -76,6 +76,12 @@ export interface PublishDeps extends DeliveryDeps {
   settings: BuildSettings;
   /** A running server's warm build caches; a one-shot run loads them from the state dir. */
   caches?: BuildCaches;
+  /**
+   * Resolves once the server that answers receivers' fetches serves `buildId` (or gives up,
+   * bounded): called after the build, before anything is queued or recorded, so no webhook or
+   * change-feed entry announces what is not served yet. Absent: nothing to wait for.
+   */
+  untilServed?: (buildId: string) => Promise<void>;
 }
 
 export class PublishError extends ProblemError<'PUBLISH_INTERRUPTED'> {
@@ -173,6 +179,7 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
   }
 
   if (!opts.dryRun) {
+    await deps.untilServed?.(manifest.buildId);
     // Bodies are read before the transaction (it must not wait on the disk), checked against
     // the manifest so a concurrent rebuild cannot slip a different payload under a recorded hash.
     for (const q of queued) q.body = readBody(settings.distDir, manifest, q.siteId, q.slug, q.event);

@@ -68,6 +68,8 @@ export interface FollowingDeps {
   build: () => Promise<BuildResult | null>;
   /** Records a build the follower's publish made: the log, metrics, the admin's Articles tab. */
   noteBuild: (result: BuildResult) => void;
+  /** Serves the build in dist/ now, if it is a new one: what the webhooks announce is served before they are sent. */
+  serveNewBuild: () => void;
 }
 
 /** The follower, not yet started, and the push endpoint to mount at /hooks (null without a secret). */
@@ -80,7 +82,7 @@ export function createFollowing(ctx: CliContext, plan: FollowPlan, deps: Followi
       return 'done';
     }
     const report = await publish(
-      { ...deps.publishing, settings: deps.settings(), caches: deps.caches },
+      { ...deps.publishing, settings: deps.settings(), caches: deps.caches, untilServed: async () => deps.serveNewBuild() },
       // First attempts now; retries are the delivery worker's, as for any queued delivery.
       // A short wait for the lock (stopping the server waits for this run): a held lock is retried soon.
       { siteId: null, dryRun: false, baseline: false, retryWindowMs: 0, lockWaitMs: 5_000, onBuild: deps.noteBuild, onPlan: (p) => printPlan(p, ctx) },

@@ -1,6 +1,7 @@
 // `quire publish [--site <id>] [--dry-run] [--baseline]` (npm run publish).
 import { publish, type PublishPlan, type PublishReport, type SiteReport } from '../../publish/publish.ts';
 import { attemptErrorText } from '../../store/state-store.ts';
+import { untilServed } from '../../dist/served-build.ts';
 import { isKnownSite, type CliContext } from '../context.ts';
 import { reportBuild } from '../report.ts';
 
@@ -9,7 +10,7 @@ export async function runPublish(ctx: CliContext, opts: { site: string | null; d
   if (opts.site !== null && !(await isKnownSite(ctx, opts.site))) return 1; // before building anything
   const deps = ctx.app.delivery();
   const report = await publish(
-    { ...deps, settings: ctx.app.buildSettings },
+    { ...deps, settings: ctx.app.buildSettings, untilServed: (buildId) => untilThisServerServes(ctx, buildId) },
     {
       siteId: opts.site,
       dryRun: opts.dryRun,
@@ -27,6 +28,20 @@ export async function runPublish(ctx: CliContext, opts: { site: string | null; d
     },
   );
   return printReport(report, ctx);
+}
+
+/** How long a publish waits for the running server to serve its build before sending anyway. */
+const SERVED_WAIT_MS = 10_000;
+
+/**
+ * A `quire start` serving this dist/ (it records its build in the state dir) takes up a new build
+ * within moments: the webhooks wait for it, as receivers fetch what they announce. Silent when no
+ * server runs or it is quick; a warning when it is late.
+ */
+async function untilThisServerServes({ config, app, err }: CliContext, buildId: string): Promise<void> {
+  const wait = await untilServed(config.stateDir, app.buildSettings.distDir, buildId, SERVED_WAIT_MS);
+  if (wait.status !== 'timed-out') return;
+  err(`warning: the running server (pid ${wait.pid}) still serves the previous build after ${(wait.waitedMs / 1000).toFixed(1)} s; sending anyway: a receiver that fetches at once may get the previous version`);
 }
 
 /** The plan as `publish` prints it (also the server's log when it follows a repository). */

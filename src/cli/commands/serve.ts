@@ -23,6 +23,7 @@ import { createReadiness, type WorkerHealth } from '../../observe/readiness.ts';
 import { timedReader } from '../../dist/timed-view.ts';
 import { startChangeTimer } from '../../schedule/change-timer.ts';
 import { queueWindowChanges } from '../../publish/window-changes.ts';
+import { forgetServedBuild, recordServedBuild } from '../../dist/served-build.ts';
 
 /** The worker's health when the state store could not be opened at start (no worker runs). */
 const NO_STATE_STORE: WorkerHealth = { running: false, error: 'the state store could not be opened at start' };
@@ -94,12 +95,37 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
     return 1;
   }
   if (!first?.ok) err('Serving the last good build.');
+  // The build served, where a `quire publish` here sees it: it sends its webhooks once this serves
+  // what they announce (receivers fetch on a webhook).
+  let recordFailed = false;
+  const recordServed = () => {
+    const buildId = store.current()?.buildId;
+    if (!buildId) return;
+    try {
+      recordServedBuild(config.stateDir, { pid: process.pid, distDir: buildSettings().distDir, buildId });
+    } catch (e) {
+      if (!recordFailed) err(printable(`Cannot record the build served in ${config.stateDir} (a publish here will not wait for this server): ${e instanceof Error ? e.message : String(e)}`));
+      recordFailed = true;
+    }
+  };
+  recordServed();
+  app.onClose(() => forgetServedBuild(config.stateDir, process.pid));
+  /** After a swap: the new build served (if there is one), its record and the go-live timer updated. */
+  const serveNewBuild = (loaded: string): void => {
+    if (!store.reload()) return;
+    newBuildServed(loaded);
+  };
+  const newBuildServed = (loaded: string): void => {
+    recordServed();
+    out(loaded);
+    schedule?.reschedule();
+  };
   // What clients see: each published article inside its window only (scheduled ones appear at
   // their publishedAt, expiring ones go at their expiresAt), with no rebuild.
   const served = timedReader(store);
   const worker = publishing ? startDeliveryWorker(publishing) : null;
   if (worker) app.onClose(() => worker.stop());
-  const following = follow ? createFollowing(ctx, follow, { settings: buildSettings, caches, publishing, build, noteBuild }) : null;
+  const following = follow ? createFollowing(ctx, follow, { settings: buildSettings, caches, publishing, build, noteBuild, serveNewBuild: () => serveNewBuild('Loaded the new build.') }) : null;
   if (following) app.onClose(() => following.follower.stop());
   // At each go-live and expiry: the webhooks it calls for, queued for the worker (once, under the
   // publish lock; also what came due while no server ran).
@@ -150,10 +176,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
     changes: publishing?.store.changes ?? null,
   }));
   app.onClose(
-    store.watch(() => {
-      out('Loaded the new build.');
-      schedule?.reschedule();
-    }),
+    store.watch(() => newBuildServed('Loaded the new build.')),
   );
   // A keys.json that stops reading keeps the generations held now (never reverts them) and is reported.
   const keyTimer = setInterval(() => generations.refresh((e) => err(e.message)), 1000);
@@ -185,10 +208,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
   // Rebuilds (on a change in dev) run one at a time; a request during one runs once more after it.
   const rebuild = oneAtATime(async () => {
     const result = await build();
-    if (result?.ok && store.reload()) {
-      out('Serving the new build.');
-      schedule?.reschedule();
-    }
+    if (result?.ok) serveNewBuild('Serving the new build.');
     if (!result?.ok) err('The last good build stays up.');
   });
   if (opts.watch) await watchContent(ctx, rebuild);

@@ -1,0 +1,83 @@
+// Which build a running server serves, recorded in the state dir for a `quire publish` on the same
+// machine: a webhook must not reach a receiver before the server answers its fetch with the build
+// it announces (the receiver would cache the previous version until the next webhook).
+import fs from 'node:fs';
+import path from 'node:path';
+import { readManifest } from './local-dist.ts';
+
+/** What a server serves: the record one file holds (the last server to start on this state dir). */
+export interface ServedBuild {
+  pid: number;
+  /** The dist/ it serves, resolved. */
+  distDir: string;
+  buildId: string;
+}
+
+const RECORD_FILE = 'served-build.json';
+
+/** Written after each swap, by rename: a reader sees the previous record or this one, never part. */
+export function recordServedBuild(stateDir: string, served: ServedBuild): void {
+  fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  const file = path.join(stateDir, RECORD_FILE);
+  const part = `${file}.${served.pid}.part`;
+  fs.writeFileSync(part, JSON.stringify({ ...served, distDir: path.resolve(served.distDir) }), { mode: 0o600 });
+  fs.renameSync(part, file);
+}
+
+/** Removes the record when it is this process's (a server that stops serves nothing). */
+export function forgetServedBuild(stateDir: string, pid: number): void {
+  if (readServedBuild(stateDir)?.pid === pid) fs.rmSync(path.join(stateDir, RECORD_FILE), { force: true });
+}
+
+export function readServedBuild(stateDir: string): ServedBuild | null {
+  try {
+    const data = JSON.parse(fs.readFileSync(path.join(stateDir, RECORD_FILE), 'utf8')) as Partial<ServedBuild>;
+    if (typeof data.pid !== 'number' || typeof data.distDir !== 'string' || typeof data.buildId !== 'string') return null;
+    return { pid: data.pid, distDir: data.distDir, buildId: data.buildId };
+  } catch {
+    return null; // none yet, or not one: no server to wait for
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'; // there, but another user's
+  }
+}
+
+/** dist/ holds another build than `buildId` now (mid-swap, or unreadable, counts as not yet). */
+function replaced(distDir: string, buildId: string): boolean {
+  try {
+    const now = readManifest(distDir)?.buildId;
+    return now !== undefined && now !== buildId;
+  } catch {
+    return false;
+  }
+}
+
+export type ServedWait =
+  /** No other live server serves this dist/: nothing to wait for. */
+  | { status: 'no-server' }
+  /** The server serves the build (or a newer one replaced it in dist/). */
+  | { status: 'served'; pid: number; waitedMs: number }
+  | { status: 'timed-out'; pid: number; waitedMs: number };
+
+/**
+ * Waits (up to `timeoutMs`) until the live server of `distDir` recorded in `stateDir`, if any,
+ * serves `buildId`. A server that stops, or a newer build in dist/, ends the wait.
+ */
+export async function untilServed(stateDir: string, distDir: string, buildId: string, timeoutMs = 10_000, pollMs = 20): Promise<ServedWait> {
+  const dist = path.resolve(distDir);
+  const started = Date.now();
+  for (;;) {
+    const served = readServedBuild(stateDir);
+    if (!served || served.distDir !== dist || served.pid === process.pid || !isAlive(served.pid)) return { status: 'no-server' };
+    const waitedMs = Date.now() - started;
+    if (served.buildId === buildId || replaced(dist, buildId)) return { status: 'served', pid: served.pid, waitedMs };
+    if (waitedMs >= timeoutMs) return { status: 'timed-out', pid: served.pid, waitedMs };
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
