@@ -72,8 +72,23 @@ interface Answer {
 }
 
 async function ask(base: string, path: string, init: RequestInit): Promise<Answer> {
-  const res = await fetch(`${base}${path}`, { ...init, headers: { 'accept-encoding': 'identity', ...(init.headers as Record<string, string>) } });
+  const res = await fetchOnce(`${base}${path}`, { ...init, headers: { 'accept-encoding': 'identity', ...(init.headers as Record<string, string>) } });
   return { status: res.status, body: Buffer.from(await res.arrayBuffer()), headers: Object.fromEntries(COMPARED.map((h) => [h, res.headers.get(h)])) };
+}
+
+/**
+ * fetch, asked once more when a kept-alive connection was reset under it: on a loaded machine
+ * the server may close an idle socket just as the client reuses it (a race of keep-alive, not an
+ * answer). Every request here is read-only, so repeating it changes nothing; any other failure,
+ * or a second reset, fails the test.
+ */
+async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (e) {
+    if ((e as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw e;
+    return fetch(url, init);
+  }
 }
 
 /**
