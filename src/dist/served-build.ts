@@ -3,6 +3,7 @@
 // it announces (the receiver would cache the previous version until the next webhook).
 import fs from 'node:fs';
 import path from 'node:path';
+import { isMissingFile } from '../problems/problem.ts';
 import { readManifest } from './local-dist.ts';
 
 /** What a server serves: the record one file holds (the last server to start on this state dir). */
@@ -14,6 +15,8 @@ export interface ServedBuild {
 }
 
 const RECORD_FILE = 'served-build.json';
+/** A record is well under this; a bigger file is not one (it is never read whole). */
+const MAX_RECORD_BYTES = 4096;
 
 /** Written after each swap, by rename: a reader sees the previous record or this one, never part. */
 export function recordServedBuild(stateDir: string, served: ServedBuild): void {
@@ -26,16 +29,36 @@ export function recordServedBuild(stateDir: string, served: ServedBuild): void {
 
 /** Removes the record when it is this process's (a server that stops serves nothing). */
 export function forgetServedBuild(stateDir: string, pid: number): void {
-  if (readServedBuild(stateDir)?.pid === pid) fs.rmSync(path.join(stateDir, RECORD_FILE), { force: true });
+  const served = readServedBuild(stateDir);
+  if (served !== null && served !== 'unreadable' && served.pid === pid) fs.rmSync(path.join(stateDir, RECORD_FILE), { force: true });
 }
 
-export function readServedBuild(stateDir: string): ServedBuild | null {
+/** The record, null when there is none, 'unreadable' when the file is there but is not one. */
+export function readServedBuild(stateDir: string): ServedBuild | null | 'unreadable' {
+  let text: string;
   try {
-    const data = JSON.parse(fs.readFileSync(path.join(stateDir, RECORD_FILE), 'utf8')) as Partial<ServedBuild>;
-    if (typeof data.pid !== 'number' || typeof data.distDir !== 'string' || typeof data.buildId !== 'string') return null;
+    text = readCapped(path.join(stateDir, RECORD_FILE));
+  } catch (err) {
+    return isMissingFile(err) ? null : 'unreadable';
+  }
+  try {
+    const data = JSON.parse(text) as Partial<ServedBuild> | null;
+    if (typeof data?.pid !== 'number' || typeof data.distDir !== 'string' || typeof data.buildId !== 'string') return 'unreadable';
     return { pid: data.pid, distDir: data.distDir, buildId: data.buildId };
   } catch {
-    return null; // none yet, or not one: no server to wait for
+    return 'unreadable';
+  }
+}
+
+function readCapped(file: string): string {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(MAX_RECORD_BYTES + 1);
+    const n = fs.readSync(fd, buf, 0, buf.length, 0);
+    if (n > MAX_RECORD_BYTES) throw new Error(`${file} is over ${MAX_RECORD_BYTES} bytes`);
+    return buf.toString('utf8', 0, n);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -61,6 +84,8 @@ function replaced(distDir: string, buildId: string): boolean {
 export type ServedWait =
   /** No other live server serves this dist/: nothing to wait for. */
   | { status: 'no-server' }
+  /** The record is there but cannot be read: which build a server serves is unknown. */
+  | { status: 'unreadable' }
   /** The server serves the build (or a newer one replaced it in dist/). */
   | { status: 'served'; pid: number; waitedMs: number }
   | { status: 'timed-out'; pid: number; waitedMs: number };
@@ -74,6 +99,7 @@ export async function untilServed(stateDir: string, distDir: string, buildId: st
   const started = Date.now();
   for (;;) {
     const served = readServedBuild(stateDir);
+    if (served === 'unreadable') return { status: 'unreadable' };
     if (!served || served.distDir !== dist || served.pid === process.pid || !isAlive(served.pid)) return { status: 'no-server' };
     const waitedMs = Date.now() - started;
     if (served.buildId === buildId || replaced(dist, buildId)) return { status: 'served', pid: served.pid, waitedMs };

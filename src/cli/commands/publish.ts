@@ -40,6 +40,10 @@ const SERVED_WAIT_MS = 10_000;
  */
 async function untilThisServerServes({ config, app, err }: CliContext, buildId: string): Promise<void> {
   const wait = await untilServed(config.stateDir, app.buildSettings.distDir, buildId, SERVED_WAIT_MS);
+  if (wait.status === 'unreadable') {
+    err(`warning: the served-build record in ${config.stateDir} cannot be read; sending without waiting for a running server to serve this build`);
+    return;
+  }
   if (wait.status !== 'timed-out') return;
   err(`warning: the running server (pid ${wait.pid}) still serves the previous build after ${(wait.waitedMs / 1000).toFixed(1)} s; sending anyway: a receiver that fetches at once may get the previous version`);
 }
