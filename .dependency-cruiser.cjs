@@ -4,7 +4,7 @@
 // and keeps state → the foundations. See docs/ARCHITECTURE.md.
 
 /** Folders that import only each other: what the content pipeline and every client is made of. */
-const FOUNDATIONS = '(text|cache|config|problems|content|render|net|verify|schedule)';
+const FOUNDATIONS = '(text|cache|config|problems|content|render|net|verify|schedule|host)';
 /** Built output, keys and state: below everything that serves or delivers them. */
 const MODEL = '(build|dist|keys|store)';
 /** What serves, delivers and watches: above the model, below the composition root. */

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { isProcessRunning } from '../host/processes.ts';
 import { MANIFEST_FILE } from './layout.ts';
 import { fileIn } from './local-dist.ts';
 
@@ -103,11 +104,5 @@ export function recoverInterruptedSwap(distDir: string): string | null {
 export const SPARE_CHANGES_FILE = '.quire-spare.json';
 
 function isRunning(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return pid === process.pid || isProcessRunning(pid);
 }

@@ -3,12 +3,18 @@
 // it announces (the receiver would cache the previous version until the next webhook).
 import fs from 'node:fs';
 import path from 'node:path';
+import { isProcessRunning, processStartTime } from '../host/processes.ts';
 import { isMissingFile } from '../problems/problem.ts';
 import { readManifest } from './local-dist.ts';
 
 /** What a server serves: the record one file holds (the last server to start on this state dir). */
 export interface ServedBuild {
   pid: number;
+  /**
+   * When that process started (processStartTime): a pid the system gave to another process since
+   * is not the server. Null where unknown: a record of an older version, a system without /proc.
+   */
+  startedAt: number | null;
   /** The dist/ it serves, resolved. */
   distDir: string;
   buildId: string;
@@ -19,11 +25,11 @@ const RECORD_FILE = 'served-build.json';
 const MAX_RECORD_BYTES = 4096;
 
 /** Written after each swap, by rename: a reader sees the previous record or this one, never part. */
-export function recordServedBuild(stateDir: string, served: ServedBuild): void {
+export function recordServedBuild(stateDir: string, served: Omit<ServedBuild, 'startedAt'>): void {
   fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const file = path.join(stateDir, RECORD_FILE);
   const part = `${file}.${served.pid}.part`;
-  fs.writeFileSync(part, JSON.stringify({ ...served, distDir: path.resolve(served.distDir) }), { mode: 0o600 });
+  fs.writeFileSync(part, JSON.stringify({ ...served, startedAt: processStartTime(served.pid), distDir: path.resolve(served.distDir) }), { mode: 0o600 });
   fs.renameSync(part, file);
 }
 
@@ -44,7 +50,9 @@ export function readServedBuild(stateDir: string): ServedBuild | null | 'unreada
   try {
     const data = JSON.parse(text) as Partial<ServedBuild> | null;
     if (typeof data?.pid !== 'number' || typeof data.distDir !== 'string' || typeof data.buildId !== 'string') return 'unreadable';
-    return { pid: data.pid, distDir: data.distDir, buildId: data.buildId };
+    const startedAt = data.startedAt ?? null; // a record written before start times were
+    if (startedAt !== null && typeof startedAt !== 'number') return 'unreadable';
+    return { pid: data.pid, startedAt, distDir: data.distDir, buildId: data.buildId };
   } catch {
     return 'unreadable';
   }
@@ -62,13 +70,11 @@ function readCapped(file: string): string {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'; // there, but another user's
-  }
+/** The recorded server still runs: its pid, and (when both are known) the same start time. */
+function stillRunning(served: ServedBuild): boolean {
+  if (!isProcessRunning(served.pid)) return false;
+  const now = served.startedAt === null ? null : processStartTime(served.pid);
+  return now === null || now === served.startedAt;
 }
 
 /** dist/ holds another build than `buildId` now (mid-swap, or unreadable, counts as not yet). */
@@ -100,7 +106,7 @@ export async function untilServed(stateDir: string, distDir: string, buildId: st
   for (;;) {
     const served = readServedBuild(stateDir);
     if (served === 'unreadable') return { status: 'unreadable' };
-    if (!served || served.distDir !== dist || served.pid === process.pid || !isAlive(served.pid)) return { status: 'no-server' };
+    if (!served || served.distDir !== dist || served.pid === process.pid || !stillRunning(served)) return { status: 'no-server' };
     const waitedMs = Date.now() - started;
     if (served.buildId === buildId || replaced(dist, buildId)) return { status: 'served', pid: served.pid, waitedMs };
     if (waitedMs >= timeoutMs) return { status: 'timed-out', pid: served.pid, waitedMs };

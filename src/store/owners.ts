@@ -3,6 +3,7 @@
 // process on a host.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+import { isProcessRunning } from '../host/processes.ts';
 
 /** Time-ordered and unguessable: `dlv_` + 9 base-36 digits of ms + 16 random base64url chars. */
 export function newDeliveryId(now: number): string {
@@ -20,11 +21,5 @@ export function isDeadOwnerOnThisHost(owner: string): boolean {
   return host === os.hostname() && !!pid && !isAlive(Number(pid));
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+/** Whether the process `pid` of this host runs (a zombie does not: see isProcessRunning). */
+export const isAlive = isProcessRunning;

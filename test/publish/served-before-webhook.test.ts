@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordServedBuild } from '../../src/dist/served-build.ts';
+import { processStartTime } from '../../src/host/processes.ts';
 import { verifyWebhook } from '../../src/receiver/verify-webhook.ts';
 import type { ReceivedRequest } from '../helpers/https-receiver.ts';
 import { RECEIVER_SECRET, useReceiverProject } from '../helpers/receiver-project.ts';
@@ -110,6 +111,20 @@ describe('a webhook is sent once the running server serves what it announces', {
     expect(r.stderr).not.toMatch(/server/);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(receiver().requests).toHaveLength(2);
+
+    if (process.platform !== 'linux') return; // start times are read from /proc
+    // A server killed by SIGKILL left its record, and its pid went to another process (this one,
+    // which started at another time): that is no server, nothing is waited for.
+    const startedAt = processStartTime(process.pid)! - 1;
+    fs.writeFileSync(path.join(p.stateDir, 'served-build.json'), JSON.stringify({ pid: process.pid, startedAt, distDir: path.resolve(p.distDir), buildId: 'a-build-never-served' }));
+    p.write('one/articles/a.md', version(2));
+    p.commit('version 2', '2026-03-03T10:00:00Z');
+    started = Date.now();
+    r = await runCli(['publish'], env());
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/server/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(receiver().requests).toHaveLength(3);
   });
 
   it('`quire start --follow` serves each new commit before it sends the webhook', async () => {

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { openStateDb, STATE_DB_FILE } from '../../src/store/sqlite/database.ts';
 import { tryLock } from '../../src/store/sqlite/locks.ts';
+import { startZombie } from '../helpers/zombie.ts';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
 // The SQLite store's own tests: they look at its file and rows through its database handle.
 import { openSqliteStateStore as openStateStore, type SqliteStateStore as StateStore } from '../../src/store/sqlite/sqlite-state-store.ts';
@@ -180,6 +181,22 @@ describe('locks', () => {
       expect(blocked).toMatchObject({ acquired: false, holder: { owner: 'two', pid: 1 } });
     } finally {
       await other.close();
+    }
+  });
+
+  it.runIf(process.platform === 'linux')('a holder that is a zombie (exited, not yet reaped) is dead: the lock is taken over', async () => {
+    const { pid, parent } = await startZombie();
+    try {
+      expect(tryLock(store.db, 'publish', 'one', 1).acquired).toBe(true);
+      store.db.prepare('UPDATE locks SET pid = ?').run(pid);
+      const other = openStateStore(dir, SERVER_SECRET);
+      try {
+        expect(tryLock(other.db, 'publish', 'two', 2).acquired).toBe(true);
+      } finally {
+        await other.close();
+      }
+    } finally {
+      parent.kill('SIGKILL');
     }
   });
 });
