@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../src/store/postgres/migrations.ts';
 import { copySqliteStateToPostgres, openStateStore, type StateStore } from '../../src/store/state-store.ts';
 import { freePort } from '../helpers/nginx.ts';
 import { findPostgresBin } from '../helpers/postgres-server.ts';
@@ -210,7 +211,7 @@ describe('migrations', () => {
       expect(r.stdout).toBe('no webhooks registered\n');
     }
     const versions = await sql<{ version: number }>(url, 'SELECT version FROM quire_schema ORDER BY version');
-    expect(versions.map((v) => v.version)).toEqual([1]);
+    expect(versions.map((v) => v.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
   });
 
   it('a database from a newer Quire is refused', async () => {

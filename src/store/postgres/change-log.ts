@@ -6,6 +6,7 @@
 import { CHANGE_LOG_KEEP_PER_SITE, type ChangeEntry, type ChangePage, type ChangeType, type PublishedNow } from '../records.ts';
 import type { ChangeLog } from '../state-interface.ts';
 import type { Db } from './connection.ts';
+import { identityIn } from './store-identity.ts';
 
 export interface AppendableChangeLog extends ChangeLog {
   append(db: Db, siteId: string, entries: { slug: string; type: ChangeType; item: string | null }[], now: number): Promise<void>;
@@ -13,11 +14,12 @@ export interface AppendableChangeLog extends ChangeLog {
   forget(db: Db, siteId: string): Promise<void>;
 }
 
-export function createChangeLog(db: Db, keepPerSite = CHANGE_LOG_KEEP_PER_SITE): AppendableChangeLog {
+/** `databaseKey`: where this connection's database is (store-identity.ts), known once the store is ready. */
+export function createChangeLog(db: Db, databaseKey: () => string, keepPerSite = CHANGE_LOG_KEEP_PER_SITE): AppendableChangeLog {
   let storeId: string | null = null;
   return {
     async storeId() {
-      return (storeId ??= (await db.rows<{ id: string }>('SELECT id FROM store_identity'))[0]!.id);
+      return (storeId ??= identityIn((await db.rows<{ id: string; made_in: string | null }>('SELECT id, made_in FROM store_identity'))[0]!, databaseKey()));
     },
     async after(siteId, position, limit) {
       const rows = await db.rows<{ newest: number; through: number; seq: number | null; slug: string; type: ChangeType; item: string | null; at: number }>(

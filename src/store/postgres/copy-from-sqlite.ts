@@ -10,8 +10,9 @@ import Database from 'better-sqlite3';
 import { isAlive } from '../owners.ts';
 import { openStateDb, STATE_DB_FILE } from '../sqlite/database.ts';
 import { StateStoreError } from '../state-store-error.ts';
-import { createPool, describeUrl, inTransaction, type Db } from './connection.ts';
+import { createPool, describeUrl, explainConnectionError, inTransaction, poolDb, type Db } from './connection.ts';
 import { migrate } from './migrations.ts';
+import { readDatabaseKey } from './store-identity.ts';
 
 export interface CopySummary {
   webhooks: number;
@@ -33,6 +34,9 @@ export async function copySqliteStateToPostgres(stateDir: string, url: string): 
     const live = held.find((l) => l.host !== undefined && isAlive(l.pid));
     if (live) throw new StateStoreError(`the ${live.name} lock of ${file} is held by process ${live.pid} on ${live.host}: stop it (and every server and publish using this state) before copying`);
     const all = <R>(sql: string) => sqlite.prepare<[], R>(sql).all();
+    const databaseKey = await readDatabaseKey(poolDb(pool, async () => undefined)).catch((e: unknown) => {
+      throw explainConnectionError(e, url);
+    });
     return await inTransaction(pool, async (db) => {
       await migrate(db, describeUrl(url));
       const [{ n }] = (await db.rows<{ n: number }>('SELECT (SELECT count(*) FROM webhooks) + (SELECT count(*) FROM deliveries) + (SELECT count(*) FROM published_sites) AS n')) as [{ n: number }];
@@ -55,7 +59,9 @@ export async function copySqliteStateToPostgres(stateDir: string, url: string): 
       await insertRows(db, 'webhook_sent_articles', ['site_id', 'slug', 'state', 'payload_hash'], ['text', 'text', 'text', 'text'], all('SELECT * FROM webhook_sent_articles'));
       const newest = sqlite.prepare<[], { seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'article_changes'").get()?.seq ?? 0;
       await db.run('UPDATE change_positions SET newest = $1', [newest]);
-      await db.run('UPDATE store_identity SET id = $1', [sqlite.prepare<[], { id: string }>('SELECT id FROM store_identity').get()!.id]);
+      // A state restored from `quire state backup` and not opened since has none yet: this one's stays.
+      const sqliteId = sqlite.prepare<[], { id: string }>('SELECT id FROM store_identity').get()?.id ?? null;
+      await db.run('UPDATE store_identity SET id = coalesce($1, id), made_in = $2', [sqliteId, databaseKey]);
       return { webhooks: webhooks.length, deliveries: deliveries.length, attempts: attempts.length, sites: sites.length };
     });
   } finally {

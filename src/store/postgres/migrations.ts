@@ -153,6 +153,11 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (host, slot)
   );
   `,
+  // 2: the database the store's identity was made in (store-identity.ts), claimed at start: a
+  // dump restored into another database is another store for the change feed.
+  `
+  ALTER TABLE store_identity ADD COLUMN made_in text;
+  `,
 ];
 
 const MIGRATION_LOCK = 'quire:migrations';

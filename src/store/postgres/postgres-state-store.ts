@@ -3,33 +3,43 @@
 // the pool and its `tx` is bound to it.
 import { createSecretBox } from '../secret-box.ts';
 import type { StateParts, StateStore } from '../state-interface.ts';
-import { createPool, describeUrl, explainConnectionError, inTransaction, poolDb, type Db } from './connection.ts';
+import { clientDb, createPool, describeUrl, explainConnectionError, inTransaction, poolDb, type Db } from './connection.ts';
 import { createChangeLog } from './change-log.ts';
 import { createHostSlots } from './host-slots.ts';
 import { createLocks } from './locks.ts';
 import { migrate } from './migrations.ts';
 import { createOutbox } from './outbox.ts';
 import { createPublishRecords } from './publish-state.ts';
+import { claimIdentity, readDatabaseKey } from './store-identity.ts';
 import { createWebhooks } from './webhooks.ts';
 
 export function openPostgresStateStore(url: string, serverSecret: string, opts: { poolSize?: number } = {}): StateStore {
   const pool = createPool(url, opts.poolSize);
   const box = createSecretBox(serverSecret);
   let readying: Promise<void> | null = null;
+  let databaseKey: string | null = null;
   const ready = () =>
     (readying ??= (async () => {
       // Connecting first: a server that cannot be used is told as such.
       const client = await pool.connect().catch((e: unknown) => {
         throw explainConnectionError(e, url);
       });
-      client.release();
-      await inTransaction(pool, (tx) => migrate(tx, describeUrl(url)));
+      try {
+        databaseKey = await readDatabaseKey(clientDb(client));
+      } finally {
+        client.release();
+      }
+      const key = databaseKey;
+      await inTransaction(pool, async (tx) => {
+        await migrate(tx, describeUrl(url));
+        await claimIdentity(tx, key);
+      });
     })().catch((e: unknown) => {
       readying = null; // the next operation tries again (the server may be back)
       throw e;
     }));
   const partsOn = (db: Db): StateParts => {
-    const changes = createChangeLog(db);
+    const changes = createChangeLog(db, () => databaseKey!);
     return { webhooks: createWebhooks(db, box), outbox: createOutbox(db), published: createPublishRecords(db, changes), changes };
   };
   const onPool = poolDb(pool, ready);

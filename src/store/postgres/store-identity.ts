@@ -1,0 +1,34 @@
+// The identity change-feed cursors carry (see the ChangeLog interface), on PostgreSQL. It is a row
+// of the state, so a pg_dump holds it, and a dump restored into another database (or into the same
+// name re-created) would answer the original's cursors, though its log went back to the dump and
+// goes on with other changes at the same positions: a client would skip them silently. So the row
+// also names the database it was made in: the cluster's system identifier (initdb's) and the
+// database's OID, which a restore from a dump never keeps. In another database the identity is
+// another one, derived from both, the same on every start; cursors of the original expire there.
+// What copies a database whole (a standby promoted, a file-level backup) keeps both: the same store.
+import { createHash } from 'node:crypto';
+import type { Db } from './connection.ts';
+
+/** Where this connection's database is: `<system identifier>/<database OID>`. */
+export async function readDatabaseKey(db: Db): Promise<string> {
+  const [{ oid }] = (await db.rows<{ oid: string }>('SELECT oid::text AS oid FROM pg_database WHERE datname = current_database()')) as [{ oid: string }];
+  return `${await readSystemIdentifier(db)}/${oid}`;
+}
+
+/** initdb's identifier of the cluster; '' where the role may not read it (the OID alone then). */
+async function readSystemIdentifier(db: Db): Promise<string> {
+  const [{ allowed }] = (await db.rows<{ allowed: boolean }>("SELECT has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE') AS allowed")) as [{ allowed: boolean }];
+  if (!allowed) return '';
+  return (await db.rows<{ id: string }>('SELECT system_identifier::text AS id FROM pg_catalog.pg_control_system()'))[0]!.id;
+}
+
+/** Records where the identity was made, once (a store made before this was recorded claims it at its next start). */
+export async function claimIdentity(tx: Db, databaseKey: string): Promise<void> {
+  await tx.run('UPDATE store_identity SET made_in = $1 WHERE made_in IS NULL', [databaseKey]);
+}
+
+/** The identity in the database `databaseKey`: the stored one where it was made, else one of this database. */
+export function identityIn(row: { id: string; made_in: string | null }, databaseKey: string): string {
+  if (row.made_in === null || row.made_in === databaseKey) return row.id;
+  return createHash('sha256').update(`${row.id}/${databaseKey}`).digest('hex').slice(0, 16);
+}
