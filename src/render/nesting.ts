@@ -21,63 +21,120 @@ const SELF_CLOSING = new Set([
  * length, into emphasis as deep as half of it). Each block level is at least one level of the
  * tree, so a line found here is too deep there too. Code blocks and thematic breaks are not
  * looked into. Lines are 1-based within `markdown`.
+ *
+ * It runs on every render, so it reads character codes in place rather than slicing lines and
+ * matching expressions (test/render/nesting.test.ts holds it to a plain version of the rule).
  */
 export function deepestBlockLine(markdown: string, limit: number): DeepPlace | null {
   let line = 1;
-  let fence: string | null = null;
+  let fenceCode = 0; // the open fence's character (` or ~), 0 outside a fence
+  let fenceLength = 0;
   for (let start = 0; start <= markdown.length; line++) {
     let end = markdown.indexOf('\n', start);
     if (end === -1) end = markdown.length;
-    const text = markdown.slice(start, end);
+    const lineStart = start;
     start = end + 1;
-    const opener = /^ {0,3}(`{3,}|~{3,})/.exec(text);
-    if (fence !== null) {
-      if (opener && opener[1]!.startsWith(fence)) fence = null;
+    // A fence opener or closer: up to three spaces, then three or more of one fence character.
+    let at = lineStart;
+    while (at < end && at - lineStart < 3 && markdown.charCodeAt(at) === SPACE) at++;
+    const first = at < end ? markdown.charCodeAt(at) : 0;
+    let run = 0;
+    if (first === BACKTICK || first === TILDE) while (at + run < end && markdown.charCodeAt(at + run) === first) run++;
+    const opener = run >= 3;
+    if (fenceCode !== 0) {
+      if (opener && first === fenceCode && run >= fenceLength) fenceCode = 0;
       continue;
     }
     if (opener) {
-      fence = opener[1]!;
+      fenceCode = first;
+      fenceLength = run;
       continue;
     }
-    const markers = containerMarkers(text);
-    const indent = /^[ \t]*/.exec(text)![0].replace(/\t/g, '    ').length;
+    // At most two levels per character (a tab of indentation counts two): a short line cannot
+    // nest past the limit, nor hold a longer run.
+    if (2 * (end - lineStart) <= limit) continue;
+    const markers = containerMarkers(markdown, lineStart, end);
+    let indent = 0;
+    for (let i = lineStart; i < end; i++) {
+      const c = markdown.charCodeAt(i);
+      if (c === SPACE) indent++;
+      else if (c === TAB) indent += 4;
+      else break;
+    }
     if (markers + (markers > 0 ? Math.floor(indent / 2) : 0) > limit) return { line, column: 1 };
     if (markers === 0 && indent >= 4) continue; // indented code
-    if (/^[ \t]*([*_])(?:[ \t]*\1)*[ \t]*$/.test(text)) continue; // a thematic break
-    const run = longestDelimiterRun(text);
-    if (run.length > limit) return { line, column: run.at + 1 };
+    if (isThematicBreak(markdown, lineStart, end)) continue;
+    const longest = longestDelimiterRun(markdown, lineStart, end);
+    if (longest.length > limit) return { line, column: longest.at + 1 };
   }
   return null;
 }
 
-/** `>` quotes and list markers at the start of a line. */
-function containerMarkers(text: string): number {
-  let i = 0;
+const TAB = 9;
+const SPACE = 32;
+const ASTERISK = 42;
+const UNDERSCORE = 95;
+const BACKTICK = 96;
+const TILDE = 126;
+const GREATER_THAN = 62;
+
+const isBlank = (c: number) => c === SPACE || c === TAB;
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** `>` quotes and list markers at the start of the line markdown[start, end). */
+function containerMarkers(markdown: string, start: number, end: number): number {
+  const at = (i: number) => (i < end ? markdown.charCodeAt(i) : -1);
+  let i = start;
   let markers = 0;
-  const skipSpace = () => {
-    while (text[i] === ' ' || text[i] === '\t') i++;
-  };
-  skipSpace();
+  while (isBlank(at(i))) i++;
   for (;;) {
-    const c = text[i];
-    if (c === '>') i++;
-    else if ((c === '-' || c === '*' || c === '+') && (text[i + 1] === ' ' || text[i + 1] === '\t')) i++;
-    else if (c !== undefined && c >= '0' && c <= '9') {
+    const c = at(i);
+    if (c === GREATER_THAN) i++;
+    else if ((c === 45 || c === ASTERISK || c === 43) && isBlank(at(i + 1))) i++; // - * +
+    else if (isDigit(c)) {
       let j = i;
-      while (j - i < 9 && text[j] !== undefined && text[j]! >= '0' && text[j]! <= '9') j++;
-      if ((text[j] === '.' || text[j] === ')') && (text[j + 1] === ' ' || text[j + 1] === '\t')) i = j + 1;
+      while (j - i < 9 && isDigit(at(j))) j++;
+      const after = at(j);
+      if ((after === 46 || after === 41) && isBlank(at(j + 1))) i = j + 1; // . )
       else break;
     } else break;
     markers++;
-    skipSpace();
+    while (isBlank(at(i))) i++;
   }
   return markers;
 }
 
-function longestDelimiterRun(text: string): { at: number; length: number } {
-  let best = { at: 0, length: 0 };
-  for (const m of text.matchAll(/\*+|_+/g)) if (m[0].length > best.length) best = { at: m.index, length: m[0].length };
-  return best;
+/** Blanks and at least one of `*` or `_`, only one of the two. */
+function isThematicBreak(markdown: string, start: number, end: number): boolean {
+  let mark = 0;
+  for (let i = start; i < end; i++) {
+    const c = markdown.charCodeAt(i);
+    if (isBlank(c)) continue;
+    if (mark === 0 && (c === ASTERISK || c === UNDERSCORE)) mark = c;
+    else if (c !== mark) return false;
+  }
+  return mark !== 0;
+}
+
+/** The first longest run of `*` or of `_` in markdown[start, end), its column 0-based. */
+function longestDelimiterRun(markdown: string, start: number, end: number): { at: number; length: number } {
+  let at = 0;
+  let length = 0;
+  for (let i = start; i < end; ) {
+    const c = markdown.charCodeAt(i);
+    if (c !== ASTERISK && c !== UNDERSCORE) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < end && markdown.charCodeAt(j) === c) j++;
+    if (j - i > length) {
+      at = i - start;
+      length = j - i;
+    }
+    i = j;
+  }
+  return { at, length };
 }
 
 /**
