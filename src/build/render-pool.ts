@@ -37,6 +37,8 @@ export interface RenderPool {
   close(): Promise<void>;
   /** Batches rendered in the main thread because a worker ran out of memory on them. */
   readonly fallbacks: number;
+  /** Workers that died (out of memory, or failed); each is replaced when there is work for it. */
+  readonly lost: number;
 }
 
 export class RenderPoolClosedError extends Error {
@@ -80,7 +82,8 @@ interface Job {
 }
 
 interface Slot {
-  worker: Worker;
+  /** null once it died: the next work for this slot starts a fresh one. */
+  worker: Worker | null;
   sites: Set<string>;
   /** Posted and not yet answered, in the order the worker takes them. */
   jobs: Job[];
@@ -98,21 +101,29 @@ export function createRenderPool(fixedSize?: number, memoryCapMb = WORKER_OLD_SP
   let nextId = 0;
   let nextSite = 0;
   let fallbacks = 0;
+  let lost = 0;
   let closed = false;
 
   const dispatch = (slot: Slot) => {
+    // A worker that died while it had nothing to do (near its cap, a collection can still fail)
+    // is replaced only now: a render must never be posted to a dead one, where it would wait for ever.
+    if (!slot.worker) {
+      if (!queue.length || closed) return;
+      startWorker(slot);
+    }
+    const worker = slot.worker!;
     while (slot.jobs.length < IN_FLIGHT && queue.length) {
       const job = queue.shift()!;
       slot.jobs.push(job);
       if (!slot.sites.has(job.site.key)) {
-        slot.worker.postMessage(job.site);
+        worker.postMessage(job.site);
         slot.sites.add(job.site.key);
       }
-      slot.worker.postMessage(job.message);
+      worker.postMessage(job.message);
     }
     // Busy workers keep the process alive; idle ones must not hold it open.
-    if (slot.jobs.length) slot.worker.ref();
-    else slot.worker.unref();
+    if (slot.jobs.length) worker.ref();
+    else worker.unref();
   };
 
   const startWorker = (slot: Slot) => {
@@ -122,6 +133,13 @@ export function createRenderPool(fixedSize?: number, memoryCapMb = WORKER_OLD_SP
     slot.worker = worker;
     slot.sites = new Set();
     slot.jobs = [];
+    /** It died: what it had in flight, told once (null when its death was already seen). */
+    const died = (): Job[] | null => {
+      if (slot.worker !== worker) return null;
+      lost++;
+      slot.worker = null;
+      return slot.jobs.splice(0);
+    };
     worker.on('message', (reply: WorkerReply) => {
       const job = slot.jobs.shift();
       if ('error' in reply) job?.reject(new Error(`render worker failed: ${reply.error}`));
@@ -129,20 +147,26 @@ export function createRenderPool(fixedSize?: number, memoryCapMb = WORKER_OLD_SP
       dispatch(slot);
     });
     worker.on('error', (err: Error & { code?: string }) => {
-      const inFlight = slot.jobs;
-      slot.jobs = [];
+      const inFlight = died();
+      if (!inFlight) return;
       const [job, ...posted] = inFlight;
-      if (err.code === 'ERR_WORKER_OUT_OF_MEMORY' && job && slots) {
-        // Over the cap: this batch is rendered here, and a fresh worker takes the next ones,
-        // starting with those posted to the one that died.
-        fallbacks++;
-        renderInline(job.site.siteId, job.site.publicUrl, job.images, job.message.inputs).then(job.resolve, job.reject);
+      if (err.code === 'ERR_WORKER_OUT_OF_MEMORY' && slots) {
+        // Over the cap: the batch it was rendering is rendered here, and a fresh worker takes the
+        // next ones, starting with those posted to the one that died.
+        if (job) {
+          fallbacks++;
+          renderInline(job.site.siteId, job.site.publicUrl, job.images, job.message.inputs).then(job.resolve, job.reject);
+        }
         queue.unshift(...posted);
-        startWorker(slot);
         dispatch(slot);
         return;
       }
       for (const j of [...inFlight, ...queue.splice(0)]) j.reject(err);
+    });
+    // An exit with no error first (the worker ended itself) fails what it had, not silently.
+    worker.on('exit', (code) => {
+      if (closed) return;
+      for (const j of died() ?? []) j.reject(new Error(`render worker exited with code ${code}`));
     });
     worker.unref();
   };
@@ -190,6 +214,9 @@ export function createRenderPool(fixedSize?: number, memoryCapMb = WORKER_OLD_SP
     get fallbacks() {
       return fallbacks;
     },
+    get lost() {
+      return lost;
+    },
     async close() {
       closed = true;
       clearTimeout(probe);
@@ -198,7 +225,7 @@ export function createRenderPool(fixedSize?: number, memoryCapMb = WORKER_OLD_SP
       // Terminated workers answer nothing: what they still had is rejected, not left waiting.
       const error = new RenderPoolClosedError();
       for (const job of [...all.flatMap((s) => s.jobs.splice(0)), ...queue.splice(0)]) job.reject(error);
-      await Promise.all(all.map((s) => s.worker.terminate()));
+      await Promise.all(all.map((s) => s.worker?.terminate()));
     },
   };
 }

@@ -339,20 +339,41 @@ describe('render workers', () => {
 });
 
 describe('render workers under their memory cap', () => {
+  // 24 MB: room for a worker's own start (about 14 MB) and small documents, not for a list of
+  // 1,200 items (about 400 already go over). At 16 MB a fresh worker could die on small work too.
+  const CAP_MB = 24;
+
   it('render a document too big for a worker in the main thread, and go on with a fresh worker', async () => {
     const { createRenderPool } = await import('../../src/build/render-pool.ts');
     const { renderMarkdown } = await import('../../src/render/render-markdown.ts');
-    const big = Array.from({ length: 3000 }, (_, i) => `- item ${i} with *emphasis* and [a link](https://example.com/${i})`).join('\n');
+    const big = Array.from({ length: 1200 }, (_, i) => `- item ${i} with *emphasis* and [a link](https://example.com/${i})`).join('\n');
     // Batches after the big one's were already posted to the worker that dies: a fresh one takes them.
     const small = Array.from({ length: 20 }, (_, i) => `small *${i}*`);
     const inputs = ['before', big, ...small, 'after *this*'].map((markdown) => ({ markdown, lang: 'en', articleDir: 'articles', bodyLine: 1 }));
-    const pool = createRenderPool(1, 16);
+    const pool = createRenderPool(1, CAP_MB);
     try {
       const outputs = await pool.render('site', 'https://api.example.com', new Map(), inputs);
       expect(pool.fallbacks).toBeGreaterThan(0);
+      expect(pool.lost).toBeGreaterThan(0);
       expect(outputs.map((o) => o.html)).toEqual(inputs.map((i) => renderMarkdown({ ...i, resolveImage: () => undefined }).html));
       const again = await pool.render('site', 'https://api.example.com', new Map(), [inputs.at(-1)!]);
       expect(again[0]!.html).toBe('<p>after <em>this</em></p>');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('replace a worker that died with nothing to do, so the next render does not wait for ever', async () => {
+    const { createRenderPool } = await import('../../src/build/render-pool.ts');
+    // Under 8 MB a worker cannot even start: warmed, it dies idle; each one started for the render
+    // dies too, with the batch, which is then rendered here.
+    const pool = createRenderPool(1, 8);
+    try {
+      pool.warm();
+      await expect.poll(() => pool.lost, { timeout: 20_000 }).toBe(1);
+      const outputs = await pool.render('site', 'https://api.example.com', new Map(), [{ markdown: 'still *rendered*', lang: 'en', articleDir: 'articles', bodyLine: 1 }]);
+      expect(outputs[0]!.html).toBe('<p>still <em>rendered</em></p>');
+      expect(pool.fallbacks).toBe(1);
     } finally {
       await pool.close();
     }
