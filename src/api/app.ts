@@ -201,6 +201,15 @@ export function createApiApp(deps: ApiDeps): Hono {
     }
   }
 
+  /** Whether the request carries the preview key of `siteId` (any other key, or none: no). */
+  async function isPreviewOf(c: Context, store: ServedReader, siteId: string): Promise<boolean> {
+    const key = bearerOrQueryKey(c);
+    const sites = store.current()?.sites;
+    if (key === null || !sites) return false;
+    const grant = await keyring.grant(key, sites);
+    return grant?.scope === 'preview' && grant.siteId === siteId;
+  }
+
   limitRequestBodies(app, deps.maxBodyBytes);
   for (const mount of deps.mounts ?? []) app.route(mount.path, mount.app);
 
@@ -232,14 +241,18 @@ export function createApiApp(deps: ApiDeps): Hono {
     return new Response(body, { status: 200, headers: FEED_HEADERS });
   }));
 
+  // Images need no key: those that articles live now use. The site's preview key also gets those
+  // of its drafts and scheduled articles, uncached; without it they are not there (404).
   app.get(API_ROUTES.asset, async (c) => {
     const asset = parseAssetPath(new URL(c.req.url).pathname);
-    const bytes = asset ? await served(c).readImage(asset.siteId, asset.name) : null;
+    const store = served(c);
+    const preview = asset ? await isPreviewOf(c, store, asset.siteId) : false;
+    const bytes = !asset ? null : preview ? await store.readPreviewImage(asset.siteId, asset.name) : await store.readImage(asset.siteId, asset.name);
     if (!asset || !bytes) throw new ApiError('ROUTE_NOT_FOUND', 'no such asset');
     const etag = `"${hashInImageName(asset.name) ?? hashBytes(bytes)}"`;
     const headers = {
       ...okHeaders(etag, contentTypeOf(asset.name)),
-      'cache-control': 'public, max-age=31536000, immutable',
+      'cache-control': preview ? PREVIEW_CACHE : 'public, max-age=31536000, immutable',
       // An uploaded SVG must not run script on this origin, which also serves the admin app.
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
     };

@@ -241,6 +241,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
         updatedAt: body.updatedAt,
         ...(meta.expiresAt ? { expiresAt: meta.expiresAt } : {}),
         images: articleImages,
+        ...(body.related.length ? { related: body.related.map((r) => r.slug) } : {}),
       });
       if (deps.writer && encoder) {
         const bodyBytes = Buffer.from(bodyJson);

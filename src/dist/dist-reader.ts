@@ -33,7 +33,10 @@ export interface SiteContent {
   /** Filtered and paged lists, from the build's list index. */
   filtered: FilteredList;
   articles: Map<string, Body>;
-  /** The hashed names of the site's published images (DistReader.readImage reads them). */
+  /**
+   * The hashed names of the site's published images (DistReader.readImage reads them); in a
+   * timed view, only those that articles live at its instant use (the ones served publicly).
+   */
   images: ReadonlySet<string>;
 }
 
@@ -47,7 +50,10 @@ export interface DistSnapshot {
 export interface DistReader {
   /** The build being served; null until one has been loaded. */
   current(): DistSnapshot | null;
-  /** A published image of the current build, by site and hashed name; null when it has no such image. */
+  /**
+   * An image of the current build, by site and hashed name, published or only drafts use; null
+   * when it has no such image. Who may see which is the served view's business (timed-view.ts).
+   */
   readImage(siteId: string, name: string): Promise<Uint8Array | null>;
   /**
    * The preview-area files of `snapshot`'s drafts of one site (for preview keys only: public
@@ -58,7 +64,7 @@ export interface DistReader {
 
 /**
  * Where the image `name` of a site stands in the tree: a published image, or one only drafts use
- * (in the preview area, served by its unguessable hashed name); null when the build has neither.
+ * (in the preview area, served to the site's preview key only); null when the build has neither.
  */
 export function imageKey(snapshot: DistSnapshot, siteId: string, name: string): string | null {
   if (snapshot.sites.get(siteId)?.images.has(name)) return imageFile(siteId, name);

@@ -9,10 +9,10 @@
 //   <site>/articles/<slug>.json          GET /v1/articles/<slug> body
 //   <site>/articles/<slug>.json.br, .gz  the same bytes compressed, when the manifest names them
 //   <site>/webhooks/<slug>.json          the article part of a webhook payload
-//   <site>/images/<stem>.<hash><.ext>    a published image, served at /assets/<site>/<name>
+//   <site>/images/<stem>.<hash><.ext>    a published image, served at /assets/<site>/<name> while a live article uses it
 //   _preview/<site>/articles/<slug>.json a draft's body, for preview keys only (preview-view.ts)
 //   _preview/<site>/items/<slug>.json    a draft's list item, likewise
-//   _preview/<site>/images/<name>        an image only drafts use (served at /assets/ by its hashed name)
+//   _preview/<site>/images/<name>        an image only drafts use (served at /assets/ to the preview key)
 //
 // `_preview/` is never a site's folder (an underscore is not allowed in site ids), and public
 // readers never read it: an export for object storage can keep it out of the public bucket.

@@ -7,9 +7,11 @@ import type { ContentCoding } from './layout.ts';
 /**
  * 2: each site has its list index (articles.index.json). 3: lists and article bodies may have
  * compressed variants beside them (`encodings`, `listEncodings`); a tree of format 2 has none,
- * so the first build of format 3 writes every file anew.
+ * so the first build of format 3 writes every file anew. 4: articles list the slugs their
+ * `related` names (`related`), so readers can leave out those not live yet; a format 3 entry
+ * cannot tell "none" from "not recorded", so the first build of format 4 writes every file anew.
  */
-export const MANIFEST_FORMAT = 3;
+export const MANIFEST_FORMAT = 4;
 
 export interface ManifestArticle {
   file: string;
@@ -30,6 +32,12 @@ export interface ManifestArticle {
   expiresAt?: string;
   /** Site paths of the images its output uses. */
   images: string[];
+  /**
+   * The slugs its body's `related` names, in order (absent: none). The build names every
+   * published article, scheduled ones too; a reader serves only those live at the instant
+   * (src/dist/served-related.ts).
+   */
+  related?: string[];
   /** The compressed variants of its body in the tree (layout.ts `encodedFile`); absent: none. */
   encodings?: ContentCoding[];
 }
@@ -66,7 +74,7 @@ export interface ManifestSite {
   drafts?: Record<string, ManifestDraft>;
   /**
    * Images only drafts use (site path → hashed name), kept in the preview area: served at
-   * /assets/ by their unguessable hashed names for previews, never listed or exported publicly.
+   * /assets/ to the site's preview key only, never listed or exported publicly.
    */
   previewImages?: Record<string, string>;
 }

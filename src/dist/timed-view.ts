@@ -2,15 +2,17 @@
 // (publishedAt, expiresAt: src/schedule/windows.ts); what the API, the admin and MCP see at time
 // t leaves out those not live at t, from the list, `total`, filtered pages and lookups by slug,
 // and says until when the answer holds (`changesAt`, `Body.until`) so caches never outlive a
-// go-live or an expiry. The view changes at those instants with no rebuild. A site with nothing
-// scheduled is its snapshot, as loaded, at no cost.
+// go-live or an expiry. An article's `related` names only articles live at t (served-related.ts),
+// and only images that articles live at t use are served publicly. The view changes at those
+// instants with no rebuild. A site with nothing scheduled is its snapshot, as loaded, at no cost.
 import { hashBytes } from './content-hash.ts';
 import type { Body, DistReader, DistSnapshot, DraftFiles, SiteContent } from './dist-reader.ts';
 import { createFilteredList } from './filtered-list.ts';
 import { listBody, listItemSpans, splitListItems } from './list-body.ts';
 import { makeListIndex } from './list-index.ts';
-import type { ManifestSite } from './manifest.ts';
+import type { ManifestArticle, ManifestSite } from './manifest.ts';
 import { previewAt } from './preview-view.ts';
+import { relatedChangesAt, withLiveRelated, type RelatedWindows } from './served-related.ts';
 import { changeTimes, isLiveAt, nextChangeAfter, type ArticleWindow } from '../schedule/windows.ts';
 
 /** A site's content as served at one instant. */
@@ -49,12 +51,18 @@ function siteAt(site: SiteContent, m: ManifestSite, nowMs: number): TimedSiteCon
   const entries = Object.entries(m.articles);
   const changesAt = nextChangeAfter(changeTimes(entries.map(([, e]) => e), nowMs), nowMs);
   const hidden = new Set(entries.filter(([, e]) => !isLiveAt(e, nowMs)).map(([slug]) => slug));
-  const expiring = entries.filter(([slug, e]) => e.expiresAt && !hidden.has(slug));
-  if (!hidden.size && !expiring.length) return { ...site, changesAt };
+  // Live articles served otherwise than built: until an expiry, or with a `related` that names an
+  // article not live now or one that goes live or expires later (served-related.ts).
+  const relatedTimed = (e: ManifestArticle) => !!e.related && (e.related.some((r) => hidden.has(r)) || relatedChangesAt(e, m.articles, nowMs) !== null);
+  const timed = entries.filter(([slug, e]) => !hidden.has(slug) && (e.expiresAt || relatedTimed(e)));
+  if (!hidden.size && !timed.length) return { ...site, changesAt };
 
   const articles = new Map<string, ExpiringBody>();
   for (const [slug, body] of site.articles) if (!hidden.has(slug)) articles.set(slug, body);
-  for (const [slug, e] of expiring) articles.set(slug, { ...site.articles.get(slug)!, until: Date.parse(e.expiresAt!) });
+  for (const [slug, e] of timed) {
+    const body = site.articles.get(slug); // absent where bodies are read per request (the edge)
+    if (body) articles.set(slug, servedBody(body, e, nowMs, m.articles)!);
+  }
   if (!hidden.size) return { ...site, articles, changesAt };
 
   // The list without the hidden items: their bytes cut from the build's list (never re-serialized),
@@ -72,17 +80,35 @@ function siteAt(site: SiteContent, m: ManifestSite, nowMs: number): TimedSiteCon
     items: kept,
     filtered: createFilteredList(index, list),
     articles,
+    images: liveImages(m, hidden),
     changesAt,
   };
 }
 
+/** The hashed names of the images that articles live now use: one only others use is not served yet (or no more). */
+function liveImages(m: ManifestSite, hidden: ReadonlySet<string>): ReadonlySet<string> {
+  const names = new Set<string>();
+  for (const [slug, e] of Object.entries(m.articles)) {
+    if (hidden.has(slug)) continue;
+    for (const sitePath of e.images) {
+      const name = m.images[sitePath];
+      if (name) names.add(name);
+    }
+  }
+  return names;
+}
+
 /**
- * An article's body as served at `nowMs` by its manifest entry: null when it is not live then,
- * with its `until` when it expires (what siteAt does for every body of a site, for one).
+ * An article's body as served at `nowMs` by its manifest entry (`articles`: the site's entries):
+ * null when it is not live then; its `related` cut to the articles live then; with its `until`
+ * when its answer changes (its expiry, or a go-live or expiry of an article it names). What
+ * siteAt does for every body of a site, for one.
  */
-export function servedBody(body: Body, entry: ArticleWindow, nowMs: number): ExpiringBody | null {
+export function servedBody(body: Body, entry: ArticleWindow & Pick<ManifestArticle, 'related'>, nowMs: number, articles: RelatedWindows): ExpiringBody | null {
   if (!isLiveAt(entry, nowMs)) return null;
-  return entry.expiresAt ? { ...body, until: Date.parse(entry.expiresAt) } : body;
+  const served = withLiveRelated(body, entry, articles, nowMs);
+  const changes = [entry.expiresAt ? Date.parse(entry.expiresAt) : null, relatedChangesAt(entry, articles, nowMs)].filter((t) => t !== null);
+  return changes.length ? { ...served, until: Math.min(...changes) } : served;
 }
 
 /**
@@ -94,16 +120,24 @@ export function servedAs(view: TimedSnapshot, inner: DistReader): ServedReader {
   const reader: ServedReader & Record<typeof SERVED, true> = {
     [SERVED]: true,
     current: () => view,
-    readImage: (siteId, name) => inner.readImage(siteId, name),
+    readImage: (siteId, name) => (isServedImage(view, siteId, name) ? inner.readImage(siteId, name) : Promise.resolve(null)),
+    readPreviewImage: async () => null,
     readDrafts: (snapshot, siteId) => inner.readDrafts(snapshot, siteId),
     preview: async () => null,
   };
   return reader;
 }
 
+/** Whether `view` serves the image publicly: one that an article live at its instant uses. */
+const isServedImage = (view: TimedSnapshot | null, siteId: string, name: string): boolean => view?.sites.get(siteId)?.images.has(name) ?? false;
+
 /** A reader serving the view at the clock's now; its preview of a site shows drafts too. */
 export interface ServedReader extends DistReader {
   current(): TimedSnapshot | null;
+  /** An image that an article live now uses (DistReader.readImage, for anyone); null for others. */
+  readImage(siteId: string, name: string): Promise<Uint8Array | null>;
+  /** Any image of the build's site, drafts' and scheduled articles' too: for the site's preview key only. */
+  readPreviewImage(siteId: string, name: string): Promise<Uint8Array | null>;
   /**
    * What a preview key sees of `siteId` now (drafts and scheduled articles, with their status),
    * or null when the site is not in the build. Made on first use per build and schedule change.
@@ -139,7 +173,8 @@ export function timedReader(inner: DistReader, clock: () => number = Date.now): 
       }
       return view;
     },
-    readImage: (siteId, name) => inner.readImage(siteId, name),
+    readImage: (siteId, name) => (isServedImage(reader.current(), siteId, name) ? inner.readImage(siteId, name) : Promise.resolve(null)),
+    readPreviewImage: (siteId, name) => inner.readImage(siteId, name),
     readDrafts: (snapshot, siteId) => inner.readDrafts(snapshot, siteId),
     async preview(siteId) {
       const served = reader.current();

@@ -178,7 +178,7 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
           const hash = part.files[encodedFile(bodyKey, c)];
           if (hash) encoded[c] = await object(siteId, hash);
         }));
-        articles.set(slug!, servedBody({ bytes: await object(siteId, bodyHash), etag: `"${entry.bodyHash}"`, encoded }, entry, view.at)!);
+        articles.set(slug!, servedBody({ bytes: await object(siteId, bodyHash), etag: `"${entry.bodyHash}"`, encoded }, entry, view.at, part.site.articles)!);
       }
       const snapshot = { ...view, sites: new Map([[siteId, { ...site, articles }]]) };
       return servedAs(snapshot, {

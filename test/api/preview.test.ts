@@ -1,5 +1,5 @@
 // Preview keys on a real API server over a real build: drafts and scheduled articles with their
-// status, draft-only images served by their hashed names, and public keys seeing none of it.
+// status, draft-only images served to them, and public keys seeing none of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDist } from '../../src/build/build.ts';
 import { startTestApi, type TestApi } from '../helpers/api-server.ts';
@@ -44,13 +44,15 @@ describe('preview keys', () => {
     expect(paged.articles.map((a) => a.slug)).toEqual(['draft']);
   });
 
-  it('read a draft with its image, which is served by its hashed name and never listed publicly', async () => {
+  it('read a draft with its image, which is served to the preview key only and never listed publicly', async () => {
     const res = await get('/v1/articles/draft', api.keyring.previewKeyFor('one'));
     expect(res.status).toBe(200);
     const draft = (await res.json()) as { status: string; html: string; imageUrl: string };
     expect(draft.status).toBe('draft');
     expect(draft.html).toContain('Secret words.');
-    const image = await fetch(draft.imageUrl.replace('http://127.0.0.1', api.url));
+    const imageUrl = draft.imageUrl.replace('http://127.0.0.1', api.url);
+    expect((await fetch(imageUrl)).status).toBe(404);
+    const image = await fetch(imageUrl, { headers: { authorization: `Bearer ${api.keyring.previewKeyFor('one')}` } });
     expect(image.status).toBe(200);
     expect(await image.text()).toBe('draft-only-cover');
     // 304 works for previews too.

@@ -114,11 +114,14 @@ describe('the edge reader keeps each site and its timed view per build', () => {
 });
 
 describe('the Worker under workerd', () => {
-  it('serves a scheduled article at its instant without a deploy, whatever the pointer TTL', async () => {
+  it('serves a scheduled article (its `related` mention, its image) at its instant without a deploy, whatever the pointer TTL', async () => {
     const q = await buildTwoSites(PUBLIC_URL);
     const at = new Date(Math.ceil((Date.now() + 4_000) / 1000) * 1000);
-    q.write('alpha/articles/at-the-hour.md', article({ title: 'At the hour', status: 'published', publishedAt: at.toISOString() }, 'Now.\n'));
+    q.write('alpha/images/hour.png', 'bytes of the hour');
+    q.write('alpha/articles/at-the-hour.md', article({ title: 'At the hour', status: 'published', publishedAt: at.toISOString(), image: 'hour.png' }, 'Now.\n'));
+    q.write('alpha/articles/see-also.md', article({ title: 'See also', status: 'published', publishedAt: '2026-01-01', related: '[at-the-hour]' }, 'Also.\n'));
     expect((await buildDist({ contentDir: q.contentDir, distDir: q.distDir, stateDir: q.stateDir, publicUrl: PUBLIC_URL })).ok).toBe(true);
+    const hourImage = `/assets/alpha/${readManifest(q.distDir)!.sites.alpha!.images['images/hour.png']}`;
     const edge = await startLocalEdge({ distDir: q.distDir, stateDir: q.stateDir, secret: TEST_SECRET, publicUrl: PUBLIC_URL, pointerTtlSeconds: 3600 });
     try {
       await edge.deploy();
@@ -127,8 +130,13 @@ describe('the Worker under workerd', () => {
       const list = await get('/v1/articles');
       expect(slugsOf(new Uint8Array(await list.arrayBuffer()))).not.toContain('at-the-hour');
       expect(Number(/max-age=(\d+)/.exec(list.headers.get('cache-control')!)![1])).toBeLessThanOrEqual(Math.ceil((at.getTime() - Date.now()) / 1000) + 1);
+      // Nor is it named in another's `related`, nor its image served, before its time.
+      expect(await (await get('/v1/articles/see-also')).json()).toMatchObject({ related: [] });
+      expect((await get(hourImage)).status).toBe(404);
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, at.getTime() - Date.now()) + 200));
       expect((await get('/v1/articles/at-the-hour')).status).toBe(200);
+      expect(await (await get('/v1/articles/see-also')).json()).toMatchObject({ related: [{ slug: 'at-the-hour', title: 'At the hour' }] });
+      expect((await get(hourImage)).status).toBe(200);
       expect(slugsOf(new Uint8Array(await (await get('/v1/articles')).arrayBuffer()))).toContain('at-the-hour');
     } finally {
       await edge.close();

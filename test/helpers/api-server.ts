@@ -14,11 +14,12 @@ export interface TestApi {
 
 export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
 
-export async function startTestApi(distDir: string, generations: Record<string, number> = {}): Promise<TestApi> {
+/** `clock`: what the server takes for now (scheduled articles, expiries); default the real one. */
+export async function startTestApi(distDir: string, generations: Record<string, number> = {}, clock?: () => number): Promise<TestApi> {
   const keyring = createKeyring(TEST_SECRET, { generationOf: (s) => generations[s] ?? 1 });
   const store = openLocalDist(distDir);
   store.reload();
-  const server = await listen(createApiApp({ store, keyring, publicUrl: 'http://127.0.0.1' }), 0, '127.0.0.1');
+  const server = await listen(createApiApp({ store, keyring, publicUrl: 'http://127.0.0.1', ...(clock ? { clock } : {}) }), 0, '127.0.0.1');
   const url = `http://127.0.0.1:${server.port}`;
   return { url, keyring, store, server, close: () => server.close() };
 }
