@@ -3,14 +3,13 @@
 // in the middle of a delivery; nothing is lost, no article's deliveries overlap or reorder, the
 // per-host cap holds across the fleet, and each delivery is recorded once as delivered. Then
 // SIGTERM, `publish --no-deliver` and `deliveries --stats`.
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openStateStore, type StateStore } from '../../src/store/state-store.ts';
+import { startCountingReceiver, type CountingReceiver } from '../helpers/counting-receiver.ts';
 import { testPki } from '../helpers/https-receiver.ts';
 import { runCli, spawnCli, startCli } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite } from '../helpers/temp-content.ts';
@@ -19,20 +18,9 @@ import { testDatabaseUrl } from '../helpers/test-store.ts';
 const SECRET = 's'.repeat(40);
 const HOOK_SECRET = 'receiver-shared-secret-0123456789';
 
-interface Receiver {
-  url: string;
-  /** Delivery ids in the order their requests arrived, with their article. */
-  arrivals: { id: string; slug: string }[];
-  maxOpen: number;
-  /** Times a request arrived while another of the same article was open. */
-  overlaps: number;
-  delayMs: number;
-  close(): Promise<void>;
-}
-
-/** Counts open requests until each one's answer is sent or its connection closes (a killed sender). */
-async function startCountingReceiver(delayMs: number): Promise<Receiver> {
-  const r = await countingReceiver(delayMs);
+/** The receiver of a test, closed after it. */
+async function startReceiver(delayMs: number): Promise<CountingReceiver> {
+  const r = await startCountingReceiver({ delayMs });
   cleanups.push(() => r.close());
   return r;
 }
@@ -43,46 +31,7 @@ function openStore(dir: string, databaseUrl: string): StateStore {
   return s;
 }
 
-async function countingReceiver(delayMs: number): Promise<Receiver> {
-  const pki = await testPki();
-  let open = 0;
-  const openPerSlug = new Map<string, number>();
-  const r: Receiver = { url: '', arrivals: [], maxOpen: 0, overlaps: 0, delayMs, close: async () => undefined };
-  const server = https.createServer({ cert: pki.certPem, key: pki.keyPem }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const slug = (JSON.parse(Buffer.concat(chunks).toString()) as { slug: string }).slug;
-      r.arrivals.push({ id: String(req.headers['x-quire-delivery']), slug });
-      open++;
-      r.maxOpen = Math.max(r.maxOpen, open);
-      if (openPerSlug.get(slug)) r.overlaps++;
-      openPerSlug.set(slug, (openPerSlug.get(slug) ?? 0) + 1);
-      let ended = false;
-      const end = () => {
-        if (ended) return;
-        ended = true;
-        open--;
-        openPerSlug.set(slug, openPerSlug.get(slug)! - 1);
-      };
-      res.on('close', end);
-      setTimeout(() => {
-        if (!res.destroyed) res.writeHead(200).end('{}');
-        end();
-      }, r.delayMs);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  r.url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  r.close = () =>
-    new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
-  return r;
-}
-
-let receiver: Receiver;
+let receiver: CountingReceiver;
 let caFile: string;
 let stateDir: string;
 let url: string;
@@ -98,13 +47,13 @@ afterEach(async () => {
 });
 
 async function fleetState(delayMs: number) {
-  receiver = await startCountingReceiver(delayMs);
+  receiver = await startReceiver(delayMs);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-fleet-'));
   cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
   stateDir = dir;
   url = testDatabaseUrl(stateDir)!;
   store = openStore(stateDir, url);
-  await store.webhooks.save('one', { url: receiver.url, secret: HOOK_SECRET }, Date.now());
+  await store.webhooks.save('one', { url: `${receiver.origin}/hook`, secret: HOOK_SECRET }, Date.now());
 }
 
 /** `perSlug` deliveries for each of `slugs` articles, in order (redeliveries: none replaces another). */
@@ -193,7 +142,7 @@ describe('publish --no-deliver and deliveries --stats', { timeout: 120_000 }, ()
   afterAll(() => p?.cleanup());
 
   it('publish queues only and says so; the stats show it pending; a worker sends it', async () => {
-    receiver = await startCountingReceiver(0);
+    receiver = await startReceiver(0);
     p = createTempProject({ git: true });
     writeSite(p, 'one');
     p.write('one/articles/a.md', article({ title: 'A', status: 'published' }, 'Body.\n'));
@@ -201,7 +150,7 @@ describe('publish --no-deliver and deliveries --stats', { timeout: 120_000 }, ()
     p.commit('first', '2026-03-01T10:00:00Z');
     url = testDatabaseUrl(p.stateDir)!;
     const env = { QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, QUIRE_DATABASE_URL: url, QUIRE_SECRET: SECRET, QUIRE_ALLOW_PRIVATE_TARGETS: '1', NODE_EXTRA_CA_CERTS: caFile };
-    expect((await runCli(['webhook', 'set', 'one', '--url', receiver.url, '--secret', HOOK_SECRET], env)).code).toBe(0);
+    expect((await runCli(['webhook', 'set', 'one', '--url', `${receiver.origin}/hook`, '--secret', HOOK_SECRET], env)).code).toBe(0);
     // The receiver needs a slug in the body: the payload's article has one.
     const published = await runCli(['publish', '--no-deliver'], env);
     expect(published.code, published.stderr).toBe(0);

@@ -39,8 +39,7 @@ export async function copySqliteStateToPostgres(stateDir: string, url: string): 
     });
     return await inTransaction(pool, async (db) => {
       await migrate(db, describeUrl(url));
-      const [{ n }] = (await db.rows<{ n: number }>('SELECT (SELECT count(*) FROM webhooks) + (SELECT count(*) FROM deliveries) + (SELECT count(*) FROM published_sites) AS n')) as [{ n: number }];
-      if (n > 0) throw new StateStoreError(`the PostgreSQL state at ${describeUrl(url)} is not empty: nothing was copied (copy into a new database)`);
+      await refuseUnlessEmpty(db, url);
       const webhooks = all<Record<string, unknown>>('SELECT * FROM webhooks ORDER BY site_id');
       await insertRows(db, 'webhooks', ['site_id', 'url', 'secret_sealed', 'secret_hint', 'extra_events', 'disabled_at', 'disabled_reason', 'created_at', 'updated_at'], ['text', 'text', 'text', 'text', 'boolean', 'bigint', 'text', 'bigint', 'bigint'], webhooks.map((w) => ({ ...w, extra_events: w.extra_events === 1 })));
       const deliveries = all<Record<string, unknown>>('SELECT d.*, b.body FROM deliveries d LEFT JOIN delivery_bodies b ON b.delivery_id = d.id ORDER BY d.rowid');
@@ -68,6 +67,20 @@ export async function copySqliteStateToPostgres(stateDir: string, url: string): 
     sqlite.close();
     await pool.end();
   }
+}
+
+/** Two states are never merged: each has its own deliveries, change log and identity (its feed's cursors). */
+async function refuseUnlessEmpty(db: Db, url: string): Promise<void> {
+  const [held] = (await db.rows<{ webhooks: number; deliveries: number; sites: number }>(
+    'SELECT (SELECT count(*) FROM webhooks)::int AS webhooks, (SELECT count(*) FROM deliveries)::int AS deliveries, (SELECT count(*) FROM published_sites)::int AS sites',
+  )) as [{ webhooks: number; deliveries: number; sites: number }];
+  if (held.webhooks + held.deliveries + held.sites === 0) return;
+  const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+  throw new StateStoreError(
+    `the PostgreSQL state at ${describeUrl(url)} is not empty: nothing was copied (it holds ${n(held.webhooks, 'webhook', 'webhooks')}, ${n(held.deliveries, 'delivery', 'deliveries')}, ${n(held.sites, 'published site', 'published sites')}; ` +
+      'two states are not merged into one: each has its own deliveries, change log and feed cursors). Copy into a new, empty database; ' +
+      "or, to serve this state's sites from that one, register their webhooks and publish them there (receivers get each article once more, as published)",
+  );
 }
 
 /** Inserts rows in chunks, one statement each (unnest of one array per column). */
