@@ -11,7 +11,7 @@
 //    and so cannot move a block's bounds.
 // 2. The transform itself walks every text node with four regular expressions. Each of them
 //    needs `http://`, `https://`, `www.` or `@` in the node, so when no text node holds one of
-//    those the walk is skipped.
+//    those the walk is skipped. Text inside links does not count: the transform skips it.
 // 3. Tables. micromark tries a table at the start of every block and reads the whole first line
 //    as a possible header row before it looks at the next line for the delimiter row (`| --- |`).
 //    A table is only tried where the next line could be a delimiter row.
@@ -36,6 +36,9 @@ import { unified, type Processor } from 'unified';
  * from each of its characters, 3 % of all rendering time.
  */
 const CANDIDATE = /(?:https?:\/\/|www\.)\S*|(?<!\S)\S*@\S*/gi;
+/** The same without e-mail candidates, which need an `@`: trying them at every word start of a
+ * document that has none cost as much as the rest of this check. */
+const URL_CANDIDATE = /(?:https?:\/\/|www\.)\S*/gi;
 /** Shapes both ways of finding links agree on (checked by test/render/gfm-parser.test.ts). */
 const PLAIN_URL = /^(?:https?:\/\/|www\.)[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:[/?#][a-z0-9\-./?=#%+,()]*)?[.,)]*$/i;
 const PLAIN_EMAIL = /^\(?[a-z0-9.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+[.,)]*$/i;
@@ -48,7 +51,7 @@ const DELIMITER_ROW_SHAPE = /^[\t >]*[-:|][\t |:-]*$/;
 function oddCandidateOffsets(markdown: string): number[] {
   const offsets: number[] = [];
   if (!LITERAL_LINK_HINT.test(markdown)) return offsets;
-  for (const m of markdown.matchAll(CANDIDATE)) {
+  for (const m of markdown.matchAll(markdown.includes('@') ? CANDIDATE : URL_CANDIDATE)) {
     const candidate = m[0];
     const plain = candidate.includes('@') && !/^(?:https?:\/\/|www\.)/i.test(candidate) ? PLAIN_EMAIL : PLAIN_URL;
     if (!plain.test(candidate)) offsets.push(m.index);
@@ -141,8 +144,12 @@ function gatedTable(): Extension {
 
 // --- the literal-autolink transform ---------------------------------------------------------
 
+/** Nodes whose text the transform leaves alone (its `ignore` list): autolinks' text is a URL. */
+const LITERAL_LINK_IGNORED = new Set(['link', 'linkReference']);
+
 function mayHoldLiteralLink(node: { type: string; value?: unknown; children?: unknown[] }): boolean {
   if (node.type === 'text') return LITERAL_LINK_HINT.test(node.value as string);
+  if (LITERAL_LINK_IGNORED.has(node.type)) return false;
   return node.children ? (node.children as (typeof node)[]).some(mayHoldLiteralLink) : false;
 }
 

@@ -115,6 +115,11 @@ const CASES = [
   'http://',
   'https://x',
   'www.x',
+  // Text the literal-link transform skips (inside links), with no other candidate.
+  '<https://example.com/a> and [www.example.com](https://example.org) and [b@example.com](mailto:b@example.com)',
+  '[see https://example.com][ref] and [www.x.example]\n\n[ref]: https://example.org\n[www.x.example]: /y',
+  '[**https://example.com/a**](https://example.org) then www.example.com outside',
+  '[a](https://example.org) b@example.com c',
 ];
 
 describe('fast GFM parsing', () => {
