@@ -61,7 +61,7 @@ function siteAt(site: SiteContent, m: ManifestSite, nowMs: number): TimedSiteCon
   for (const [slug, body] of site.articles) if (!hidden.has(slug)) articles.set(slug, body);
   for (const [slug, e] of timed) {
     const body = site.articles.get(slug); // absent where bodies are read per request (the edge)
-    if (body) articles.set(slug, servedBody(body, e, nowMs, m.articles)!);
+    if (body) articles.set(slug, servedOnRead(body, e, nowMs, m.articles));
   }
   if (!hidden.size) return { ...site, articles, changesAt };
 
@@ -107,8 +107,38 @@ function liveImages(m: ManifestSite, hidden: ReadonlySet<string>): ReadonlySet<s
 export function servedBody(body: Body, entry: ArticleWindow & Pick<ManifestArticle, 'related'>, nowMs: number, articles: RelatedWindows): ExpiringBody | null {
   if (!isLiveAt(entry, nowMs)) return null;
   const served = withLiveRelated(body, entry, articles, nowMs);
+  const until = untilOf(entry, nowMs, articles);
+  return until === null ? served : { ...served, until };
+}
+
+/** When the answer of a live article changes: its expiry, or a go-live or expiry of one its `related` names; null: none ahead. */
+function untilOf(entry: ArticleWindow & Pick<ManifestArticle, 'related'>, nowMs: number, articles: RelatedWindows): number | null {
   const changes = [entry.expiresAt ? Date.parse(entry.expiresAt) : null, relatedChangesAt(entry, articles, nowMs)].filter((t) => t !== null);
-  return changes.length ? { ...served, until: Math.min(...changes) } : served;
+  return changes.length ? Math.min(...changes) : null;
+}
+
+/**
+ * servedBody of a live article, its `related` cut when first read (bytes, ETag or variants), then
+ * kept: a view is made again at every go-live or expiry of any site, and cutting every body that
+ * names an article not live (a parse and a write of each) would stall the server each time for
+ * answers few of which are asked before the next change.
+ */
+function servedOnRead(body: Body, entry: ArticleWindow & Pick<ManifestArticle, 'related'>, nowMs: number, articles: RelatedWindows): ExpiringBody {
+  let cut: Body | undefined;
+  const served = () => (cut ??= withLiveRelated(body, entry, articles, nowMs));
+  const until = untilOf(entry, nowMs, articles);
+  return {
+    get bytes() {
+      return served().bytes;
+    },
+    get etag() {
+      return served().etag;
+    },
+    get encoded() {
+      return served().encoded;
+    },
+    ...(until === null ? {} : { until }),
+  };
 }
 
 /**

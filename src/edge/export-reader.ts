@@ -3,11 +3,12 @@
 // base content with its timed view (which articles are live now: made again only when the clock
 // passes its next go-live or expiry, as on the Node server), kept per build id, site and part
 // hash, bounded by count and bytes; object bytes, by their key (site and content hash), kept in
-// a bounded cache of bytes (and, where given, the runtime's shared cache). A request gets a
+// a bounded cache of bytes (and, where given, the runtime's shared cache); an article body whose
+// `related` the view cuts, made once per view, in a bounded cache of its own. A request gets a
 // snapshot of one build holding only the site its key or path names and the one article body it
 // asks for: no request loads a whole build.
 import { assembleSite, imageKey, type Body, type DistReader, type DistSnapshot, type EncodedVariants } from '../dist/dist-reader.ts';
-import { servedAs, servedBody, timedReader, type ServedReader } from '../dist/timed-view.ts';
+import { servedAs, servedBody, timedReader, type ExpiringBody, type ServedReader } from '../dist/timed-view.ts';
 import { isLiveAt } from '../schedule/windows.ts';
 import { articleFile, encodedFile, listFile, listIndexFile } from '../dist/layout.ts';
 import { MANIFEST_FORMAT, type Manifest } from '../dist/manifest.ts';
@@ -33,6 +34,8 @@ export interface ExportReaderOptions {
   clock: () => number;
   /** Bytes of objects kept in memory (default 32 MiB). */
   maxCachedBytes?: number;
+  /** Bytes of article bodies made per view (`related` cut to live articles) kept in memory (default 16 MiB). */
+  maxCachedCutBytes?: number;
   /** Sites (with their timed views) kept in memory: at most this many (default 256)… */
   maxCachedSites?: number;
   /** …and at most about this many bytes of their lists and indexes (default 64 MiB). */
@@ -77,6 +80,9 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
   const objects = createByteCache(options.maxCachedBytes ?? 32 * 1024 * 1024);
   const builds = new BoundedMap<string, Promise<ExportBuild>>(4);
   const sites = createWeightedCache<Promise<LoadedSite>>(options.maxCachedSites ?? 256, options.maxCachedSiteBytes ?? 64 * 1024 * 1024);
+  // Bodies whose `related` the view cuts, made once per view (not per request: a parse and a write
+  // of the whole body), by build, site, body and the view's instant.
+  const cutBodies = createWeightedCache<ExpiringBody>(1024, options.maxCachedCutBytes ?? 16 * 1024 * 1024);
   let pointer: { value: ExportPointer | null; at: number; reading: Promise<ExportPointer | null> | null } = { value: null, at: -Infinity, reading: null };
 
   async function read(key: string): Promise<Uint8Array> {
@@ -173,12 +179,22 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
       const bodyKey = entry ? articleFile(siteId, slug!) : null;
       const bodyHash = bodyKey ? part.files[bodyKey] : undefined;
       if (entry && bodyKey && bodyHash && isLiveAt(entry, view.at)) {
-        const encoded: EncodedVariants = {};
-        await Promise.all((entry.encodings ?? []).map(async (c) => {
-          const hash = part.files[encodedFile(bodyKey, c)];
-          if (hash) encoded[c] = await object(siteId, hash);
-        }));
-        articles.set(slug!, servedBody({ bytes: await object(siteId, bodyHash), etag: `"${entry.bodyHash}"`, encoded }, entry, view.at, part.site.articles)!);
+        const cutKey = `${build.buildId}:${siteId}:${bodyHash}:${view.at}`;
+        let body = cutBodies.get(cutKey);
+        if (!body) {
+          const encoded: EncodedVariants = {};
+          await Promise.all((entry.encodings ?? []).map(async (c) => {
+            const hash = part.files[encodedFile(bodyKey, c)];
+            if (hash) encoded[c] = await object(siteId, hash);
+          }));
+          const built = { bytes: await object(siteId, bodyHash), etag: `"${entry.bodyHash}"`, encoded };
+          body = servedBody(built, entry, view.at, part.site.articles)!;
+          if (body.bytes !== built.bytes) {
+            cutBodies.set(cutKey, body);
+            cutBodies.weigh(cutKey, body.bytes.length);
+          }
+        }
+        articles.set(slug!, body);
       }
       const snapshot = { ...view, sites: new Map([[siteId, { ...site, articles }]]) };
       return servedAs(snapshot, {

@@ -85,3 +85,44 @@ describe('the build as served at an instant', () => {
     expect(reader.current()!.sites.get('one')!.articles.has('soon')).toBe(false);
   });
 });
+
+describe('bodies whose `related` names an article not live', () => {
+  let q: TempProject;
+  let built: DistSnapshot;
+  beforeAll(async () => {
+    q = createTempProject();
+    writeSite(q, 'one');
+    q.write('one/articles/soon.md', post('Soon', 'publishedAt: 2026-11-26T13:00:00Z\n'));
+    for (const slug of ['a', 'b', 'c']) q.write(`one/articles/${slug}.md`, post(slug.toUpperCase(), 'publishedAt: 2026-11-01T00:00:00Z\nrelated: [soon]\n'));
+    expect((await buildDist({ contentDir: q.contentDir, distDir: q.distDir, stateDir: q.stateDir, publicUrl: 'http://x' })).ok).toBe(true);
+    built = loadLocalSnapshot(q.distDir)!;
+  }, 60_000);
+  afterAll(() => q?.cleanup());
+
+  it('are cut when first read, once, not all whenever a view is made', () => {
+    // The build's bodies, each counting the reads of its bytes.
+    const reads = new Map<string, number>();
+    const site = built.sites.get('one')!;
+    const articles = new Map([...site.articles].map(([slug, body]) => [slug, {
+      ...body,
+      get bytes() {
+        reads.set(slug, (reads.get(slug) ?? 0) + 1);
+        return body.bytes;
+      },
+    }]));
+    const view = viewAt({ ...built, sites: new Map([['one', { ...site, articles }]]) }, T0);
+    // Made at every go-live or expiry of any site: before, it parsed and wrote again all three.
+    expect(reads.size).toBe(0);
+    const a = view.sites.get('one')!.articles.get('a')! as ExpiringBody;
+    expect(a.until).toBe(T0 + HOUR);
+    expect((parseBody(a) as { related: unknown[] }).related).toEqual([]);
+    expect(a.etag).not.toBe(site.articles.get('a')!.etag);
+    expect(a.encoded).toBeUndefined();
+    parseBody(a);
+    expect([...reads]).toEqual([['a', 1]]);
+    // From the go-live, the build's body as it is, with its stored variants.
+    const live = viewAt(built, T0 + HOUR).sites.get('one')!.articles.get('b')!;
+    expect(live.etag).toBe(site.articles.get('b')!.etag);
+    expect(live.encoded).toBe(site.articles.get('b')!.encoded);
+  });
+});

@@ -12,7 +12,7 @@ import { openR2Store, type R2BucketLike } from '../../src/deploy/r2-object-store
 import { readManifest } from '../../src/dist/local-dist.ts';
 import type { ManifestSite } from '../../src/dist/manifest.ts';
 import { createEdgeHandler } from '../../src/edge/edge-handler.ts';
-import type { ExportBucket } from '../../src/edge/export-reader.ts';
+import { createExportReader, type ExportBucket } from '../../src/edge/export-reader.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { TEST_SECRET } from '../helpers/api-server.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
@@ -25,6 +25,7 @@ let p: TempProject;
 let mf: Miniflare;
 let site: ManifestSite;
 let handler: ReturnType<typeof createEdgeHandler>;
+let bucket: ExportBucket & R2BucketLike;
 
 beforeAll(async () => {
   p = createTempProject();
@@ -36,7 +37,7 @@ beforeAll(async () => {
   p.write('one/articles/wip.md', article({ title: 'Work in progress', image: 'draft-only.png' }));
   expect((await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: PUBLIC_URL })).ok).toBe(true);
   mf = new Miniflare({ modules: true, script: 'export default { fetch() { return new Response(null, { status: 404 }); } };', r2Buckets: ['EXPORT'] });
-  const bucket = (await mf.getR2Bucket('EXPORT')) as unknown as ExportBucket & R2BucketLike;
+  bucket = (await mf.getR2Bucket('EXPORT')) as unknown as ExportBucket & R2BucketLike;
   const manifest = readManifest(p.distDir)!;
   site = manifest.sites.one!;
   await deploy({ store: openR2Store(bucket, 'test'), plan: planExport(p.distDir, manifest), keyGenerations: edgeKeyGenerations(manifest, null) });
@@ -77,5 +78,18 @@ describe('at the edge, before and after a go-live', () => {
     expect(live.status).toBe(200);
     expect(await live.text()).toBe('bytes of launch');
     expect((await get(`/assets/one/${site.previewImages!['images/draft-only.png']}`)).status).toBe(404);
+  });
+
+  it('a body cut for a view is made once for it, not again on each request', async () => {
+    now = GO_LIVE - 60_000;
+    const reader = createExportReader({ bucket, prefix: '', pointerTtlMs: 3_600_000, clock: () => now });
+    const pointer = (await reader.pointer())!;
+    const served = async () => (await reader.readerFor(pointer, { siteId: 'one', slug: 'live' })).current()!.sites.get('one')!.articles.get('live')!;
+    const first = await served();
+    expect(new TextDecoder().decode(first.bytes)).not.toContain('launch');
+    // A parse and a write of the whole body per request, before: the same bytes, made again.
+    expect((await served()).bytes).toBe(first.bytes);
+    now = GO_LIVE;
+    expect(new TextDecoder().decode((await served()).bytes)).toContain('launch');
   });
 });
