@@ -29,13 +29,17 @@ export interface RenderMessage {
 }
 
 export type WorkerReply = { id: number; outputs: RenderOutput[] } | { id: number; error: string };
+/** A worker's first message: it has loaded the renderer and takes work. */
+export interface WorkerReady {
+  ready: true;
+}
 
 export interface RenderPool {
   /** Starts the workers ahead of the first render, so their start-up overlaps other work. */
   warm(): void;
   render(siteId: string, publicUrl: string, images: Map<string, ImageFile>, inputs: WorkerRenderInput[]): Promise<RenderOutput[]>;
   close(): Promise<void>;
-  /** Batches rendered in the main thread because a worker ran out of memory on them. */
+  /** Batches rendered in the main thread because a worker ran out of memory on them (or could not start). */
   readonly fallbacks: number;
   /** Workers that died (out of memory, or failed); each is replaced when there is work for it. */
   readonly lost: number;
@@ -70,6 +74,13 @@ export function defaultWorkerCount(): number {
   return Math.max(1, Math.min(4, os.availableParallelism()));
 }
 
+/**
+ * Workers in a row that die before they are ready (out of memory while loading) after which the
+ * pool starts no more: it renders in this thread, as a pool of size 0. Replacing them one by one
+ * cost a worker's start per batch (~90 ms): a 10,000-article build would start 1,250 of them.
+ */
+const MAX_START_FAILURES = 2;
+
 /** How long a pool of no fixed size watches the machine before it starts more than one worker. */
 const PROBE_MS = 250;
 
@@ -103,12 +114,16 @@ export function createRenderPool(fixedSize?: number, memoryCapMb = WORKER_OLD_SP
   let fallbacks = 0;
   let lost = 0;
   let closed = false;
+  /** Workers that died before they were ready, since the last one that was. */
+  let startFailures = 0;
+  /** Set once workers cannot start: everything is rendered in this thread from then on. */
+  let inlineOnly = false;
 
   const dispatch = (slot: Slot) => {
     // A worker that died while it had nothing to do (near its cap, a collection can still fail)
     // is replaced only now: a render must never be posted to a dead one, where it would wait for ever.
     if (!slot.worker) {
-      if (!queue.length || closed) return;
+      if (!queue.length || closed || inlineOnly) return;
       startWorker(slot);
     }
     const worker = slot.worker!;
@@ -133,6 +148,7 @@ export function createRenderPool(fixedSize?: number, memoryCapMb = WORKER_OLD_SP
     slot.worker = worker;
     slot.sites = new Set();
     slot.jobs = [];
+    let ready = false;
     /** It died: what it had in flight, told once (null when its death was already seen). */
     const died = (): Job[] | null => {
       if (slot.worker !== worker) return null;
@@ -140,7 +156,12 @@ export function createRenderPool(fixedSize?: number, memoryCapMb = WORKER_OLD_SP
       slot.worker = null;
       return slot.jobs.splice(0);
     };
-    worker.on('message', (reply: WorkerReply) => {
+    worker.on('message', (reply: WorkerReply | WorkerReady) => {
+      if ('ready' in reply) {
+        ready = true;
+        startFailures = 0;
+        return;
+      }
       const job = slot.jobs.shift();
       if ('error' in reply) job?.reject(new Error(`render worker failed: ${reply.error}`));
       else job?.resolve(reply.outputs);
@@ -151,12 +172,15 @@ export function createRenderPool(fixedSize?: number, memoryCapMb = WORKER_OLD_SP
       if (!inFlight) return;
       const [job, ...posted] = inFlight;
       if (err.code === 'ERR_WORKER_OUT_OF_MEMORY' && slots) {
+        if (!ready && ++startFailures >= MAX_START_FAILURES) {
+          // Workers cannot even start under the cap: all that is left is rendered here.
+          inlineOnly = true;
+          for (const j of [...inFlight, ...queue.splice(0)]) renderHere(j);
+          return;
+        }
         // Over the cap: the batch it was rendering is rendered here, and a fresh worker takes the
         // next ones, starting with those posted to the one that died.
-        if (job) {
-          fallbacks++;
-          renderInline(job.site.siteId, job.site.publicUrl, job.images, job.message.inputs).then(job.resolve, job.reject);
-        }
+        if (job) renderHere(job);
         queue.unshift(...posted);
         dispatch(slot);
         return;
@@ -171,6 +195,12 @@ export function createRenderPool(fixedSize?: number, memoryCapMb = WORKER_OLD_SP
     worker.unref();
   };
 
+  /** A batch a worker could not render, rendered in this thread. */
+  const renderHere = (job: Job) => {
+    fallbacks++;
+    renderInline(job.site.siteId, job.site.publicUrl, job.images, job.message.inputs).then(job.resolve, job.reject);
+  };
+
   const newSlot = (): Slot => {
     const slot = { sites: new Set(), jobs: [] } as unknown as Slot;
     startWorker(slot);
@@ -181,7 +211,7 @@ export function createRenderPool(fixedSize?: number, memoryCapMb = WORKER_OLD_SP
     const before = sampleCpu();
     probe = setTimeout(() => {
       probe = undefined;
-      if (!slots) return;
+      if (!slots || inlineOnly) return;
       const more = Math.min(size - 1, (spareCores(before, sampleCpu()) ?? size) - 1);
       for (let i = 0; i < more; i++) {
         const slot = newSlot();
@@ -200,7 +230,7 @@ export function createRenderPool(fixedSize?: number, memoryCapMb = WORKER_OLD_SP
     async render(siteId, publicUrl, images, inputs) {
       // A chunk still under way when its build failed may ask after close: no new workers for it.
       if (closed) throw new RenderPoolClosedError();
-      if (size === 0) return renderInline(siteId, publicUrl, images, inputs);
+      if (size === 0 || inlineOnly) return renderInline(siteId, publicUrl, images, inputs);
       slots ??= start();
       const site: SiteMessage = { type: 'site', key: String(nextSite++), siteId, publicUrl, images: [...images] };
       const batches: Promise<RenderOutput[]>[] = [];

@@ -3,7 +3,7 @@
 import { parentPort } from 'node:worker_threads';
 import { renderMarkdown } from '../render/render-markdown.ts';
 import { createImageResolver, type ImageHashCache } from './images.ts';
-import type { RenderMessage, SiteMessage, WorkerReply } from './render-pool.ts';
+import type { RenderMessage, SiteMessage, WorkerReady, WorkerReply } from './render-pool.ts';
 
 const hashes: ImageHashCache = new Map();
 const resolvers = new Map<string, (sitePath: string) => string | undefined>();
@@ -24,3 +24,5 @@ parentPort!.on('message', (message: SiteMessage | RenderMessage) => {
   }
   parentPort!.postMessage(reply);
 });
+// Loaded and listening: a worker that dies before this could not start (render-pool.ts).
+parentPort!.postMessage({ ready: true } satisfies WorkerReady);

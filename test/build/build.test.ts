@@ -378,6 +378,24 @@ describe('render workers under their memory cap', () => {
       await pool.close();
     }
   });
+
+  it('stop starting workers that die before they are ready, and render the rest here', async () => {
+    const { createRenderPool } = await import('../../src/build/render-pool.ts');
+    // 8 MB: no worker can load the renderer. 50 batches: before, each started a worker that died.
+    const pool = createRenderPool(1, 8);
+    try {
+      const inputs = Array.from({ length: 400 }, (_, i) => ({ markdown: `doc *${i}*`, lang: 'en', articleDir: 'articles', bodyLine: 1 }));
+      const outputs = await pool.render('site', 'https://api.example.com', new Map(), inputs);
+      expect(outputs.map((o) => o.html)).toEqual(inputs.map((_, i) => `<p>doc <em>${i}</em></p>`));
+      expect(pool.lost).toBe(2);
+      expect(pool.fallbacks).toBe(50);
+      const again = await pool.render('site', 'https://api.example.com', new Map(), inputs.slice(0, 1));
+      expect(again[0]!.html).toBe('<p>doc <em>0</em></p>');
+      expect(pool.lost).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
 });
 
 describe('a render pool of no fixed size', () => {
