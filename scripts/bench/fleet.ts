@@ -1,7 +1,9 @@
 // The delivery fleet on PostgreSQL: 20,000 deliveries to 20 loopback HTTPS receivers (another
 // process) sent by 1 and by 2 `quire worker` processes (the CLI as users run it), next to a bare
-// keep-alive https.request loop at the same concurrency; and what claiming and recording cost
-// per delivery in database time, at the worker's batch size.
+// keep-alive https.request loop at the same concurrency, in alternating rounds; the CPU time each
+// process spent per delivery (worker, PostgreSQL, receivers; the bare client and the receivers),
+// to see what bounds a run on a shared machine; and what claiming and recording cost per
+// delivery in database time, at the worker's batch size.
 //   npm run bench -- --only fleet
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -16,16 +18,36 @@ import { testPki } from '../../test/helpers/https-receiver.ts';
 import { findPostgresBin, startPostgres } from '../../test/helpers/postgres-server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+/** Whose `quire worker` runs: this checkout's, or another's given to compare (QUIRE_BENCH_WORKER_ROOT). */
+const WORKER_ROOT = process.env.QUIRE_BENCH_WORKER_ROOT ?? ROOT;
 const RECEIVERS = 20;
 const DELIVERIES = 20_000;
 const CONCURRENCY = 16; // per worker (quire worker's default)
 const CLAIM_BATCH = 64; // what a worker of concurrency 16 claims at once (4 rounds)
 const SECRET = 'bench-server-secret-0123456789abcdef';
 const HOOK_SECRET = 'bench-secret-0123456789abcdef';
+const ROUNDS = Number(process.env.QUIRE_BENCH_FLEET_ROUNDS ?? 3);
+
+/** CPU time per delivery, ms, by process. */
+export interface CpuPerDelivery {
+  sender: number;
+  postgres: number;
+  receivers: number;
+}
+
+export interface FleetRun {
+  workers: number;
+  quirePerSec: number;
+  barePerSec: number;
+  /** The workers' (sender), PostgreSQL's and the receivers' CPU per delivery during the fleet run. */
+  quireCpu: CpuPerDelivery;
+  /** The bare client's (sender) and the receivers' CPU per delivery during the bare run. */
+  bareCpu: CpuPerDelivery;
+}
 
 export interface FleetResult {
   bytes: number;
-  runs: { workers: number; quirePerSec: number; barePerSec: number }[];
+  runs: FleetRun[];
   claimMsPerDelivery: number;
   recordMsPerDelivery: number;
 }
@@ -41,11 +63,15 @@ export async function benchFleet(): Promise<FleetResult> {
     const [{ ports }] = (await once(receivers, 'message')) as [{ ports: number[] }];
     const urls = ports.map((p) => `https://127.0.0.1:${p}/hook`);
     const bodies = Array.from({ length: DELIVERIES }, (_, i) => body(i));
-    const runs: FleetResult['runs'] = [];
-    for (const workers of [1, 2]) {
-      const barePerSec = await runBare(urls, bodies, CONCURRENCY * workers, pki.caPem);
-      const quirePerSec = await runFleet(server.adminUrl, urls, bodies, workers, pki.caFile);
-      runs.push({ workers, quirePerSec, barePerSec });
+    const runs: FleetRun[] = [];
+    const cpuOfPostgres = () => postgresCpuMs(server.port);
+    const cpuOfReceivers = () => processCpuMs(receivers.pid!);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const workers of [1, 2]) {
+        const bare = await measured(() => runBare(urls, bodies, CONCURRENCY * workers, pki.caPem), bodies.length, () => ownCpuMs(), cpuOfPostgres, cpuOfReceivers);
+        const quire = await runFleet(server.adminUrl, urls, bodies, workers, pki.caFile, cpuOfPostgres, cpuOfReceivers);
+        runs.push({ workers, quirePerSec: quire.perSec, barePerSec: bare.perSec, quireCpu: quire.cpu, bareCpu: bare.cpu });
+      }
     }
     const cost = await claimCost(server.adminUrl, bodies);
     return { bytes: bodies[0]!.length, runs, ...cost };
@@ -75,16 +101,19 @@ async function prepareState(adminUrl: string, urls: string[]) {
       for (const [i, b] of bodies.entries()) await tx.outbox.enqueue({ siteId: `site-${i % urls.length}`, slug: `a-${i}`, event: 'published', body: b, origin: 'publish' }, now);
     });
   const delivered = async () => (await store.outbox.counts()).delivered;
-  return { url, queue, delivered, close: () => store.close() };
+  // Asked during a run, so asked rarely: counting the pending ones takes up to 3 ms at 20,000
+  // (counting every delivery, as counts() does, every 50 ms was a good part of the database's work).
+  const anyPending = async () => (await store.outbox.pendingSummary()).count > 0;
+  return { url, queue, delivered, anyPending, close: () => store.close() };
 }
 
-async function runFleet(adminUrl: string, urls: string[], bodies: Buffer[], workers: number, caFile: string): Promise<number> {
+async function runFleet(adminUrl: string, urls: string[], bodies: Buffer[], workers: number, caFile: string, cpuOfPostgres: () => number, cpuOfReceivers: () => number) {
   const state = await prepareState(adminUrl, urls);
   const env = { ...process.env, QUIRE_DATABASE_URL: state.url, QUIRE_SECRET: SECRET, QUIRE_ALLOW_PRIVATE_TARGETS: '1', NODE_EXTRA_CA_CERTS: caFile };
   const children: ChildProcess[] = [];
   try {
     for (let w = 0; w < workers; w++) {
-      const child = spawn(process.execPath, [path.join(ROOT, 'bin/quire.js'), 'worker', '--concurrency', String(CONCURRENCY)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, [path.join(WORKER_ROOT, 'bin/quire.js'), 'worker', '--concurrency', String(CONCURRENCY)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
       children.push(child);
       let said = '';
       await new Promise<void>((resolve, reject) => {
@@ -95,15 +124,72 @@ async function runFleet(adminUrl: string, urls: string[], bodies: Buffer[], work
         child.once('exit', (code) => reject(new Error(`worker exited (${code}): ${said}`)));
       });
     }
+    const cpuOfWorkers = () => children.reduce((sum, c) => sum + processCpuMs(c.pid!), 0);
+    // From the commit of the queue until nothing is pending (the idle workers are woken by it), to 100 ms.
     await state.queue(bodies);
-    const started = performance.now();
-    while ((await state.delivered()) < bodies.length) await new Promise((r) => setTimeout(r, 50));
-    return bodies.length / ((performance.now() - started) / 1000);
+    const run = await measured(
+      async () => {
+        const started = performance.now();
+        while (await state.anyPending()) await new Promise((r) => setTimeout(r, 100));
+        return bodies.length / ((performance.now() - started) / 1000);
+      },
+      bodies.length, cpuOfWorkers, cpuOfPostgres, cpuOfReceivers,
+    );
+    const delivered = await state.delivered();
+    if (delivered !== bodies.length) throw new Error(`${delivered} of ${bodies.length} delivered`);
+    return run;
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await Promise.all(children.map((c) => (c.exitCode === null ? once(c, 'exit') : null)));
     await state.close();
   }
+}
+
+/** Runs `work` (which returns deliveries/s) and the CPU each process spent on it, per delivery. */
+async function measured(work: () => Promise<number>, n: number, sender: () => number, postgres: () => number, receivers: () => number) {
+  const before = { sender: sender(), postgres: postgres(), receivers: receivers() };
+  const perSec = await work();
+  const cpu = { sender: (sender() - before.sender) / n, postgres: (postgres() - before.postgres) / n, receivers: (receivers() - before.receivers) / n };
+  return { perSec, cpu };
+}
+
+const TICK_MS = 10; // /proc times are in clock ticks of 1/100 s (Linux's USER_HZ)
+
+/** User + system CPU of a live process, ms; with `reaped`, also that of its children it has waited for. */
+function processCpuMs(pid: number, reaped = false): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // After the command: state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14).
+  const ticks = Number(fields[11]) + Number(fields[12]) + (reaped ? Number(fields[13]) + Number(fields[14]) : 0);
+  return ticks * TICK_MS;
+}
+
+function ownCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/** The CPU of the PostgreSQL server on `port`: the postmaster, its live backends, and those that ended. */
+function postgresCpuMs(port: number): number {
+  const procs = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  const postmaster = procs.find((pid) => {
+    try {
+      return /postgres/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8')) && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').includes(` -p ${port} `);
+    } catch {
+      return false;
+    }
+  });
+  if (!postmaster) throw new Error(`no PostgreSQL server on port ${port}`);
+  let ms = processCpuMs(Number(postmaster), true);
+  for (const pid of procs) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] === postmaster) ms += processCpuMs(Number(pid));
+    } catch {
+      // ended meanwhile: counted in the postmaster's reaped children
+    }
+  }
+  return ms;
 }
 
 /** The same bytes and headers, round-robin over the receivers, `concurrency` requests at a time. */
@@ -132,7 +218,7 @@ async function runBare(urls: string[], bodies: Buffer[], concurrency: number, ca
   return bodies.length / (ms / 1000);
 }
 
-/** Database time of claiming (takeMany) and of recording (recordAttempts), per delivery, in batches of a worker's size. */
+/** Database time of claiming (takeDue) and of recording (recordAttempts), per delivery, in batches of a worker's size. */
 async function claimCost(adminUrl: string, bodies: Buffer[]): Promise<{ claimMsPerDelivery: number; recordMsPerDelivery: number }> {
   const state = await prepareState(adminUrl, ['https://127.0.0.1:9/hook']);
   await state.queue(bodies);
@@ -144,17 +230,14 @@ async function claimCost(adminUrl: string, bodies: Buffer[]): Promise<{ claimMsP
   try {
     for (;;) {
       const now = Date.now();
-      const due = await store.outbox.due(now, null, 500);
-      if (!due.length) break;
-      for (let i = 0; i < due.length; i += CLAIM_BATCH) {
-        let t = performance.now();
-        const taken = await store.outbox.takeMany(due.slice(i, i + CLAIM_BATCH), 'bench', now, now + 60_000);
-        claimMs += performance.now() - t;
-        claimed += taken.length;
-        t = performance.now();
-        await store.outbox.recordAttempts(taken.map((d) => ({ id: d.id, attempt: { url: 'https://127.0.0.1:9/hook', startedAt: now, durationMs: 1, status: 200, error: null, replyUrl: null, replyId: null }, verdict: { state: 'delivered' as const }, now })));
-        recordMs += performance.now() - t;
-      }
+      let t = performance.now();
+      const taken = await store.outbox.takeDue(now, null, CLAIM_BATCH, 'bench', now + 60_000);
+      claimMs += performance.now() - t;
+      if (!taken.length) break;
+      claimed += taken.length;
+      t = performance.now();
+      await store.outbox.recordAttempts(taken.map((d) => ({ id: d.id, attempt: { url: 'https://127.0.0.1:9/hook', startedAt: now, durationMs: 1, status: 200, error: null, replyUrl: null, replyId: null }, verdict: { state: 'delivered' as const }, now })));
+      recordMs += performance.now() - t;
     }
   } finally {
     await store.close();

@@ -95,9 +95,12 @@ if (only.has('lists')) {
 // The delivery fleet on PostgreSQL: in a full run, and with --only fleet.
 if (!values.only || only.has('fleet')) {
   const f = await benchFleet();
-  out(`\n| Delivery fleet on PostgreSQL (20,000 × ${(f.bytes / 1024).toFixed(1)} KB to 20 loopback HTTPS receivers) | deliveries/s | bare keep-alive client, same concurrency | share |\n|---|---|---|---|`);
-  for (const r of f.runs) out(`| ${r.workers} × \`quire worker --concurrency 16\` | ${r.quirePerSec.toFixed(0)} | ${r.barePerSec.toFixed(0)} (${16 * r.workers} at once) | ${((r.quirePerSec / r.barePerSec) * 100).toFixed(0)} % |`);
-  out(`\n| Database time per delivery (batches of 64) | ms |\n|---|---|\n| claim (takeMany: SKIP LOCKED, slug leases, lease) | ${f.claimMsPerDelivery.toFixed(3)} |\n| record the attempt (recordAttempts) | ${f.recordMsPerDelivery.toFixed(3)} |`);
+  out(`\n| Delivery fleet on PostgreSQL (20,000 × ${(f.bytes / 1024).toFixed(1)} KB to 20 loopback HTTPS receivers), alternating rounds | deliveries/s | bare keep-alive client, same concurrency | share | CPU per delivery: workers / PostgreSQL / receivers | bare client / receivers |\n|---|---|---|---|---|---|`);
+  const ms = (v: number) => v.toFixed(2);
+  for (const r of f.runs) {
+    out(`| ${r.workers} × \`quire worker --concurrency 16\` | ${r.quirePerSec.toFixed(0)} | ${r.barePerSec.toFixed(0)} (${16 * r.workers} at once) | ${((r.quirePerSec / r.barePerSec) * 100).toFixed(0)} % | ${ms(r.quireCpu.sender)} / ${ms(r.quireCpu.postgres)} / ${ms(r.quireCpu.receivers)} ms | ${ms(r.bareCpu.sender)} / ${ms(r.bareCpu.receivers)} ms |`);
+  }
+  out(`\n| Database time per delivery (batches of 64) | ms |\n|---|---|\n| claim (takeDue: the first due, SKIP LOCKED, slug leases, lease) | ${f.claimMsPerDelivery.toFixed(3)} |\n| record the attempt (recordAttempts) | ${f.recordMsPerDelivery.toFixed(3)} |`);
 }
 
 if (only.has('deliveries')) {

@@ -46,7 +46,6 @@ export interface DrainSummary {
 
 export async function drainOutbox(deps: DeliveryDeps, opts: DrainOptions = {}): Promise<DrainSummary> {
   const owner = newLeaseOwner('drain');
-  let targets = new TargetCache(deps.store);
   const recorder = new GroupRecorder(deps.store);
   const freed = await deps.store.outbox.releaseDeadLeases(deps.now());
   if (freed) deps.log?.(`Webhook deliveries: ${freed} held by a sender of this machine that died are due again`);
@@ -55,34 +54,28 @@ export async function drainOutbox(deps: DeliveryDeps, opts: DrainOptions = {}): 
   const concurrency = Math.max(1, opts.concurrency ?? 8);
   for (;;) {
     if (opts.stop?.()) return summary;
-    const ids = await deps.store.outbox.due(deps.now(), opts.siteId ?? null, 500);
-    if (ids.length) {
-      targets = new TargetCache(deps.store); // a batch sees a webhook change made before it
-      const claims = new BatchClaimer(deps, ids, owner, concurrency, opts.stop);
-      const worker = async () => {
-        for (let delivery = await claims.next(); delivery; delivery = await claims.next()) {
-          const id = delivery.id;
-          const result = await deliverClaimed(deps, delivery, targets, recorder, owner);
-          if (!result) continue; // given back: its host's slots stayed busy
-          summary.attempts++;
-          if (result.verdict === 'delivered') summary.delivered++;
-          if (result.verdict === 'failed') summary.failed++;
-          opts.onAttempt?.(id, result.result);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, worker));
-      await recorder.flush();
-      await claims.giveBackUnsent(); // stopped with some claimed and not sent: due again at once
-      if (claims.claimedAny) continue;
-      // Due, and every one held by other senders (or behind another delivery of its article):
-      // look again shortly instead of asking at once, until the retry window ends.
-      if (deps.now() >= deadline) return summary;
-      await deps.sleep(Math.min(OTHERS_HOLD_IT_MS, deadline - deps.now()));
-      continue;
-    }
+    const feed = new ClaimFeed(deps, { owner, concurrency, siteId: opts.siteId ?? null, stop: opts.stop, recorder });
+    const worker = async () => {
+      for (let claimed = await feed.next(); claimed; claimed = await feed.next()) {
+        const { delivery, targets } = claimed;
+        const result = await deliverClaimed(deps, delivery, targets, recorder, owner);
+        if (!result) continue; // given back: its host's slots stayed busy
+        summary.attempts++;
+        if (result.verdict === 'delivered') summary.delivered++;
+        if (result.verdict === 'failed') summary.failed++;
+        opts.onAttempt?.(delivery.id, result.result);
+      }
+    };
+    const senders = await Promise.allSettled(Array.from({ length: concurrency }, worker));
+    await feed.giveBackUnsent(); // stopped with some claimed and not sent: due again at once
+    await recorder.flush();
+    for (const s of senders) if (s.status === 'rejected') throw s.reason;
+    if (feed.claimedAny) continue;
+    // Nothing claimed: nothing due, or what is due is held by other senders (or behind another
+    // delivery of its article). Look again when the next one falls due or its lease ends, not at
+    // once, until the retry window ends.
     const wake = await deps.store.outbox.nextDueAt(opts.siteId ?? null);
     if (wake === null || wake > deadline) return summary;
-    // Nothing was due a moment ago: never ask again at once (what is due now is held by others).
     await deps.sleep(Math.max(NOTHING_DUE_PAUSE_MS, wake - deps.now()));
   }
 }
@@ -91,40 +84,56 @@ type Recorder = Pick<StateStore['outbox'], 'recordAttempt'>;
 type AttemptToRecord = Parameters<StateStore['outbox']['recordAttempts']>[0][number];
 
 /**
- * Group commit for attempt records: one transaction per few milliseconds instead of one per
- * delivery (the commit was most of a delivery's local cost). A crash can lose the record of a
- * delivery that completed in that window; it is then sent again (receivers upsert) — the same
- * at-least-once promise as a request in flight. A group written on the timer that fails is
- * reported by the next flush(), which the batch awaits.
+ * Group commit for attempt records: one statement for many deliveries instead of one per
+ * delivery (the commit was most of a delivery's local cost). One group is written at a time; what
+ * is recorded meanwhile waits for it and goes in the next, so groups grow as the database slows.
+ * A crash can lose the record of a delivery that completed in that window; it is then sent again
+ * (receivers upsert) — the same at-least-once promise as a request in flight. A group that fails
+ * to be written is reported by the next flush(), and stops the feed (ClaimFeed).
  */
 class GroupRecorder implements Recorder {
   private pending: AttemptToRecord[] = [];
   private timer: NodeJS.Timeout | null = null;
-  private writing: Promise<void>[] = [];
+  private writing: Promise<void> | null = null;
+  failure: unknown = null;
   constructor(private readonly store: StateStore) {}
   async recordAttempt(id: string, attempt: AttemptResult['attempt'], verdict: AttemptToRecord['verdict'], now: number): Promise<void> {
     this.pending.push({ id, attempt, verdict, now });
-    if (this.pending.length >= 64) this.writeGroup();
-    else this.timer ??= setTimeout(() => this.writeGroup(), 5);
+    if (this.writing) return; // written when the group being written is
+    if (this.pending.length >= GROUP_MAX) this.writeGroup();
+    else this.timer ??= setTimeout(() => this.writeGroup(), GROUP_WAIT_MS);
   }
-  /** Writes what is pending and waits for every group written so far. */
+  /** Writes what is pending and waits until everything recorded so far is written. */
   async flush(): Promise<void> {
-    this.writeGroup();
-    const writing = this.writing;
-    this.writing = [];
-    await Promise.all(writing);
+    while (this.writing || this.pending.length) {
+      if (!this.writing) this.writeGroup();
+      await this.writing;
+    }
+    const failure = this.failure;
+    this.failure = null;
+    if (failure) throw failure;
   }
   private writeGroup(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (!this.pending.length) return;
-    const group = this.pending;
-    this.pending = [];
-    const written = this.store.outbox.recordAttempts(group);
-    written.catch(() => undefined); // seen by flush(); not an unhandled rejection meanwhile
-    this.writing.push(written);
+    if (this.writing || !this.pending.length) return;
+    const group = this.pending.splice(0, GROUP_LIMIT);
+    this.writing = this.store.outbox.recordAttempts(group).then(
+      () => undefined,
+      (e: unknown) => {
+        this.failure ??= e;
+      },
+    ).finally(() => {
+      this.writing = null;
+      if (this.pending.length) this.writeGroup();
+    });
   }
 }
+
+/** A group is written at once when this many wait, else after GROUP_WAIT_MS; at most GROUP_LIMIT in one. */
+const GROUP_MAX = 64;
+const GROUP_WAIT_MS = 5;
+const GROUP_LIMIT = 1000;
 
 type Target = { webhook: WebhookRecord; secret: string } | null;
 
@@ -148,52 +157,80 @@ class TargetCache {
 }
 
 /**
- * Claims deliveries CLAIM_ROUNDS senders' worth at a time, in one transaction: a claim is a
+ * Claims deliveries CLAIM_ROUNDS senders' worth at a time, in one statement: a claim is a
  * committed write, and its commit was the largest local cost of a delivery (claiming 8 at a time
- * gave 70 % of a bare client's rate in the deliveries benchmark, 32 at a time 80 %). A claimed
- * delivery waits at most CLAIM_ROUNDS - 1 attempts for a free sender; its lease covers that wait.
+ * gave 70 % of a bare client's rate in the deliveries benchmark, 32 at a time 80 %).
  */
 const CLAIM_ROUNDS = 4;
-const OTHERS_HOLD_IT_MS = 250;
+/** Each site's webhook is looked up again after this long (a change made meanwhile is seen). */
+const TARGETS_FOR_MS = 1000;
 const NOTHING_DUE_PAUSE_MS = 50;
 
-class BatchClaimer {
-  private nextIndex = 0;
-  private claimed: ClaimedDelivery[] = [];
+type Claimed = { delivery: ClaimedDelivery; targets: TargetCache };
+
+/**
+ * What the senders take their next delivery from: claimed deliveries, with the next claim made
+ * while fewer than a round of them are left, so senders do not wait for the database between
+ * claims. A claimed delivery waits at most CLAIM_ROUNDS + 1 attempts for a free sender; its lease
+ * covers that wait and its own. Runs until a claim finds nothing, or stop() says so.
+ */
+class ClaimFeed {
+  private exhausted = false;
+  private targets: TargetCache;
+  private targetsSince: number;
+  private claimed: Claimed[] = [];
   claimedAny = false;
   /** The claim under way: the senders that find nothing claimed wait for it instead of claiming too. */
   private claiming: Promise<void> | null = null;
   constructor(
     private readonly deps: DeliveryDeps,
-    private readonly ids: string[],
-    private readonly owner: string,
-    private readonly concurrency: number,
-    private readonly stop: () => boolean = () => false,
-  ) {}
-  async next(): Promise<ClaimedDelivery | null> {
+    private readonly opts: { owner: string; concurrency: number; siteId: string | null; stop?: () => boolean; recorder: GroupRecorder },
+  ) {
+    this.targets = new TargetCache(deps.store);
+    this.targetsSince = deps.now();
+  }
+  async next(): Promise<Claimed | null> {
     for (;;) {
-      if (this.stop()) return null;
-      const delivery = this.claimed.shift();
-      if (delivery) return delivery;
-      if (!this.claiming && this.nextIndex >= this.ids.length) return null;
-      this.claiming ??= this.claimMore().finally(() => {
-        this.claiming = null;
-      });
+      if (this.opts.stop?.() || this.opts.recorder.failure) return null;
+      const claimed = this.claimed.shift();
+      if (claimed) {
+        if (this.claimed.length < this.opts.concurrency) this.claimAhead();
+        return claimed;
+      }
+      if (this.exhausted && !this.claiming) return null;
+      this.claimAhead();
       await this.claiming;
     }
   }
+  private claimAhead(): void {
+    if (this.claiming || this.exhausted) return;
+    this.claiming = this.claimMore().finally(() => {
+      this.claiming = null;
+    });
+    // A failure reaches the senders waiting on it; one made ahead, with none waiting, ends the feed there too.
+    this.claiming.catch(() => {
+      this.exhausted = true;
+    });
+  }
   private async claimMore(): Promise<void> {
-    const ids = this.ids.slice(this.nextIndex, this.nextIndex + this.concurrency * CLAIM_ROUNDS);
-    this.nextIndex += ids.length;
     const now = this.deps.now();
-    const taken = await this.deps.store.outbox.takeMany(ids, this.owner, now, leaseUntil(this.deps, now, CLAIM_ROUNDS));
-    if (taken.length) this.claimedAny = true;
-    this.claimed.push(...taken);
+    if (now - this.targetsSince >= TARGETS_FOR_MS) {
+      this.targets = new TargetCache(this.deps.store);
+      this.targetsSince = now;
+    }
+    const taken = await this.deps.store.outbox.takeDue(now, this.opts.siteId, this.opts.concurrency * CLAIM_ROUNDS, this.opts.owner, leaseUntil(this.deps, now, CLAIM_ROUNDS + 2));
+    if (!taken.length) {
+      this.exhausted = true;
+      return;
+    }
+    this.claimedAny = true;
+    const targets = this.targets;
+    for (const delivery of taken) this.claimed.push({ delivery, targets });
   }
   async giveBackUnsent(): Promise<void> {
-    await this.claiming;
+    await this.claiming?.catch(() => undefined);
     const unsent = this.claimed.splice(0);
-    if (unsent.length) await this.deps.store.outbox.release(unsent.map((d) => d.id), this.owner);
+    if (unsent.length) await this.deps.store.outbox.release(unsent.map((c) => c.delivery.id), this.opts.owner);
   }
 }
 

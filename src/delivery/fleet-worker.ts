@@ -1,6 +1,7 @@
 // `quire worker`: a process that only delivers, any number of them on any number of machines
 // against one state (PostgreSQL). It drains what is due, then looks again at the next due time
-// (at most every pollMs: other processes queue meanwhile). Stopping stops claiming; what is in
+// (at most every pollMs: other processes queue meanwhile), or at once when the store tells it
+// that deliveries became due (PostgreSQL: LISTEN/NOTIFY). Stopping stops claiming; what is in
 // flight is finished and recorded. A health line says what it sent and what the fleet has left.
 import { newLeaseOwner } from '../store/state-store.ts';
 import { DEFAULT_TIMEOUT_MS } from './deliver.ts';
@@ -12,8 +13,10 @@ export interface FleetWorkerOptions {
   /** Requests in flight per receiving host, across the whole fleet; null: no cap. */
   perHost: number | null;
   healthIntervalMs: number;
-  /** Longest wait before looking for due deliveries again. */
+  /** Longest wait before looking for due deliveries again (a store that wakes idle workers makes this a fallback). */
   pollMs?: number;
+  /** Told each time the worker has sent all that is due and starts to wait (tests). */
+  onIdle?: () => void;
 }
 
 export interface FleetWorker {
@@ -31,6 +34,13 @@ export function startFleetWorker(deps: DeliveryDeps, opts: FleetWorkerOptions): 
     : null;
   let stopping = false;
   let wake: (() => void) | null = null;
+  // Told by the store that deliveries became due (NOTIFY): set while draining too, so the wait
+  // that follows is skipped.
+  let woken = false;
+  const onDue = () => {
+    woken = true;
+    wake?.();
+  };
   const window = { sent: 0, failed: 0, since: deps.now() };
 
   const health = async (what: string) => {
@@ -45,8 +55,17 @@ export function startFleetWorker(deps: DeliveryDeps, opts: FleetWorkerOptions): 
   healthTimer.unref();
 
   const loop = async () => {
+    const unwatch = (await deps.store.watchDue?.(onDue)) ?? null;
+    try {
+      await work();
+    } finally {
+      await unwatch?.();
+    }
+  };
+  const work = async () => {
     log(`worker started: ${opts.concurrency} at once${opts.perHost ? `, at most ${opts.perHost} per receiving host across every worker` : ''}`);
     while (!stopping) {
+      woken = false;
       await drainOutbox(
         { ...deps, hostCap },
         {
@@ -59,8 +78,11 @@ export function startFleetWorker(deps: DeliveryDeps, opts: FleetWorkerOptions): 
         },
       );
       if (stopping) break;
+      if (woken) continue;
       const next = await deps.store.outbox.nextDueAt(null);
       const wait = Math.min(opts.pollMs ?? 1000, next === null ? Infinity : Math.max(0, next - deps.now()));
+      if (woken) continue;
+      if (wait > 0) opts.onIdle?.();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, wait);
         wake = () => {

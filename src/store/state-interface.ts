@@ -39,6 +39,12 @@ export interface StateStore extends StateParts {
    * server is told before anything else happens.
    */
   ready(): Promise<void>;
+  /**
+   * Calls `wake` whenever another process may have made deliveries due (queued them, or made
+   * them due now), so an idle sender looks at once; resolves to what stops it. Absent where the
+   * store cannot tell (SQLite): senders look again on their own timer, as they also do here.
+   */
+  watchDue?(wake: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -89,6 +95,12 @@ export interface Outbox {
   take(id: string, owner: string, now: number, leaseUntil: number): Promise<ClaimedDelivery | null>;
   /** take() for several deliveries at once (one commit); those another sender holds are left out. */
   takeMany(ids: string[], owner: string, now: number, leaseUntil: number): Promise<ClaimedDelivery[]>;
+  /**
+   * takeMany(due(now, siteId, limit)) in one step: the first `limit` due deliveries no other
+   * sender holds or is claiming, oldest first. Concurrent senders each get others, never the
+   * same list to fight over.
+   */
+  takeDue(now: number, siteId: string | null, limit: number, owner: string, leaseUntil: number): Promise<ClaimedDelivery[]>;
   /**
    * Frees leases whose sender died on this host (SIGKILL mid-request): their deliveries are
    * due again at once instead of after the lease runs out. The request may be repeated;

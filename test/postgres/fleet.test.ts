@@ -8,6 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFleetWorker } from '../../src/delivery/fleet-worker.ts';
+import { createSafeClient } from '../../src/net/safe-client.ts';
 import { openStateStore, type StateStore } from '../../src/store/state-store.ts';
 import { startCountingReceiver, type CountingReceiver } from '../helpers/counting-receiver.ts';
 import { testPki } from '../helpers/https-receiver.ts';
@@ -134,6 +136,38 @@ describe('a fleet of workers on PostgreSQL', { timeout: 120_000 }, () => {
     expect(counts.delivered + counts.pending).toBe(8);
     expect(counts.pending).toBeGreaterThan(0);
     expect((await store.outbox.stats(Date.now(), 0)).inFlight).toBe(0); // nothing left claimed
+  });
+});
+
+describe('an idle worker', { timeout: 120_000 }, () => {
+  it('is woken by a delivery being queued (NOTIFY), not left to its poll', async () => {
+    await fleetState(0);
+    const pki = await testPki();
+    const workerStore = openStore(stateDir, url);
+    const client = createSafeClient({ allowPrivate: true, ca: pki.caPem, log: () => {} });
+    cleanups.push(async () => client.close());
+    let idle = 0;
+    let onIdle = () => undefined as void;
+    const deps = { store: workerStore, client, now: Date.now, sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
+    // A poll far longer than the test may take: only the notification can make it look again.
+    const worker = startFleetWorker(deps, { concurrency: 2, perHost: null, healthIntervalMs: 3_600_000, pollMs: 3_600_000, onIdle: () => (idle++, onIdle()) });
+    cleanups.push(() => worker.stop());
+    const idleAgain = () => new Promise<void>((resolve) => (onIdle = resolve));
+
+    await (idle ? Promise.resolve() : idleAgain()); // it found nothing due and waits
+    let sent = idleAgain();
+    const ids = await enqueue(1, 1); // by another connection, as publish --no-deliver queues
+    await sent;
+    expect(receiver.arrivals.map((a) => a.id)).toEqual(ids);
+    expect(await store.outbox.counts()).toMatchObject({ pending: 0, delivered: 1 });
+    expect(idle).toBe(2);
+
+    // Every time, not only the first.
+    sent = idleAgain();
+    const [again] = await enqueue(1, 1);
+    await sent;
+    expect(receiver.arrivals.map((a) => a.id)).toEqual([...ids, again]);
+    expect(idle).toBe(3);
   });
 });
 

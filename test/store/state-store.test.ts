@@ -108,6 +108,19 @@ describe('outbox', () => {
     expect(await store.outbox.claim(a1, 'three', 1001, 2000)).toBe(true);
   });
 
+  it('takeDue claims the first due deliveries, one per article, in order, none another sender holds', async () => {
+    const a1 = await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('1'), origin: 'redeliver' }, 10);
+    const a2 = await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('2'), origin: 'redeliver' }, 11);
+    const b = await store.outbox.enqueue({ siteId: 's', slug: 'b', event: 'updated', body: body('3'), origin: 'publish' }, 12);
+    const c = await store.outbox.enqueue({ siteId: 't', slug: 'c', event: 'updated', body: body('4'), origin: 'publish' }, 13);
+    await store.webhooks.save('t', { url: 'https://hooks.example.com/t', secret: 's'.repeat(30) }, 0);
+    expect((await store.outbox.takeDue(20, 's', 10, 'one', 1000)).map((d) => [d.id, d.body.toString()])).toEqual([[a1, '1'], [b, '3']]);
+    expect((await store.outbox.takeDue(20, null, 10, 'two', 1000)).map((d) => d.id)).toEqual([c]); // a2 waits behind a1
+    expect(await store.outbox.takeDue(21, null, 10, 'two', 1000)).toEqual([]);
+    await store.outbox.recordAttempt(a1, { url: 'https://hooks.example.com', startedAt: 20, durationMs: 5, status: 200, error: null, replyUrl: null, replyId: null }, { state: 'delivered' }, 30);
+    expect((await store.outbox.takeDue(31, null, 1, 'two', 1000)).map((d) => d.id)).toEqual([a2]);
+  });
+
   it('a delivery another sender attempted and rescheduled since it was listed as due is not claimed before its time', async () => {
     const id = await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('1'), origin: 'publish' }, 10);
     expect(await store.outbox.due(20)).toEqual([id]); // one sender lists it …

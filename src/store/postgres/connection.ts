@@ -6,12 +6,42 @@ import { StateDatabaseError } from './database-error.ts';
 
 /** What the store runs its statements through: the pool (each on its own) or one transaction's connection. */
 export interface Db {
-  rows<R>(text: string, values?: unknown[]): Promise<R[]>;
+  rows<R>(text: SqlText, values?: unknown[]): Promise<R[]>;
   /** Rows changed. */
-  run(text: string, values?: unknown[]): Promise<number>;
-  /** `work` as one transaction: its own, or the one this Db is bound to already. */
-  atomically<T>(work: (db: Db) => Promise<T>): Promise<T>;
+  run(text: SqlText, values?: unknown[]): Promise<number>;
+  /**
+   * `work` as one transaction: its own, or the one this Db is bound to already. `plan`: planner
+   * settings for the transaction (SET LOCAL), sent with its BEGIN (no round trip of their own);
+   * inside a transaction already, they hold until it ends.
+   */
+  atomically<T>(work: (db: Db) => Promise<T>, plan?: PlannerSettings): Promise<T>;
 }
+
+/** Planner settings (`enable_sort: 'off'`…), for statements whose right plan must not depend on fresh statistics. */
+export type PlannerSettings = Readonly<Record<string, 'on' | 'off'>>;
+
+const setLocal = (plan: PlannerSettings) => Object.entries(plan).map(([name, value]) => `SET LOCAL ${name} = ${value}`).join('; ');
+
+/** A statement as text, or one made by prepared(). */
+export type SqlText = string | PreparedStatement;
+export interface PreparedStatement {
+  readonly name: string;
+  readonly text: string;
+  /** Results in PostgreSQL's binary format: bytea as its bytes, not hex text (text and int4 columns only: int8 is parsed from text). */
+  readonly binary?: boolean;
+}
+
+/**
+ * A statement each connection parses and plans once, then only binds and runs (for those run
+ * per delivery: parsing and planning them was a good part of the database's work). The name
+ * must be unique among prepared statements.
+ */
+export function prepared(name: string, text: string, opts: { binary?: boolean } = {}): PreparedStatement {
+  return { name: `quire_${name}`, text, ...opts };
+}
+
+const query = (text: SqlText, values: unknown[] | undefined): pg.QueryConfig =>
+  typeof text === 'string' ? { text, values } : { name: text.name, text: text.text, values, ...(text.binary ? { binary: true } : {}) };
 
 // bigint (epoch milliseconds, counts) as numbers: every one Quire stores is far below 2^53.
 const types = {
@@ -45,27 +75,27 @@ export function poolDb(pool: pg.Pool, ready: () => Promise<void>): Db {
   const db: Db = {
     async rows(text, values) {
       await ready();
-      return (await pool.query(text, values)).rows;
+      return (await pool.query(query(text, values))).rows;
     },
     async run(text, values) {
       await ready();
-      return (await pool.query(text, values)).rowCount ?? 0;
+      return (await pool.query(query(text, values))).rowCount ?? 0;
     },
-    async atomically(work) {
+    async atomically(work, plan) {
       await ready();
-      return inTransaction(pool, work);
+      return inTransaction(pool, work, plan);
     },
   };
   return db;
 }
 
 /** Runs `work` in a transaction on one connection of the pool. */
-export async function inTransaction<T>(pool: pg.Pool, work: (db: Db) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(pool: pg.Pool, work: (db: Db) => Promise<T>, plan?: PlannerSettings): Promise<T> {
   const client = await pool.connect().catch((e: unknown) => {
     throw explainConnectionError(e, '');
   });
   try {
-    await client.query('BEGIN');
+    await client.query(plan ? `BEGIN; ${setLocal(plan)}` : 'BEGIN');
     const result = await work(clientDb(client));
     await client.query('COMMIT');
     return result;
@@ -80,9 +110,12 @@ export async function inTransaction<T>(pool: pg.Pool, work: (db: Db) => Promise<
 /** A Db bound to one connection inside its transaction. */
 export function clientDb(client: pg.PoolClient | pg.Client): Db {
   const db: Db = {
-    rows: async (text, values) => (await client.query(text, values)).rows,
-    run: async (text, values) => (await client.query(text, values)).rowCount ?? 0,
-    atomically: (work) => work(db),
+    rows: async (text, values) => (await client.query(query(text, values))).rows,
+    run: async (text, values) => (await client.query(query(text, values))).rowCount ?? 0,
+    atomically: async (work, plan) => {
+      if (plan) await client.query(setLocal(plan));
+      return work(db);
+    },
   };
   return db;
 }

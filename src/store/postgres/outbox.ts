@@ -7,7 +7,8 @@ import { isDeadOwnerOnThisHost, newDeliveryId } from '../owners.ts';
 import { attemptErrorText, type ClaimedDelivery, type DeliveryOrigin, type DeliveryState, type UndeliveredEntry } from '../records.ts';
 import { statsQuery, toAttemptLogEntry, toDelivery, type AttemptRow, type DeliveryRow, type StatsRow } from '../rows.ts';
 import type { Outbox } from '../state-interface.ts';
-import type { Db } from './connection.ts';
+import { prepared, type Db, type PlannerSettings } from './connection.ts';
+import { NOTIFY_DUE } from './due-watch.ts';
 
 
 const COLUMNS = 'd.id, d.site_id, d.slug, d.event, d.origin, d.state, d.attempts, d.next_attempt_at, d.created_at, d.settled_at, d.last_status, d.last_error, d.reply_url, d.reply_id';
@@ -29,6 +30,93 @@ const TAKE_SLUGS = `
   ON CONFLICT (site_id, slug) DO UPDATE SET delivery_id = excluded.delivery_id, owner = excluded.owner, lease_until = excluded.lease_until
     WHERE slug_leases.lease_until <= $6
   RETURNING delivery_id`;
+
+/**
+ * Plans that must not depend on fresh statistics. A burst of deliveries into a table whose
+ * statistics predate it (the autovacuum daemon analyzes it a minute later, at best) made the
+ * planner take thousands of pending rows for a handful: it hashed every pending delivery to
+ * claim 64 by id, and sorted all of them to choose the first 500 due (40–140 ms instead of 2).
+ * Claims go by primary key; the due list in the partial index's order. No JIT: a path these
+ * settings rule out still counts in the plan's cost, which then passes jit_above_cost, and
+ * compiling took 400 ms for a statement that runs in 3.
+ */
+const BY_KEY: PlannerSettings = { enable_hashjoin: 'off', enable_mergejoin: 'off', enable_bitmapscan: 'off', enable_seqscan: 'off', jit: 'off' };
+const IN_INDEX_ORDER: PlannerSettings = { ...BY_KEY, enable_sort: 'off' };
+
+type ClaimRow = { id: string; site_id: string; slug: string; event: string; attempts: number; body: Buffer | null };
+const toClaimed = (r: ClaimRow): ClaimedDelivery => ({ id: r.id, siteId: r.site_id, slug: r.slug, event: r.event, attempts: r.attempts, body: r.body ?? Buffer.alloc(0) });
+
+/**
+ * A claim, as one statement (one round trip, its own transaction): lock the candidate deliveries
+ * that are due and unleased, passing over rows another sender is claiming; take each one's slug
+ * lease (the first per slug); lease the deliveries whose slug was won; return them with their
+ * bodies. `candidates` gives id, site_id, slug and ord (the order to keep) and locks its rows;
+ * $2 now, $3 owner, $4 lease until. Its results come in binary (the bodies as their bytes:
+ * hex text doubled them on the wire and cost both sides a conversion).
+ */
+const claimStatement = (candidates: string) => `
+  WITH candidates AS (${candidates}
+  ), firsts AS (
+    SELECT DISTINCT ON (site_id, slug) id, site_id, slug FROM candidates ORDER BY site_id, slug, ord
+  ), won AS (
+    INSERT INTO slug_leases (site_id, slug, delivery_id, owner, lease_until)
+    SELECT site_id, slug, id, $3, $4 FROM firsts ORDER BY site_id, slug
+    ON CONFLICT (site_id, slug) DO UPDATE SET delivery_id = excluded.delivery_id, owner = excluded.owner, lease_until = excluded.lease_until
+      WHERE slug_leases.lease_until <= $2
+    RETURNING delivery_id
+  ), leased AS (
+    UPDATE deliveries d SET lease_until = $4, lease_owner = $3 FROM won WHERE d.id = won.delivery_id
+    RETURNING d.id, d.site_id, d.slug, d.event, d.attempts, d.next_attempt_at, d.created_at, d.seq
+  )
+  SELECT l.id, l.site_id, l.slug, l.event, l.attempts, b.body FROM leased l LEFT JOIN delivery_bodies b ON b.delivery_id = l.id
+  ORDER BY l.next_attempt_at, l.created_at, l.seq`;
+
+/**
+ * The listed ones ($1 ids, in the caller's order). Due by now too: a sender holding a list of due
+ * ids made a moment ago must not send one that another sender has meanwhile attempted and
+ * rescheduled.
+ */
+const TAKE_MANY = prepared('take_many', claimStatement(`
+    SELECT d.id, d.site_id, d.slug, c.ord FROM unnest($1::text[]) WITH ORDINALITY AS c(id, ord)
+    JOIN deliveries d ON d.id = c.id
+    WHERE d.state = 'pending' AND d.next_attempt_at <= $2 AND (d.lease_until IS NULL OR d.lease_until <= $2)
+      AND NOT EXISTS (${OLDER_PENDING_OF_SLUG('d')})
+    FOR UPDATE OF d SKIP LOCKED`), { binary: true });
+
+/** The first $5 due (as due(): an enabled webhook, the slug free, none older of it pending), of site $1 or of all. */
+const dueCandidates = (site: string) => `
+    SELECT d.id, d.site_id, d.slug, d.seq AS ord FROM deliveries d
+    WHERE d.state = 'pending' AND d.next_attempt_at <= $2 AND (d.lease_until IS NULL OR d.lease_until <= $2) AND ${site}
+      AND EXISTS (SELECT 1 FROM webhooks w WHERE w.site_id = d.site_id AND w.disabled_at IS NULL)
+      AND NOT EXISTS (SELECT 1 FROM slug_leases s WHERE s.site_id = d.site_id AND s.slug = d.slug AND s.lease_until > $2)
+      AND NOT EXISTS (${OLDER_PENDING_OF_SLUG('d')})
+    ORDER BY d.next_attempt_at, d.created_at, d.seq LIMIT $5
+    FOR UPDATE OF d SKIP LOCKED`;
+const TAKE_DUE = prepared('take_due', claimStatement(dueCandidates('$1::text IS NULL')), { binary: true });
+const TAKE_DUE_OF_SITE = prepared('take_due_of_site', claimStatement(dueCandidates('d.site_id = $1')), { binary: true });
+
+/**
+ * Attempts recorded, as one statement: each attempt's row; the delivery's new state (the
+ * verdict's, unless it was superseded meanwhile: it stays so), its lease and its slug's lease
+ * given back. The ids are distinct.
+ */
+const RECORD_ATTEMPTS = prepared('record_attempts', `
+  WITH v AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::bigint[])
+      AS v(id, url, started_at, duration_ms, status, error, error_kind, reply_url, reply_id, error_text, state, next_at, at)
+  ), attempt_rows AS (
+    INSERT INTO attempts (delivery_id, url, started_at, duration_ms, status, error, error_kind, reply_url, reply_id)
+    SELECT id, url, started_at, duration_ms, status, error, error_kind, reply_url, reply_id FROM v
+  ), settled AS (
+    UPDATE deliveries d SET attempts = d.attempts + 1, last_status = v.status, last_error = v.error_text,
+      reply_url = COALESCE(v.reply_url, d.reply_url), reply_id = COALESCE(v.reply_id, d.reply_id),
+      state = CASE WHEN d.state = 'pending' THEN v.state ELSE d.state END,
+      next_attempt_at = CASE WHEN d.state = 'pending' AND v.state = 'pending' THEN v.next_at ELSE NULL END,
+      settled_at = CASE WHEN d.state = 'pending' AND v.state <> 'pending' THEN v.at ELSE d.settled_at END,
+      lease_until = NULL, lease_owner = NULL
+    FROM v WHERE d.id = v.id
+  )
+  DELETE FROM slug_leases WHERE delivery_id IN (SELECT id FROM v)`);
 
 export function createOutbox(db: Db): Outbox {
   const outbox: Outbox = {
@@ -53,7 +141,8 @@ export function createOutbox(db: Db): Outbox {
            VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6, $7, $8)`,
           [id, d.siteId, d.slug, d.event, d.origin, now, lease?.owner ?? null, lease?.until ?? null],
         );
-        await tx.run('INSERT INTO delivery_bodies (delivery_id, body) VALUES ($1, $2)', [id, d.body]);
+        // Due at once for whichever sender looks: idle workers are woken (at commit).
+        await tx.run(lease ? 'INSERT INTO delivery_bodies (delivery_id, body) VALUES ($1, $2)' : `INSERT INTO delivery_bodies (delivery_id, body) SELECT $1::text, $2::bytea FROM (${NOTIFY_DUE}) AS wake`, [id, d.body]);
         // Sent by its caller at once: its slug is taken too, if no other sender has it.
         if (lease) await tx.run(TAKE_SLUGS, [[d.siteId], [d.slug], [id], lease.owner, lease.until, now]);
       });
@@ -61,7 +150,8 @@ export function createOutbox(db: Db): Outbox {
     },
 
     async due(now, siteId = null, limit = 100) {
-      const rows = await db.rows<{ id: string }>(
+      // Every pending one, in sending order: the partial index's order, never a sort of them all.
+      const query = (on: Db) => on.rows<{ id: string }>(
         `SELECT d.id FROM deliveries d JOIN webhooks w ON w.site_id = d.site_id AND w.disabled_at IS NULL
          WHERE d.state = 'pending' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until <= $1)
            AND ($2::text IS NULL OR d.site_id = $2)
@@ -70,6 +160,7 @@ export function createOutbox(db: Db): Outbox {
          ORDER BY d.next_attempt_at, d.created_at, d.seq LIMIT $3`,
         [now, siteId, limit],
       );
+      const rows = siteId === null ? await db.atomically(query, IN_INDEX_ORDER) : await query(db);
       return rows.map((r) => r.id);
     },
 
@@ -94,34 +185,18 @@ export function createOutbox(db: Db): Outbox {
 
     async takeMany(ids, owner, now, leaseUntil) {
       if (!ids.length) return [];
-      return db.atomically(async (tx) => {
-        // Due by now too: a sender holding a list of due ids made a moment ago must not send one
-        // that another sender has meanwhile attempted and rescheduled.
-        const candidates = await tx.rows<{ id: string; site_id: string; slug: string }>(
-          `SELECT id, site_id, slug FROM deliveries
-           WHERE id = ANY($1::text[]) AND state = 'pending' AND next_attempt_at <= $2 AND (lease_until IS NULL OR lease_until <= $2)
-             AND NOT EXISTS (${OLDER_PENDING_OF_SLUG('deliveries')})
-           FOR UPDATE SKIP LOCKED`,
-          [ids, now],
-        );
-        if (!candidates.length) return [];
-        // One per slug, the first in the caller's order (oldest due first).
-        const order = new Map(ids.map((id, i) => [id, i]));
-        candidates.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-        const perSlug = new Map<string, (typeof candidates)[number]>();
-        for (const c of candidates) if (!perSlug.has(`${c.site_id}\0${c.slug}`)) perSlug.set(`${c.site_id}\0${c.slug}`, c);
-        const first = [...perSlug.values()];
-        const won = await tx.rows<{ delivery_id: string }>(TAKE_SLUGS, [first.map((c) => c.site_id), first.map((c) => c.slug), first.map((c) => c.id), owner, leaseUntil, now]);
-        if (!won.length) return [];
-        const rows = await tx.rows<{ id: string; site_id: string; slug: string; event: string; attempts: number; body: Buffer }>(
-          `UPDATE deliveries d SET lease_until = $1, lease_owner = $2 FROM delivery_bodies b
-           WHERE d.id = ANY($3::text[]) AND b.delivery_id = d.id
-           RETURNING d.id, d.site_id, d.slug, d.event, d.attempts, b.body`,
-          [leaseUntil, owner, won.map((w) => w.delivery_id)],
-        );
-        rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-        return rows.map((r): ClaimedDelivery => ({ id: r.id, siteId: r.site_id, slug: r.slug, event: r.event, attempts: r.attempts, body: r.body }));
-      });
+      const rows = await db.atomically((tx) => tx.rows<ClaimRow>(TAKE_MANY, [ids, now, owner, leaseUntil]), BY_KEY);
+      const order = new Map(ids.map((id, i) => [id, i]));
+      rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+      return rows.map(toClaimed);
+    },
+
+    async takeDue(now, siteId, limit, owner, leaseUntil) {
+      const values = [siteId, now, owner, leaseUntil, limit];
+      // Every site's: in the due index's order, never a sort of all that is pending (IN_INDEX_ORDER).
+      // One site's (publish): as the planner sees fit for that site.
+      const rows = siteId === null ? await db.atomically((tx) => tx.rows<ClaimRow>(TAKE_DUE, values), IN_INDEX_ORDER) : await db.rows<ClaimRow>(TAKE_DUE_OF_SITE, values);
+      return rows.map(toClaimed);
     },
 
     async release(ids, owner) {
@@ -152,7 +227,7 @@ export function createOutbox(db: Db): Outbox {
       return outbox.recordAttempts([{ id, attempt, verdict, now }]);
     },
 
-    // Three statements for the lot, whatever its size; a delivery listed twice is applied in order.
+    // One statement for the lot, whatever its size; a delivery listed twice is applied in order.
     async recordAttempts(records) {
       if (!records.length) return;
       const ids = new Set(records.map((r) => r.id));
@@ -161,27 +236,11 @@ export function createOutbox(db: Db): Outbox {
         return;
       }
       const col = <T>(f: (r: (typeof records)[number]) => T) => records.map(f);
-      await db.atomically(async (tx) => {
-        await tx.run(
-          `INSERT INTO attempts (delivery_id, url, started_at, duration_ms, status, error, error_kind, reply_url, reply_id)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[])`,
-          [col((r) => r.id), col((r) => r.attempt.url), col((r) => r.attempt.startedAt), col((r) => Math.round(r.attempt.durationMs)), col((r) => r.attempt.status), col((r) => r.attempt.error), col((r) => r.attempt.errorKind ?? null), col((r) => r.attempt.replyUrl), col((r) => r.attempt.replyId)],
-        );
-        // The new state: the verdict's, unless the delivery was superseded meanwhile (it stays so).
-        await tx.run(
-          `UPDATE deliveries d SET attempts = d.attempts + 1, last_status = v.status, last_error = v.error,
-             reply_url = COALESCE(v.reply_url, d.reply_url), reply_id = COALESCE(v.reply_id, d.reply_id),
-             state = CASE WHEN d.state = 'pending' THEN v.state ELSE d.state END,
-             next_attempt_at = CASE WHEN d.state = 'pending' AND v.state = 'pending' THEN v.next_at ELSE NULL END,
-             settled_at = CASE WHEN d.state = 'pending' AND v.state <> 'pending' THEN v.at ELSE d.settled_at END,
-             lease_until = NULL, lease_owner = NULL
-           FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[])
-             AS v(id, status, error, reply_url, reply_id, state, next_at, at)
-           WHERE d.id = v.id`,
-          [col((r) => r.id), col((r) => r.attempt.status), col((r) => attemptErrorText(r.attempt)), col((r) => r.attempt.replyUrl), col((r) => r.attempt.replyId), col((r) => r.verdict.state), col((r) => (r.verdict.state === 'pending' ? r.verdict.nextAttemptAt : null)), col((r) => r.now)],
-        );
-        await tx.run('DELETE FROM slug_leases WHERE delivery_id = ANY($1::text[])', [col((r) => r.id)]);
-      });
+      await db.run(RECORD_ATTEMPTS, [
+        col((r) => r.id), col((r) => r.attempt.url), col((r) => r.attempt.startedAt), col((r) => Math.round(r.attempt.durationMs)), col((r) => r.attempt.status),
+        col((r) => r.attempt.error), col((r) => r.attempt.errorKind ?? null), col((r) => r.attempt.replyUrl), col((r) => r.attempt.replyId),
+        col((r) => attemptErrorText(r.attempt)), col((r) => r.verdict.state), col((r) => (r.verdict.state === 'pending' ? r.verdict.nextAttemptAt : null)), col((r) => r.now),
+      ]);
     },
 
     async unacknowledged(siteId) {
@@ -215,20 +274,30 @@ export function createOutbox(db: Db): Outbox {
       return (await db.run(`UPDATE deliveries SET state = 'superseded', settled_at = $1, next_attempt_at = NULL WHERE id = $2 AND state = 'pending'`, [now, id])) > 0;
     },
 
+    // Made due now: idle workers are woken to send them.
     makeDue(siteId, now) {
-      return db.run(`UPDATE deliveries SET next_attempt_at = $1 WHERE site_id = $2 AND state = 'pending' AND next_attempt_at > $1`, [now, siteId]);
+      return db.atomically(async (tx) => {
+        const n = await tx.run(`UPDATE deliveries SET next_attempt_at = $1 WHERE site_id = $2 AND state = 'pending' AND next_attempt_at > $1`, [now, siteId]);
+        if (n) await tx.run(NOTIFY_DUE);
+        return n;
+      });
     },
 
     pendingMadeDue(siteId, now) {
       return db.atomically(async (tx) => {
         const rows = await tx.rows<{ id: string }>(`SELECT id FROM deliveries WHERE state = 'pending' AND ($1::text IS NULL OR site_id = $1) ORDER BY created_at, id`, [siteId]);
         await tx.run(`UPDATE deliveries SET next_attempt_at = $2 WHERE state = 'pending' AND ($1::text IS NULL OR site_id = $1) AND next_attempt_at > $2`, [siteId, now]);
+        if (rows.length) await tx.run(NOTIFY_DUE);
         return rows.map((r) => r.id);
       });
     },
 
     async makeOneDue(id, now) {
-      return (await db.run(`UPDATE deliveries SET next_attempt_at = least(next_attempt_at, $1) WHERE id = $2 AND state = 'pending'`, [now, id])) === 1;
+      return db.atomically(async (tx) => {
+        const made = (await tx.run(`UPDATE deliveries SET next_attempt_at = least(next_attempt_at, $1) WHERE id = $2 AND state = 'pending'`, [now, id])) === 1;
+        if (made) await tx.run(NOTIFY_DUE);
+        return made;
+      });
     },
 
     async newerForSlug(d) {

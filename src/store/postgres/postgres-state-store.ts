@@ -5,6 +5,7 @@ import { createSecretBox } from '../secret-box.ts';
 import type { StateParts, StateStore } from '../state-interface.ts';
 import { clientDb, createPool, describeUrl, explainConnectionError, inTransaction, poolDb, type Db } from './connection.ts';
 import { createChangeLog } from './change-log.ts';
+import { watchDue } from './due-watch.ts';
 import { createHostSlots } from './host-slots.ts';
 import { createLocks } from './locks.ts';
 import { migrate } from './migrations.ts';
@@ -48,6 +49,7 @@ export function openPostgresStateStore(url: string, serverSecret: string, opts: 
     hostSlots: createHostSlots(onPool),
     locks: createLocks(url, ready),
     ready,
+    watchDue: (wake) => watchDue(url, ready, wake),
     async transaction(work) {
       await ready();
       return inTransaction(pool, (db) => work(partsOn(db)));

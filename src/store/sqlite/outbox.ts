@@ -143,6 +143,11 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
       return db.transaction(() => ids.flatMap((id) => this.take(id, owner, now, leaseUntil) ?? []))();
     },
 
+    // One transaction: no other process writes between the list and the claims.
+    takeDue(now: number, siteId: string | null, limit: number, owner: string, leaseUntil: number): ClaimedDelivery[] {
+      return db.transaction(() => this.takeMany(this.due(now, siteId, limit), owner, now, leaseUntil))();
+    },
+
     release(ids: string[], owner: string): void {
       const free = db.prepare('UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE id = ? AND lease_owner = ?');
       db.transaction(() => ids.forEach((id) => free.run(id, owner)))();
