@@ -3,9 +3,10 @@
 // the dump and goes on with other changes at the same positions (the client would skip them
 // silently). Real parts: Debian's pg_dump and pg_restore against the test server, `quire publish`
 // and `quire start` on a real git repository. The cursor taken after the dump answers 410
-// CURSOR_EXPIRED in a restored database, both in a new one and in the original name re-created
-// (the URL unchanged), even after the restored log has grown past its position; in the database
-// itself it stays valid across server restarts.
+// CURSOR_EXPIRED in a restored database, in a new one, in the original restored in place
+// (`pg_restore --clean`) and in the original name re-created (the URL unchanged), even after the
+// restored log has grown past its position; in the database itself it stays valid across server
+// restarts.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -59,7 +60,7 @@ describe('a pg_dump restore and change-feed cursors', { timeout: 120_000 }, () =
     await cli(url, 'publish');
   };
 
-  it('a cursor from after the dump answers 410 CURSOR_EXPIRED in a restored database (a new one, or the name re-created); in its own it survives restarts', async () => {
+  it('a cursor from after the dump answers 410 CURSOR_EXPIRED in a restored database (a new one, the original restored in place, or the name re-created); in its own it survives restarts', async () => {
     p = createTempProject({ git: true });
     cleanups.push(() => p.cleanup());
     writeSite(p, 'one');
@@ -88,8 +89,8 @@ describe('a pg_dump restore and change-feed cursors', { timeout: 120_000 }, () =
     });
 
     /** Restores the dump into `url`'s database, publishes a change there (its log grows over the cursor's position) and asks with the cursor. */
-    const afterRestore = async (url: string, title: string) => {
-      execFileSync(bin('pg_restore'), ['--no-owner', `--dbname=${url}`, dump], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const afterRestore = async (url: string, title: string, options: string[] = []) => {
+      execFileSync(bin('pg_restore'), ['--no-owner', ...options, `--dbname=${url}`, dump], { stdio: ['ignore', 'pipe', 'pipe'] });
       // Restored: the log stands at the dump, before the edit; the content repository is past it.
       await publishEdit(url, 'one/articles/b.md', title, '2026-01-04T00:00:00Z');
       return serving(url, async (api) => {
@@ -114,6 +115,10 @@ describe('a pg_dump restore and change-feed cursors', { timeout: 120_000 }, () =
     adminSql(`CREATE DATABASE ${databaseOf(copy)}`);
     cleanups.push(() => adminSql(`DROP DATABASE IF EXISTS ${databaseOf(copy)} WITH (FORCE)`));
     expectExpired(await afterRestore(copy, 'B, in the restored copy'));
+
+    // Into the original database itself, its tables dropped and made again (`--clean`): the same
+    // database and OID, but not the same store.
+    expectExpired(await afterRestore(original, 'B, restored in place', ['--clean', '--if-exists']));
 
     // Into the original's name, dropped and made again: the URL every process has is unchanged.
     adminSql(`DROP DATABASE ${databaseOf(original)} WITH (FORCE)`);

@@ -34,11 +34,12 @@ export async function copySqliteStateToPostgres(stateDir: string, url: string): 
     const live = held.find((l) => l.host !== undefined && isAlive(l.pid));
     if (live) throw new StateStoreError(`the ${live.name} lock of ${file} is held by process ${live.pid} on ${live.host}: stop it (and every server and publish using this state) before copying`);
     const all = <R>(sql: string) => sqlite.prepare<[], R>(sql).all();
-    const databaseKey = await readDatabaseKey(poolDb(pool, async () => undefined)).catch((e: unknown) => {
+    await poolDb(pool, async () => undefined).rows('SELECT 1').catch((e: unknown) => {
       throw explainConnectionError(e, url);
     });
     return await inTransaction(pool, async (db) => {
       await migrate(db, describeUrl(url));
+      const databaseKey = await readDatabaseKey(db);
       await refuseUnlessEmpty(db, url);
       const webhooks = all<Record<string, unknown>>('SELECT * FROM webhooks ORDER BY site_id');
       await insertRows(db, 'webhooks', ['site_id', 'url', 'secret_sealed', 'secret_hint', 'extra_events', 'disabled_at', 'disabled_reason', 'created_at', 'updated_at'], ['text', 'text', 'text', 'text', 'boolean', 'bigint', 'text', 'bigint', 'bigint'], webhooks.map((w) => ({ ...w, extra_events: w.extra_events === 1 })));

@@ -3,7 +3,7 @@
 // the pool and its `tx` is bound to it.
 import { createSecretBox } from '../secret-box.ts';
 import type { StateParts, StateStore } from '../state-interface.ts';
-import { clientDb, createPool, describeUrl, explainConnectionError, inTransaction, poolDb, type Db } from './connection.ts';
+import { createPool, describeUrl, explainConnectionError, inTransaction, poolDb, type Db } from './connection.ts';
 import { createChangeLog } from './change-log.ts';
 import { watchDue } from './due-watch.ts';
 import { createHostSlots } from './host-slots.ts';
@@ -25,15 +25,12 @@ export function openPostgresStateStore(url: string, serverSecret: string, opts: 
       const client = await pool.connect().catch((e: unknown) => {
         throw explainConnectionError(e, url);
       });
-      try {
-        databaseKey = await readDatabaseKey(clientDb(client));
-      } finally {
-        client.release();
-      }
-      const key = databaseKey;
-      await inTransaction(pool, async (tx) => {
+      client.release();
+      databaseKey = await inTransaction(pool, async (tx) => {
         await migrate(tx, describeUrl(url));
+        const key = await readDatabaseKey(tx);
         await claimIdentity(tx, key);
+        return key;
       });
     })().catch((e: unknown) => {
       readying = null; // the next operation tries again (the server may be back)

@@ -2,17 +2,23 @@
 // of the state, so a pg_dump holds it, and a dump restored into another database (or into the same
 // name re-created) would answer the original's cursors, though its log went back to the dump and
 // goes on with other changes at the same positions: a client would skip them silently. So the row
-// also names the database it was made in: the cluster's system identifier (initdb's) and the
-// database's OID, which a restore from a dump never keeps. In another database the identity is
-// another one, derived from both, the same on every start; cursors of the original expire there.
-// What copies a database whole (a standby promoted, a file-level backup) keeps both: the same store.
+// also names where it was made: the cluster's system identifier (initdb's), the database's OID and
+// the OID of the identity's own table, which a restore from a dump never keeps (into the same
+// database too: `pg_restore --clean` makes the table again). Elsewhere the identity is another
+// one, derived from both, the same on every start; cursors of the original expire there. What
+// copies a database whole (a standby promoted, a file-level backup) keeps all three: the same store.
 import { createHash } from 'node:crypto';
 import type { Db } from './connection.ts';
 
-/** Where this connection's database is: `<system identifier>/<database OID>`. */
+/**
+ * Where this connection's store is: `<system identifier>/<database OID>/<OID of store_identity>`.
+ * Read once the migrations have made the table.
+ */
 export async function readDatabaseKey(db: Db): Promise<string> {
-  const [{ oid }] = (await db.rows<{ oid: string }>('SELECT oid::text AS oid FROM pg_database WHERE datname = current_database()')) as [{ oid: string }];
-  return `${await readSystemIdentifier(db)}/${oid}`;
+  const [{ oid, table }] = (await db.rows<{ oid: string; table: string }>(
+    "SELECT d.oid::text AS oid, 'store_identity'::regclass::oid::text AS table FROM pg_database d WHERE d.datname = current_database()",
+  )) as [{ oid: string; table: string }];
+  return `${await readSystemIdentifier(db)}/${oid}/${table}`;
 }
 
 /** initdb's identifier of the cluster; '' where the role may not read it (the OID alone then). */
@@ -22,9 +28,14 @@ async function readSystemIdentifier(db: Db): Promise<string> {
   return (await db.rows<{ id: string }>('SELECT system_identifier::text AS id FROM pg_catalog.pg_control_system()'))[0]!.id;
 }
 
-/** Records where the identity was made, once (a store made before this was recorded claims it at its next start). */
+/**
+ * Records where the identity was made, once (a store made before this was recorded claims it at
+ * its next start). One recorded without the table's OID (`<system>/<database>`) that names this
+ * database takes this key whole.
+ */
 export async function claimIdentity(tx: Db, databaseKey: string): Promise<void> {
-  await tx.run('UPDATE store_identity SET made_in = $1 WHERE made_in IS NULL', [databaseKey]);
+  const withoutTable = databaseKey.slice(0, databaseKey.lastIndexOf('/'));
+  await tx.run('UPDATE store_identity SET made_in = $1 WHERE made_in IS NULL OR made_in = $2', [databaseKey, withoutTable]);
 }
 
 /** The identity in the database `databaseKey`: the stored one where it was made, else one of this database. */
