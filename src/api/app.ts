@@ -73,6 +73,9 @@ const MAX_AGE = 3600;
 const PUBLIC_CACHE = `public, max-age=${MAX_AGE}`;
 /** Answers to a preview key: drafts must never sit in a shared cache, nor in a browser's. */
 const PREVIEW_CACHE = 'private, no-store';
+/** Images, named by their content: cached for a year (shorter for those only expiring articles use). */
+const IMAGE_MAX_AGE = 31_536_000;
+const IMAGE_CACHE = `public, max-age=${IMAGE_MAX_AGE}, immutable`;
 /** The change feed: an answer depends on the cursor and grows with every publish; a poll must reach the server. */
 const FEED_CACHE = 'no-store';
 
@@ -250,9 +253,12 @@ export function createApiApp(deps: ApiDeps): Hono {
     const bytes = !asset ? null : preview ? await store.readPreviewImage(asset.siteId, asset.name) : await store.readImage(asset.siteId, asset.name);
     if (!asset || !bytes) throw new ApiError('ROUTE_NOT_FOUND', 'no such asset');
     const etag = `"${hashInImageName(asset.name) ?? hashBytes(bytes)}"`;
+    // Named by its content, an image is cached for a year, unless only articles that expire use
+    // it: then no longer than it is served (withdrawn with them, it must not outlive them in a cache).
+    const until = (store.current()?.sites.get(asset.siteId) as Partial<TimedSiteContent> | undefined)?.imagesUntil?.get(asset.name);
     const headers = {
       ...okHeaders(etag, contentTypeOf(asset.name)),
-      'cache-control': preview ? PREVIEW_CACHE : 'public, max-age=31536000, immutable',
+      'cache-control': preview ? PREVIEW_CACHE : until === undefined ? IMAGE_CACHE : `public, max-age=${maxAgeUntil(until, clock(), IMAGE_MAX_AGE)}`,
       // An uploaded SVG must not run script on this origin, which also serves the admin app.
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
     };

@@ -19,6 +19,11 @@ import { changeTimes, isLiveAt, nextChangeAfter, type ArticleWindow } from '../s
 export interface TimedSiteContent extends SiteContent {
   /** The next instant at which this site's answers change (a go-live or an expiry); null: none ahead. */
   changesAt: number | null;
+  /**
+   * Public images that only articles with an expiry use, by hashed name: the last of those
+   * expiries, when the image may stop being served (no cache may keep it past that). Absent: none.
+   */
+  imagesUntil?: ReadonlyMap<string, number>;
 }
 
 export interface TimedSnapshot extends DistSnapshot {
@@ -63,7 +68,8 @@ function siteAt(site: SiteContent, m: ManifestSite, nowMs: number): TimedSiteCon
     const body = site.articles.get(slug); // absent where bodies are read per request (the edge)
     if (body) articles.set(slug, servedOnRead(body, e, nowMs, m.articles));
   }
-  if (!hidden.size) return { ...site, articles, changesAt };
+  const imagesUntil = expiringImages(m, hidden);
+  if (!hidden.size) return { ...site, articles, changesAt, imagesUntil };
 
   // The list without the hidden items: their bytes cut from the build's list (never re-serialized),
   // and its index made as the build makes it.
@@ -82,7 +88,26 @@ function siteAt(site: SiteContent, m: ManifestSite, nowMs: number): TimedSiteCon
     articles,
     images: liveImages(m, hidden),
     changesAt,
+    imagesUntil,
   };
+}
+
+/** The images that only live articles with an expiry use, each with the last of those expiries. */
+function expiringImages(m: ManifestSite, hidden: ReadonlySet<string>): ReadonlyMap<string, number> {
+  const until = new Map<string, number>();
+  const forGood = new Set<string>();
+  for (const [slug, e] of Object.entries(m.articles)) {
+    if (hidden.has(slug)) continue;
+    for (const sitePath of e.images) {
+      const name = m.images[sitePath];
+      if (!name || forGood.has(name)) continue;
+      if (!e.expiresAt) {
+        forGood.add(name);
+        until.delete(name);
+      } else until.set(name, Math.max(until.get(name) ?? -Infinity, Date.parse(e.expiresAt)));
+    }
+  }
+  return until;
 }
 
 /** The hashed names of the images that articles live now use: one only others use is not served yet (or no more). */

@@ -133,7 +133,15 @@ describe('images of articles not live', () => {
 
   it('an image only an expired article used is withdrawn with it', async () => {
     now = END - 1;
-    expect((await get(image('images/ending.png'), null)).status).toBe(200);
+    const ending = await get(image('images/ending.png'), null);
+    expect(ending.status).toBe(200);
+    // No cache may keep it past the expiry (before: a year, immutable).
+    expect(ending.headers.get('cache-control')).toBe('public, max-age=0');
+    now = END - 90_000;
+    expect((await get(image('images/ending.png'), null)).headers.get('cache-control')).toBe('public, max-age=90');
+    // One a live article without an expiry uses too is cached for a year.
+    expect((await get(image('images/shared.png'), null)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    now = END - 1;
     now = END;
     expect((await get(image('images/ending.png'), null)).status).toBe(404);
     expect((await get(image('images/ending.png'), api.keyring.previewKeyFor('one'))).status).toBe(200);
