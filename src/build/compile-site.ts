@@ -144,27 +144,22 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
     } else todo.push({ source, checkKey, inputKey });
   }
 
-  const renderChunk = async (start: number) => {
+  const renderChunk = (start: number) => {
     const chunk = todo.slice(start, start + CHUNK);
-    const inputs: RenderInput[] = await Promise.all(
-      chunk.map(async ({ source }) => ({
-        markdown: await readMarkdown(source),
-        lang: source.meta.lang ?? site.lang,
-        articleDir: path.posix.dirname(source.sitePath),
-        bodyLine: source.bodyLine,
-        resolveImage: images.url,
-      })),
-    );
-    return { chunk, inputs, outputs: await renderWithCache(inputs, deps, site.id, loaded) };
+    const inputs: RenderInput[] = chunk.map(({ source }) => ({
+      markdown: readMarkdown(source),
+      lang: source.meta.lang ?? site.lang,
+      articleDir: path.posix.dirname(source.sitePath),
+      bodyLine: source.bodyLine,
+      resolveImage: images.url,
+    }));
+    return { chunk, inputs, outputs: renderWithCache(inputs, deps, site.id, loaded) };
   };
-  // Two chunks are under way at a time: while this thread turns one into JSON and writes it,
-  // the next is already read and queued, so the render workers do not wait for this thread.
-  const startChunk = (start: number) => {
-    if (start >= todo.length) return null;
-    const rendering = renderChunk(start);
-    rendering.catch(() => {}); // awaited below; a throw in between must not leave it unhandled
-    return rendering;
-  };
+  // Two chunks are under way at a time: while this thread turns one into JSON and writes it (each
+  // article as soon as its batch is rendered), the next is already read and queued, so the render
+  // workers do not wait for this thread, nor this thread for a whole chunk: the build's last
+  // chunk is written while it renders, not after.
+  const startChunk = (start: number) => (start < todo.length ? renderChunk(start) : null);
   // Loading left its garbage (every file's text and front matter) in this heap; collected now, it
   // does not add to the peak while the first chunks and the workers' heaps grow.
   if (todo.length > CHUNK) collectGarbage();
@@ -173,14 +168,13 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   const encoder = writer && createDistEncoder((rel, bytes) => writer.write(rel, bytes));
   const ahead = [startChunk(0), startChunk(CHUNK)];
   for (let start = 0; start < todo.length; start += CHUNK) {
-    const { chunk, inputs, outputs } = await ahead.shift()!;
-    ahead.push(startChunk(start + 2 * CHUNK));
+    const { chunk, inputs, outputs } = ahead.shift()!;
     if (start > 0) collectGarbage(); // the previous chunk's garbage: see collect-garbage.ts
     for (let i = 0; i < chunk.length; i++) {
       // Now and then the render workers' answers are taken, so they get their next batches.
       if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise(setImmediate);
       const { source, checkKey, inputKey } = chunk[i]!;
-      const out = outputs[i]!;
+      const out = await outputs[i]!;
       if (!renderFailed(out.problems)) deps.checked.set(checkKey, out.problems);
       reportProblems(source, out.problems, issues);
       const { meta } = source;
@@ -206,18 +200,19 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
         author: author ? { name: author.name, bio: author.bio, url: author.url } : null,
       };
       const item = toListItem(body, meta.excerpt ?? (out.excerpt || meta.metaDescription || ''));
-      const bodyJson = JSON.stringify(body);
+      // Each body is encoded to UTF-8 once, and those bytes are hashed, written and compressed.
+      const bodyBytes = Buffer.from(JSON.stringify(body));
       const articleImages = [...new Set([...(meta.image?.kind === 'file' ? [meta.image.sitePath] : []), ...out.images])];
       if (meta.status !== 'published') {
         // Drafts go to the preview area only: no webhook payload, not in the list.
         const itemJson = JSON.stringify(item);
-        deps.writer?.write(previewArticleFile(site.id, meta.slug), bodyJson);
+        deps.writer?.write(previewArticleFile(site.id, meta.slug), bodyBytes);
         deps.writer?.write(previewItemFile(site.id, meta.slug), itemJson);
         drafts[meta.slug] = {
           file: source.sitePath,
           sourceHash: source.hash,
           inputKey,
-          bodyHash: hashBytes(bodyJson),
+          bodyHash: hashBytes(bodyBytes),
           itemHash: hashBytes(itemJson),
           kind: meta.kind,
           publishedAt: body.publishedAt,
@@ -227,6 +222,8 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
         };
         continue;
       }
+      // Written and hashed as a string: its bytes are made and freed outside the JS heap (a Buffer
+      // here waits for a collection, ~20 KB an article).
       const payloadJson = JSON.stringify(toWebhookArticle(body));
       deps.writer?.write(payloadFile(site.id, meta.slug), payloadJson);
       items.push({ slug: meta.slug, kind: meta.kind, publishedAt: body.publishedAt, updatedAt: body.updatedAt, json: UTF8.encode(JSON.stringify(item)) });
@@ -234,7 +231,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
         file: source.sitePath,
         sourceHash: source.hash,
         inputKey,
-        bodyHash: hashBytes(bodyJson),
+        bodyHash: hashBytes(bodyBytes),
         payloadHash: hashBytes(payloadJson),
         kind: meta.kind,
         publishedAt: body.publishedAt,
@@ -244,13 +241,15 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
         ...(body.related.length ? { related: body.related.map((r) => r.slug) } : {}),
       });
       if (deps.writer && encoder) {
-        const bodyBytes = Buffer.from(bodyJson);
         deps.writer.write(articleFile(site.id, meta.slug), bodyBytes);
         encoder.add(articleFile(site.id, meta.slug), bodyBytes, (codings) => {
           if (codings.length) entry.encodings = codings;
         });
       }
     }
+    // Rendered: the chunk after next is read and queued, and the render cache written (a transaction per chunk).
+    ahead.push(startChunk(start + 2 * CHUNK));
+    deps.renderCache.flush();
     await encoder?.flush(CHUNK); // bounds the bodies held for compression to about a chunk
   }
 
@@ -335,23 +334,38 @@ function reportProblems(source: ArticleSource, problems: RenderProblem[], issues
   for (const p of problems) issues.push(issue(source.file, p, p.code, p.message));
 }
 
-async function renderWithCache(inputs: RenderInput[], deps: CompileDeps, siteId: string, loaded: LoadedSite): Promise<RenderOutput[]> {
+/**
+ * Each input's output, from the render cache or rendered (the cache is given the new ones as they
+ * come; flushed by the caller), one promise per input.
+ */
+function renderWithCache(inputs: RenderInput[], deps: CompileDeps, siteId: string, loaded: LoadedSite): Promise<RenderOutput>[] {
   const cache = deps.renderCache;
   const keys = inputs.map((input) => cache.key(input));
-  const outputs: (RenderOutput | undefined)[] = inputs.map((input, i) => cache.get(keys[i]!, input));
+  const outputs: (RenderOutput | Promise<RenderOutput> | undefined)[] = inputs.map((input, i) => cache.get(keys[i]!, input));
   const missing = outputs.flatMap((o, i) => (o ? [] : [i]));
-  if (missing.length === 0) return outputs as RenderOutput[];
-  const todo = missing.map((i) => inputs[i]!);
-  // Many on the workers; a few here, with the pipeline loaded on first use (a build with nothing to
-  // render never loads it).
-  const rendered =
-    deps.pool && todo.length >= POOL_THRESHOLD
-      ? await deps.pool.render(siteId, deps.publicUrl, loaded.images, todo.map(({ resolveImage: _, ...rest }) => rest))
-      : todo.map((await import('../render/render-markdown.ts')).renderMarkdown);
-  missing.forEach((inputIndex, j) => {
-    outputs[inputIndex] = rendered[j]!;
-    if (!renderFailed(rendered[j]!.problems)) cache.set(keys[inputIndex]!, rendered[j]!, inputs[inputIndex]!);
+  if (missing.length) {
+    const todo = missing.map((i) => inputs[i]!);
+    // Many on the workers; a few here, with the pipeline loaded on first use (a build with nothing to
+    // render never loads it).
+    const rendered =
+      deps.pool && todo.length >= POOL_THRESHOLD
+        ? deps.pool.renderEach(siteId, deps.publicUrl, loaded.images, todo.map(({ resolveImage: _, ...rest }) => rest))
+        : renderHere(todo);
+    missing.forEach((inputIndex, j) => {
+      outputs[inputIndex] = rendered[j]!.then((output) => {
+        if (!renderFailed(output.problems)) cache.set(keys[inputIndex]!, output, inputs[inputIndex]!);
+        return output;
+      });
+    });
+  }
+  return outputs.map((o) => {
+    const output = Promise.resolve(o!);
+    output.catch(() => {}); // awaited in order; one left behind by a failed build must not be unhandled
+    return output;
   });
-  cache.flush();
-  return outputs as RenderOutput[];
+}
+
+function renderHere(inputs: RenderInput[]): Promise<RenderOutput>[] {
+  const all = import('../render/render-markdown.ts').then(({ renderMarkdown }) => inputs.map(renderMarkdown));
+  return inputs.map((_, i) => all.then((outputs) => outputs[i]!));
 }

@@ -38,6 +38,12 @@ export interface RenderPool {
   /** Starts the workers ahead of the first render, so their start-up overlaps other work. */
   warm(): void;
   render(siteId: string, publicUrl: string, images: Map<string, ImageFile>, inputs: WorkerRenderInput[]): Promise<RenderOutput[]>;
+  /**
+   * render(), with one promise per input, settled when its batch comes back: the caller can use
+   * the first outputs while the workers render the rest (a build's last chunk is then written as
+   * it is rendered, not after all of it).
+   */
+  renderEach(siteId: string, publicUrl: string, images: Map<string, ImageFile>, inputs: WorkerRenderInput[]): Promise<RenderOutput>[];
   close(): Promise<void>;
   /** Batches rendered in the main thread because a worker ran out of memory on them (or could not start). */
   readonly fallbacks: number;
@@ -223,24 +229,31 @@ export function createRenderPool(fixedSize?: number, memoryCapMb = WORKER_OLD_SP
     return [newSlot()];
   };
 
+  const renderEach: RenderPool['renderEach'] = (siteId, publicUrl, images, inputs) => {
+    // A chunk still under way when its build failed may ask after close: no new workers for it.
+    if (closed) return inputs.map(() => Promise.reject(new RenderPoolClosedError()));
+    if (size === 0 || inlineOnly) {
+      const all = renderInline(siteId, publicUrl, images, inputs);
+      return inputs.map((_, i) => all.then((outputs) => outputs[i]!));
+    }
+    slots ??= start();
+    const site: SiteMessage = { type: 'site', key: String(nextSite++), siteId, publicUrl, images: [...images] };
+    const each: Promise<RenderOutput>[] = [];
+    for (let i = 0; i < inputs.length; i += BATCH) {
+      const message: RenderMessage = { type: 'render', id: nextId++, siteKey: site.key, inputs: inputs.slice(i, i + BATCH) };
+      const batch = new Promise<RenderOutput[]>((resolve, reject) => queue.push({ message, site, images, resolve, reject }));
+      message.inputs.forEach((_, j) => each.push(batch.then((outputs) => outputs[j]!)));
+    }
+    for (const slot of slots) dispatch(slot);
+    return each;
+  };
+
   return {
     warm() {
       if (size > 0 && !closed) slots ??= start();
     },
-    async render(siteId, publicUrl, images, inputs) {
-      // A chunk still under way when its build failed may ask after close: no new workers for it.
-      if (closed) throw new RenderPoolClosedError();
-      if (size === 0 || inlineOnly) return renderInline(siteId, publicUrl, images, inputs);
-      slots ??= start();
-      const site: SiteMessage = { type: 'site', key: String(nextSite++), siteId, publicUrl, images: [...images] };
-      const batches: Promise<RenderOutput[]>[] = [];
-      for (let i = 0; i < inputs.length; i += BATCH) {
-        const message: RenderMessage = { type: 'render', id: nextId++, siteKey: site.key, inputs: inputs.slice(i, i + BATCH) };
-        batches.push(new Promise((resolve, reject) => queue.push({ message, site, images, resolve, reject })));
-      }
-      for (const slot of slots) dispatch(slot);
-      return (await Promise.all(batches)).flat();
-    },
+    render: (siteId, publicUrl, images, inputs) => Promise.all(renderEach(siteId, publicUrl, images, inputs)),
+    renderEach,
     get fallbacks() {
       return fallbacks;
     },

@@ -57,7 +57,8 @@ export interface SourceEntry {
 }
 export type SourceCache = Map<string, SourceEntry>;
 
-const READ_CONCURRENCY = 64;
+/** Article files looked at between two turns of the event loop (~10-20 ms of reading and parsing). */
+const YIELD_EVERY = 128;
 
 /** Told once, while loading, that many articles are new or changed (a build starts its renderers). */
 export interface ChangeWatch {
@@ -129,52 +130,50 @@ async function loadArticles(
 ): Promise<ArticleSource[]> {
   const files = (await walkFiles(path.join(site.dir, 'articles'), issues, budget)).filter((f) => f.toLowerCase().endsWith('.md')).sort();
   const results: (ArticleSource | null)[] = new Array(files.length).fill(null);
-  let next = 0;
-  const worker = async () => {
-    while (next < files.length) {
-      const index = next++;
-      const file = files[index]!;
-      // lstat, sync: ~5x faster than fs.promises.stat for many small files; the walk saw no link here.
-      const stat = fsSync.lstatSync(file);
-      if (stat.size > CONTENT_LIMITS.articleBytes) {
-        issues.push(tooLargeIssue(file, stat.size, CONTENT_LIMITS.articleBytes));
-        continue;
-      }
-      let entry = cache.get(file);
-      if (!entry || entry.size !== stat.size || entry.mtimeMs !== stat.mtimeMs || entry.ctimeMs !== stat.ctimeMs || entry.ino !== stat.ino) {
-        noteChanged();
-        const bytes = await readContentFile(file, CONTENT_LIMITS.articleBytes, issues);
-        if (!bytes) continue;
-        // The body is not kept: a large site's bodies would all sit in memory at once. It is read
-        // again (and checked against this hash) when it has to be rendered.
-        const parsed = parseSafely(file, bytes);
-        entry = {
-          size: stat.size,
-          mtimeMs: stat.mtimeMs,
-          ctimeMs: stat.ctimeMs,
-          ino: stat.ino,
-          hash: createHash('sha256').update(bytes).digest('hex'),
-          meta: parsed.meta,
-          bodyLine: parsed.bodyLine,
-          ...(parsed.issues.length ? { issues: parsed.issues } : {}),
-        };
-        cache.set(file, entry);
-      }
-      if (entry.issues) issues.push(...entry.issues);
-      if (!entry.meta) continue;
-      results[index] = {
-        siteId: site.id,
-        file,
-        sitePath: sitePathOf(site.dir, file),
-        hash: entry.hash,
-        mtimeMs: stat.mtimeMs,
-        meta: entry.meta,
-        bodyLine: entry.bodyLine,
-        memo: entry,
-      };
+  for (let index = 0; index < files.length; index++) {
+    // Reads are synchronous (readContentFile): now and then the event loop gets a turn, so that a
+    // server loading a large site in its process still answers meanwhile.
+    if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise(setImmediate);
+    const file = files[index]!;
+    // lstat, sync: ~5x faster than fs.promises.stat for many small files; the walk saw no link here.
+    const stat = fsSync.lstatSync(file);
+    if (stat.size > CONTENT_LIMITS.articleBytes) {
+      issues.push(tooLargeIssue(file, stat.size, CONTENT_LIMITS.articleBytes));
+      continue;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker));
+    let entry = cache.get(file);
+    if (!entry || entry.size !== stat.size || entry.mtimeMs !== stat.mtimeMs || entry.ctimeMs !== stat.ctimeMs || entry.ino !== stat.ino) {
+      noteChanged();
+      const bytes = readContentFile(file, CONTENT_LIMITS.articleBytes, issues);
+      if (!bytes) continue;
+      // The body is not kept: a large site's bodies would all sit in memory at once. It is read
+      // again (and checked against this hash) when it has to be rendered.
+      const parsed = parseSafely(file, bytes);
+      entry = {
+        size: stat.size,
+        mtimeMs: stat.mtimeMs,
+        ctimeMs: stat.ctimeMs,
+        ino: stat.ino,
+        hash: createHash('sha256').update(bytes).digest('hex'),
+        meta: parsed.meta,
+        bodyLine: parsed.bodyLine,
+        ...(parsed.issues.length ? { issues: parsed.issues } : {}),
+      };
+      cache.set(file, entry);
+    }
+    if (entry.issues) issues.push(...entry.issues);
+    if (!entry.meta) continue;
+    results[index] = {
+      siteId: site.id,
+      file,
+      sitePath: sitePathOf(site.dir, file),
+      hash: entry.hash,
+      mtimeMs: stat.mtimeMs,
+      meta: entry.meta,
+      bodyLine: entry.bodyLine,
+      memo: entry,
+    };
+  }
   files.forEach((file, i) => results[i] === null && unread.push(file));
   return results.filter((r): r is ArticleSource => r !== null);
 }
@@ -190,8 +189,8 @@ function parseSafely(file: string, bytes: Uint8Array): ReturnType<typeof parseAr
 }
 
 /** The article's Markdown body, read now and checked against the hash seen when loading. */
-export async function readMarkdown(source: ArticleSource): Promise<string> {
-  const bytes = await readContentFile(source.file, CONTENT_LIMITS.articleBytes, []);
+export function readMarkdown(source: ArticleSource): string {
+  const bytes = readContentFile(source.file, CONTENT_LIMITS.articleBytes, []);
   if (!bytes || createHash('sha256').update(bytes).digest('hex') !== source.hash) {
     throw new Error(`${source.sitePath} changed while it was being built; build again`);
   }

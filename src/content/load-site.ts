@@ -13,7 +13,7 @@ const SITE_FIELDS = ['name', 'lang', 'url', 'articlePath', 'timezone', 'previewU
 const AUTHOR_FIELDS = ['name', 'bio', 'url'] as const;
 
 async function readYaml(file: string, issues: ContentIssue[]) {
-  const bytes = await readContentFile(file, CONTENT_LIMITS.yamlBytes, issues);
+  const bytes = readContentFile(file, CONTENT_LIMITS.yamlBytes, issues);
   if (!bytes) return null;
   const text = decodeUtf8(bytes);
   if (text === null) {

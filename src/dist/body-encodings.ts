@@ -1,7 +1,8 @@
 // The compressed variants of a body (brotli and gzip), made the same way by the build (stored
 // beside the body in dist/) and by the API for bodies made at request time. Compression runs on
 // libuv's thread pool (zlib's async calls), so the thread that calls it goes on with its work.
-// Why these settings: docs/benchmarks.md ("Compressed answers").
+// Why these settings: docs/benchmarks.md ("Compressed answers"; brotli 6 for articles: "A cold
+// build's output").
 //
 // zlib is taken from the running Node process, not imported: the edge Worker bundles the API app
 // and has no zlib; there, bodies made at request time are answered in identity (encodeBody gives
@@ -17,9 +18,14 @@ import { CONTENT_CODINGS, type ContentCoding } from './layout.ts';
 export const MIN_ENCODED_BYTES = 1024;
 
 /**
- * Brotli 8: within 6 % of 11's size on our JSON at a fortieth of its CPU (9 costs eight times 8
- * for nothing); gzip 6, zlib's default (9 gives the same size for more time).
+ * Brotli 6 for an article's body (under 64 KiB): on article bodies as large as 32 KiB it is
+ * within 0.6 % of 8's size at seven eighths of its CPU, and every article of a cold build is
+ * compressed. Brotli 8 for larger bodies (a site's list up to ~2,000 articles, a filtered page):
+ * there 8 is 5-10 % smaller than 6, within 6 % of 11's size at a fortieth of its CPU (9 costs
+ * eight times 8 for nothing). gzip 6, zlib's default (9 gives the same size for more time).
  */
+const SMALL_BODY_BYTES = 64 * 1024;
+const SMALL_SETTINGS = { brotli: 6, gzip: 6 };
 const SETTINGS = { brotli: 8, gzip: 6 };
 /**
  * Bodies this large (the list of a site of some 2,000 articles and more) are made again by every
@@ -30,13 +36,15 @@ const SETTINGS = { brotli: 8, gzip: 6 };
 const LARGE_BODY_BYTES = 2 ** 20;
 const LARGE_SETTINGS = { brotli: 4, gzip: 4 };
 
+const settingsFor = (size: number) => (size < SMALL_BODY_BYTES ? SMALL_SETTINGS : size < LARGE_BODY_BYTES ? SETTINGS : LARGE_SETTINGS);
+
 const zlib = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:zlib') as typeof Zlib | undefined;
 
 const promised = (run: (bytes: Uint8Array, options: object, done: (err: Error | null, out: Uint8Array) => void) => void, bytes: Uint8Array, options: object): Promise<Uint8Array> =>
   new Promise((resolve, reject) => run(bytes, options, (err, out) => (err ? reject(err) : resolve(out))));
 
 function compress(zlib: typeof Zlib, bytes: Uint8Array, coding: ContentCoding): Promise<Uint8Array> {
-  const settings = bytes.byteLength >= LARGE_BODY_BYTES ? LARGE_SETTINGS : SETTINGS;
+  const settings = settingsFor(bytes.byteLength);
   if (coding === 'gzip') return promised(zlib.gzip, bytes, { level: settings.gzip });
   return promised(zlib.brotliCompress, bytes, {
     params: {
