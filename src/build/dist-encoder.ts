@@ -1,9 +1,17 @@
 // Compresses the build's bodies for dist/ while the build goes on: each body is handed over as it
 // is written, compressed on libuv's thread pool (body-encodings.ts), and its variants are written
 // by this thread when it next flushes (never from a callback, so nothing lands in a tree after
-// the build gave it up). Few at a time: the same pool reads the Markdown the render workers
-// wait for.
-import { codingsOf, encodeForDist } from '../dist/body-encodings.ts';
+// the build gave it up). Two at a time.
+//
+// On a machine of one or two cores, an article's body is compressed here and now instead: the
+// render workers already take every core, so the pool's threads only compete with them, and
+// handing each body over and back (a stream, a callback, a promise per coding) cost ~0.1-0.3 s
+// more CPU per 2,000 articles than compressing in place, and its per-thread allocations more
+// peak RSS (docs/benchmarks.md, "a cold build's output"). With more cores the pool keeps this
+// thread, which feeds the workers, free. Large bodies (a list) always go to the pool, so that
+// writing the list's index overlaps them.
+import os from 'node:os';
+import { codingsOf, encodeForDist, encodeForDistNow } from '../dist/body-encodings.ts';
 import type { EncodedVariants } from '../dist/dist-reader.ts';
 import { encodedFile, type ContentCoding } from '../dist/layout.ts';
 
@@ -21,7 +29,10 @@ interface Job {
   result: Promise<EncodedVariants> | null;
 }
 
-export function createDistEncoder(write: (rel: string, bytes: Uint8Array) => void, concurrency = 2): DistEncoder {
+/** Bodies up to this size (an article's) are compressed in place when `inPlace` says so. */
+const IN_PLACE_MAX_BYTES = 64 * 1024;
+
+export function createDistEncoder(write: (rel: string, bytes: Uint8Array) => void, { inPlace = os.availableParallelism() <= 2, concurrency = 2 } = {}): DistEncoder {
   const queue: Job[] = [];
   let started = 0; // jobs of `queue` whose compression has started
   let running = 0;
@@ -41,6 +52,11 @@ export function createDistEncoder(write: (rel: string, bytes: Uint8Array) => voi
 
   return {
     add(rel, bytes, done) {
+      if (inPlace && bytes.byteLength <= IN_PLACE_MAX_BYTES) {
+        const variants = encodeForDistNow(bytes);
+        for (const coding of codingsOf(variants)) write(encodedFile(rel, coding), variants[coding]!);
+        return done(codingsOf(variants));
+      }
       queue.push({ rel, bytes, done, result: null });
       startMore();
     },

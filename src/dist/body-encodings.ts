@@ -43,10 +43,10 @@ const zlib = (globalThis as { process?: { getBuiltinModule?: (id: string) => unk
 const promised = (run: (bytes: Uint8Array, options: object, done: (err: Error | null, out: Uint8Array) => void) => void, bytes: Uint8Array, options: object): Promise<Uint8Array> =>
   new Promise((resolve, reject) => run(bytes, options, (err, out) => (err ? reject(err) : resolve(out))));
 
-function compress(zlib: typeof Zlib, bytes: Uint8Array, coding: ContentCoding): Promise<Uint8Array> {
+function optionsFor(zlib: typeof Zlib, bytes: Uint8Array, coding: ContentCoding): Zlib.ZlibOptions | Zlib.BrotliOptions {
   const settings = settingsFor(bytes.byteLength);
-  if (coding === 'gzip') return promised(zlib.gzip, bytes, { level: settings.gzip });
-  return promised(zlib.brotliCompress, bytes, {
+  if (coding === 'gzip') return { level: settings.gzip };
+  return {
     params: {
       [zlib.constants.BROTLI_PARAM_QUALITY]: settings.brotli,
       [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
@@ -55,7 +55,11 @@ function compress(zlib: typeof Zlib, bytes: Uint8Array, coding: ContentCoding): 
       // per call cost a build ~90 MiB more peak RSS and a fifth more CPU.
       [zlib.constants.BROTLI_PARAM_LGWIN]: windowBitsFor(zlib, bytes.byteLength),
     },
-  });
+  };
+}
+
+function compress(zlib: typeof Zlib, bytes: Uint8Array, coding: ContentCoding): Promise<Uint8Array> {
+  return promised(coding === 'gzip' ? zlib.gzip : zlib.brotliCompress, bytes, optionsFor(zlib, bytes, coding));
 }
 
 /** The smallest brotli window (log2 of its bytes) that holds `size` bytes, within brotli's 10–24. */
@@ -74,10 +78,25 @@ export async function encodeBody(bytes: Uint8Array, coding: ContentCoding): Prom
  */
 export async function encodeForDist(bytes: Uint8Array): Promise<EncodedVariants> {
   if (bytes.byteLength < MIN_ENCODED_BYTES) return {};
-  const encoded = await Promise.all(CONTENT_CODINGS.map((coding) => encodeBody(bytes, coding)));
+  return variantsOf(bytes, await Promise.all(CONTENT_CODINGS.map((coding) => encodeBody(bytes, coding))));
+}
+
+/**
+ * encodeForDist() on this thread, without the thread pool: no handing over and back, at the cost
+ * of this thread's time (see dist-encoder.ts for when the build does that).
+ */
+export function encodeForDistNow(bytes: Uint8Array): EncodedVariants {
+  if (!zlib || bytes.byteLength < MIN_ENCODED_BYTES) return {};
+  const z = zlib;
+  return variantsOf(bytes, CONTENT_CODINGS.map((coding) => (coding === 'gzip' ? z.gzipSync : z.brotliCompressSync)(bytes, optionsFor(z, bytes, coding))));
+}
+
+/** The encoded bytes that are smaller than the body, by coding. */
+function variantsOf(bytes: Uint8Array, encoded: (Uint8Array | null)[]): EncodedVariants {
   const variants: EncodedVariants = {};
   CONTENT_CODINGS.forEach((coding, i) => {
-    if (encoded[i]) variants[coding] = encoded[i];
+    const e = encoded[i];
+    if (e && e.byteLength < bytes.byteLength) variants[coding] = e;
   });
   return variants;
 }
