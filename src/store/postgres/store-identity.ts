@@ -5,8 +5,9 @@
 // also names where it was made: the cluster's system identifier (initdb's), the database's OID and
 // the OID of the identity's own table, which a restore from a dump never keeps (into the same
 // database too: `pg_restore --clean` makes the table again). Elsewhere the identity is another
-// one, derived from both, the same on every start; cursors of the original expire there. What
-// copies a database whole (a standby promoted, a file-level backup) keeps all three: the same store.
+// one, derived from the stored id and the OIDs, the same on every start; cursors of the original
+// expire there. What copies a database whole (a standby promoted, a file-level backup) keeps all
+// three: the same store.
 import { createHash } from 'node:crypto';
 import type { Db } from './connection.ts';
 
@@ -21,11 +22,33 @@ export async function readDatabaseKey(db: Db): Promise<string> {
   return `${await readSystemIdentifier(db)}/${oid}/${table}`;
 }
 
-/** initdb's identifier of the cluster; '' where the role may not read it (the OID alone then). */
+/**
+ * initdb's identifier of the cluster; '' where it cannot be read: a role without the right to, or
+ * a PostgreSQL-compatible service without the function. The store opens there too, and the
+ * identity rests on the OIDs alone (see sameDatabase).
+ */
 async function readSystemIdentifier(db: Db): Promise<string> {
-  const [{ allowed }] = (await db.rows<{ allowed: boolean }>("SELECT has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE') AS allowed")) as [{ allowed: boolean }];
-  if (!allowed) return '';
-  return (await db.rows<{ id: string }>('SELECT system_identifier::text AS id FROM pg_catalog.pg_control_system()'))[0]!.id;
+  try {
+    const [{ allowed }] = (await db.rows<{ allowed: boolean }>("SELECT has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE') AS allowed")) as [{ allowed: boolean }];
+    if (!allowed) return '';
+    return (await db.rows<{ id: string }>('SELECT system_identifier::text AS id FROM pg_catalog.pg_control_system()'))[0]?.id ?? '';
+  } catch (err) {
+    // SQLSTATE class 42: no such function, no privilege. Anything else (the connection) is real.
+    if (typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('42')) return '';
+    throw err;
+  }
+}
+
+/**
+ * Whether two keys name one database. The cluster part is compared only where both sides could
+ * read it, so servers connecting with roles of different rights agree on the identity.
+ */
+export function sameDatabase(recorded: string, current: string): boolean {
+  if (recorded === current) return true;
+  const [recordedSystem, ...recordedOids] = recorded.split('/');
+  const [currentSystem, ...currentOids] = current.split('/');
+  if (recordedSystem && currentSystem) return false;
+  return recordedOids.join('/') === currentOids.join('/');
 }
 
 /**
@@ -40,6 +63,8 @@ export async function claimIdentity(tx: Db, databaseKey: string): Promise<void> 
 
 /** The identity in the database `databaseKey`: the stored one where it was made, else one of this database. */
 export function identityIn(row: { id: string; made_in: string | null }, databaseKey: string): string {
-  if (row.made_in === null || row.made_in === databaseKey) return row.id;
-  return createHash('sha256').update(`${row.id}/${databaseKey}`).digest('hex').slice(0, 16);
+  if (row.made_in === null || sameDatabase(row.made_in, databaseKey)) return row.id;
+  // From the OIDs only, so every role derives the same one (the cluster part may be unreadable).
+  const oids = databaseKey.slice(databaseKey.indexOf('/') + 1);
+  return createHash('sha256').update(`${row.id}/${oids}`).digest('hex').slice(0, 16);
 }
