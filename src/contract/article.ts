@@ -79,7 +79,7 @@ export const ArticleSchema = z.strictObject({
   updatedAt,
   kind: z.enum(ARTICLE_KINDS).describe('Front matter `kind`; `standard` when not set.'),
   sourceUrl: orNull(z.url()).describe('Source link of a youtube or externally derived article; null otherwise.'),
-  related: z.array(RelatedArticleSchema).describe('Published articles of the same site named in front matter `related`, in that order.'),
+  related: z.array(RelatedArticleSchema).describe('Articles of the same site named in front matter `related` that are live when the answer is made (published, past their go-live, not expired), in that order.'),
   author: orNull(AuthorSchema).describe('null when the article names no author.'),
   status: previewStatus,
   expiresAt,
