@@ -24,7 +24,8 @@ export async function watchDue(url: string, ready: () => Promise<void>, wake: ()
       if (stopped || client !== c) return;
       client = null;
       void c.end().catch(() => undefined);
-      retry = setTimeout(() => void listen().catch(again), RECONNECT_MS);
+      // A failed attempt schedules the next itself (below), through its own client's `again`.
+      retry = setTimeout(() => void listen().catch(() => undefined), RECONNECT_MS);
       retry.unref();
       wake(); // a notification may have been missed meanwhile
     };
@@ -33,10 +34,21 @@ export async function watchDue(url: string, ready: () => Promise<void>, wake: ()
     c.on('notification', (n) => {
       if (n.channel === DUE_CHANNEL) wake();
     });
-    await c.connect();
-    await c.query(`LISTEN ${DUE_CHANNEL}`);
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${DUE_CHANNEL}`);
+    } catch (err) {
+      again();
+      throw err;
+    }
   };
-  await listen();
+  try {
+    await listen();
+  } catch (err) {
+    stopped = true; // the first connection is the caller's to report: no retries behind its back
+    if (retry) clearTimeout(retry);
+    throw err;
+  }
   return async () => {
     stopped = true;
     if (retry) clearTimeout(retry);
