@@ -15,11 +15,15 @@
 // 3. Tables. micromark tries a table at the start of every block and reads the whole first line
 //    as a possible header row before it looks at the next line for the delimiter row (`| --- |`).
 //    A table is only tried where the next line could be a delimiter row.
+// 4. Task list items. The check for `[ ]`/`[x]` is tried at every `[` of the text, and fails at
+//    once unless it is first in a list item's first paragraph: it is only tried there.
+// Both gates are `_mayStart` hooks (patches/micromark+*.patch), so a refused attempt costs
+// neither a snapshot of the tokenizer nor the construct's states.
 // test/render/gfm-parser.test.ts holds the result to remark-gfm's, trees and positions included.
 import type { Root } from 'mdast';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import type { Extension as FromMarkdownExtension, Transform } from 'mdast-util-from-markdown';
-import type { Construct, Extension, State, TokenizeContext, Tokenizer } from 'micromark-util-types';
+import type { Code, Construct, Extension, TokenizeContext } from 'micromark-util-types';
 import { gfmAutolinkLiteral } from 'micromark-extension-gfm-autolink-literal';
 import { gfmFootnote } from 'micromark-extension-gfm-footnote';
 import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
@@ -127,19 +131,36 @@ function continuesTable(context: TokenizeContext): boolean {
   return false;
 }
 
+/**
+ * A construct with the `_mayStart` hook of Quire's micromark patch (patches/micromark+*.patch):
+ * when it returns false for a code, the attempt fails there, before a snapshot is taken.
+ */
+type PrecheckedConstruct = Construct & { _mayStart: (code: Code, context: TokenizeContext) => boolean };
+
 function gatedTable(): Extension {
   const table = (gfmTable().flow as Record<string, Construct>)['null']!;
-  const tokenizeTable = table.tokenize;
-  const tokenize: Tokenizer = function (this: TokenizeContext, effects, ok, nok) {
-    const context = this;
-    const start: State = (code) => {
+  const gated: PrecheckedConstruct = {
+    ...table,
+    _mayStart: (_code, context) => {
       const doc = current;
-      if (doc && !continuesTable(context) && !delimiterAfter(doc)[context.now().line]) return nok(code);
-      return tokenizeTable.call(context, effects, ok, nok)(code);
-    };
-    return start;
+      return !doc || continuesTable(context) || delimiterAfter(doc)[context.now().line] === 1;
+    },
   };
-  return { flow: { null: { ...table, tokenize } } };
+  return { flow: { null: gated } };
+}
+
+// --- task list item checks -------------------------------------------------------------------
+
+/** The task list item check (`[x]`) tried only where it can be: first in a list item's first
+ * paragraph (its tokenizer fails at once anywhere else, on every `[` of every link). */
+function checkedTaskListItem(): Extension {
+  const check = (gfmTaskListItem().text as Record<number, Construct>)[91]!;
+  type TaskContext = TokenizeContext & { _gfmTasklistFirstContentOfListItem?: boolean };
+  const gated: PrecheckedConstruct = {
+    ...check,
+    _mayStart: (_code, context) => context.previous === null && Boolean((context as TaskContext)._gfmTasklistFirstContentOfListItem),
+  };
+  return { text: { 91: gated } };
 }
 
 // --- the literal-autolink transform ---------------------------------------------------------
@@ -166,7 +187,7 @@ function gatedFromMarkdown(): FromMarkdownExtension[] {
 
 function remarkQuireGfm(this: Processor, options: { literalTokenizer: boolean }) {
   const data = this.data();
-  const syntax = [gfmFootnote(), gfmStrikethrough(), gatedTable(), gfmTaskListItem()];
+  const syntax = [gfmFootnote(), gfmStrikethrough(), gatedTable(), checkedTaskListItem()];
   (data.micromarkExtensions ??= []).push(combineExtensions(options.literalTokenizer ? [gfmAutolinkLiteral(), ...syntax] : syntax));
   (data.fromMarkdownExtensions ??= []).push(gatedFromMarkdown());
 }
