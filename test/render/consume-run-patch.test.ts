@@ -4,30 +4,17 @@
 // takes the rest of the current text chunk in one step instead of one state call per character.
 // Here the same states run both ways, `consumeRun` swapped for plain `consume` (what the states
 // did before the patch): the events must be the same, points included (`_index`, `_bufferIndex`).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { codeFenced, content as contentConstruct } from 'micromark-core-commonmark';
 import { gfmAutolinkLiteral } from 'micromark-extension-gfm-autolink-literal';
 import { gfmFootnote } from 'micromark-extension-gfm-footnote';
 import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
 import { gfmTable } from 'micromark-extension-gfm-table';
 import { gfmTaskListItem } from 'micromark-extension-gfm-task-list-item';
-import type { Code, Construct, Effects, Event, Extension, Initializer, ParseOptions, Point } from 'micromark-util-types';
+import type { Code, Construct, Effects, Event, Extension, Initializer, Point } from 'micromark-util-types';
 import { afterAll, describe, expect, it } from 'vitest';
-import { splitBody } from '../../src/content/parse-article.ts';
-import { writeCorpus } from '../../scripts/bench/corpus.ts';
+import { corpusBodies, loadMicromark as load, parse, postprocess, preprocess } from '../helpers/micromark-internals.ts';
 
-// micromark exports neither its parser nor its initializers: load them from the build in use (dev/
-// under the test runner's `development` condition), next to the entry point it resolves to.
-const entryDir = path.dirname(createRequire(import.meta.url).resolve('micromark'));
-const load = async <T,>(file: string) => (await import(pathToFileURL(path.join(entryDir, 'lib', file)).href)) as T;
-type Parse = (options?: ParseOptions) => { document: () => { write: (chunks: unknown[]) => Event[] } };
-const { parse } = await load<{ parse: Parse }>('parse.js');
-const { postprocess } = await load<{ postprocess: (events: Event[]) => Event[] }>('postprocess.js');
-const { preprocess } = await load<{ preprocess: () => (value: string, encoding: undefined, end: boolean) => unknown[] }>('preprocess.js');
+// micromark exports none of its initializers: they are loaded from the build in use.
 const { document } = await load<{ document: { tokenize: Initializer } }>('initialize/document.js');
 const { content } = await load<{ content: { tokenize: Initializer } }>('initialize/content.js');
 const { string, text } = await load<{ string: { tokenize: Initializer }; text: { tokenize: Initializer } }>('initialize/text.js');
@@ -111,17 +98,6 @@ function randomDocuments(count: number): string[] {
     for (let i = Math.floor(random() * 60); i > 0; i--) doc += pick(pieces);
     return doc;
   });
-}
-
-function corpusBodies(variant: 'standard' | 'dense', count: number): string[] {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-consume-run-'));
-  try {
-    writeCorpus(dir, count, variant);
-    const articles = path.join(dir, 'bench', 'articles');
-    return fs.readdirSync(articles).sort().map((f) => splitBody(f, fs.readFileSync(path.join(articles, f))));
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 describe('micromark consumeRun patch', () => {

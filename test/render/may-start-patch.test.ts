@@ -7,32 +7,19 @@
 // before the patch): the events must be the same, points included (`_index`, `_bufferIndex`).
 // The table gate of gfm-parser.ts only acts inside parseGfm: test/render/gfm-parser.test.ts holds
 // its trees to remark-gfm's.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { blankLine } from 'micromark-core-commonmark';
 import { gfmAutolinkLiteral } from 'micromark-extension-gfm-autolink-literal';
 import { gfmFootnote } from 'micromark-extension-gfm-footnote';
 import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
 import { gfmTable } from 'micromark-extension-gfm-table';
 import { gfmTaskListItem } from 'micromark-extension-gfm-task-list-item';
-import type { Code, Construct, Event, Extension, ParseOptions, Point, TokenizeContext } from 'micromark-util-types';
+import type { Code, Construct, Event, Extension, Point, TokenizeContext } from 'micromark-util-types';
 import { afterEach, describe, expect, it } from 'vitest';
-import { splitBody } from '../../src/content/parse-article.ts';
 import { fastGfmParser } from '../../src/render/gfm-parser.ts';
-import { writeCorpus } from '../../scripts/bench/corpus.ts';
+import { corpusBodies, loadMicromark, parse, postprocess, preprocess } from '../helpers/micromark-internals.ts';
 
-// micromark exports neither its parser nor its initializers: load them from the build in use (dev/
-// under the test runner's `development` condition), next to the entry point it resolves to.
-const entryDir = path.dirname(createRequire(import.meta.url).resolve('micromark'));
-const load = async <T,>(file: string) => (await import(pathToFileURL(path.join(entryDir, 'lib', file)).href)) as T;
-type Parse = (options?: ParseOptions) => { document: () => { write: (chunks: unknown[]) => Event[] } };
-const { parse } = await load<{ parse: Parse }>('parse.js');
-const { postprocess } = await load<{ postprocess: (events: Event[]) => Event[] }>('postprocess.js');
-const { preprocess } = await load<{ preprocess: () => (value: string, encoding: undefined, end: boolean) => unknown[] }>('preprocess.js');
-const { containerConstruct } = await load<{ containerConstruct?: Construct }>('initialize/document.js');
+// micromark does not export its container construct: it is loaded from the build in use.
+const { containerConstruct } = await loadMicromark<{ containerConstruct?: Construct }>('initialize/document.js');
 
 type MayStart = (code: Code, context: TokenizeContext) => boolean;
 type Prechecked = Construct & { _mayStart?: MayStart };
@@ -127,17 +114,6 @@ function randomDocuments(count: number): string[] {
     }
     return lines.join(pick(['\n', '\n', '\r\n', '\r']));
   });
-}
-
-function corpusBodies(variant: 'standard' | 'dense', count: number): string[] {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-may-start-'));
-  try {
-    writeCorpus(dir, count, variant);
-    const articles = path.join(dir, 'bench', 'articles');
-    return fs.readdirSync(articles).sort().map((f) => splitBody(f, fs.readFileSync(path.join(articles, f))));
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 describe('micromark _mayStart patch', () => {

@@ -3,29 +3,15 @@
 // Every token of every event here is serialized both ways, with and without tab expansion: by
 // the patched function, and by micromark's own serializer (copied below) over `sliceStream`.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { gfmAutolinkLiteral } from 'micromark-extension-gfm-autolink-literal';
 import { gfmFootnote } from 'micromark-extension-gfm-footnote';
 import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
 import { gfmTable } from 'micromark-extension-gfm-table';
 import { gfmTaskListItem } from 'micromark-extension-gfm-task-list-item';
-import type { Chunk, Event, Extension, ParseOptions } from 'micromark-util-types';
+import type { Chunk, Extension } from 'micromark-util-types';
 import { describe, expect, it } from 'vitest';
-import { splitBody } from '../../src/content/parse-article.ts';
-import { writeCorpus } from '../../scripts/bench/corpus.ts';
-
-// micromark exports neither its parser nor its preprocessor: load them from the build in use (dev/
-// under the test runner's `development` condition), next to the entry point it resolves to.
-const entryDir = path.dirname(createRequire(import.meta.url).resolve('micromark'));
-const micromarkDir = path.basename(entryDir) === 'dev' ? path.dirname(entryDir) : entryDir;
-const load = async <T,>(file: string) => (await import(pathToFileURL(path.join(entryDir, 'lib', file)).href)) as T;
-type Parse = (options?: ParseOptions) => { document: () => { write: (chunks: unknown[]) => Event[] } };
-const { parse } = await load<{ parse: Parse }>('parse.js');
-const { postprocess } = await load<{ postprocess: (events: Event[]) => Event[] }>('postprocess.js');
-const { preprocess } = await load<{ preprocess: () => (value: string, encoding: undefined, end: boolean) => unknown[] }>('preprocess.js');
+import { corpusBodies, micromarkDir, parse, postprocess, preprocess } from '../helpers/micromark-internals.ts';
 
 /** micromark's `serializeChunks` (create-tokenizer.js) as published. */
 function serializeChunks(chunks: Chunk[], expandTabs?: boolean): string {
@@ -98,17 +84,6 @@ const DOCUMENTS = [
   '',
   'x',
 ];
-
-function corpusBodies(variant: 'standard' | 'dense', count: number): string[] {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-slice-serialize-'));
-  try {
-    writeCorpus(dir, count, variant);
-    const articles = path.join(dir, 'bench', 'articles');
-    return fs.readdirSync(articles).sort().map((f) => splitBody(f, fs.readFileSync(path.join(articles, f))));
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 describe('micromark sliceSerialize patch', () => {
   it('is applied', () => {
