@@ -49,6 +49,10 @@ function seededRandom(seed: number): (n: number) => number {
 }
 
 /** A seeded generator of documents made of the given parts. */
+// Thousands of random documents, each parsed twice: CPU-bound and deterministic, so on a loaded
+// machine they are slow, never stuck; they get more time than the suite's default.
+const CPU_BOUND_TIMEOUT = 120_000;
+
 function randomDocuments(seed: number, parts: string[], count: number, maxParts: number): string[] {
   const rnd = seededRandom(seed);
   return Array.from({ length: count }, () => {
@@ -134,7 +138,7 @@ describe('fast GFM parsing', () => {
     ];
     const compared = countAsRemarkGfm(randomDocuments(12345, parts, 4000, 25), (md) => !needsLiteralTokenizer(md));
     expect(compared).toBeGreaterThan(500); // the fast path was really exercised
-  });
+  }, CPU_BOUND_TIMEOUT);
 
   it('takes the fast path for plain prose with ordinary links', () => {
     expect(needsLiteralTokenizer('Read [the guide](https://example.com/guide) or www.example.org/docs today.')).toBe(false);
@@ -180,7 +184,7 @@ describe('odd URLs in code and HTML blocks', () => {
     ];
     const compared = countAsRemarkGfm(randomDocuments(4242, parts, 4000, 30), (md) => needsLiteralTokenizer(md) && !parseGfmTracked(md, md).literalTokenizer);
     expect(compared).toBeGreaterThan(300); // the kept fast parse was really exercised
-  });
+  }, CPU_BOUND_TIMEOUT);
 });
 
 // Tables are only tried where the next line could be a delimiter row; these hold that gate to
@@ -229,7 +233,7 @@ describe('table gate', () => {
     ];
     const tables = countAsRemarkGfm(randomDocuments(777, parts, 1500, 30), (md) => reference(md).includes('<table>'));
     expect(tables).toBeGreaterThan(80); // tables were really made, not only refused
-  });
+  }, CPU_BOUND_TIMEOUT);
 
   it('matches remark-gfm on random documents built line by line from rows and containers', () => {
     const prefixes = ['', '', '', '> ', '>', '- ', '  ', '   ', '    ', '\t', '1. ', '[^1]: ', '> - '];
@@ -243,5 +247,5 @@ describe('table gate', () => {
     });
     const tables = countAsRemarkGfm(docs, (md) => reference(md).includes('<table>'));
     expect(tables).toBeGreaterThan(60);
-  });
+  }, CPU_BOUND_TIMEOUT);
 });

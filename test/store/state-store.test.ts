@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { openStateDb, STATE_DB_FILE } from '../../src/store/sqlite/database.ts';
@@ -23,6 +25,18 @@ afterEach(async () => {
 });
 
 const body = (s: string) => Buffer.from(s);
+
+/** Another process takes the file's write lock and keeps it `ms`; resolves once it holds it. */
+async function holdWriteLock(file: string, ms: number): Promise<{ released: Promise<number | null> }> {
+  const script = `const db = new (require('better-sqlite3'))(process.argv[1]);
+    db.exec('BEGIN IMMEDIATE');
+    process.stdout.write('held');
+    setTimeout(() => { db.exec('COMMIT'); db.close(); }, ${ms});`;
+  const holder = spawn(process.execPath, ['-e', script, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = once(holder, 'exit').then(([code]) => code as number | null);
+  await once(holder.stdout!, 'data');
+  return { released: exited }; // wrapped: an async function would otherwise wait for the exit
+}
 
 describe('state store', () => {
   it('is a WAL SQLite file, mode 0600, at the latest schema version; reopening migrates nothing', () => {
@@ -129,6 +143,20 @@ describe('outbox', () => {
     expect(await store.outbox.claim(id, 'one', 31, 1000)).toBe(false);
     expect(await store.outbox.takeMany([id], 'one', 31, 1000)).toEqual([]);
     expect(await store.outbox.claim(id, 'one', 5000, 9000)).toBe(true);
+  });
+
+  // A deferred transaction that reads and then writes cannot wait for another process's write
+  // lock (SQLite answers SQLITE_BUSY at once, busy timeout or not): `publish` and the server's
+  // worker share the file, so each such transaction takes the write lock up front.
+  it('another process holding the write lock makes takeDue and enqueue wait, not fail', async () => {
+    await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('1'), origin: 'publish' }, 10);
+    let lock = await holdWriteLock(path.join(dir, STATE_DB_FILE), 400);
+    expect((await store.outbox.takeDue(20, null, 10, 'one', 1000)).map((d) => d.slug)).toEqual(['a']);
+    expect(await lock.released).toBe(0);
+
+    lock = await holdWriteLock(path.join(dir, STATE_DB_FILE), 400);
+    await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('2'), origin: 'publish' }, 30);
+    expect(await lock.released).toBe(0);
   });
 
   it('claims in a batch follow the same rules, within the batch too', async () => {

@@ -1,6 +1,8 @@
 // The delivery outbox on SQLite. What each operation means is the Outbox interface's
 // (../state-interface.ts); the notes here are about how: statements prepared once, positional
-// parameters where they run per delivery, bodies in their own table.
+// parameters where they run per delivery, bodies in their own table. Every transaction that
+// writes is IMMEDIATE: one that read first could not wait for another process's write lock
+// (SQLite answers SQLITE_BUSY at once), and publish, servers and workers share the file.
 import { isDeadOwnerOnThisHost, newDeliveryId } from '../owners.ts';
 import { attemptErrorText, type AttemptLogEntry, type AttemptRecord, type AttemptVerdict, type ClaimedDelivery, type Delivery, type DeliveryState, type DeliveryStats, type DeliveryWithBody, type NewDelivery, type UndeliveredEntry } from '../records.ts';
 import { statsQuery, toAttemptLogEntry, toDelivery, type AttemptRow, type DeliveryRow, type StatsRow } from '../rows.ts';
@@ -115,7 +117,7 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
         if (d.origin === 'publish') for (const old of pendingPublish.all(d.siteId, d.slug)) supersede.run(now, old.id);
         insert.run({ id, siteId: d.siteId, slug: d.slug, event: d.event, origin: d.origin, now, leaseOwner: lease?.owner ?? null, leaseUntil: lease?.until ?? null });
         insertBody.run(id, d.body);
-      })();
+      }).immediate();
       queuedBodies.add(id, d.body);
       return id;
     },
@@ -140,17 +142,17 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
 
     // One transaction for the lot: a claim is a committed write.
     takeMany(ids: string[], owner: string, now: number, leaseUntil: number): ClaimedDelivery[] {
-      return db.transaction(() => ids.flatMap((id) => this.take(id, owner, now, leaseUntil) ?? []))();
+      return db.transaction(() => ids.flatMap((id) => this.take(id, owner, now, leaseUntil) ?? [])).immediate();
     },
 
     // One transaction: no other process writes between the list and the claims.
     takeDue(now: number, siteId: string | null, limit: number, owner: string, leaseUntil: number): ClaimedDelivery[] {
-      return db.transaction(() => this.takeMany(this.due(now, siteId, limit), owner, now, leaseUntil))();
+      return db.transaction(() => this.takeMany(this.due(now, siteId, limit), owner, now, leaseUntil)).immediate();
     },
 
     release(ids: string[], owner: string): void {
       const free = db.prepare('UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE id = ? AND lease_owner = ?');
-      db.transaction(() => ids.forEach((id) => free.run(id, owner)))();
+      db.transaction(() => ids.forEach((id) => free.run(id, owner))).immediate();
     },
 
     releaseDeadLeases(now: number): number {
@@ -179,7 +181,7 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
           const { state } = verdict;
           settle.run(a.status, attemptErrorText(a), a.replyUrl, a.replyId, state, state, state === 'pending' ? verdict.nextAttemptAt : null, state, now, id);
         }
-      })();
+      }).immediate();
     },
 
     unacknowledged(siteId: string): DeliveryWithBody[] {
