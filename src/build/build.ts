@@ -15,6 +15,7 @@ import { recoverInterruptedSwap } from '../dist/dist-work-dir.ts';
 import { hashBytes } from '../dist/content-hash.ts';
 import { readListItems, readManifest } from '../dist/local-dist.ts';
 import { MANIFEST_FORMAT, type Manifest, type ManifestSite } from '../dist/manifest.ts';
+import { holdYoungGeneration } from './young-generation.ts';
 import { createRenderCache, type RenderCache } from './render-cache.ts';
 import { createRenderPool, POOL_THRESHOLD, type RenderPool } from './render-pool.ts';
 
@@ -84,6 +85,7 @@ export interface BuildOptions {
 
 export async function buildDist(settings: BuildSettings, warmCaches?: BuildCaches, options: BuildOptions = {}): Promise<BuildResult> {
   const write = options.write ?? true;
+  holdYoungGeneration(); // before any thread starts: see young-generation.ts
   // Before anything reads dist/ (or the helper sweeps leftovers): a dist/ a killed build left
   // missing is put back, so that a build failing on content leaves a tree to serve.
   const recovered = recoverInterruptedSwap(settings.distDir);
