@@ -26,6 +26,10 @@ export const BUNDLE_OPTIONS = {
   // CommonJS dependencies call require(); an ES module bundle has to provide one.
   banner: { js: "import { createRequire as __quireRequire } from 'node:module'; const require = __quireRequire(import.meta.url);" },
   logLevel: 'silent',
+  // The web app's views are JSX for hono/jsx, as tsconfig.json says; said here too because esbuild
+  // reads no tsconfig.json under node_modules, where an installed Quire lives.
+  jsx: 'automatic',
+  jsxImportSource: 'hono/jsx',
 };
 
 /** A hash of every source file's path, size and mtime, the lock file and the Node version. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `quire` command (npm scripts, `npm link`, global installs). Runs the CLI from its bundle
 // (see cli-bundle.js); if the bundle cannot be made, runs the TypeScript sources through tsx.
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { ensureBundle } from './cli-bundle.js';
 
@@ -11,7 +11,9 @@ try {
 } catch (err) {
   process.stderr.write(`quire: running from sources (bundling failed: ${err instanceof Error ? err.message.split('\n')[0] : err})\n`);
   const { register } = await import('tsx/esm/api');
-  register();
+  // Quire's own tsconfig.json (JSX for hono/jsx), not one found from the working directory: an
+  // installed Quire runs in a content repository that has none.
+  register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
   entry = new URL('../src/cli/main.ts', import.meta.url).href;
 }
 await import(entry);

@@ -62,6 +62,13 @@ afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
+async function expectSignInPage(port: string): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${port}/admin/sign-in`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+  expect(await res.text()).toMatch(/<form[^>]*action="\/admin\/sign-in"/);
+}
+
 // `--no`: never fetch a package of that name from the registry; the installed one or nothing.
 const quire = (...args: string[]) => run(NPX, ['--no', 'quire', ...args], repo);
 
@@ -102,6 +109,9 @@ describe('Quire installed into a content repository', () => {
         console.log(JSON.stringify({ slugs, title: one.title, missing: await client.getArticle('nope') }));`;
       const out = await run(process.execPath, ['--input-type=module', '-e', script, server.match[1]!], repo);
       expect(JSON.parse(out.stdout)).toEqual({ slugs: ['hello-world'], title: 'Hello, world', missing: null });
+
+      // The Publishing app's views are JSX: compiled for hono/jsx in the installed package too.
+      await expectSignInPage(port!);
     } finally {
       await server.stop();
     }
@@ -119,6 +129,23 @@ describe('Quire installed into a content repository', () => {
       'content/my-site/authors/editor.yaml',
       'content/my-site/site.yaml',
     ]);
+  }, 90_000);
+
+  it('serves the Publishing app from the TypeScript sources when the CLI cannot be bundled', async () => {
+    // A file where the bundle cache's folder belongs: bundling fails, bin/quire.js runs the sources through tsx.
+    const cache = path.join(repo, 'node_modules', 'quire', 'node_modules', '.cache', 'quire-cli');
+    fs.rmSync(cache, { recursive: true, force: true });
+    fs.mkdirSync(path.dirname(cache), { recursive: true });
+    fs.writeFileSync(cache, 'not a folder');
+    const bin = path.join(repo, 'node_modules', '.bin', 'quire');
+    const server = await startProgram(process.execPath, [bin, 'start'], { PORT: '0' }, /Content API on http:\/\/localhost:(\d+)\/v1[\s\S]*Publishing app:/, 60_000, repo);
+    try {
+      expect(server.output()).toContain('running from sources');
+      await expectSignInPage(server.match[1]!);
+    } finally {
+      await server.stop();
+      fs.rmSync(cache, { force: true });
+    }
   }, 90_000);
 
   it('types `quire/client` for a TypeScript project that has no settings of Quire\'s', async () => {
