@@ -5,6 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -252,6 +254,27 @@ describe('a server that cannot be used is said so, before anything else', () => 
     expect(missing.stderr).toMatch(/no_such_database.*the database does not exist/);
     // Nothing else ran: no build was attempted.
     for (const r of [unreachable, login, missing]) expect(r.stderr).not.toMatch(/content|build/i);
+  });
+
+  it('another service at the port, and TLS asked of a server without it', async () => {
+    // A web server where PostgreSQL was expected (a wrong port): it closes on the startup message.
+    const web = http.createServer((_req, res) => res.end('hello'));
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (web.address() as AddressInfo).port;
+      const other = await cli(`postgres://postgres:pw@127.0.0.1:${port}/quire`);
+      expect(other.code).toBe(1);
+      expect(other.stderr).toMatch(new RegExp(`^PostgreSQL at 127\\.0\\.0\\.1:${port}/quire as postgres cannot be reached: the connection was closed before any answer .*is it PostgreSQL that listens at the host and port in QUIRE_DATABASE_URL\\?`, 'm'));
+    } finally {
+      await new Promise((resolve) => web.close(resolve));
+    }
+    // The test server has no TLS.
+    const tls = new URL(ADMIN);
+    tls.searchParams.set('sslmode', 'no-verify');
+    const noTls = await cli(tls.toString());
+    expect(noTls.code).toBe(1);
+    expect(noTls.stderr).toMatch(/^PostgreSQL at 127\.0\.0\.1:\d+\/postgres as postgres cannot be reached over TLS \(The server does not support SSL connections\): remove sslmode from QUIRE_DATABASE_URL/m);
+    expect(noTls.stderr).not.toContain(new URL(ADMIN).password);
   });
 });
 

@@ -130,6 +130,9 @@ export function explainConnectionError(e: unknown, url: string): unknown {
   const why = err.message ?? String(e);
   if (err.code && UNREACHABLE.has(err.code)) return new StateDatabaseError('DATABASE_UNREACHABLE', `PostgreSQL at ${where} cannot be reached (${why}): is the server running, and are the host and port in QUIRE_DATABASE_URL right?`, { cause: e });
   if (/timeout/i.test(why) && !err.code) return new StateDatabaseError('DATABASE_UNREACHABLE', `PostgreSQL at ${where} did not answer in time (${why}): is the server running, and are the host and port in QUIRE_DATABASE_URL right?`, { cause: e });
+  // pg's words when the peer closes before a PostgreSQL answer: another service on that port.
+  if (/^Connection terminated unexpectedly$/.test(why) && !err.code) return new StateDatabaseError('DATABASE_UNREACHABLE', `PostgreSQL at ${where} cannot be reached: the connection was closed before any answer (${why}); is it PostgreSQL that listens at the host and port in QUIRE_DATABASE_URL?`, { cause: e });
+  if (/does not support SSL/i.test(why) && !err.code) return new StateDatabaseError('DATABASE_UNREACHABLE', `PostgreSQL at ${where} cannot be reached over TLS (${why}): remove sslmode from QUIRE_DATABASE_URL, or turn ssl on in the server`, { cause: e });
   if (err.code === '28P01' || err.code === '28000') return new StateDatabaseError('DATABASE_LOGIN_FAILED', `PostgreSQL at ${where} refused the login (${why}): check the user and password in QUIRE_DATABASE_URL`, { cause: e });
   if (err.code === '3D000') return new StateDatabaseError('DATABASE_NOT_FOUND', `PostgreSQL at ${where}: the database does not exist (${why}); create it (createdb) or correct QUIRE_DATABASE_URL`, { cause: e });
   return e;
