@@ -76,6 +76,14 @@ export function createAdminApp(deps: AdminDeps) {
     for (const [k, v] of Object.entries(ADMIN_SECURITY_HEADERS)) if (!c.res.headers.has(k)) c.res.headers.set(k, v);
   });
 
+  // `/admin/` (and any address typed with a trailing slash) is the page at the same address
+  // without it, not the 404 page. A relative Location: the Host header names no trusted origin.
+  app.use('*', async (c, next) => {
+    const { pathname, search } = new URL(c.req.url);
+    if ((c.req.method === 'GET' || c.req.method === 'HEAD') && pathname.length > 1 && pathname.endsWith('/')) return c.redirect(pathname.replace(/\/+$/, '') + search, 301);
+    await next();
+  });
+
   for (const asset of Object.values(ADMIN_ASSETS)) {
     app.get(asset.path.replace('/admin', ''), () =>
       new Response(asset.body, { headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=31536000, immutable' } }),

@@ -119,6 +119,19 @@ describe('addresses under /admin', () => {
     }
   });
 
+  it('sends an address typed with a trailing slash to the same address without it', async () => {
+    for (const [path, to] of [
+      ['/admin/', '/admin'],
+      ['/admin/sites/one/publishing/', '/admin/sites/one/publishing'],
+      ['/admin/sites/one/deliveries//?site=x', '/admin/sites/one/deliveries?site=x'],
+    ] as const) {
+      const res = await admin.get(path);
+      expect([path, res.status, res.headers.get('location')]).toEqual([path, 301, to]);
+    }
+    const home = await admin.get('/admin');
+    expect(home.status).toBe(200);
+  });
+
   it('answers unknown addresses with the app\'s own 404 page', async () => {
     for (const path of ['/admin/nowhere', '/admin/sites/nosuchsite/publishing', '/admin/sites/nosuchsite/webhook', '/admin/sites/one/articles/missing.json', '/admin/sites/one/publishing/extra']) {
       const res = await admin.get(path);
