@@ -8,7 +8,8 @@ import { ConfigError, parseConfig, SETTING_LINES, type QuireConfig } from '../co
 import { closestName } from '../text/closest-name.ts';
 import { helpText, parseArgs, type ArgValues, type CommandSpec } from './args.ts';
 import { commandNamed, COMMANDS } from './commands.ts';
-import type { CliContext } from './context.ts';
+import { refuseCommandLine, type CliContext } from './context.ts';
+import { withCode } from '../problems/problem.ts';
 import { printableText } from '../text/printable.ts';
 
 function topLevelHelp(): string {
@@ -32,6 +33,11 @@ function topLevelHelp(): string {
   ].join('\n');
 }
 
+function unknownCommand(command: string, err: (line: string) => void): 2 {
+  const near = closestName(command, COMMANDS.map((c) => c.name));
+  return refuseCommandLine(err, `unknown command "${command}"${near ? ` (did you mean "${near}"?)` : ''}; \`quire --help\` lists the commands`);
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   // Every line goes through printableText: whatever a command prints, content or a receiver's
@@ -40,6 +46,7 @@ async function main(argv: string[]): Promise<number> {
   const err = (line: string) => process.stderr.write(printableText(line) + '\n');
   if (!command || command === 'help' || command === '--help' || command === '-h') {
     const spec = command === 'help' && rest[0] ? commandNamed(rest[0]) : undefined;
+    if (command === 'help' && rest[0] && !spec) return unknownCommand(rest[0], err);
     (command ? out : err)(spec ? helpText(spec) : topLevelHelp());
     return command ? 0 : 2;
   }
@@ -48,27 +55,20 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const spec = commandNamed(command);
-  if (!spec) {
-    const near = closestName(command, COMMANDS.map((c) => c.name));
-    err(`unknown command "${command}"${near ? ` (did you mean "${near}"?)` : ''}; \`quire --help\` lists the commands`);
-    return 2;
-  }
+  if (!spec) return unknownCommand(command, err);
   const parsed = parseArgs(spec, rest);
   if (parsed.kind === 'help') {
     out(helpText(spec));
     return 0;
   }
-  if (parsed.kind === 'error') {
-    err(parsed.message);
-    return 2;
-  }
+  if (parsed.kind === 'error') return refuseCommandLine(err, parsed.message);
   const { values, positionals } = parsed;
   let config: QuireConfig;
   try {
     config = parseConfig(process.env);
   } catch (e) {
     if (e instanceof ConfigError) {
-      err(e.message);
+      err(withCode(e.message, e.code));
       return 2;
     }
     throw e;
@@ -101,10 +101,7 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
     case 'dev':
       return (await import('./commands/serve.ts')).runServer(ctx, { watch: true });
     case 'keys':
-      if (positionals.length && positionals[0] !== 'rotate') {
-        err(`quire keys: unknown action "${positionals[0]}"\n${helpText(spec)}`);
-        return 2;
-      }
+      if (positionals.length && positionals[0] !== 'rotate') return refuseCommandLine(err, `quire keys: unknown action "${positionals[0]}"\n${helpText(spec)}`);
       return (await import('./commands/keys.ts')).runKeys(ctx, {
         site: values.string('site') ?? null,
         json: values.flag('json'),
@@ -136,21 +133,16 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
     case 'worker':
       return (await import('./commands/worker.ts')).runWorker(ctx, { concurrency: values.integer('concurrency') ?? 16, perHost: values.integer('per-host') ?? null, healthIntervalSeconds: values.integer('health-interval') ?? 60 });
     case 'deliveries':
-      if (positionals.length && positionals[0] !== 'retry') {
-        err(`quire deliveries: unknown action "${positionals[0]}"\n${helpText(spec)}`);
-        return 2;
-      }
+      if (positionals.length && positionals[0] !== 'retry') return refuseCommandLine(err, `quire deliveries: unknown action "${positionals[0]}"\n${helpText(spec)}`);
       if (positionals[0] === 'retry') {
         if (values.flag('json') || values.flag('stats') || values.integer('limit') !== undefined || (positionals[1] !== undefined && values.string('site') !== undefined)) {
-          err(`quire deliveries retry: takes a delivery id or --site <id> (or neither: every site), nothing else\n${helpText(spec)}`);
-          return 2;
+          return refuseCommandLine(err, `quire deliveries retry: takes a delivery id or --site <id> (or neither: every site), nothing else\n${helpText(spec)}`);
         }
         return (await import('./commands/retry.ts')).runRetry(ctx, positionals[1] !== undefined ? { deliveryId: positionals[1] } : { siteId: values.string('site') ?? null });
       }
       if (values.flag('stats')) {
         if (values.string('site') !== undefined || values.integer('limit') !== undefined) {
-          err(`quire deliveries --stats: the whole fleet's outbox; takes only --json\n${helpText(spec)}`);
-          return 2;
+          return refuseCommandLine(err, `quire deliveries --stats: the whole fleet's outbox; takes only --json\n${helpText(spec)}`);
         }
         return (await import('./commands/deliveries.ts')).runDeliveryStats(ctx, { json: values.flag('json'), now: Date.now() });
       }
@@ -160,8 +152,8 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
     case 'state':
       if (positionals[0] === 'migrate-to-postgres' && positionals.length === 1) return (await import('./commands/state.ts')).runMigrateToPostgres(ctx);
       if (positionals[0] !== 'backup' || !positionals[1]) {
-        err(`quire state: ${positionals[0] === 'backup' ? 'backup needs the folder to write' : `unknown action "${positionals[0] ?? ''}"`}\n${helpText(spec)}`);
-        return 2;
+        const why = positionals[0] === 'backup' ? 'backup needs the folder to write' : positionals[0] === 'migrate-to-postgres' ? 'migrate-to-postgres takes no argument' : positionals[0] === undefined ? 'needs an action, backup or migrate-to-postgres' : `unknown action "${positionals[0]}"`;
+        return refuseCommandLine(err, `quire state: ${why}\n${helpText(spec)}`);
       }
       return (await import('./commands/state.ts')).runStateBackup(ctx, { target: positionals[1], force: values.flag('force') });
     case 'deploy':

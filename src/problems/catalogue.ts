@@ -57,6 +57,8 @@ export const CATALOGUE = {
   BUILD_STATE_UNREADABLE: { area: 'setup', meaning: 'the build state (`cache/build-state.v8` in the state dir) is there but cannot be read (not permitted, not a file)', fix: 'Make it readable by the user running Quire, or delete it: the next build then checks and renders every article.' },
   MANIFEST_UNREADABLE: { area: 'setup', meaning: '`dist/manifest.json` is there but cannot be read (not permitted, not a file) or is not a manifest', fix: 'Make it readable by the user running Quire; a damaged one: delete it and run `quire build`.' },
   STATE_BACKUP_REFUSED: { area: 'setup', meaning: 'a state backup was not made: nothing to back up, the target is there (or is not a backup), or a file could not be copied', fix: 'Choose another target folder, or `--force` to replace an earlier backup; the message names the file.' },
+  COMMAND_LINE_INVALID: { area: 'setup', meaning: 'a command line Quire cannot run: an unknown command, action or option, a bad or missing value, an argument too many (exit status 2)', fix: 'Correct what the message names; `quire <command> --help` shows the command\'s usage.' },
+  SITE_UNKNOWN: { area: 'setup', meaning: 'a command named a site the content tree does not have (exit status 1)', fix: 'Use one of the sites the message lists: the folders of the content dir that hold a `site.yaml`.' },
   PUBLISH_INTERRUPTED: { area: 'setup', meaning: 'the build output changed while publishing (another build ran)', fix: 'Run publish again.' },
 
   // Registering a webhook.

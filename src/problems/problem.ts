@@ -8,6 +8,12 @@ export interface Problem<C extends ProblemCode = ProblemCode> {
   message: string;
 }
 
+/** A message as a command prints it: the code at the end of its first line (`message  [CODE]`). */
+export function withCode(message: string, code: ProblemCode): string {
+  const end = message.indexOf('\n');
+  return end === -1 ? `${message}  [${code}]` : `${message.slice(0, end)}  [${code}]${message.slice(end)}`;
+}
+
 /** What to do about a code (the catalogue's `fix`). */
 export const fixFor = (code: ProblemCode): string => CATALOGUE[code].fix;
 

@@ -132,6 +132,25 @@ describe('options and values', () => {
     expect(fs.existsSync(p.distDir)).toBe(false);
   });
 
+  it('a wrong command line and an unknown site carry their problem codes; the site list names the content folder as typed', async () => {
+    project();
+    const firstLine = (r: CliResult) => r.stderr.split('\n')[0];
+    for (const args of [['frobnicate'], ['help', 'frobnicate'], ['publish', '--dryrun'], ['deliveries', '--limit', 'abc'], ['redeliver', 'a', 'b'], ['keys', 'nope'], ['state'], ['webhook', 'frob', 'one'], ['preview', 'one', 'a', '--ttl', '99d'], ['init', '--site', 'Not An Id']]) {
+      const r = await runCli(args, envFor(p));
+      expect({ args, code: r.code, first: firstLine(r) }).toEqual({ args, code: 2, first: expect.stringMatching(/\S  \[COMMAND_LINE_INVALID\]$/) });
+    }
+    expect((await runCli(['help', 'frobnicate'], envFor(p))).stderr).toMatch(/^unknown command "frobnicate"/);
+    expect((await runCli(['state'], envFor(p))).stderr).toMatch(/^quire state: needs an action, backup or migrate-to-postgres/);
+    expect((await runCli(['webhook', 'frob', 'one'], envFor(p))).stderr).toMatch(/^quire webhook: unknown action "frob"  \[COMMAND_LINE_INVALID\]\nusage:/);
+    const setting = await runCli(['build'], { ...envFor(p), PORT: 'abc' });
+    expect([setting.code, firstLine(setting)]).toEqual([2, 'Invalid configuration:  [CONFIG_INVALID]']);
+    // Run from the project folder, the content folder is named as typed there.
+    for (const args of [['deliveries', '--site', 'nosuch'], ['keys', '--site', 'nosuch'], ['webhook', 'show', 'nosuch']]) {
+      const r = await runCli(args, { ...envFor(p), QUIRE_CONTENT_DIR: 'content' }, p.root);
+      expect({ args, code: r.code, first: firstLine(r) }).toEqual({ args, code: 1, first: 'no site "nosuch" in content (sites: one)  [SITE_UNKNOWN]' });
+    }
+  });
+
   it('verify of a known site with no build yet builds it and checks, rather than calling it unknown', async () => {
     project();
     const r = await runCli(['verify', 'one', '--url', 'http://127.0.0.1:1', '--json'], { ...envFor(p), QUIRE_ALLOW_PRIVATE_TARGETS: '1' });

@@ -1,7 +1,7 @@
 // `quire deliveries [--site <id>] [--json]` and `quire redeliver <delivery-id>`.
 import { redeliver } from '../../delivery/redeliver.ts';
 import { attemptErrorText } from '../../store/state-store.ts';
-import { isKnownSite, type CliContext } from '../context.ts';
+import { isKnownSite, refuseCommandLine, type CliContext } from '../context.ts';
 import { printable } from '../../text/printable.ts';
 
 export async function runDeliveries(ctx: CliContext, opts: { site: string | null; json: boolean; limit: number }): Promise<number> {
@@ -50,8 +50,7 @@ export async function runDeliveries(ctx: CliContext, opts: { site: string | null
 
 export async function runRedeliver(ctx: CliContext, id: string | undefined): Promise<number> {
   if (!id) {
-    ctx.err('usage: quire redeliver <delivery-id>   (ids are listed by `quire deliveries`)');
-    return 2;
+    return refuseCommandLine(ctx.err, 'usage: quire redeliver <delivery-id>   (ids are listed by `quire deliveries`)');
   }
   const deps = ctx.app.delivery();
   const result = await redeliver(deps, id);

@@ -7,11 +7,13 @@ import { deploy, edgeKeyGenerations, type DeploySummary } from '../../deploy/dep
 import { planExport } from '../../deploy/export-plan.ts';
 import { KEYS_FILE, readKeyGenerations } from '../../keys/key-generations.ts';
 import type { CliContext } from '../context.ts';
+import { withCode } from '../../problems/problem.ts';
 
 export async function runDeploy({ config, out, err }: CliContext, opts: { dryRun: boolean; keepHours: number; concurrency: number }): Promise<number> {
   const { bucket, prefix, endpoint, region } = config.s3;
   if (!bucket) {
-    err(new ConfigError(['QUIRE_S3_BUCKET: must be set for `quire deploy` (the bucket the export goes to; see `quire deploy --help`)']).message);
+    const missing = new ConfigError(['QUIRE_S3_BUCKET: must be set for `quire deploy` (the bucket the export goes to; see `quire deploy --help`)']);
+    err(withCode(missing.message, missing.code));
     return 2;
   }
   const started = performance.now();

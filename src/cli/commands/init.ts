@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SITE_ID } from '../../content/model.ts';
-import type { CliContext } from '../context.ts';
+import { refuseCommandLine, type CliContext } from '../context.ts';
 import { GITIGNORE_LINES, gitignoreText, templateFiles } from '../init-template.ts';
 
 export interface InitOptions {
@@ -18,8 +18,7 @@ const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
 export function runInit({ out, err }: Pick<CliContext, 'out' | 'err'>, opts: InitOptions): number {
   if (!SITE_ID.test(opts.site)) {
-    err(`quire init: --site "${opts.site}" is not a site id (lower-case letters, digits and dashes, e.g. my-site)`);
-    return 2;
+    return refuseCommandLine(err, `quire init: --site "${opts.site}" is not a site id (lower-case letters, digits and dashes, e.g. my-site)`);
   }
   const root = path.resolve(opts.dir);
   const files = templateFiles(opts.site, opts.now);

@@ -1,26 +1,24 @@
 import { discoverSites } from '../../content/load-content.ts';
 import { SITE_ID } from '../../content/model.ts';
 import { previewKeyName } from '../../keys/api-keys.ts';
-import type { CliContext } from '../context.ts';
+import { refuseCommandLine, unknownSiteMessage, type CliContext } from '../context.ts';
 
 export async function runKeys(
   { app, config, out, err }: CliContext,
   opts: { site: string | null; json: boolean; rotate: string | null; preview: boolean },
 ): Promise<number> {
   if (opts.rotate !== null && !SITE_ID.test(opts.rotate)) {
-    err('usage: quire keys rotate <site> [--preview]');
-    return 2;
+    return refuseCommandLine(err, 'usage: quire keys rotate <site> [--preview]');
   }
   if (opts.preview && opts.rotate === null) {
-    err('--preview goes with rotate: quire keys rotate <site> --preview (`quire keys` prints both keys)');
-    return 2;
+    return refuseCommandLine(err, '--preview goes with rotate: quire keys rotate <site> --preview (`quire keys` prints both keys)');
   }
   // Only site.yaml files are read: listing keys must not cost a read of every article.
   const sites = (await discoverSites(config.contentDir, [])).map((s) => s.id);
   // A mistyped site must not "succeed": rotating a site that does not exist changes no real key.
   const wanted = opts.rotate ?? opts.site;
   if (wanted !== null && !sites.includes(wanted)) {
-    err(`no site "${wanted}" in ${config.contentDir} (sites: ${sites.join(', ') || 'none'})${opts.rotate !== null ? '; no key was rotated' : ''}`);
+    err(unknownSiteMessage(config.contentDir, wanted, sites, opts.rotate !== null ? '; no key was rotated' : ''));
     return 1;
   }
   const { keyring, generations } = app.keys();

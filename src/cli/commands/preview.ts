@@ -1,7 +1,7 @@
 // `quire preview <site> <slug>`: a signed, expiring link to one article on the site's preview route.
 import { loadContent } from '../../content/load-content.ts';
 import { createPreviewToken, DEFAULT_PREVIEW_TTL_MS, MAX_PREVIEW_TTL_MS, parseDuration, previewLink } from '../../keys/preview-token.ts';
-import { isKnownSite, type CliContext } from '../context.ts';
+import { isKnownSite, refuseCommandLine, type CliContext } from '../context.ts';
 
 export async function runPreview(
   ctx: CliContext,
@@ -9,13 +9,11 @@ export async function runPreview(
 ): Promise<number> {
   const { app, config, out, err } = ctx;
   if (!opts.site || !opts.slug) {
-    err('usage: quire preview <site> <slug> [--ttl <duration>] [--json]');
-    return 2;
+    return refuseCommandLine(err, 'usage: quire preview <site> <slug> [--ttl <duration>] [--json]');
   }
   const ttlMs = opts.ttl === null ? DEFAULT_PREVIEW_TTL_MS : parseDuration(opts.ttl);
   if (ttlMs === null || ttlMs <= 0 || ttlMs > MAX_PREVIEW_TTL_MS) {
-    err(`--ttl "${opts.ttl}" is not a duration from 1s to 30d (e.g. 90m, 24h, 7d)`);
-    return 2;
+    return refuseCommandLine(err, `quire preview: --ttl "${opts.ttl}" is not a duration from 1s to 30d (e.g. 90m, 24h, 7d)`);
   }
   if (!(await isKnownSite(ctx, opts.site))) return 1;
   const content = await loadContent(config.contentDir);

@@ -4,6 +4,7 @@ import { attemptErrorText } from '../../store/state-store.ts';
 import { untilServed } from '../../dist/served-build.ts';
 import { isKnownSite, type CliContext } from '../context.ts';
 import { reportBuild } from '../report.ts';
+import { withCode } from '../../problems/problem.ts';
 
 export async function runPublish(ctx: CliContext, opts: { site: string | null; dryRun: boolean; baseline: boolean; deliver: boolean }): Promise<number> {
   const { config, out, err } = ctx;
@@ -93,7 +94,7 @@ export function printReport(report: PublishReport, { out, err }: Pick<CliContext
       return 3;
     }
     case 'unknown-site':
-      err(`no site "${report.siteId}" in the build`);
+      err(withCode(`no site "${report.siteId}" in the build`, 'SITE_UNKNOWN'));
       return 1;
   }
   // A disabled webhook sends nothing, whatever was planned: the run did not do its job.

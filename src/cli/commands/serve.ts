@@ -13,7 +13,7 @@ import { connectionCap, DEFAULT_CONNECTION_LIMITS, openFileLimit } from '../../s
 import { reportBuild } from '../report.ts';
 import { startDeliveryWorker } from '../../delivery/delivery-worker.ts';
 import { StateDatabaseError, StateStoreError } from '../../store/state-store.ts';
-import type { CliContext } from '../context.ts';
+import { refuseCommandLine, type CliContext } from '../context.ts';
 import type { DeliveryDeps } from '../../delivery/delivery-runner.ts';
 import { createServerObservability } from '../../observe/server-observability.ts';
 import { MOUNTS, routePattern } from '../../api/routes.ts';
@@ -32,8 +32,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
   const { app, config, out, err } = ctx;
   const follow = opts.follow ? planFollow(ctx, opts.follow) : null;
   if (typeof follow === 'string') {
-    err(`quire start: ${follow}`);
-    return 2;
+    return refuseCommandLine(err, `quire start: ${follow}`);
   }
   // Following a repository, the content is its checkout's, brought up to date before the first build.
   if (follow) await syncBeforeStart(ctx, follow);

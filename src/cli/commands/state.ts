@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { backupState, copySqliteStateToPostgres, StateBackupError, StateStoreError } from '../../store/state-store.ts';
 import type { CliContext } from '../context.ts';
+import { withCode } from '../../problems/problem.ts';
 
 export function runStateBackup({ config, out, err }: CliContext, opts: { target: string; force: boolean }): number {
   const target = path.resolve(opts.target);
@@ -21,7 +22,7 @@ export function runStateBackup({ config, out, err }: CliContext, opts: { target:
 
 export async function runMigrateToPostgres({ config, out, err }: CliContext): Promise<number> {
   if (config.databaseUrl === null) {
-    err('quire state migrate-to-postgres: set QUIRE_DATABASE_URL to the (empty) PostgreSQL database to copy the state into');
+    err(withCode('quire state migrate-to-postgres: set QUIRE_DATABASE_URL to the (empty) PostgreSQL database to copy the state into', 'CONFIG_INVALID'));
     return 2;
   }
   try {

@@ -3,15 +3,14 @@ import { loadLocalSnapshot } from '../../dist/local-dist-reader.ts';
 import { buildDist } from '../../build/build.ts';
 import { reportBuild } from '../report.ts';
 import { verifySite } from '../../integration/verify-site.ts';
-import { isKnownSite, type CliContext } from '../context.ts';
+import { isKnownSite, refuseCommandLine, type CliContext } from '../context.ts';
 import { printable } from '../../text/printable.ts';
 
 const MARK: Record<string, string> = { pass: 'pass', warn: 'WARN', fail: 'FAIL', error: 'ERROR', skipped: 'skip' };
 
 export async function runVerify(ctx: CliContext, opts: { site: string | undefined; url: string | null; slugs: string[]; json: boolean }): Promise<number> {
   if (!opts.site) {
-    ctx.err('usage: quire verify <site> [--url <base-url>] [--slug <slug>]… [--json]');
-    return 2;
+    return refuseCommandLine(ctx.err, 'usage: quire verify <site> [--url <base-url>] [--slug <slug>]… [--json]');
   }
   if (!(await isKnownSite(ctx, opts.site))) return 1;
   // The checks compare the site with what Quire built; with no build of this site yet, build it.

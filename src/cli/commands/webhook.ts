@@ -2,7 +2,7 @@
 import { buildDist } from '../../build/build.ts';
 import { testWebhook } from '../../delivery/test-connection.ts';
 import { generateWebhookSecret, saveWebhook } from '../../publish/webhook-settings.ts';
-import { isKnownSite, type CliContext } from '../context.ts';
+import { isKnownSite, refuseCommandLine, type CliContext } from '../context.ts';
 import { reportBuild } from '../report.ts';
 
 export interface WebhookArgs {
@@ -25,8 +25,8 @@ const USAGE = `usage:
 export async function runWebhook(ctx: CliContext, args: WebhookArgs): Promise<number> {
   const { out, err, config } = ctx;
   if (!args.action || !['set', 'show', 'remove', 'test'].includes(args.action) || (args.action !== 'show' && !args.site)) {
-    err(USAGE);
-    return 2;
+    const why = !args.action ? 'needs an action' : !['set', 'show', 'remove', 'test'].includes(args.action) ? `unknown action "${args.action}"` : `${args.action} needs a site`;
+    return refuseCommandLine(err, `quire webhook: ${why}\n${USAGE}`);
   }
   if (args.site && !(await isKnownSite(ctx, args.site))) return 1;
   const deps = ctx.app.delivery();
@@ -34,12 +34,10 @@ export async function runWebhook(ctx: CliContext, args: WebhookArgs): Promise<nu
   switch (args.action) {
     case 'set': {
       if (!args.url) {
-        err(`--url is required\n${USAGE}`);
-        return 2;
+        return refuseCommandLine(err, `--url is required\n${USAGE}`);
       }
       if (args.generateSecret && args.secret !== undefined) {
-        err('give either --secret or --generate-secret, not both');
-        return 2;
+        return refuseCommandLine(err, 'give either --secret or --generate-secret, not both');
       }
       const secret = args.generateSecret ? generateWebhookSecret() : (args.secret ?? config.webhookSecret ?? undefined);
       const saved = await saveWebhook({ ...deps, allowPrivate: config.allowPrivateTargets }, site, {
