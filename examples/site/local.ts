@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
 import { openApp } from '../../src/app/app.ts';
 import { parseConfig } from '../../src/config/config.ts';
@@ -28,17 +29,41 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+const USAGE = 'usage: npm run example:site [-- --site <id>]';
+const HELP = `npm run example:site — the reference receiving site on local HTTPS, and what to set in Quire to deliver to it
+
+${USAGE}
+
+options:
+  --site <id>   the site it receives for (default field-notes, or the first site of content/)
+  -h, --help    print this help and do nothing else
+
+settings: EXAMPLE_SITE_PORT (default 8790; 0: any free port), RECEIVER_SECRET (default: a new one),
+QUIRE_API (default: QUIRE_PUBLIC_URL or http://localhost:$PORT, + /v1) and Quire's own settings.
+`;
+
+/** The site asked for with --site, or null; --help prints the usage and exits, like Quire's commands. */
 function siteArgument(argv: string[]): string | null {
-  const i = argv.indexOf('--site');
-  if (i === -1) return null;
-  return argv[i + 1] ?? fail('usage: npm run example:site [-- --site <id>]');
+  let values: { site?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({ args: argv, options: { site: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }));
+  } catch (e) {
+    fail(`example:site: ${e instanceof Error ? e.message : String(e)}\n${USAGE}`);
+  }
+  if (values.help) {
+    process.stdout.write(HELP);
+    process.exit(0);
+  }
+  return values.site ?? null;
 }
 
 async function main(): Promise<void> {
+  // The command line first: --help or a mistyped option starts nothing.
+  const asked = siteArgument(process.argv.slice(2));
   const config = parseConfig(process.env);
   const app = openApp(config, { log: (line) => process.stderr.write(`${line}\n`) });
   const sites = (await discoverSites(config.contentDir, [])).map((s) => s.id);
-  const siteId = siteArgument(process.argv.slice(2)) ?? (sites.includes('field-notes') ? 'field-notes' : sites[0]);
+  const siteId = asked ?? (sites.includes('field-notes') ? 'field-notes' : sites[0]);
   if (!siteId || !sites.includes(siteId)) fail(`no site "${siteId ?? ''}" in ${config.contentDir} (sites: ${sites.join(', ') || 'none'})`);
   const port = Number(process.env.EXAMPLE_SITE_PORT ?? 8790);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail('EXAMPLE_SITE_PORT must be a port number (0: any free port)');
