@@ -188,6 +188,17 @@ describe('start --follow', () => {
     }
   });
 
+  it('a branch the repository does not have: says so and what to check, builds nothing, and has nothing to serve', async () => {
+    const { remote } = authorAndRemote();
+    const run = await runCli(['start', '--follow', remote, '--branch', 'live'], serverEnv());
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/^Fetch failed: .*live/m);
+    expect(run.stderr).toContain(`Nothing has been checked out from ${remote} yet: check the URL, and the branch (--branch <b>; this is "live").`);
+    // Not a build of an empty checkout: no content problem about a folder the user never made.
+    expect(run.stderr).not.toMatch(/CONTENT_NO_SITES|Build failed/);
+    expect(run.stderr).toMatch(/No build to serve/);
+  });
+
   it('refuses a branch or URL git would read as an option or a command, before running git', async () => {
     const { remote } = authorAndRemote();
     const marker = path.join(project.current!.root, 'ran');

@@ -47,14 +47,21 @@ export function planFollow({ config }: CliContext, args: FollowArgs): FollowPlan
 /** The content tree a follower builds: content/ in its checkout. */
 export const followedContentDir = (plan: FollowPlan): string => path.join(plan.checkout.dir, 'content');
 
-/** Before the first build: the checkout brought up to date, or the failure reported (what is there is built). */
-export async function syncBeforeStart({ out, err }: CliContext, plan: FollowPlan): Promise<void> {
+/**
+ * Before the first build: the checkout brought up to date, or the failure reported (what is there
+ * is built). False when there is no checkout at all to build: nothing was ever fetched.
+ */
+export async function syncBeforeStart({ out, err }: CliContext, plan: FollowPlan): Promise<boolean> {
   out(`Fetching ${plan.source.url} (${plan.source.branch}) …`);
   try {
     const { commit } = await plan.checkout.sync();
     out(`Checked out ${commit.slice(0, 12)}.`);
+    return true;
   } catch (e) {
     err(`Fetch failed: ${e instanceof Error ? e.message : String(e)}`);
+    if (await plan.checkout.head()) return true;
+    err(`Nothing has been checked out from ${plan.source.url} yet: check the URL, and the branch (--branch <b>; this is "${plan.source.branch}").`);
+    return false;
   }
 }
 

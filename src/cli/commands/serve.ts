@@ -35,7 +35,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
     return refuseCommandLine(err, `quire start: ${follow}`);
   }
   // Following a repository, the content is its checkout's, brought up to date before the first build.
-  if (follow) await syncBeforeStart(ctx, follow);
+  const checkedOut = follow ? await syncBeforeStart(ctx, follow) : true;
   const buildSettings = () => (follow ? { ...app.buildSettings, contentDir: followedContentDir(follow) } : app.buildSettings);
   const { keyring, generations } = app.keys();
   const caches = createBuildCaches(config.stateDir);
@@ -86,7 +86,8 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
       return null;
     }
   };
-  const first = await build();
+  // No checkout yet: there is no content to build (the last good dist/, if any, is still served).
+  const first = checkedOut ? await build() : null;
   const store = app.dist();
   store.reload();
   if (!store.current()) {
