@@ -1,11 +1,27 @@
 // `quire worker [--concurrency <n>] [--per-host <n>]` (npm run worker): only delivers, until
 // SIGTERM or SIGINT (then it stops claiming, finishes what is in flight and exits 0).
 import { startFleetWorker } from '../../delivery/fleet-worker.ts';
+import { StateStoreError } from '../../store/state-store-error.ts';
 import type { CliContext } from '../context.ts';
 
 export async function runWorker(ctx: CliContext, opts: { concurrency: number; perHost: number | null; healthIntervalSeconds: number }): Promise<number> {
   if (ctx.config.databaseUrl === null) ctx.err('warning: QUIRE_DATABASE_URL is not set: this worker shares the SQLite state of this machine only');
   const deps = ctx.app.delivery();
+  // Deliveries are signed with webhook secrets sealed under the server secret. A worker with
+  // another one (a machine without the server's QUIRE_SECRET, which then made its own) could
+  // send nothing: it is told so before it claims a delivery, not at its first one.
+  for (const hook of await deps.store.webhooks.list()) {
+    try {
+      await deps.store.webhooks.secretOf(hook.siteId);
+    } catch (e) {
+      if (!(e instanceof StateStoreError)) throw e;
+      ctx.err(
+        `quire worker: the webhook secret of ${hook.siteId} cannot be opened with this worker's server secret (${ctx.config.secret !== null ? 'QUIRE_SECRET' : 'the one generated in the state dir, QUIRE_SECRET being unset'}): ` +
+          'give every worker the same QUIRE_SECRET as the server that saved the webhooks. Nothing was claimed.',
+      );
+      return 1;
+    }
+  }
   const worker = startFleetWorker(deps, { concurrency: opts.concurrency, perHost: opts.perHost, healthIntervalMs: opts.healthIntervalSeconds * 1000 });
   const stop = (signal: string) => {
     ctx.err(`worker: ${signal}: no new claims; finishing what is in flight`);
