@@ -113,8 +113,12 @@ async function build(
   const started = performance.now();
   const { state } = caches;
   const renderStats = { ...caches.render.stats };
-  // Many new or changed articles mean many to render: the workers start while the rest loads.
-  const content = await loadContent(settings.contentDir, state.sources, { threshold: POOL_THRESHOLD, onManyChanged: () => pool.warm() });
+  // Many new or changed articles and nothing cached mean many to render: the workers start while
+  // the rest loads. With a render cache they start only if a chunk misses it (compileSite).
+  const onManyChanged = () => {
+    if (caches.render.isCold()) pool.warm();
+  };
+  const content = await loadContent(settings.contentDir, state.sources, { threshold: POOL_THRESHOLD, onManyChanged });
   const issues = content.issues;
   const queries: DateQuery[] = content.sites.flatMap((s) =>
     s.articles

@@ -27,6 +27,13 @@ export interface RenderCache {
   /** Kept in memory at once; on disk at the next `flush`. */
   set(key: string, output: RenderOutput, input: RenderInput): void;
   flush(): void;
+  /**
+   * Nothing is cached yet (no entry in memory, no file on disk): every changed article will be
+   * rendered. A build starts its render workers early only then; otherwise its articles may all
+   * be in the cache (a CI run with a restored cache and fresh file times), and the workers start
+   * when a chunk has enough to render.
+   */
+  isCold(): boolean;
   stats: { hits: number; misses: number };
 }
 
@@ -114,6 +121,7 @@ export function createRenderCache(dir: string | null): RenderCache {
       pending.push([key, JSON.stringify(entry)]);
     },
     flush,
+    isCold: () => memory.size === 0 && (disk === null || (disk === undefined && !fs.existsSync(path.join(dir!, RENDER_CACHE_FILE)))),
   };
 }
 

@@ -338,6 +338,37 @@ describe('render workers', () => {
   });
 });
 
+describe('render workers and the render cache', () => {
+  it('are not started when every changed article is in the render cache, and are when one chunk is not', async () => {
+    const { createRenderPool, POOL_THRESHOLD } = await import('../../src/build/render-pool.ts');
+    p = createTempProject();
+    writeSite(p, 'site');
+    const count = POOL_THRESHOLD + 4;
+    for (let i = 0; i < count; i++) p.write(`site/articles/w${i}.md`, article({ title: `W ${i}`, status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }, `Words ${i}\n`));
+    const run = async () => {
+      const real = createRenderPool(1);
+      const calls = { warm: 0, renders: 0 };
+      const pool = { ...real, warm: () => (calls.warm++, real.warm()), renderEach: (...args: Parameters<typeof real.renderEach>) => (calls.renders++, real.renderEach(...args)) };
+      try {
+        const result = await buildDist(settings(), undefined, { pool });
+        expect(result.ok).toBe(true);
+        return { ...calls, rendered: result.stats.rendered, cached: result.stats.cached };
+      } finally {
+        await real.close();
+      }
+    };
+    // Nothing cached: started while loading, and given every article.
+    expect(await run()).toEqual({ warm: 1, renders: 1, rendered: count, cached: 0 });
+    // A fresh checkout with the cache kept: every file looks changed, and nothing is to render.
+    fs.rmSync(p.distDir, { recursive: true });
+    fs.rmSync(path.join(p.stateDir, 'cache', 'build-state.v8'));
+    expect(await run()).toEqual({ warm: 0, renders: 0, rendered: 0, cached: count });
+    // Enough articles changed since: the workers start when the chunk misses the cache.
+    for (let i = 0; i < POOL_THRESHOLD; i++) p.write(`site/articles/w${i}.md`, article({ title: `W ${i}`, status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }, `New words ${i}\n`));
+    expect(await run()).toEqual({ warm: 0, renders: 1, rendered: POOL_THRESHOLD, cached: 0 });
+  });
+});
+
 describe('render workers under their memory cap', () => {
   // 24 MB: room for a worker's own start (about 14 MB) and small documents, not for a list of
   // 1,200 items (about 400 already go over). At 16 MB a fresh worker could die on small work too.
