@@ -36,6 +36,15 @@ export function toWebhookArticle(a: ArticleBody): WebhookArticle {
   };
 }
 
+/**
+ * The webhook payload's `article` as JSON text. The build hashes it (payloadHash) and publish
+ * makes it again from the stored body: the same function on the same body gives the same bytes.
+ */
+export const webhookArticleJson = (a: ArticleBody): string => JSON.stringify(toWebhookArticle(a));
+
+/** webhookArticleJson() of an article body read from dist/ (its exact stored JSON). */
+export const webhookArticleJsonOf = (bodyJson: string): string => webhookArticleJson(JSON.parse(bodyJson) as ArticleBody);
+
 type Dated = Pick<ArticleListItem, 'slug' | 'publishedAt' | 'updatedAt'>;
 
 /**

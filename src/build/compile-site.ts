@@ -1,5 +1,5 @@
-// One loaded site → its part of dist/: the exact API bodies and webhook payloads of its
-// published articles, written as they are made. An article whose inputs are all unchanged since
+// One loaded site → its part of dist/: the exact API bodies of its published articles (webhook
+// payloads are made from them), written as they are made. An article whose inputs are all unchanged since
 // the previous build is taken over from the previous dist/ without being read or rendered.
 import path from 'node:path';
 import type { FileDates } from '../content/git-history.ts';
@@ -13,9 +13,9 @@ import { renderFailed, type RenderProblem } from '../render/render-context.ts';
 import type { RenderInput, RenderOutput } from '../render/render-markdown.ts';
 import { RENDERER_VERSION } from '../render/renderer-version.ts';
 import { collectGarbage } from './collect-garbage.ts';
-import { newestFirst, toListItem, toWebhookArticle, type ArticleBody } from './api-shapes.ts';
+import { newestFirst, toListItem, webhookArticleJson, type ArticleBody } from './api-shapes.ts';
 import { hashBytes, hashParts } from '../dist/content-hash.ts';
-import { articleFile, imageFile, listFile, listIndexFile, payloadFile, previewArticleFile, previewImageFile, previewItemFile } from '../dist/layout.ts';
+import { articleFile, imageFile, listFile, listIndexFile, previewArticleFile, previewImageFile, previewItemFile } from '../dist/layout.ts';
 import { listBodyParts, listItemSpans, type ListItems } from '../dist/list-body.ts';
 import { makeListIndex } from '../dist/list-index.ts';
 import type { ManifestArticle, ManifestDraft, ManifestSite } from '../dist/manifest.ts';
@@ -222,10 +222,10 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
         };
         continue;
       }
-      // Written and hashed as a string: its bytes are made and freed outside the JS heap (a Buffer
-      // here waits for a collection, ~20 KB an article).
-      const payloadJson = JSON.stringify(toWebhookArticle(body));
-      deps.writer?.write(payloadFile(site.id, meta.slug), payloadJson);
+      // Only hashed: publish makes it again from the stored body (a file per article cost a
+      // cold build more than making it again costs a publish). Hashed as a string: its bytes are
+      // made and freed outside the JS heap (a Buffer here waits for a collection, ~20 KB an article).
+      const payloadJson = webhookArticleJson(body);
       items.push({ slug: meta.slug, kind: meta.kind, publishedAt: body.publishedAt, updatedAt: body.updatedAt, json: UTF8.encode(JSON.stringify(item)) });
       const entry: ManifestArticle = (entries[meta.slug] = {
         file: source.sitePath,

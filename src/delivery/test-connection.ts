@@ -1,8 +1,8 @@
 // "Test connection": a real, signed delivery of the shape a spec-conforming receiver accepts and
 // that leaves no junk there — the site's most recent published article as an `updated` event
 // (an idempotent upsert). Sent once, not retried; logged with the other deliveries.
-import { webhookBody } from '../build/api-shapes.ts';
-import { readManifest, readWebhookPayload } from '../dist/local-dist.ts';
+import { webhookArticleJsonOf, webhookBody } from '../build/api-shapes.ts';
+import { readArticleBody, readManifest } from '../dist/local-dist.ts';
 import type { CodeIn } from '../problems/catalogue.ts';
 import type { Problem } from '../problems/problem.ts';
 import { newLeaseOwner } from '../store/state-store.ts';
@@ -23,7 +23,7 @@ export async function testWebhook(deps: DeliveryDeps & { distDir: string }, site
   const slug = site ? Object.keys(site.articles)[0] : undefined; // the manifest lists newest first
   if (!slug) return { sent: false, code: 'NO_ARTICLE', message: 'This site has no published article yet; Test connection sends the most recent one as an `updated` event.' };
   // Unchecked against the manifest: a build swapped in since still has a payload worth testing with.
-  const json = readWebhookPayload(deps.distDir, siteId, slug);
+  const json = webhookArticleJsonOf(readArticleBody(deps.distDir, siteId, slug));
   const now = deps.now();
   const body = Buffer.from(webhookBody('updated', json));
   const id = await outbox.enqueue({ siteId, slug, event: 'updated', body, origin: 'test' }, now, { owner: newLeaseOwner('test'), until: now + 300_000 });

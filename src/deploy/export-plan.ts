@@ -2,13 +2,13 @@
 // the manifest names, named by the hash of its bytes, each site's part, and the build's document.
 // The preview area (drafts) is left out: the export is for storage a public edge reads.
 //
-// Bodies, payloads and lists are named by the hashes the manifest already has for them (the same
+// Bodies and lists are named by the hashes the manifest already has for them (the same
 // hash of the same bytes), so planning a deploy reads only the other files; a file is read when
 // it is uploaded, and checked against its name then: a dist/ swapped by a build meanwhile fails
 // the deploy instead of storing bytes under another file's name.
 import fs from 'node:fs';
 import { hashBytes } from '../dist/content-hash.ts';
-import { articleFile, contentTypeOf, isPreviewFile, listFile, payloadFile, siteTreeFiles } from '../dist/layout.ts';
+import { articleFile, contentTypeOf, isPreviewFile, listFile, siteTreeFiles } from '../dist/layout.ts';
 import { fileIn } from '../dist/local-dist.ts';
 import type { Manifest } from '../dist/manifest.ts';
 import { buildKey, EXPORT_FORMAT, exportJson, objectKey, type ExportBuild, type ExportSite } from '../dist/object-export.ts';
@@ -50,7 +50,6 @@ function knownHash(id: string, m: Manifest['sites'][string], key: string): strin
   const entry = Object.hasOwn(m.articles, slug) ? m.articles[slug]! : undefined;
   if (!entry) return undefined;
   if (key === articleFile(id, slug)) return entry.bodyHash;
-  if (key === payloadFile(id, slug)) return entry.payloadHash;
   return undefined;
 }
 

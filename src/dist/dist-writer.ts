@@ -249,8 +249,8 @@ function claimSpare(distDir: string, tmp: string, previous: Manifest): boolean {
   } catch {
     return false;
   }
-  // About four files per article (body, its two compressed variants, payload), two per draft.
-  const fileCount = Object.values(previous.sites).reduce((n, s) => n + 4 * Object.keys(s.articles).length + 2 * Object.keys(s.drafts ?? {}).length + 1, 0);
+  // About three files per article (body and its two compressed variants), two per draft.
+  const fileCount = Object.values(previous.sites).reduce((n, s) => n + 3 * Object.keys(s.articles).length + 2 * Object.keys(s.drafts ?? {}).length + 1, 0);
   // Patching costs a few calls per changed file, linking one per file of the tree.
   const worthIt = Array.isArray(changes.changed) && changes.changed.length <= Math.max(64, fileCount / 4);
   if (changes.to !== previous.buildId || !worthIt) return false;

@@ -8,7 +8,6 @@
 //   <site>/articles.index.json           the list index (list-index.ts)
 //   <site>/articles/<slug>.json          GET /v1/articles/<slug> body
 //   <site>/articles/<slug>.json.br, .gz  the same bytes compressed, when the manifest names them
-//   <site>/webhooks/<slug>.json          the article part of a webhook payload
 //   <site>/images/<stem>.<hash><.ext>    a published image, served at /assets/<site>/<name> while a live article uses it
 //   _preview/<site>/articles/<slug>.json a draft's body, for preview keys only (preview-view.ts)
 //   _preview/<site>/items/<slug>.json    a draft's list item, likewise
@@ -36,8 +35,6 @@ export const listFile = (siteId: string): string => `${siteId}/${LIST_FILE}`;
 export const listIndexFile = (siteId: string): string => `${siteId}/${LIST_INDEX_FILE}`;
 /** An article's API body. */
 export const articleFile = (siteId: string, slug: string): string => `${siteId}/articles/${slug}.json`;
-/** An article's webhook payload (the `article` member of its event bodies). */
-export const payloadFile = (siteId: string, slug: string): string => `${siteId}/webhooks/${slug}.json`;
 /** A published image, by its hashed name (which may hold `/`: images keep their sub-folders). */
 export const imageFile = (siteId: string, name: string): string => `${siteId}/images/${name}`;
 
@@ -54,7 +51,7 @@ export const previewFiles = (siteId: string, slug: string): string[] => [preview
 /** The files a site holds for itself (not per article or image); `codings`: its list's compressed variants. */
 export const siteFiles = (siteId: string, codings?: readonly ContentCoding[]): string[] => [...withEncoded(listFile(siteId), codings), listIndexFile(siteId)];
 /** The files a published article has; `codings`: its body's compressed variants. */
-export const articleFiles = (siteId: string, slug: string, codings?: readonly ContentCoding[]): string[] => [...withEncoded(articleFile(siteId, slug), codings), payloadFile(siteId, slug)];
+export const articleFiles = (siteId: string, slug: string, codings?: readonly ContentCoding[]): string[] => withEncoded(articleFile(siteId, slug), codings);
 
 /** What a build's manifest lists: enough to name every file of its tree. */
 export interface TreeListing {

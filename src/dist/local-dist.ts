@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { hashBytes } from './content-hash.ts';
-import { MANIFEST_FILE, listFile, payloadFile } from './layout.ts';
+import { MANIFEST_FILE, articleFile, listFile } from './layout.ts';
 import { splitListItems, type ListItems } from './list-body.ts';
 import { manifestJson, parseManifest, type Manifest } from './manifest.ts';
 import { fixFor, isMissingFile, ProblemError } from '../problems/problem.ts';
@@ -59,12 +59,13 @@ export class PayloadChangedError extends Error {
 }
 
 /**
- * An article's webhook payload (JSON text). With `expectedHash` (the manifest's payloadHash) it
- * must be those bytes, else PayloadChangedError: what is sent must be what was planned.
+ * A published article's API body (JSON text), which its webhook payload is made from
+ * (webhookArticleJsonOf). With `expectedHash` (the manifest's bodyHash) it must be those bytes,
+ * else PayloadChangedError: what is sent must be what was planned.
  */
-export function readWebhookPayload(distDir: string, siteId: string, slug: string, expectedHash?: string): string {
-  const file = fileIn(distDir, payloadFile(siteId, slug));
-  const json = fs.readFileSync(file, 'utf8');
-  if (expectedHash !== undefined && hashBytes(json) !== expectedHash) throw new PayloadChangedError(file);
-  return json;
+export function readArticleBody(distDir: string, siteId: string, slug: string, expectedHash?: string): string {
+  const file = fileIn(distDir, articleFile(siteId, slug));
+  const bytes = fs.readFileSync(file);
+  if (expectedHash !== undefined && hashBytes(bytes) !== expectedHash) throw new PayloadChangedError(file);
+  return bytes.toString('utf8');
 }

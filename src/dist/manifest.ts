@@ -10,8 +10,10 @@ import type { ContentCoding } from './layout.ts';
  * so the first build of format 3 writes every file anew. 4: articles list the slugs their
  * `related` names (`related`), so readers can leave out those not live yet; a format 3 entry
  * cannot tell "none" from "not recorded", so the first build of format 4 writes every file anew.
+ * 5: no webhook payload files (`<site>/webhooks/`): publish makes each payload from the article's
+ * body; readers of format 4 would look for them, and its trees hold them.
  */
-export const MANIFEST_FORMAT = 4;
+export const MANIFEST_FORMAT = 5;
 
 export interface ManifestArticle {
   file: string;
@@ -19,6 +21,10 @@ export interface ManifestArticle {
   /** Hash of every input of the article's output: unchanged means its files can be reused. */
   inputKey: string;
   bodyHash: string;
+  /**
+   * Hash of its webhook payload's `article` (api-shapes.ts webhookArticleJson, made from the body):
+   * publish sends `updated` when it changes. Not a file in the tree.
+   */
   payloadHash: string;
   kind: string;
   publishedAt: string | null;

@@ -3,7 +3,7 @@
 // to the bucket's prefix (QUIRE_S3_PREFIX). No Node imports.
 //
 //   objects/<site>/<hash>   immutable, content-addressed within its site: every public file of a
-//                           build (bodies, payloads, lists, list indexes, images, whatever the
+//                           build (bodies, lists, list indexes, images, whatever the
 //                           manifest names but the preview area), and the site's part below;
 //                           never rewritten. Per site, so that no object is shared by two sites:
 //                           a prune compares a site's builds only, and a cache keyed by object

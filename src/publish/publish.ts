@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { buildDist, type BuildCaches, type BuildResult, type BuildSettings } from '../build/build.ts';
-import { webhookBody } from '../build/api-shapes.ts';
-import { PayloadChangedError, readListItems, readWebhookPayload } from '../dist/local-dist.ts';
+import { webhookArticleJsonOf, webhookBody } from '../build/api-shapes.ts';
+import { PayloadChangedError, readArticleBody, readListItems } from '../dist/local-dist.ts';
 import type { Manifest, ManifestSite } from '../dist/manifest.ts';
 import { ProblemError } from '../problems/problem.ts';
 import { isLiveAt } from '../schedule/windows.ts';
@@ -240,7 +240,7 @@ export function readBody(distDir: string, manifest: Manifest, siteId: string, sl
     return Buffer.from(webhookBody(event, JSON.stringify({ id: slug, slug })));
   }
   try {
-    return Buffer.from(webhookBody(event, readWebhookPayload(distDir, siteId, slug, manifest.sites[siteId]!.articles[slug]!.payloadHash)));
+    return Buffer.from(webhookBody(event, webhookArticleJsonOf(readArticleBody(distDir, siteId, slug, manifest.sites[siteId]!.articles[slug]!.bodyHash))));
   } catch (err) {
     if (err instanceof PayloadChangedError) throw new PublishError(`${err.file} changed while publishing (is another build running?); run publish again`, { cause: err });
     throw err;

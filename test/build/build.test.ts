@@ -4,7 +4,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildDist, createBuildCaches } from '../../src/build/build.ts';
-import { readManifest } from '../../src/dist/local-dist.ts';
+import { webhookArticleJsonOf } from '../../src/build/api-shapes.ts';
+import { hashBytes } from '../../src/dist/content-hash.ts';
+import { readArticleBody, readManifest } from '../../src/dist/local-dist.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
 let p: TempProject;
@@ -50,7 +52,7 @@ function setup(): void {
 }
 
 describe('static export', () => {
-  it('writes the API bodies, webhook payloads, images and a manifest; drafts only in the preview area', async () => {
+  it('writes the API bodies (webhook payloads are made from them), images and a manifest; drafts only in the preview area', async () => {
     setup();
     const result = await buildDist(settings());
     expect(result.ok).toBe(true);
@@ -65,8 +67,6 @@ describe('static export', () => {
       'site/articles/live-two.json',
       'site/articles/live.json',
       expect.stringMatching(/^site\/images\/public\.[0-9a-f]{16}\.png$/),
-      'site/webhooks/live-two.json',
-      'site/webhooks/live.json',
     ]);
     // Nothing of the draft in what public readers load (everything but the preview area and the
     // manifest, which names the draft's files so a build can take them over).
@@ -79,14 +79,30 @@ describe('static export', () => {
     expect(draft).toMatchObject({ slug: 'hidden', title: 'Hidden plans', html: expect.stringContaining('TOP-SECRET-DRAFT-TEXT') });
     expect(readManifest(p.distDir)!.sites.site!.previewImages).toEqual({ 'images/secret.png': expect.stringMatching(/^secret\.[0-9a-f]{16}\.png$/) });
 
-    const payload = JSON.parse(fs.readFileSync(path.join(p.distDir, 'site/webhooks/live-two.json'), 'utf8'));
-    expect(payload).toEqual({
+    // The webhook payload is made from the stored body, and is the one the manifest's payloadHash names.
+    const manifest = readManifest(p.distDir)!;
+    const payloadJson = webhookArticleJsonOf(readArticleBody(p.distDir, 'site', 'live-two', manifest.sites.site!.articles['live-two']!.bodyHash));
+    expect(JSON.parse(payloadJson)).toEqual({
       id: 'live-two', title: 'Live two', slug: 'live-two', status: 'published', metaDescription: '',
       mdx: '\nMore words.\n', html: '<p>More words.</p>', imageUrl: '', imageAlt: '',
     });
-    const manifest = readManifest(p.distDir)!;
+    expect(hashBytes(payloadJson)).toBe(manifest.sites.site!.articles['live-two']!.payloadHash);
     expect(Object.keys(manifest.sites.site!.articles).sort()).toEqual(['live', 'live-two']);
     expect(manifest.sites.site!.articles.live).toMatchObject({ file: 'articles/live.md', payloadHash: expect.any(String), bodyHash: expect.any(String) });
+  });
+
+  it('drops the webhook payload files of a format 4 tree on its first build', async () => {
+    setup();
+    expect((await buildDist(settings())).ok).toBe(true);
+    const manifestFile = path.join(p.distDir, 'manifest.json');
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as { format: number };
+    fs.mkdirSync(path.join(p.distDir, 'site/webhooks'));
+    for (const slug of ['live', 'live-two']) fs.writeFileSync(path.join(p.distDir, `site/webhooks/${slug}.json`), '{}');
+    fs.writeFileSync(manifestFile, JSON.stringify({ ...manifest, format: 4 }));
+    const rebuilt = await buildDist(settings());
+    expect(rebuilt).toMatchObject({ ok: true, written: true });
+    expect(fs.existsSync(path.join(p.distDir, 'site/webhooks'))).toBe(false);
+    expect(fs.existsSync(path.join(p.distDir, 'site/articles/live.json'))).toBe(true);
   });
 
   it('leaves the previous dist/ untouched when a build fails, and leaves no temp folders', async () => {

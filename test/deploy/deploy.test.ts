@@ -65,9 +65,9 @@ describe('quire deploy', () => {
       await build(p);
       const first = await deployOf(p, store);
       const m1 = readManifest(p.distDir)!;
-      // Every public file of the tree (lists, indexes, bodies, payloads, stored variants, the image), each site's part, the build document.
+      // Every public file of the tree (lists, indexes, bodies, stored variants, the image), each site's part, the build document.
       const publicFiles = treeFiles(m1).filter((k) => !isPreviewFile(k));
-      expect(publicFiles.length).toBeGreaterThanOrEqual(2 * 2 + 6 * 2 + 1);
+      expect(publicFiles.length).toBeGreaterThanOrEqual(2 * 2 + 6 + 1);
       expect(first).toMatchObject({ buildId: m1.buildId, previousBuildId: null, uploaded: publicFiles.length + 2 + 1, skipped: 0, removed: 0, switched: true });
       expect((await pointerOf(store))!.buildId).toBe(m1.buildId);
       const objectsAfterFirst = await keysIn(store, 'objects/');
@@ -88,7 +88,7 @@ describe('quire deploy', () => {
       expect(await keysIn(store, 'objects/')).toEqual(objectsAfterFirst);
 
       const changed = await deployOf(p, store);
-      // The article's body and payload, the site's list and index (with their stored variants),
+      // The article's body, the site's list and index (with their stored variants),
       // the site's part, the build document: nothing of the other articles or the other site.
       const touched = [...articleFiles('one', 'a3', m2.sites.one!.articles.a3!.encodings), ...siteFiles('one', m2.sites.one!.listEncodings)];
       const expected = touched.map((k) => objectKey('one', hashBytes(fs.readFileSync(path.join(p.distDir, k)))));
@@ -129,9 +129,9 @@ describe('quire deploy', () => {
       expect(third).toMatchObject({ uploaded: 0, prunedBuilds: [b1] });
       expect(await store.sizeOf(buildKey(b1))).toBeNull();
       const kept = await keysIn(store, 'objects/');
-      // Removed: site two's old body, payload, list, index and part, nothing else.
-      expect(third.removed).toBe(5 + 1);
-      expect([...first].filter((k) => !kept.has(k))).toHaveLength(5);
+      // Removed: site two's old body, list, index and part, nothing else.
+      expect(third.removed).toBe(4 + 1);
+      expect([...first].filter((k) => !kept.has(k))).toHaveLength(4);
       expect((await pointerOf(store))!.retired).toEqual({});
       // Everything the current build names is still there.
       const plan = planExport(p.distDir, readManifest(p.distDir)!);
@@ -201,8 +201,8 @@ describe('quire deploy (the command)', () => {
   it('killed halfway leaves the pointer as it was; run again, it uploads only the rest and switches', async () => {
     const env = { ...projectFolders(p), ...s3.env('killed') };
     const store = s3.store('killed');
-    const objects = planExport(p.distDir, readManifest(p.distDir)!).objects.size; // 300 bodies and payloads, the list, its index and variants, the part
-    expect(objects).toBeGreaterThanOrEqual(603);
+    const objects = planExport(p.distDir, readManifest(p.distDir)!).objects.size; // 300 bodies, the list, its index and variants, the part
+    expect(objects).toBeGreaterThanOrEqual(303);
     const dry = await runCli(['deploy', '--dry-run'], env);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain(`Dry run: would upload ${objects + 1} objects`);

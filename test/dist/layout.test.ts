@@ -6,7 +6,7 @@ describe('dist/ layout', () => {
   it('names every file of a tree from its manifest', () => {
     const tree = { sites: { one: { articles: { a: {}, b: {} }, images: { 'images/x.png': 'x.0123.png', 'images/d/y.jpg': 'd/y.4567.jpg' } } } };
     expect(treeFiles(tree).sort()).toEqual(
-      ['one/articles.json', 'one/articles.index.json', 'one/articles/a.json', 'one/webhooks/a.json', 'one/articles/b.json', 'one/webhooks/b.json', 'one/images/x.0123.png', 'one/images/d/y.4567.jpg'].sort(),
+      ['one/articles.json', 'one/articles.index.json', 'one/articles/a.json', 'one/articles/b.json', 'one/images/x.0123.png', 'one/images/d/y.4567.jpg'].sort(),
     );
   });
 
