@@ -144,6 +144,27 @@ describe('the outbox on PostgreSQL', () => {
     expect(Number(row!.n)).toBe(200);
   });
 
+  it('claims give the bodies back as the bytes queued, and go on after their connection is cut', async () => {
+    const url = freshDatabase();
+    const store = open(url);
+    await store.webhooks.save('s', HOOK, 0);
+    const bytes = Buffer.from(JSON.stringify({ title: 'Crème brûlée ☃ 😀', html: '<p>\u00a0</p>' }));
+    const first = await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: bytes, origin: 'publish' }, 10);
+    const second = await store.outbox.enqueue({ siteId: 's', slug: 'b', event: 'published', body: bytes, origin: 'publish' }, 10);
+    const [byDue] = await store.outbox.takeDue(20, null, 1, 'one', 1000);
+    const [byId] = await store.outbox.takeMany([second], 'one', 20, 1000);
+    for (const d of [byDue!, byId!]) {
+      expect(Buffer.isBuffer(d.body)).toBe(true);
+      expect(d.body.equals(bytes)).toBe(true);
+    }
+    expect(byDue!.id).toBe(first);
+    // The claims' own connection ended by the server: the next claim opens another.
+    await store.outbox.release([first, second], 'one');
+    await sql(url, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'quire claims'`);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await store.outbox.takeDue(20, null, 5, 'two', 1000)).map((d) => d.id).sort()).toEqual([first, second].sort());
+  });
+
   it('a transaction is all or nothing, on one connection', async () => {
     const store = open(freshDatabase());
     await store.webhooks.save('s', HOOK, 0);

@@ -7,7 +7,7 @@ import { isDeadOwnerOnThisHost, newDeliveryId } from '../owners.ts';
 import { attemptErrorText, type ClaimedDelivery, type DeliveryOrigin, type DeliveryState, type UndeliveredEntry } from '../records.ts';
 import { statsQuery, toAttemptLogEntry, toDelivery, type AttemptRow, type DeliveryRow, type StatsRow } from '../rows.ts';
 import type { Outbox } from '../state-interface.ts';
-import { prepared, type Db, type PlannerSettings } from './connection.ts';
+import { prepared, type Db, type PlannerSettings, type Statements } from './connection.ts';
 import { NOTIFY_DUE } from './due-watch.ts';
 
 
@@ -41,7 +41,7 @@ const TAKE_SLUGS = `
  * compiling took 400 ms for a statement that runs in 3.
  */
 const BY_KEY: PlannerSettings = { enable_hashjoin: 'off', enable_mergejoin: 'off', enable_bitmapscan: 'off', enable_seqscan: 'off', jit: 'off' };
-const IN_INDEX_ORDER: PlannerSettings = { ...BY_KEY, enable_sort: 'off' };
+export const IN_INDEX_ORDER: PlannerSettings = { ...BY_KEY, enable_sort: 'off' };
 
 type ClaimRow = { id: string; site_id: string; slug: string; event: string; attempts: number; body: Buffer | null };
 const toClaimed = (r: ClaimRow): ClaimedDelivery => ({ id: r.id, siteId: r.site_id, slug: r.slug, event: r.event, attempts: r.attempts, body: r.body ?? Buffer.alloc(0) });
@@ -118,7 +118,8 @@ const RECORD_ATTEMPTS = prepared('record_attempts', `
   )
   DELETE FROM slug_leases WHERE delivery_id IN (SELECT id FROM v)`);
 
-export function createOutbox(db: Db): Outbox {
+/** `claims`: a connection whose session has IN_INDEX_ORDER set, for every site's claims (takeDue). */
+export function createOutbox(db: Db, claims: Statements | null = null): Outbox {
   const outbox: Outbox = {
     async get(id) {
       const [row] = await db.rows<DeliveryRow & { body: Buffer | null }>(`SELECT ${COLUMNS}, b.body FROM deliveries d LEFT JOIN delivery_bodies b ON b.delivery_id = d.id WHERE d.id = $1`, [id]);
@@ -195,7 +196,9 @@ export function createOutbox(db: Db): Outbox {
       const values = [siteId, now, owner, leaseUntil, limit];
       // Every site's: in the due index's order, never a sort of all that is pending (IN_INDEX_ORDER).
       // One site's (publish): as the planner sees fit for that site.
-      const rows = siteId === null ? await db.atomically((tx) => tx.rows<ClaimRow>(TAKE_DUE, values), IN_INDEX_ORDER) : await db.rows<ClaimRow>(TAKE_DUE_OF_SITE, values);
+      const rows = siteId !== null ? await db.rows<ClaimRow>(TAKE_DUE_OF_SITE, values)
+        : claims ? await claims.rows<ClaimRow>(TAKE_DUE, values)
+        : await db.atomically((tx) => tx.rows<ClaimRow>(TAKE_DUE, values), IN_INDEX_ORDER);
       return rows.map(toClaimed);
     },
 

@@ -3,13 +3,13 @@
 // the pool and its `tx` is bound to it.
 import { createSecretBox } from '../secret-box.ts';
 import type { StateParts, StateStore } from '../state-interface.ts';
-import { createPool, describeUrl, explainConnectionError, inTransaction, poolDb, type Db } from './connection.ts';
+import { createPool, dedicatedConnection, describeUrl, explainConnectionError, inTransaction, poolDb, type Db } from './connection.ts';
 import { createChangeLog } from './change-log.ts';
 import { watchDue } from './due-watch.ts';
 import { createHostSlots } from './host-slots.ts';
 import { createLocks } from './locks.ts';
 import { migrate } from './migrations.ts';
-import { createOutbox } from './outbox.ts';
+import { createOutbox, IN_INDEX_ORDER } from './outbox.ts';
 import { createPublishRecords } from './publish-state.ts';
 import { claimIdentity, readDatabaseKey } from './store-identity.ts';
 import { createWebhooks } from './webhooks.ts';
@@ -36,13 +36,15 @@ export function openPostgresStateStore(url: string, serverSecret: string, opts: 
       readying = null; // the next operation tries again (the server may be back)
       throw e;
     }));
-  const partsOn = (db: Db): StateParts => {
+  // Every site's claims on a connection of their own (opened by the first), outside transactions.
+  const claims = dedicatedConnection(url, 'quire claims', IN_INDEX_ORDER, ready);
+  const partsOn = (db: Db, claimsOn: typeof claims | null = null): StateParts => {
     const changes = createChangeLog(db, () => databaseKey!);
-    return { webhooks: createWebhooks(db, box), outbox: createOutbox(db), published: createPublishRecords(db, changes), changes };
+    return { webhooks: createWebhooks(db, box), outbox: createOutbox(db, claimsOn), published: createPublishRecords(db, changes), changes };
   };
   const onPool = poolDb(pool, ready);
   return {
-    ...partsOn(onPool),
+    ...partsOn(onPool, claims),
     hostSlots: createHostSlots(onPool),
     locks: createLocks(url, ready),
     ready,
@@ -51,6 +53,9 @@ export function openPostgresStateStore(url: string, serverSecret: string, opts: 
       await ready();
       return inTransaction(pool, (db) => work(partsOn(db)));
     },
-    close: () => pool.end(),
+    async close() {
+      await claims.close();
+      await pool.end();
+    },
   };
 }
