@@ -165,6 +165,24 @@ describe('the outbox on PostgreSQL', () => {
     expect((await store.outbox.takeDue(20, null, 5, 'two', 1000)).map((d) => d.id).sort()).toEqual([first, second].sort());
   });
 
+  it('claims of deliveries queued in bulk are mostly HOT updates (no new index entries)', async () => {
+    const url = freshDatabase();
+    const store = openStateStore(os.tmpdir(), SECRET, url); // closed below
+    await store.webhooks.save('s', HOOK, 0);
+    await store.transaction(async (tx) => {
+      for (let i = 0; i < 300; i++) await tx.outbox.enqueue({ siteId: 's', slug: `a-${i}`, event: 'published', body: body('x'.repeat(300)), origin: 'publish' }, 10);
+    });
+    let claimed = 0;
+    for (let taken; (taken = await store.outbox.takeDue(20, null, 64, 'one', 1000)).length; ) claimed += taken.length;
+    expect(claimed).toBe(300);
+    await store.close(); // its connections' statistics are reported as they end
+    const counts = async () => (await sql<{ upd: number; hot: number }>(url, `SELECT n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables WHERE relname = 'deliveries'`))[0]!;
+    for (let i = 0; i < 50 && (await counts()).upd < 300; i++) await new Promise((r) => setTimeout(r, 100));
+    const { upd, hot } = await counts();
+    expect(upd).toBe(300);
+    expect(hot).toBeGreaterThan(upd * 0.6);
+  });
+
   it('a transaction is all or nothing, on one connection', async () => {
     const store = open(freshDatabase());
     await store.webhooks.save('s', HOOK, 0);
