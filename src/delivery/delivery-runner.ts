@@ -130,9 +130,14 @@ class GroupRecorder implements Recorder {
   }
 }
 
-/** A group is written at once when this many wait, else after GROUP_WAIT_MS; at most GROUP_LIMIT in one. */
+/**
+ * A group is written at once when this many wait, else after GROUP_WAIT_MS; at most GROUP_LIMIT
+ * in one. 20 ms rather than 5: at a few thousand deliveries a second, groups of 2–15 became
+ * groups of 10–64, with fewer statements for the worker and PostgreSQL (a slug's next delivery
+ * may wait that much longer for its lease).
+ */
 const GROUP_MAX = 64;
-const GROUP_WAIT_MS = 5;
+const GROUP_WAIT_MS = 20;
 const GROUP_LIMIT = 1000;
 
 type Target = { webhook: WebhookRecord; secret: string } | null;
