@@ -113,7 +113,11 @@ export function dedicatedConnection(url: string, name: string, plan: PlannerSett
   const options = Object.entries(plan).map(([name, value]) => `-c ${name}=${value}`).join(' ');
   const connection = () =>
     (opening ??= (async () => {
-      await ready();
+      // A server that could not be used yet: the next statement tries again.
+      await ready().catch((e: unknown) => {
+        opening = null;
+        throw e;
+      });
       const mine = opening;
       const client = new pg.Client({ ...connectionConfig(url), options, application_name: name });
       const drop = () => {
