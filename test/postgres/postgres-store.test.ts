@@ -165,6 +165,16 @@ describe('the outbox on PostgreSQL', () => {
     expect((await store.outbox.takeDue(20, null, 5, 'two', 1000)).map((d) => d.id).sort()).toEqual([first, second].sort());
   });
 
+  it('claims work once a database that was missing at the first claim is there', async () => {
+    const url = new URL(ADMIN);
+    const name = `quire_t_${randomBytes(6).toString('hex')}`;
+    url.pathname = `/${name}`;
+    const store = open(url.toString());
+    await expect(store.outbox.takeDue(20, null, 5, 'one', 1000)).rejects.toThrow(/does not exist/);
+    execFileSync(path.join(findPostgresBin()!, 'psql'), [ADMIN, '-qAtc', `CREATE DATABASE ${name}`]);
+    expect(await store.outbox.takeDue(20, null, 5, 'one', 1000)).toEqual([]);
+  });
+
   it('claims of deliveries queued in bulk are mostly HOT updates (no new index entries)', async () => {
     const url = freshDatabase();
     const store = openStateStore(os.tmpdir(), SECRET, url); // closed below
