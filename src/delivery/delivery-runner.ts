@@ -36,6 +36,11 @@ export interface DrainOptions {
   onAttempt?: (deliveryId: string, result: AttemptResult) => void;
   /** Checked before each claim: true stops claiming; what is in flight is finished and recorded. */
   stop?: () => boolean;
+  /**
+   * Wait for deliveries other senders are sending (a running server, a worker) to settle, up to
+   * one lease: `publish` reports their outcome instead of calling them pending.
+   */
+  awaitOthers?: boolean;
 }
 
 export interface DrainSummary {
@@ -51,6 +56,8 @@ export async function drainOutbox(deps: DeliveryDeps, opts: DrainOptions = {}): 
   if (freed) deps.log?.(`Webhook deliveries: ${freed} held by a sender of this machine that died are due again`);
   const summary: DrainSummary = { attempts: 0, delivered: 0, failed: 0 };
   const deadline = deps.now() + (opts.retryWindowMs ?? 0);
+  const othersDeadline = leaseUntil(deps, deps.now());
+  let toldOfOthers = false;
   const concurrency = Math.max(1, opts.concurrency ?? 8);
   for (;;) {
     if (opts.stop?.()) return summary;
@@ -75,8 +82,15 @@ export async function drainOutbox(deps: DeliveryDeps, opts: DrainOptions = {}): 
     // delivery of its article). Look again when the next one falls due or its lease ends, not at
     // once, until the retry window ends.
     const wake = await deps.store.outbox.nextDueAt(opts.siteId ?? null);
-    if (wake === null || wake > deadline) return summary;
-    await deps.sleep(Math.max(NOTHING_DUE_PAUSE_MS, wake - deps.now()));
+    if (wake !== null && wake <= deadline) {
+      await deps.sleep(Math.max(NOTHING_DUE_PAUSE_MS, wake - deps.now()));
+      continue;
+    }
+    const others = opts.awaitOthers && deps.now() < othersDeadline ? await deps.store.outbox.inFlight(opts.siteId ?? null, deps.now()) : 0;
+    if (!others) return summary;
+    if (!toldOfOthers) deps.log?.(`Waiting for ${others} deliver${others === 1 ? 'y' : 'ies'} another sender (a running server or worker) is sending`);
+    toldOfOthers = true;
+    await deps.sleep(OTHERS_POLL_MS);
   }
 }
 
@@ -170,6 +184,7 @@ const CLAIM_ROUNDS = 4;
 /** Each site's webhook is looked up again after this long (a change made meanwhile is seen). */
 const TARGETS_FOR_MS = 1000;
 const NOTHING_DUE_PAUSE_MS = 50;
+const OTHERS_POLL_MS = 200;
 
 type Claimed = { delivery: ClaimedDelivery; targets: TargetCache };
 

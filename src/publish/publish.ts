@@ -204,7 +204,7 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
   if (deliver) {
     for (const siteId of siteIds) {
       if (!(await store.webhooks.get(siteId))) continue;
-      const s = await drainOutbox(deps, { siteId, retryWindowMs: opts.retryWindowMs, onAttempt: opts.onAttempt });
+      const s = await drainOutbox(deps, { siteId, retryWindowMs: opts.retryWindowMs, onAttempt: opts.onAttempt, awaitOthers: true });
       drain.attempts += s.attempts;
       drain.delivered += s.delivered;
       drain.failed += s.failed;

@@ -87,6 +87,8 @@ export interface Outbox {
   due(now: number, siteId?: string | null, limit?: number): Promise<string[]>;
   /** When the next pending delivery with an enabled webhook falls due (or its lease ends); null: none. */
   nextDueAt(siteId: string | null): Promise<number | null>;
+  /** How many pending deliveries other senders hold a lease on now (are sending). */
+  inFlight(siteId: string | null, now: number): Promise<number>;
   /** Gives back claims this sender took and did not attempt (they are due again at once). */
   release(ids: string[], owner: string): Promise<void>;
   /** Takes the right to send one delivery until `leaseUntil`; false if another sender has it. */

@@ -88,6 +88,35 @@ describe('a webhook is sent once the running server serves what it announces', {
     expect(fs.existsSync(path.join(p.stateDir, 'served-build.json'))).toBe(false); // a stopped server serves nothing
   });
 
+  it('`quire publish` while the running server is sending a queued delivery waits for its outcome instead of calling it pending', async () => {
+    const p = contentRepo();
+    await registerWebhook();
+    expect((await runCli(['publish', '--baseline'], env())).code).toBe(0);
+    p.write('one/articles/a.md', version(1));
+    p.commit('version 1', '2026-03-02T10:00:00Z');
+    expect((await runCli(['publish', '--no-deliver'], env())).code).toBe(0);
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    receiver().respond(async () => {
+      await held;
+      return { status: 200 };
+    });
+    const server = await startCli(['start'], { ...env(), PORT: '0' }, /Publishing app: /);
+    try {
+      await waitFor(() => receiver().requests.length === 1, server.output, 30_000); // the server's worker is sending it
+      const publishing = runCli(['publish'], env());
+      setTimeout(release, 1500);
+      const r = await publishing;
+      expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+      expect(r.stderr).toMatch(/Waiting for 1 delivery another sender \(a running server or worker\) is sending/);
+      expect(r.stderr).not.toMatch(/pending/);
+      expect(receiver().requests).toHaveLength(1);
+    } finally {
+      release();
+      await server.stop();
+    }
+  });
+
   it('a server that does not take up the build holds the webhooks for 10 s at most, then they go with a warning; none runs: no wait', async () => {
     const p = contentRepo();
     await registerWebhook();

@@ -176,6 +176,14 @@ export function createOutbox(db: Db, claims: Statements | null = null): Outbox {
       return row?.at ?? null;
     },
 
+    async inFlight(siteId, now) {
+      const [row] = await db.rows<{ n: number }>(
+        `SELECT count(*)::int AS n FROM deliveries WHERE state = 'pending' AND lease_until > $1 AND ($2::text IS NULL OR site_id = $2)`,
+        [now, siteId],
+      );
+      return row?.n ?? 0;
+    },
+
     async claim(id, owner, now, leaseUntil) {
       return (await outbox.takeMany([id], owner, now, leaseUntil)).length === 1;
     },

@@ -80,6 +80,9 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
      JOIN webhooks w ON w.site_id = d.site_id AND w.disabled_at IS NULL
      WHERE d.state = 'pending' AND (@site IS NULL OR d.site_id = @site)`,
   );
+  const held = db.prepare<{ site: string | null; now: number }, { n: number }>(
+    `SELECT count(*) AS n FROM deliveries WHERE state = 'pending' AND lease_until > @now AND (@site IS NULL OR site_id = @site)`,
+  );
   const pendingSummary = db.prepare<[], { n: number; oldest: number | null }>(
     `SELECT count(*) AS n, min(created_at) AS oldest FROM deliveries WHERE state = 'pending'`,
   );
@@ -128,6 +131,10 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
 
     nextDueAt(siteId: string | null): number | null {
       return nextDue.get({ site: siteId })?.at ?? null;
+    },
+
+    inFlight(siteId: string | null, now: number): number {
+      return held.get({ site: siteId, now })!.n;
     },
 
     claim(id: string, owner: string, now: number, leaseUntil: number): boolean {
