@@ -1,7 +1,7 @@
 // `quire worker [--concurrency <n>] [--per-host <n>]` (npm run worker): only delivers, until
 // SIGTERM or SIGINT (then it stops claiming, finishes what is in flight and exits 0).
 import { startFleetWorker } from '../../delivery/fleet-worker.ts';
-import { StateStoreError } from '../../store/state-store-error.ts';
+import { StateStoreError } from '../../store/state-store.ts';
 import type { CliContext } from '../context.ts';
 
 export async function runWorker(ctx: CliContext, opts: { concurrency: number; perHost: number | null; healthIntervalSeconds: number }): Promise<number> {
