@@ -1,13 +1,13 @@
 // The headers that let a receiver check a delivery: the spec's Bearer secret and X-Quire-Signature
 // (HMAC-SHA256 of exactly the bytes sent), and the Standard Webhooks trio (webhook-id,
 // webhook-timestamp, webhook-signature) for that ecosystem's verifiers and replay protection.
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 
 export const USER_AGENT = 'Quire-Webhooks/1.0';
 
 /** `sha256=<hex>` over the raw body. */
 export function quireSignature(body: Buffer, secret: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+  return `sha256=${createHmac('sha256', keysOf(secret).quire).update(body).digest('hex')}`;
 }
 
 /**
@@ -21,7 +21,7 @@ export function standardWebhooksKey(secret: string): Buffer {
 
 /** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`. */
 export function standardWebhooksSignature(id: string, timestampSec: number, body: Buffer, secret: string): string {
-  const mac = createHmac('sha256', standardWebhooksKey(secret)).update(`${id}.${timestampSec}.`).update(body).digest('base64');
+  const mac = createHmac('sha256', keysOf(secret).standardWebhooks).update(`${id}.${timestampSec}.`).update(body).digest('base64');
   return `v1,${mac}`;
 }
 
@@ -38,4 +38,24 @@ export function deliveryHeaders(opts: { body: Buffer; secret: string; event: str
     'webhook-timestamp': String(opts.timestampSec),
     'webhook-signature': standardWebhooksSignature(opts.deliveryId, opts.timestampSec, opts.body, opts.secret),
   };
+}
+
+type SigningKeys = { quire: KeyObject; standardWebhooks: KeyObject };
+
+/**
+ * Each secret's HMAC keys, made once: an HMAC keyed with a Buffer re-imports it on every call, which
+ * cost three times the hashing of a 5 KB body (a KeyObject is taken as it is). Bounded: a sender
+ * signs for a few thousand sites at most, and the map starts afresh beyond that.
+ */
+const keys = new Map<string, SigningKeys>();
+const MAX_KEYS = 4096;
+
+function keysOf(secret: string): SigningKeys {
+  let k = keys.get(secret);
+  if (!k) {
+    if (keys.size >= MAX_KEYS) keys.clear();
+    k = { quire: createSecretKey(Buffer.from(secret, 'utf8')), standardWebhooks: createSecretKey(standardWebhooksKey(secret)) };
+    keys.set(secret, k);
+  }
+  return k;
 }
