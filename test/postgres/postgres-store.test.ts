@@ -57,6 +57,9 @@ async function sql<R>(url: string, text: string): Promise<R[]> {
 }
 
 const body = (s: string) => Buffer.from(s);
+/** Index entries read so far in the per-slug indexes (the pending deliveries of a slug; the slug leases). */
+const indexReads = async (url: string) =>
+  (await sql<{ n: number }>(url, `SELECT coalesce(sum(idx_tup_read), 0)::int AS n FROM pg_stat_user_indexes WHERE indexrelname IN ('deliveries_pending_slug', 'slug_leases_pkey')`))[0]!.n;
 const HOOK = { url: 'https://hooks.example.com', secret: 's'.repeat(30) };
 
 describe('the outbox on PostgreSQL', () => {
@@ -191,6 +194,37 @@ describe('the outbox on PostgreSQL', () => {
     const { upd, hot } = await counts();
     expect(upd).toBe(300);
     expect(hot).toBeGreaterThan(upd * 0.6);
+  });
+
+  it('claims probe the slug of each candidate, even when the statistics were taken with nothing pending', async () => {
+    // A queue empties and refills between analyzes. Planned from statistics that say no delivery
+    // is pending, the per-slug checks became joins that read every pending delivery for each
+    // candidate (64 × 3,000 index entries per claim here). Autovacuum is off so the stale
+    // statistics stay what the planner sees; what the claims read is counted, not timed.
+    const url = freshDatabase();
+    const store = openStateStore(os.tmpdir(), SECRET, url); // closed below
+    await store.webhooks.save('s', HOOK, 0);
+    await sql(url, 'ALTER TABLE deliveries SET (autovacuum_enabled = off); ALTER TABLE slug_leases SET (autovacuum_enabled = off)');
+    const queue = (n: number, prefix: string) =>
+      store.transaction(async (tx) => {
+        for (let i = 0; i < n; i++) await tx.outbox.enqueue({ siteId: 's', slug: `${prefix}-${i}`, event: 'published', body: body('x'), origin: 'publish' }, 10);
+      });
+    await queue(200, 'old');
+    for (let taken; (taken = await store.outbox.takeDue(20, null, 64, 'one', 1000)).length; ) {
+      await store.outbox.recordAttempts(taken.map((d) => ({ id: d.id, attempt: { url: HOOK.url, startedAt: 20, durationMs: 1, status: 200, error: null, replyUrl: null, replyId: null }, verdict: { state: 'delivered' as const }, now: 20 })));
+    }
+    await sql(url, 'ANALYZE deliveries; ANALYZE slug_leases');
+    await queue(3000, 'new');
+    const before = await indexReads(url);
+    let claimed = 0;
+    for (let i = 0; i < 10; i++) claimed += (await store.outbox.takeDue(30, null, 64, 'one', 1000)).length; // past the 5 custom plans: the generic one too
+    expect(claimed).toBe(640);
+    expect(await store.outbox.nextDueAt(null)).toBe(10);
+    await store.close(); // its connections' statistics are reported as they end
+    let reads = 0;
+    for (let i = 0; i < 50 && (reads = (await indexReads(url)) - before) === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(reads).toBeGreaterThan(0);
+    expect(reads).toBeLessThan(40 * claimed); // was ~190,000 per claim
   });
 
   it('a transaction is all or nothing, on one connection', async () => {

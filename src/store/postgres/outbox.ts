@@ -20,7 +20,22 @@ const withBody = (r: DeliveryRow & { body: Buffer | null }) => ({ ...toDelivery(
  * of its slug, so this holds back only redeliveries and retries behind each other).
  */
 const OLDER_PENDING_OF_SLUG = (d: string) =>
-  `SELECT 1 FROM deliveries o WHERE o.site_id = ${d}.site_id AND o.slug = ${d}.slug AND o.state = 'pending' AND o.seq < ${d}.seq`;
+  perRow(`SELECT 1 FROM deliveries o WHERE o.site_id = ${d}.site_id AND o.slug = ${d}.slug AND o.state = 'pending' AND o.seq < ${d}.seq`);
+
+/** A live lease on the slug of `d` (one sender at a time per article), as of `at`. */
+const SLUG_LEASED = (d: string, at: string) =>
+  perRow(`SELECT 1 FROM slug_leases s WHERE s.site_id = ${d}.site_id AND s.slug = ${d}.slug AND s.lease_until > ${at}`);
+
+/**
+ * A correlated [NOT] EXISTS check kept a check made per row, an index probe on the row's site
+ * and slug: OFFSET 0 stops the planner from turning it into an anti-join, which it planned from
+ * statistics taken when no delivery was pending (a queue empties and refills between analyzes)
+ * as a join that read every pending delivery for each candidate: with 20,000 pending, a claim of
+ * 64 took 400 ms instead of 3, and the fleet's rate fell to a twentieth.
+ */
+function perRow(subquery: string): string {
+  return `${subquery} OFFSET 0`;
+}
 
 /** Takes a slug's lease unless a live one is held; the rows that were taken come back. */
 const TAKE_SLUGS = `
@@ -88,7 +103,7 @@ const dueCandidates = (site: string) => `
     SELECT d.id, d.site_id, d.slug, d.seq AS ord FROM deliveries d
     WHERE d.state = 'pending' AND d.next_attempt_at <= $2 AND (d.lease_until IS NULL OR d.lease_until <= $2) AND ${site}
       AND EXISTS (SELECT 1 FROM webhooks w WHERE w.site_id = d.site_id AND w.disabled_at IS NULL)
-      AND NOT EXISTS (SELECT 1 FROM slug_leases s WHERE s.site_id = d.site_id AND s.slug = d.slug AND s.lease_until > $2)
+      AND NOT EXISTS (${SLUG_LEASED('d', '$2')})
       AND NOT EXISTS (${OLDER_PENDING_OF_SLUG('d')})
     ORDER BY d.next_attempt_at, d.created_at, d.seq LIMIT $5
     FOR UPDATE OF d SKIP LOCKED`;
@@ -156,7 +171,7 @@ export function createOutbox(db: Db, claims: Statements | null = null): Outbox {
         `SELECT d.id FROM deliveries d JOIN webhooks w ON w.site_id = d.site_id AND w.disabled_at IS NULL
          WHERE d.state = 'pending' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until <= $1)
            AND ($2::text IS NULL OR d.site_id = $2)
-           AND NOT EXISTS (SELECT 1 FROM slug_leases s WHERE s.site_id = d.site_id AND s.slug = d.slug AND s.lease_until > $1)
+           AND NOT EXISTS (${SLUG_LEASED('d', '$1')})
            AND NOT EXISTS (${OLDER_PENDING_OF_SLUG('d')})
          ORDER BY d.next_attempt_at, d.created_at, d.seq LIMIT $3`,
         [now, siteId, limit],
