@@ -3,7 +3,10 @@
 // keep-alive https.request loop at the same concurrency, in alternating rounds; the CPU time each
 // process spent per delivery (worker, PostgreSQL, receivers; the bare client and the receivers),
 // to see what bounds a run on a shared machine; and what claiming and recording cost per
-// delivery in database time, at the worker's batch size.
+// delivery in database time, at the worker's batch size. Each sender first sends WARM_UP
+// deliveries that are not measured: a worker runs for hours, so its steady state is what counts,
+// not its first seconds (compiling its code, TLS handshakes with each receiver); the bare client
+// gets the same.
 //   npm run bench -- --only fleet
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -27,6 +30,7 @@ const CLAIM_BATCH = 64; // what a worker of concurrency 16 claims at once (4 rou
 const SECRET = 'bench-server-secret-0123456789abcdef';
 const HOOK_SECRET = 'bench-secret-0123456789abcdef';
 const ROUNDS = Number(process.env.QUIRE_BENCH_FLEET_ROUNDS ?? 3);
+const WARM_UP = Number(process.env.QUIRE_BENCH_FLEET_WARM_UP ?? 10_000);
 
 /** CPU time per delivery, ms, by process. */
 export interface CpuPerDelivery {
@@ -47,6 +51,8 @@ export interface FleetRun {
 
 export interface FleetResult {
   bytes: number;
+  /** Deliveries each sender sent first, unmeasured. */
+  warmUp: number;
   runs: FleetRun[];
   claimMsPerDelivery: number;
   recordMsPerDelivery: number;
@@ -63,18 +69,19 @@ export async function benchFleet(): Promise<FleetResult> {
     const [{ ports }] = (await once(receivers, 'message')) as [{ ports: number[] }];
     const urls = ports.map((p) => `https://127.0.0.1:${p}/hook`);
     const bodies = Array.from({ length: DELIVERIES }, (_, i) => body(i));
+    const warmUp = Array.from({ length: WARM_UP }, (_, i) => body(DELIVERIES + i));
     const runs: FleetRun[] = [];
     const cpuOfPostgres = () => postgresCpuMs(server.port);
     const cpuOfReceivers = () => processCpuMs(receivers.pid!);
     for (let round = 0; round < ROUNDS; round++) {
       for (const workers of [1, 2]) {
-        const bare = await measured(() => runBare(urls, bodies, CONCURRENCY * workers, pki.caPem), bodies.length, () => ownCpuMs(), cpuOfPostgres, cpuOfReceivers);
-        const quire = await runFleet(server.adminUrl, urls, bodies, workers, pki.caFile, cpuOfPostgres, cpuOfReceivers);
+        const bare = await runBare(urls, warmUp, bodies, CONCURRENCY * workers, pki.caPem, cpuOfPostgres, cpuOfReceivers);
+        const quire = await runFleet(server.adminUrl, urls, warmUp, bodies, workers, pki.caFile, cpuOfPostgres, cpuOfReceivers);
         runs.push({ workers, quirePerSec: quire.perSec, barePerSec: bare.perSec, quireCpu: quire.cpu, bareCpu: bare.cpu });
       }
     }
     const cost = await claimCost(server.adminUrl, bodies);
-    return { bytes: bodies[0]!.length, runs, ...cost };
+    return { bytes: bodies[0]!.length, warmUp: WARM_UP, runs, ...cost };
   } finally {
     receivers.send('exit');
     server.stop();
@@ -94,11 +101,11 @@ async function prepareState(adminUrl: string, urls: string[]) {
   const url = freshDatabase(adminUrl);
   const store = openStateStore(os.tmpdir(), SECRET, url);
   for (const [i, hook] of urls.entries()) await store.webhooks.save(`site-${i}`, { url: hook, secret: HOOK_SECRET }, Date.now());
-  /** Every delivery queued in one transaction, due now (its commit makes them all visible at once). */
-  const queue = (bodies: Buffer[]) =>
+  /** Every delivery queued in one transaction, due now (its commit makes them all visible at once); `slug` names each one's article. */
+  const queue = (bodies: Buffer[], slug = (i: number) => `a-${i}`) =>
     store.transaction(async (tx) => {
       const now = Date.now();
-      for (const [i, b] of bodies.entries()) await tx.outbox.enqueue({ siteId: `site-${i % urls.length}`, slug: `a-${i}`, event: 'published', body: b, origin: 'publish' }, now);
+      for (const [i, b] of bodies.entries()) await tx.outbox.enqueue({ siteId: `site-${i % urls.length}`, slug: slug(i), event: 'published', body: b, origin: 'publish' }, now);
     });
   const delivered = async () => (await store.outbox.counts()).delivered;
   // Asked during a run, so asked rarely: counting the pending ones takes up to 3 ms at 20,000
@@ -107,7 +114,7 @@ async function prepareState(adminUrl: string, urls: string[]) {
   return { url, queue, delivered, anyPending, close: () => store.close() };
 }
 
-async function runFleet(adminUrl: string, urls: string[], bodies: Buffer[], workers: number, caFile: string, cpuOfPostgres: () => number, cpuOfReceivers: () => number) {
+async function runFleet(adminUrl: string, urls: string[], warmUp: Buffer[], bodies: Buffer[], workers: number, caFile: string, cpuOfPostgres: () => number, cpuOfReceivers: () => number) {
   const state = await prepareState(adminUrl, urls);
   const env = { ...process.env, QUIRE_DATABASE_URL: state.url, QUIRE_SECRET: SECRET, QUIRE_ALLOW_PRIVATE_TARGETS: '1', NODE_EXTRA_CA_CERTS: caFile };
   const children: ChildProcess[] = [];
@@ -125,18 +132,23 @@ async function runFleet(adminUrl: string, urls: string[], bodies: Buffer[], work
       });
     }
     const cpuOfWorkers = () => children.reduce((sum, c) => sum + processCpuMs(c.pid!), 0);
+    const settled = async () => {
+      while (await state.anyPending()) await new Promise((r) => setTimeout(r, 100));
+    };
+    await state.queue(warmUp, (i) => `warm-up-${i}`);
+    await settled();
     // From the commit of the queue until nothing is pending (the idle workers are woken by it), to 100 ms.
     await state.queue(bodies);
     const run = await measured(
       async () => {
         const started = performance.now();
-        while (await state.anyPending()) await new Promise((r) => setTimeout(r, 100));
+        await settled();
         return bodies.length / ((performance.now() - started) / 1000);
       },
       bodies.length, cpuOfWorkers, cpuOfPostgres, cpuOfReceivers,
     );
     const delivered = await state.delivered();
-    if (delivered !== bodies.length) throw new Error(`${delivered} of ${bodies.length} delivered`);
+    if (delivered !== warmUp.length + bodies.length) throw new Error(`${delivered} of ${warmUp.length + bodies.length} delivered`);
     return run;
   } finally {
     for (const c of children) c.kill('SIGTERM');
@@ -192,10 +204,10 @@ function postgresCpuMs(port: number): number {
   return ms;
 }
 
-/** The same bytes and headers, round-robin over the receivers, `concurrency` requests at a time. */
-async function runBare(urls: string[], bodies: Buffer[], concurrency: number, ca: string): Promise<number> {
+/** The same bytes and headers, round-robin over the receivers, `concurrency` requests at a time: the warm-up ones, then the measured ones. */
+async function runBare(urls: string[], warmUp: Buffer[], bodies: Buffer[], concurrency: number, ca: string, cpuOfPostgres: () => number, cpuOfReceivers: () => number) {
   const agent = new https.Agent({ keepAlive: true, maxSockets: concurrency, secureContext: tls.createSecureContext({ ca }) });
-  const post = (i: number) =>
+  const post = (bodies: Buffer[], i: number) =>
     new Promise<void>((resolve, reject) => {
       const b = bodies[i]!;
       const headers = deliveryHeaders({ body: b, secret: HOOK_SECRET, event: 'published', deliveryId: `dlv_${i}`, timestampSec: Math.floor(Date.now() / 1000), attempt: 1 });
@@ -206,16 +218,27 @@ async function runBare(urls: string[], bodies: Buffer[], concurrency: number, ca
       req.on('error', reject);
       req.end(b);
     });
-  const started = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < bodies.length) await post(next++);
-    }),
-  );
-  const ms = performance.now() - started;
-  agent.destroy();
-  return bodies.length / (ms / 1000);
+  const sendAll = async (bodies: Buffer[]) => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < bodies.length) await post(bodies, next++);
+      }),
+    );
+  };
+  try {
+    await sendAll(warmUp);
+    return await measured(
+      async () => {
+        const started = performance.now();
+        await sendAll(bodies);
+        return bodies.length / ((performance.now() - started) / 1000);
+      },
+      bodies.length, ownCpuMs, cpuOfPostgres, cpuOfReceivers,
+    );
+  } finally {
+    agent.destroy();
+  }
 }
 
 /** Database time of claiming (takeDue) and of recording (recordAttempts), per delivery, in batches of a worker's size. */

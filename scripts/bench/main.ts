@@ -95,7 +95,7 @@ if (only.has('lists')) {
 // The delivery fleet on PostgreSQL: in a full run, and with --only fleet.
 if (!values.only || only.has('fleet')) {
   const f = await benchFleet();
-  out(`\n| Delivery fleet on PostgreSQL (20,000 × ${(f.bytes / 1024).toFixed(1)} KB to 20 loopback HTTPS receivers), alternating rounds | deliveries/s | bare keep-alive client, same concurrency | share | CPU per delivery: workers / PostgreSQL / receivers | bare client / receivers |\n|---|---|---|---|---|---|`);
+  out(`\n| Delivery fleet on PostgreSQL (20,000 × ${(f.bytes / 1024).toFixed(1)} KB to 20 loopback HTTPS receivers, after ${f.warmUp.toLocaleString('en')} unmeasured), alternating rounds | deliveries/s | bare keep-alive client, same concurrency | share | CPU per delivery: workers / PostgreSQL / receivers | bare client / receivers |\n|---|---|---|---|---|---|`);
   const ms = (v: number) => v.toFixed(2);
   for (const r of f.runs) {
     out(`| ${r.workers} × \`quire worker --concurrency 16\` | ${r.quirePerSec.toFixed(0)} | ${r.barePerSec.toFixed(0)} (${16 * r.workers} at once) | ${((r.quirePerSec / r.barePerSec) * 100).toFixed(0)} % | ${ms(r.quireCpu.sender)} / ${ms(r.quireCpu.postgres)} / ${ms(r.quireCpu.receivers)} ms | ${ms(r.bareCpu.sender)} / ${ms(r.bareCpu.receivers)} ms |`);
