@@ -4,7 +4,7 @@
 // and keeps state → the foundations. See docs/ARCHITECTURE.md.
 
 /** Folders that import only each other: what the content pipeline and every client is made of. */
-const FOUNDATIONS = '(text|cache|config|problems|content|render|net|verify|schedule|host)';
+const FOUNDATIONS = '(text|cache|config|problems|content|git|render|net|verify|schedule|host)';
 /** Built output, keys and state: below everything that serves or delivers them. */
 const MODEL = '(build|dist|keys|store)';
 /** What serves, delivers and watches: above the model, below the composition root. */
@@ -84,6 +84,13 @@ module.exports = {
       to: { path: '^src/store/', pathNot: '^src/store/(state-store|render-cache-file)[.]ts$' },
     },
     {
+      name: 'git-only-through-its-runner',
+      severity: 'error',
+      comment: 'Every git call goes to a repository Quire located, with settings under which nothing from a repository can run: src/git/git-runner.ts is the only module that starts a process.',
+      from: { path: '^src/', pathNot: '^src/git/git-runner[.]ts$' },
+      to: { path: '^(node:)?child_process$' },
+    },
+    {
       name: 'edge-is-an-entry-point',
       severity: 'error',
       comment: 'src/edge/ is the Worker entry point (its composition root): nothing else imports it. That it reaches no Node API is checked on its bundle (test/edge/portable.test.ts): type-only imports may name Node types.',
@@ -127,8 +134,8 @@ module.exports = {
     },
   ],
   options: {
-    // src/, and the SQL drivers so that sql-only-in-store can see who imports them.
-    includeOnly: ['^src/', '^node_modules/better-sqlite3/', '^(node:)?sqlite$'],
+    // src/, the SQL drivers (sql-only-in-store) and child_process (git-only-through-its-runner).
+    includeOnly: ['^src/', '^node_modules/(better-sqlite3|pg)/', '^(node:)?(sqlite|child_process)$'],
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
-import type { GitHistoryCache } from '../content/git-history.ts';
+import type { GitHistoryCache } from '../git/git-history.ts';
 import type { ContentIssue } from '../content/issues.ts';
 import type { SourceCache, SourceEntry } from '../content/load-content.ts';
 import type { RenderProblem } from '../render/render-context.ts';

@@ -3,7 +3,8 @@
 // the build in dist/ does nothing; unchanged articles are reused from the previous dist/.
 import path from 'node:path';
 import { toIsoUtc } from '../content/dates.ts';
-import { readGitDates, type DateQuery } from '../content/git-history.ts';
+import { readGitDates, type DateQuery } from '../git/git-history.ts';
+import { locateContentRepository, type RepositoryLookup } from '../git/repository.ts';
 import { hasErrors, sortIssues, type ContentIssue } from '../content/issues.ts';
 import { loadContent, type LoadedContent, type LoadedSite } from '../content/load-content.ts';
 import { keyGenerationsToRecord } from '../keys/key-record.ts';
@@ -81,6 +82,11 @@ export interface BuildOptions {
    * unchanged articles are taken from the current dist/ as in a normal build (publish --dry-run).
    */
   write?: boolean;
+  /**
+   * The content folder's repository, when the caller located it already (publish reads the
+   * commit from it while the build runs); otherwise the build locates it.
+   */
+  repository?: Promise<RepositoryLookup>;
 }
 
 export async function buildDist(settings: BuildSettings, warmCaches?: BuildCaches, options: BuildOptions = {}): Promise<BuildResult> {
@@ -96,7 +102,8 @@ export async function buildDist(settings: BuildSettings, warmCaches?: BuildCache
     // Inside the try: a build state that cannot be read must still let the helper thread end.
     const caches = warmCaches ?? createBuildCaches(settings.stateDir);
     pool = options.pool ?? createRenderPool();
-    return { ...(await build(settings, caches, pool, write, helper)), recovered, cleanup: () => helper?.current()?.waitUntilEnded() ?? Promise.resolve() };
+    const repository = options.repository ?? locateContentRepository(settings.contentDir);
+    return { ...(await build(settings, caches, pool, write, helper, repository)), recovered, cleanup: () => helper?.current()?.waitUntilEnded() ?? Promise.resolve() };
   } finally {
     helper?.current()?.finish(); // once its jobs are done
     if (!options.pool) await pool?.close();
@@ -109,6 +116,7 @@ async function build(
   pool: RenderPool,
   write: boolean,
   helper: HelperSlot | null,
+  repositoryLookup: Promise<RepositoryLookup>,
 ): Promise<Omit<BuildResult, 'cleanup' | 'recovered'>> {
   const started = performance.now();
   const { state } = caches;
@@ -119,13 +127,16 @@ async function build(
     if (caches.render.isCold()) pool.warm();
   };
   const content = await loadContent(settings.contentDir, state.sources, { threshold: POOL_THRESHOLD, onManyChanged });
+  // The content folder is checked for planted repositories before git is asked anything.
+  const { repository, issues: repositoryIssues } = await repositoryLookup;
   const issues = content.issues;
+  issues.push(...repositoryIssues);
   const queries: DateQuery[] = content.sites.flatMap((s) =>
     s.articles
       .filter((a) => a.meta.status === 'published' && (!a.meta.publishedAt || !a.meta.updatedAt))
       .map((a) => ({ file: a.file, mtimeMs: a.mtimeMs, wantPublishedAt: !a.meta.publishedAt })),
   );
-  const dates = queries.length ? await readGitDates(settings.contentDir, queries, state.git) : new Map();
+  const dates = queries.length ? await readGitDates(repository, settings.contentDir, queries, state.git) : new Map();
   const previous = readManifest(settings.distDir);
   // A rotation changes the inputs: the next build records it (see keyGenerationsToRecord).
   const keyGenerations = keyGenerationsToRecord(settings.stateDir, previous?.keyGenerations);

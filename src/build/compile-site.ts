@@ -2,7 +2,7 @@
 // payloads are made from them), written as they are made. An article whose inputs are all unchanged since
 // the previous build is taken over from the previous dist/ without being read or rendered.
 import path from 'node:path';
-import type { FileDates } from '../content/git-history.ts';
+import type { FileDates } from '../git/git-history.ts';
 import { issue, type ContentIssue } from '../content/issues.ts';
 import { assertInsideFolder } from '../content/content-files.ts';
 import { CONTENT_LIMITS } from '../content/limits.ts';

@@ -46,6 +46,8 @@ export interface QuireConfig {
   readonly metrics: boolean;
   /** QUIRE_GIT_HOOK_SECRET: signs push notifications to POST /hooks/git (`start --follow`); null: no push endpoint. */
   readonly gitHookSecret: string | null;
+  /** QUIRE_FOLLOW_MAX_BYTES: what one sync of `start --follow` may fetch, and the checked-out tree's size at most. */
+  readonly followMaxBytes: number;
   /**
    * QUIRE_TEST_SWAP_PAUSE_FILE, for tests only: a build that swaps dist/ in writes this file and
    * waits between its two renames, so a test can kill it at the one moment dist/ is missing.
@@ -171,6 +173,7 @@ const SETTINGS = {
   QUIRE_LOG_FORMAT: { read: logFormat, about: 'request and delivery log lines on stderr: text (default) or json (one JSON object a line)' },
   QUIRE_METRICS: { read: flag, about: '1 serves Prometheus metrics at /metrics (default 0: /metrics is 404); keep it behind the proxy' },
   QUIRE_GIT_HOOK_SECRET: { read: atLeast(16, 'must be at least 16 characters (use e.g. `openssl rand -hex 32`)'), about: 'start --follow: the secret of push notifications to POST /hooks/git (GitHub webhook secret or GitLab token); unset: no push endpoint' },
+  QUIRE_FOLLOW_MAX_BYTES: { read: wholeNumber(1024 * 1024, 2 ** 50, 'a whole number of bytes'), about: 'start --follow: bytes one fetch may bring, and the checked-out tree\'s size at most; a commit over it is not checked out (default 1073741824, 1 GiB)' },
   QUIRE_S3_BUCKET: { read: bucketName, about: '`quire deploy`: the S3-compatible bucket (AWS S3, Cloudflare R2, MinIO…) the export is published to; credentials as the AWS SDK reads them (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)' },
   QUIRE_S3_PREFIX: { read: keyPrefix, about: '`quire deploy`: a key prefix inside the bucket, e.g. quire/production (default: none)' },
   QUIRE_S3_ENDPOINT: { read: httpUrl, about: '`quire deploy`: the endpoint of an S3-compatible service other than AWS, e.g. https://<account>.r2.cloudflarestorage.com (default: AWS S3)' },
@@ -202,6 +205,7 @@ function readSettings(env: Record<string, string | undefined>): Settings {
 }
 
 export const DEFAULT_PORT = 8787;
+export const DEFAULT_FOLLOW_MAX_BYTES = 1024 ** 3;
 export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 64;
 
 /** Pure: builds the frozen config from an environment map and a working directory. */
@@ -230,6 +234,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     logFormat: e.QUIRE_LOG_FORMAT ?? 'text',
     metrics: e.QUIRE_METRICS ?? false,
     gitHookSecret: e.QUIRE_GIT_HOOK_SECRET ?? null,
+    followMaxBytes: e.QUIRE_FOLLOW_MAX_BYTES ?? DEFAULT_FOLLOW_MAX_BYTES,
     testSwapPauseFile: e.QUIRE_TEST_SWAP_PAUSE_FILE ? path.resolve(cwd, e.QUIRE_TEST_SWAP_PAUSE_FILE) : null,
     s3: Object.freeze({ bucket: e.QUIRE_S3_BUCKET ?? null, prefix: e.QUIRE_S3_PREFIX ?? '', endpoint: e.QUIRE_S3_ENDPOINT?.replace(/\/+$/, '') ?? null, region: e.QUIRE_S3_REGION ?? 'auto' }),
   });

@@ -2,13 +2,30 @@
 // branch by URL into a private ref (forced: a force-push moves it back as well as forward), then
 // checks that commit out and removes anything else: the tree is exactly the remote branch, never
 // a merge. Full history is fetched, not a shallow clone: article dates come from it.
+// What a sync may write is bounded (QUIRE_FOLLOW_MAX_BYTES): the fetch is stopped once the pack it
+// receives grows past the bound, and a commit whose tree is larger is never checked out (a file of
+// zeros is small on the wire and large on disk, so the tree is measured before it is written).
 import fs from 'node:fs';
 import path from 'node:path';
-import { runGit } from './git-command.ts';
+import { ProblemError } from '../problems/problem.ts';
+import { runGit, type GitTarget } from '../git/git-runner.ts';
+import { credentialEnvironment } from './credentials.ts';
 import type { FollowSource } from './follow-source.ts';
+import { MAX_TREE_FILES, measureTree } from './tree-size.ts';
+import { printable } from '../text/printable.ts';
 
 /** Where the fetched branch is kept in the checkout; not a branch, so nothing checks it out by name. */
 const FOLLOWED_REF = 'refs/quire/followed';
+
+/** How often the pack a fetch is receiving is measured. */
+const FETCH_WATCH_MS = 50;
+
+export class FollowSyncTooLargeError extends ProblemError<'FOLLOW_SYNC_TOO_LARGE'> {
+  constructor(message: string) {
+    super('FOLLOW_SYNC_TOO_LARGE', message);
+    this.name = 'FollowSyncTooLargeError';
+  }
+}
 
 export interface SyncResult {
   /** The commit now checked out. */
@@ -26,31 +43,95 @@ export interface Checkout {
   head(): Promise<string | null>;
 }
 
+export interface CheckoutOptions {
+  timeoutMs?: number;
+  /** Bytes a fetch may receive, and the size of a tree that may be checked out. */
+  maxBytes: number;
+}
+
 export function followCheckoutDir(stateDir: string): string {
   return path.join(stateDir, 'follow', 'checkout');
 }
 
-export function createCheckout(dir: string, source: FollowSource, opts: { timeoutMs?: number } = {}): Checkout {
-  const git = (args: string[]) => runGit(dir, args, opts);
+export function createCheckout(dir: string, source: FollowSource, opts: CheckoutOptions): Checkout {
+  const repository: GitTarget = { kind: 'repository', gitDir: path.join(dir, '.git'), workTree: dir };
+  const git = (args: string[], extra: { signal?: AbortSignal } = {}) => runGit(repository, args, { ...opts, ...extra });
+  const exists = () => fs.existsSync(repository.gitDir);
   const head = async () => {
-    if (!fs.existsSync(path.join(dir, '.git'))) return null;
+    if (!exists()) return null;
     return (await git(['rev-parse', '--verify', '-q', 'HEAD^{commit}']).catch(() => '')).trim() || null;
+  };
+  const fetch = async () => {
+    const watch = watchIncomingPack(repository.gitDir, opts.maxBytes);
+    try {
+      await runGit(
+        repository,
+        // Every fetch kept as one pack (never unpacked into loose objects), so its size can be watched.
+        ['-c', 'fetch.unpackLimit=1', '-c', 'transfer.unpackLimit=1', 'fetch', '-q', '--no-tags', '--no-recurse-submodules', '--', source.url, `+refs/heads/${source.branch}:${FOLLOWED_REF}`],
+        { ...opts, signal: watch.signal, allowFileProtocol: source.local, env: credentialEnvironment(source.credentials) },
+      );
+    } finally {
+      watch.stop();
+    }
   };
   return {
     dir,
     head,
     async sync() {
-      if (!fs.existsSync(path.join(dir, '.git'))) {
-        fs.mkdirSync(dir, { recursive: true });
-        await git(['init', '-q']);
+      if (!exists()) {
+        // Only this server's user may read what it checks out (drafts among it).
+        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        await runGit({ kind: 'none', dir }, ['init', '-q'], opts);
       }
       const previous = await head();
-      await git(['fetch', '-q', '--no-tags', '--no-recurse-submodules', '--', source.url, `+refs/heads/${source.branch}:${FOLLOWED_REF}`]);
+      await fetch();
       const commit = (await git(['rev-parse', '--verify', '-q', `${FOLLOWED_REF}^{commit}`])).trim();
       if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`unexpected commit id from git: ${commit.slice(0, 80)}`);
+      const size = await measureTree(repository, commit, opts.maxBytes);
+      if (size.over) {
+        const what = size.files > MAX_TREE_FILES ? `more than ${MAX_TREE_FILES} files` : `files of more than ${opts.maxBytes} bytes in all (QUIRE_FOLLOW_MAX_BYTES)`;
+        const largest = size.largest ? `; the largest seen is ${printable(size.largest.path)} (${size.largest.bytes} bytes)` : '';
+        throw new FollowSyncTooLargeError(`commit ${commit.slice(0, 12)} was not checked out: it holds ${what}${largest}`);
+      }
       await git(['-c', 'advice.detachedHead=false', 'checkout', '-q', '--force', '--detach', commit, '--']);
       await git(['clean', '-q', '-ffdx']);
       return { commit, previous };
+    },
+  };
+}
+
+/**
+ * Measures the packs a running fetch is writing (`objects/pack/tmp_pack_*`) and aborts the fetch
+ * once they pass `maxBytes`; what it wrote is removed.
+ */
+function watchIncomingPack(gitDir: string, maxBytes: number): { signal: AbortSignal; stop(): void } {
+  const controller = new AbortController();
+  const packDir = path.join(gitDir, 'objects', 'pack');
+  const incoming = () => {
+    try {
+      return fs.readdirSync(packDir).filter((name) => name.startsWith('tmp_pack_') || name.startsWith('tmp_idx_'));
+    } catch {
+      return [];
+    }
+  };
+  const timer = setInterval(() => {
+    let bytes = 0;
+    for (const name of incoming()) {
+      try {
+        bytes += fs.statSync(path.join(packDir, name)).size;
+      } catch {
+        // finished or removed meanwhile
+      }
+    }
+    if (bytes > maxBytes) {
+      controller.abort(new FollowSyncTooLargeError(`the fetch was stopped: it had received more than ${maxBytes} bytes (QUIRE_FOLLOW_MAX_BYTES); nothing new was checked out`));
+    }
+  }, FETCH_WATCH_MS);
+  return {
+    signal: controller.signal,
+    stop() {
+      clearInterval(timer);
+      if (controller.signal.aborted) for (const name of incoming()) fs.rmSync(path.join(packDir, name), { force: true });
     },
   };
 }

@@ -1,6 +1,8 @@
 // What `start --follow` may be pointed at, checked before git ever sees it: a URL or path that
 // git could read as an option or as a command to run is refused, and so is a branch name that
-// is not a plain branch (`--upload-pack=…`, `..`, `@{`).
+// is not a plain branch (`--upload-pack=…`, `..`, `@{`). Credentials in an https URL are taken
+// out of it: git gets them through the environment (credentials.ts), never on its command line,
+// and what Quire prints shows the URL without them.
 import path from 'node:path';
 
 export class FollowSourceError extends Error {
@@ -11,15 +13,56 @@ export class FollowSourceError extends Error {
 }
 
 export interface FollowSource {
-  /** What git fetches from: a URL as given, or a local path made absolute. */
+  /** What git fetches from: a URL without credentials, or a local path made absolute. Safe to print. */
   url: string;
   branch: string;
+  /** The user name and password an http(s) URL carried, for git's credential helper; null: none. */
+  credentials: FollowCredentials | null;
+  /** A path or file:// URL: the one case where git's file transport is allowed. */
+  local: boolean;
+}
+
+export interface FollowCredentials {
+  /** The host (and port) they are for: git is given them for no other. */
+  host: string;
+  username: string;
+  password: string;
 }
 
 const URL_SCHEMES = new Set(['https', 'http', 'ssh', 'git', 'file', 'git+ssh', 'ssh+git']);
 
 export function parseFollowSource(rawUrl: string, branch: string, cwd: string): FollowSource {
-  return { url: checkRepositoryUrl(rawUrl, cwd), branch: checkBranchName(branch) };
+  const checked = checkRepositoryUrl(rawUrl, cwd);
+  const { url, credentials } = splitCredentials(checked);
+  return { url, branch: checkBranchName(branch), credentials, local: isLocal(checked) };
+}
+
+const isLocal = (url: string): boolean => path.isAbsolute(url) || /^file:\/\//i.test(url);
+
+/** An http(s) URL's user info taken out (percent-decoded, as git would send it); other URLs as they are. */
+function splitCredentials(url: string): { url: string; credentials: FollowCredentials | null } {
+  if (!/^https?:\/\//i.test(url)) return { url, credentials: null };
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new FollowSourceError(`the repository URL is not a URL: ${redactUrl(url)}`);
+  }
+  if (!parsed.username && !parsed.password) return { url, credentials: null };
+  const credentials = { host: parsed.host, username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) };
+  parsed.username = '';
+  parsed.password = '';
+  return { url: parsed.href, credentials };
+}
+
+/** The source's URL as it may be printed: `***@` where credentials were taken out. */
+export function displayUrl(source: FollowSource): string {
+  return source.credentials ? source.url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)/, '$1***@') : redactUrl(source.url);
+}
+
+/** A URL as it may be printed: any user info (a token is often the user name) replaced by `***`. */
+export function redactUrl(url: string): string {
+  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/]*@/, '$1***@');
 }
 
 export function checkRepositoryUrl(raw: string, cwd: string): string {

@@ -59,6 +59,8 @@ export const CATALOGUE = {
   STATE_BACKUP_REFUSED: { area: 'setup', meaning: 'a state backup was not made: nothing to back up, the target is there (or is not a backup), or a file could not be copied', fix: 'Choose another target folder, or `--force` to replace an earlier backup; the message names the file.' },
   COMMAND_LINE_INVALID: { area: 'setup', meaning: 'a command line Quire cannot run: an unknown command, action or option, a bad or missing value, an argument too many (exit status 2)', fix: 'Correct what the message names; `quire <command> --help` shows the command\'s usage.' },
   SITE_UNKNOWN: { area: 'setup', meaning: 'a command named a site the content tree does not have (exit status 1)', fix: 'Use one of the sites the message lists: the folders of the content dir that hold a `site.yaml`.' },
+  GIT_COMMAND_FAILED: { area: 'setup', meaning: 'a git command Quire ran failed or timed out (the message has git\'s own words)', fix: 'Check what git says: the repository URL, credentials, the branch, disk space.' },
+  FOLLOW_SYNC_TOO_LARGE: { area: 'setup', meaning: '`start --follow`: a fetch or the commit\'s tree is larger than `QUIRE_FOLLOW_MAX_BYTES` (nothing of it was checked out; the last good build stays served)', fix: 'Remove the large files from the branch, or raise `QUIRE_FOLLOW_MAX_BYTES` if the repository is really that large.' },
   PUBLISH_INTERRUPTED: { area: 'setup', meaning: 'the build output changed while publishing (another build ran)', fix: 'Run publish again.' },
 
   // Registering a webhook.
@@ -126,6 +128,8 @@ export const CATALOGUE = {
   CONTENT_FRONTMATTER_LANGUAGE: { area: 'content', meaning: 'front matter in a language other than YAML', fix: 'Write the front matter as YAML between `---` lines.' },
   CONTENT_FRONTMATTER_UNCLOSED: { area: 'content', meaning: 'front matter with no closing `---`', fix: 'Close it with a line of `---`.' },
   CONTENT_SYMLINK: { area: 'content', meaning: 'a symbolic link in the content tree (never followed)', fix: 'Replace it with the file or folder itself.' },
+  CONTENT_GIT_REPOSITORY: { area: 'content', meaning: 'files in the content tree that git would take for a repository (a `.git` file or folder, or `HEAD` beside `objects` or `refs`): found before git runs, which never looks there', fix: 'Remove them: the content tree holds articles, authors and images only; the repository is the one around it.' },
+  CONTENT_ROOT_OUTSIDE: { area: 'content', meaning: 'the content folder is a symbolic link, or its real path leaves the repository it is in', fix: 'Make `content/` a real folder of the repository (or point `QUIRE_CONTENT_DIR` at the real folder); nothing outside the repository is built.' },
   CONTENT_UNREADABLE: { area: 'content', meaning: 'a file or folder that cannot be read', fix: 'Check its permissions; the message names the error.' },
   CONTENT_TOO_LARGE: { area: 'content', meaning: 'a file over its size limit', fix: 'Make it smaller (see Limits).' },
   CONTENT_TOO_MANY_FILES: { area: 'content', meaning: 'more files in a site than the limit', fix: 'Split the site, or remove files (see Limits).' },

@@ -13,7 +13,8 @@ import { ProblemError } from '../problems/problem.ts';
 import { isLiveAt } from '../schedule/windows.ts';
 import type { ArticleChange, Delivery, LockHolder, RecordedChange } from '../store/state-store.ts';
 import { drainOutbox, type DeliveryDeps, type DrainOptions, type DrainSummary } from '../delivery/delivery-runner.ts';
-import { changedFilesSince, readRevision } from './git-revision.ts';
+import { locateContentRepository } from '../git/repository.ts';
+import { changedFilesSince, NO_REVISION, readRevision } from './git-revision.ts';
 import { collapseEvents, planEvents, type PlannedEvent } from './plan-events.ts';
 
 export interface PublishOptions {
@@ -133,10 +134,12 @@ async function publishUnderLock(deps: PublishDeps, opts: PublishOptions): Promis
 
 async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<PublishReport> {
   const { store, settings } = deps;
-  // git runs while the build does (it reads what the build reads: the commit checked out).
-  const reading = readRevision(settings.contentDir);
+  // git runs while the build does (it reads what the build reads: the commit checked out), once
+  // the content folder's repository is located and the folder checked for planted ones.
+  const repository = locateContentRepository(settings.contentDir);
+  const reading = repository.then((r) => (r.issues.length ? NO_REVISION : readRevision(r.repository, settings.contentDir)));
   // A dry run computes the would-be manifest and leaves dist/ as it is.
-  const build = await buildDist(settings, deps.caches, { write: !opts.dryRun });
+  const build = await buildDist(settings, deps.caches, { write: !opts.dryRun, repository });
   opts.onBuild?.(build);
   if (!build.ok || !build.manifest) return { status: 'build-failed', build };
   const manifest = build.manifest;
@@ -161,7 +164,7 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
       disabled: webhook?.disabledAt ? (webhook.disabledReason ?? 'disabled') : null,
       firstPublish: recorded === null,
       previousCommit: recorded?.commit ?? null,
-      changedFiles: recorded?.commit && revision.commit ? await changedFilesSince(path.join(settings.contentDir, siteId), recorded.commit, revision.commit) : null,
+      changedFiles: recorded?.commit && revision.commit && revision.repository ? await changedFilesSince(revision.repository, path.join(settings.contentDir, siteId), recorded.commit, revision.commit) : null,
       events: [],
       notSent: { withdrawn: 0, deleted: 0 },
     };

@@ -37,6 +37,7 @@ describe('parseConfig', () => {
       logFormat: 'text',
       metrics: false,
       gitHookSecret: null,
+      followMaxBytes: 1024 ** 3,
       testSwapPauseFile: null,
       s3: { bucket: null, prefix: '', endpoint: null, region: 'auto' },
     });

@@ -10,7 +10,7 @@ import { createCheckout } from '../../src/follow/checkout.ts';
 import { createCoalescingRunner } from '../../src/follow/coalescing-runner.ts';
 import { createFollower } from '../../src/follow/follower.ts';
 import { checkBranchName, checkRepositoryUrl, FollowSourceError } from '../../src/follow/follow-source.ts';
-import { GitCommandError, runGit } from '../../src/follow/git-command.ts';
+import { GitCommandError, runGit } from '../../src/git/git-runner.ts';
 import { pushedRef, verifyPushHook } from '../../src/follow/hook-verification.ts';
 
 const dirs: string[] = [];
@@ -31,7 +31,7 @@ describe('git as the follower runs it', () => {
     // own setting, this fetch runs the command: checked by hand with plain git).
     Object.assign(process.env, { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'protocol.ext.allow', GIT_CONFIG_VALUE_0: 'always' });
     try {
-      const checkout = createCheckout(path.join(dir, 'checkout'), { url: `ext::sh -c touch% ${marker}`, branch: 'main' });
+      const checkout = createCheckout(path.join(dir, 'checkout'), { url: `ext::sh -c touch% ${marker}`, branch: 'main', credentials: null, local: false }, { maxBytes: 2 ** 30 });
       await expect(checkout.sync()).rejects.toThrow(GitCommandError);
       expect(fs.existsSync(marker)).toBe(false);
     } finally {
@@ -47,8 +47,9 @@ describe('git as the follower runs it', () => {
     try {
       const started = Date.now();
       const dir = tempDir();
-      await runGit(dir, ['init', '-q']);
-      await expect(runGit(dir, ['fetch', '-q', '--', `git://127.0.0.1:${port}/repo`, 'main'], { timeoutMs: 700 })).rejects.toThrow(/timed out/);
+      await runGit({ kind: 'none', dir }, ['init', '-q']);
+      const repository = { kind: 'repository' as const, gitDir: path.join(dir, '.git'), workTree: dir };
+      await expect(runGit(repository, ['fetch', '-q', '--', `git://127.0.0.1:${port}/repo`, 'main'], { timeoutMs: 700 })).rejects.toThrow(/timed out/);
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       for (const s of sockets) s.destroy();

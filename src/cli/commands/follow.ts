@@ -6,7 +6,7 @@ import type { Hono } from 'hono';
 import type { BuildCaches, BuildResult, BuildSettings } from '../../build/build.ts';
 import { createCheckout, followCheckoutDir, type Checkout } from '../../follow/checkout.ts';
 import { createFollower, type Follower, type PublishOutcome } from '../../follow/follower.ts';
-import { FollowSourceError, parseFollowSource, type FollowSource } from '../../follow/follow-source.ts';
+import { displayUrl, FollowSourceError, parseFollowSource, redactUrl, type FollowSource } from '../../follow/follow-source.ts';
 import { createHookApp } from '../../follow/hook-routes.ts';
 import { publish } from '../../publish/publish.ts';
 import type { DeliveryDeps } from '../../delivery/delivery-runner.ts';
@@ -39,9 +39,19 @@ export function planFollow({ config }: CliContext, args: FollowArgs): FollowPlan
     if (e instanceof FollowSourceError) return e.message;
     throw e;
   }
+  if (source.credentials) hideFromProcessTitle(args.url);
   const intervalSeconds = args.intervalSeconds ?? DEFAULT_FOLLOW_INTERVAL_SECONDS;
   if (intervalSeconds === 0 && config.gitHookSecret === null) return '--interval 0 fetches only on push notifications: set QUIRE_GIT_HOOK_SECRET for POST /hooks/git';
-  return { source, intervalSeconds, checkout: createCheckout(followCheckoutDir(config.stateDir), source) };
+  return { source, intervalSeconds, checkout: createCheckout(followCheckoutDir(config.stateDir), source, { maxBytes: config.followMaxBytes }) };
+}
+
+/**
+ * A process's command line is readable by every local user (`ps`): the URL's credentials are
+ * taken out of this process's own, as far as it can (the command typed stays in the shell's
+ * history, and is visible until here; README says to prefer git's credential helpers).
+ */
+function hideFromProcessTitle(secretUrl: string): void {
+  process.title = [path.basename(process.argv[0] ?? 'node'), ...process.argv.slice(1)].map((a) => (a === secretUrl ? redactUrl(a) : a)).join(' ');
 }
 
 /** The content tree a follower builds: content/ in its checkout. */
@@ -52,7 +62,7 @@ export const followedContentDir = (plan: FollowPlan): string => path.join(plan.c
  * is built). False when there is no checkout at all to build: nothing was ever fetched.
  */
 export async function syncBeforeStart({ out, err }: CliContext, plan: FollowPlan): Promise<boolean> {
-  out(`Fetching ${plan.source.url} (${plan.source.branch}) …`);
+  out(`Fetching ${displayUrl(plan.source)} (${plan.source.branch}) …`);
   try {
     const { commit } = await plan.checkout.sync();
     out(`Checked out ${commit.slice(0, 12)}.`);
@@ -60,7 +70,7 @@ export async function syncBeforeStart({ out, err }: CliContext, plan: FollowPlan
   } catch (e) {
     err(`Fetch failed: ${e instanceof Error ? e.message : String(e)}`);
     if (await plan.checkout.head()) return true;
-    err(`Nothing has been checked out from ${plan.source.url} yet: check the URL, and the branch (--branch <b>; this is "${plan.source.branch}").`);
+    err(`Nothing has been checked out from ${displayUrl(plan.source)} yet: check the URL, and the branch (--branch <b>; this is "${plan.source.branch}").`);
     return false;
   }
 }

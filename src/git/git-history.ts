@@ -1,16 +1,14 @@
 // Article dates from git, read in one pass over the whole tree (never a `git log` per file).
 // publishedAt: the first mainline commit whose version of the file was published;
 // updatedAt: the last commit that changed it. Uncommitted work falls back to the file's mtime.
-import { spawn, execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { toIsoUtc } from './dates.ts';
-import { splitFrontMatter } from './front-matter.ts';
-import { CONTENT_LIMITS } from './limits.ts';
-import { decodeUtf8 } from './parse-article.ts';
-import { parseYamlMapping } from './yaml-fields.ts';
-
-const run = promisify(execFile);
+import { runGit, spawnGit } from './git-runner.ts';
+import type { GitRepository } from './repository.ts';
+import { toIsoUtc } from '../content/dates.ts';
+import { splitFrontMatter } from '../content/front-matter.ts';
+import { CONTENT_LIMITS } from '../content/limits.ts';
+import { decodeUtf8 } from '../content/parse-article.ts';
+import { parseYamlMapping } from '../content/yaml-fields.ts';
 
 export interface FileDates {
   publishedAt: string | null;
@@ -37,29 +35,34 @@ export interface GitHistoryCache {
   published: Map<string, boolean>;
 }
 
+/**
+ * Dates of the articles in `queries`, from `repository` (the one src/git/repository.ts located
+ * for the content folder `dir`), or from the files' mtimes outside a repository.
+ */
 export async function readGitDates(
+  repository: GitRepository | null,
   dir: string,
   queries: DateQuery[],
   cache: GitHistoryCache = { head: null, changes: new Map(), published: new Map() },
 ): Promise<Map<string, FileDates>> {
   const out = new Map<string, FileDates>();
-  const root = await gitRoot(dir);
   const mtimeDate = (q: DateQuery) => toIsoUtc(new Date(Math.floor(q.mtimeMs / 1000) * 1000));
-  if (!root) {
+  if (!repository) {
     for (const q of queries) out.set(q.file, { publishedAt: mtimeDate(q), updatedAt: mtimeDate(q) });
     return out;
   }
-  const rel = path.relative(root, dir) || '.';
-  const head = await headOf(root);
+  const root = repository.workTree;
+  const rel = path.relative(root, path.resolve(dir)) || '.';
+  const head = await headOf(repository);
   const [dirty, history] = await Promise.all([
-    dirtyFiles(root, rel),
-    head === null ? new Map<string, Change[]>() : head === cache.head ? cache.changes : changesByFile(root, rel),
+    dirtyFiles(repository, rel),
+    head === null ? new Map<string, Change[]>() : head === cache.head ? cache.changes : changesByFile(repository, rel),
   ]);
   if (head !== cache.head) {
     cache.head = head;
     cache.changes = history;
   }
-  const blobs = new BlobReader(root, cache.published);
+  const blobs = new BlobReader(repository, cache.published);
   try {
     for (const q of queries) {
       const changes = history.get(q.file) ?? [];
@@ -83,46 +86,37 @@ export async function readGitDates(
   return out;
 }
 
-async function gitRoot(dir: string): Promise<string | null> {
+async function headOf(repository: GitRepository): Promise<string | null> {
   try {
-    const { stdout } = await run('git', ['-C', dir, 'rev-parse', '--show-toplevel']);
-    return stdout.trim();
-  } catch {
-    return null;
-  }
-}
-
-async function headOf(root: string): Promise<string | null> {
-  try {
-    const { stdout } = await run('git', ['-C', root, 'rev-parse', '--verify', '-q', 'HEAD']);
-    return `${root}:${stdout.trim()}`;
+    const stdout = await runGit(repository, ['rev-parse', '--verify', '-q', 'HEAD']);
+    return `${repository.workTree}:${stdout.trim()}`;
   } catch {
     return null; // no commits yet
   }
 }
 
-async function dirtyFiles(root: string, rel: string): Promise<Set<string>> {
-  const { stdout } = await run(
-    'git',
-    ['-C', root, 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', rel],
-    { maxBuffer: 256 * 1024 * 1024 },
+async function dirtyFiles(repository: GitRepository, rel: string): Promise<Set<string>> {
+  const stdout = await runGit(
+    repository,
+    ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', rel],
+    { maxBufferBytes: 256 * 1024 * 1024 },
   );
   const dirty = new Set<string>();
   for (const entry of stdout.split('\0')) {
-    if (entry.length > 3) dirty.add(path.join(root, entry.slice(3)));
+    if (entry.length > 3) dirty.add(path.join(repository.workTree, entry.slice(3)));
   }
   return dirty;
 }
 
 /** Every change per current file path, newest first, following renames along the mainline. */
-async function changesByFile(root: string, rel: string): Promise<Map<string, Change[]>> {
+async function changesByFile(repository: GitRepository, rel: string): Promise<Map<string, Change[]>> {
   // Only called once HEAD exists: a failure here is a real one (not "no commits yet"), and
   // dating every article by mtime instead would change published dates without a word.
-  const { stdout } = await run(
-    'git',
-    ['-C', root, 'log', '--format=%x1e%H %ct', '-M', '--raw', '-z', '--no-abbrev', '--first-parent',
-      '--diff-merges=first-parent', '--', rel],
-    { maxBuffer: 1024 * 1024 * 1024 },
+  const root = repository.workTree;
+  const stdout = await runGit(
+    repository,
+    ['log', '--format=%x1e%H %ct', '-M', '--raw', '-z', '--no-abbrev', '--first-parent', '--diff-merges=first-parent', '--', rel],
+    { maxBufferBytes: 1024 * 1024 * 1024 },
   );
   const byPath = new Map<string, Change[]>();
   const alias = new Map<string, string>(); // older path → path it has now
@@ -168,16 +162,16 @@ function wasPublished(blob: string, bytes: Buffer): boolean {
 
 /** Reads blobs through one long-lived `git cat-file --batch`. */
 class BlobReader {
-  private proc: ReturnType<typeof spawn> | null = null;
+  private proc: ReturnType<typeof spawnGit> | null = null;
   private buffer = Buffer.alloc(0);
   /** Bytes of a blob too large to read that are still to come and be dropped. */
   private skip = 0;
   private waiting: ((b: Buffer | null) => void) | null = null;
-  private readonly root: string;
+  private readonly repository: GitRepository;
   private readonly known: Map<string, boolean>;
 
-  constructor(root: string, known: Map<string, boolean>) {
-    this.root = root;
+  constructor(repository: GitRepository, known: Map<string, boolean>) {
+    this.repository = repository;
     this.known = known;
   }
 
@@ -192,7 +186,8 @@ class BlobReader {
 
   private read(blob: string): Promise<Buffer | null> {
     if (!this.proc) {
-      this.proc = spawn('git', ['-C', this.root, 'cat-file', '--batch'], { stdio: ['pipe', 'pipe', 'ignore'] });
+      this.proc = spawnGit(this.repository, ['cat-file', '--batch']);
+      this.proc.stderr!.resume(); // not read: a blob that is missing is said on stdout
       this.proc.stdout!.on('data', (chunk: Buffer) => {
         if (this.skip > 0) {
           const dropped = Math.min(this.skip, chunk.length);
