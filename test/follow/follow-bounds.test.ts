@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGitHttpServer } from '../helpers/git-http-server.ts';
 import { runCli, startCli } from '../helpers/run-cli.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
 const cleanups: (() => void | Promise<void>)[] = [];
@@ -51,14 +52,6 @@ async function follow(url: string, p: TempProject, extra: Record<string, string>
   return { server, status };
 }
 
-async function waitFor(check: () => boolean, output: () => string, timeoutMs = 30_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out:\n${output()}`);
-}
 
 const MiB = 1024 * 1024;
 

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/run-cli.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 import { article, createTempProject, projectFolders, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
 const HOOK_SECRET = 'git-hook-secret-for-tests-0123';
@@ -152,12 +153,3 @@ describe('a repository planted in the content tree', () => {
     }
   });
 });
-
-async function waitFor(check: () => boolean, output: () => string, timeoutMs = 30_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out:\n${output()}`);
-}
