@@ -275,7 +275,6 @@ export function createApiApp(deps: ApiDeps): Hono {
     c.json({ name: 'Quire Content API', version: API_VERSION, openapi: `${deps.publicUrl}/openapi.json`, llms: `${deps.publicUrl}/llms.txt` }, 200, CORS),
   );
   addHealthRoutes(app, SERVICE_ROUTES, {
-    buildId: () => store.current()?.buildId ?? null,
     readiness: deps.readiness ?? createReadiness({ buildServed: () => store.current() !== null }),
     metrics: deps.metrics ?? null,
   });

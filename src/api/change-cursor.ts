@@ -1,8 +1,8 @@
 // The cursor of GET /v1/changes: opaque to clients, and made so that it can only be read back by
 // the store and the site it was made for. It names the state store's identity (a cursor from
 // another store, or one started over, is expired, never silently wrong), the site, by a tag of
-// its id (a cursor cannot be used with another site's key), and the position in that store's
-// change log. Nothing in it is secret: a client that forges one reads only its own site's
+// its id (a cursor cannot be used with another site's key), and the position in that site's
+// change log (positions are per site: a cursor counts its own site's changes, no other's). Nothing in it is secret: a client that forges one reads only its own site's
 // changes. A short check of the rest makes a cursor cut short or mistyped malformed (400), not
 // another position.
 import { hashBytes } from '../dist/content-hash.ts';

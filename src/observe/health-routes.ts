@@ -1,5 +1,6 @@
 // GET /healthz (the process answers), GET /readyz (it can do its job) and, when metrics are on,
-// GET /metrics. Unauthenticated and cheap: nothing here reads the disk.
+// GET /metrics. Unauthenticated and cheap: nothing here reads the disk. Anyone may ask, so the
+// answers name no build: a build id changes with drafts too, and would tell when they are written.
 import type { Hono } from 'hono';
 import type { Metrics } from './metrics.ts';
 import type { Readiness } from './readiness.ts';
@@ -10,12 +11,12 @@ const NO_STORE = { 'cache-control': 'no-store' };
 export function addHealthRoutes(
   app: Hono,
   paths: { healthz: string; readyz: string; metrics: string },
-  deps: { buildId: () => string | null; readiness: () => Readiness; metrics: Metrics | null },
+  deps: { readiness: () => Readiness; metrics: Metrics | null },
 ): void {
-  app.get(paths.healthz, (c) => c.json({ ok: true, buildId: deps.buildId() }, 200, NO_STORE));
+  app.get(paths.healthz, (c) => c.json({ ok: true }, 200, NO_STORE));
   app.get(paths.readyz, (c) => {
     const r = deps.readiness();
-    return r.ready ? c.json({ ready: true, buildId: deps.buildId() }, 200, NO_STORE) : c.json({ ready: false, reason: r.reason }, 503, NO_STORE);
+    return r.ready ? c.json({ ready: true }, 200, NO_STORE) : c.json({ ready: false, reason: r.reason }, 503, NO_STORE);
   });
   const { metrics } = deps;
   if (metrics) {

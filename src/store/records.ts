@@ -146,7 +146,7 @@ export type ChangeType = 'published' | 'updated' | 'withdrawn' | 'deleted';
 
 /** One entry of a site's change log. */
 export interface ChangeEntry {
-  /** Its position: increasing across the store, never reused. */
+  /** Its position in its site's log: 1, 2, 3… per site, never reused. */
   seq: number;
   slug: string;
   type: ChangeType;
@@ -159,7 +159,7 @@ export interface ChangeEntry {
 /** Entries of a site's log after a position, or why that position cannot be read from. */
 export type ChangePage =
   | { status: 'ok'; entries: ChangeEntry[]; /** Entries after the last one given wait. */ more: boolean; /** Where the next read starts. */ position: number }
-  /** The position is before the oldest kept entry (pruned) or after the newest the store ever made (another store's, or a restored one). */
+  /** The position is before the oldest kept entry (pruned) or after the newest the site's log ever made (another store's, or a restored one). */
   | { status: 'expired' };
 
 /** What a site's last publish recorded as published, and the log position it stands at. */

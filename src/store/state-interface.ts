@@ -173,8 +173,9 @@ export interface PublishRecords {
 
 /**
  * Every article change `published.record` recorded, per site, in order: what GET /v1/changes
- * serves. Positions increase across the store and are never reused; each site keeps its newest
- * CHANGE_LOG_KEEP_PER_SITE entries (pruned as it records), so a position older than that expires.
+ * serves. Positions are each site's own (1, 2, 3…, never reused), so a site's cursors tell nothing
+ * of another's changes; each site keeps its newest CHANGE_LOG_KEEP_PER_SITE entries (pruned as it
+ * records), so a position older than that expires.
  */
 export interface ChangeLog {
   /** This store's random identity: a position made by another store (or a store started over) means nothing here. */

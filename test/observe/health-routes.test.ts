@@ -1,15 +1,17 @@
 // /healthz and /readyz over a real socket: 200 when the server can do its job, 503 with a
-// reason when it has no build, its delivery worker stopped, or its state cannot be read.
+// reason when it has no build, its delivery worker stopped, or its state cannot be read. Anyone
+// may ask them, so they tell nothing a draft changes.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiApp } from '../../src/api/app.ts';
+import { buildDist } from '../../src/build/build.ts';
 import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { createReadiness, type WorkerHealth } from '../../src/observe/readiness.ts';
 import { listen, type RunningServer } from '../../src/server/serve.ts';
-import type { TempProject } from '../helpers/temp-content.ts';
+import { article, type TempProject } from '../helpers/temp-content.ts';
 import { buildTwoSites } from '../api/fixture.ts';
 
 const keyring = createKeyring('test-secret-0123456789abcdef0123456789abcdef', { generationOf: () => 1 });
@@ -19,12 +21,12 @@ beforeAll(async () => {
 });
 afterAll(() => p.cleanup());
 
-async function serveWith(distDir: string, worker: () => WorkerHealth): Promise<{ url: string; server: RunningServer }> {
+async function serveWith(distDir: string, worker: () => WorkerHealth): Promise<{ url: string; server: RunningServer; store: ReturnType<typeof openLocalDist> }> {
   const store = openLocalDist(distDir);
   store.reload();
   const readiness = createReadiness({ buildServed: () => store.current() !== null, worker });
   const server = await listen(createApiApp({ store, keyring, publicUrl: 'http://127.0.0.1', readiness }), 0, '127.0.0.1');
-  return { url: `http://127.0.0.1:${server.port}`, server };
+  return { url: `http://127.0.0.1:${server.port}`, server, store };
 }
 
 const probe = async (url: string) => {
@@ -36,10 +38,8 @@ describe('health checks', () => {
   it('ready: a build is served and the worker runs', async () => {
     const { url, server } = await serveWith(p.distDir, () => ({ running: true, error: null }));
     try {
-      expect(await probe(`${url}/healthz`)).toMatchObject({ status: 200, cache: 'no-store', body: { ok: true } });
-      const ready = await probe(`${url}/readyz`);
-      expect(ready).toMatchObject({ status: 200, cache: 'no-store', body: { ready: true } });
-      expect(typeof ready.body.buildId).toBe('string');
+      expect(await probe(`${url}/healthz`)).toEqual({ status: 200, cache: 'no-store', body: { ok: true } });
+      expect(await probe(`${url}/readyz`)).toEqual({ status: 200, cache: 'no-store', body: { ready: true } });
       expect((await fetch(`${url}/metrics`)).status).toBe(404);
     } finally {
       await server.close();
@@ -64,6 +64,26 @@ describe('health checks', () => {
       await none.server.close();
       await built.server.close();
       fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('a draft-only edit changes nothing they answer (the served build does change)', async () => {
+    const own = await buildTwoSites();
+    const { url, server, store } = await serveWith(own.distDir, () => ({ running: true, error: null }));
+    try {
+      const answers = async () => [await probe(`${url}/healthz`), await probe(`${url}/readyz`)];
+      const before = await answers();
+      const buildBefore = store.current()!.buildId;
+      own.write('alpha/articles/a-draft.md', article({ title: 'A draft, rewritten', publishedAt: '2026-05-01T00:00:00Z', updatedAt: '2026-05-01T00:00:00Z' }, 'Still not yet.\n'));
+      own.write('beta/articles/brouillon.md', article({ title: 'Brouillon' }, 'Pas encore.\n'));
+      const rebuilt = await buildDist({ contentDir: own.contentDir, distDir: own.distDir, stateDir: own.stateDir, publicUrl: 'http://127.0.0.1' });
+      expect(rebuilt.ok).toBe(true);
+      store.reload();
+      expect(store.current()!.buildId).not.toBe(buildBefore);
+      expect(await answers()).toEqual(before);
+    } finally {
+      await server.close();
+      own.cleanup();
     }
   });
 });

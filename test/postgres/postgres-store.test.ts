@@ -280,16 +280,88 @@ describe('the change log on PostgreSQL', () => {
     const all = await store.changes.after('one', 0, 100);
     if (all.status !== 'ok') throw new Error('expired');
     expect(all.entries.map((e) => `${e.type}:${e.slug}`)).toEqual(['published:a', 'published:b', 'updated:a', 'withdrawn:b']);
-    expect(all.entries.map((e) => e.seq)).toEqual([1, 2, 4, 5]);
+    // Positions are the site's own: site two's entry between them is not counted.
+    expect(all.entries.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    expect((await store.changes.publishedNow('two')).position).toBe(1);
     const first = await store.changes.after('one', 0, 3);
-    expect(first).toMatchObject({ status: 'ok', more: true, position: 4 });
-    expect(await store.changes.after('one', 4, 3)).toMatchObject({ status: 'ok', more: false, position: 5 });
-    expect(await store.changes.after('one', 6, 3)).toEqual({ status: 'expired' }); // past the newest ever made
-    expect(await store.changes.publishedNow('one')).toEqual({ articles: [{ slug: 'a', item: item('a'), at: 12 }], position: 5 });
+    expect(first).toMatchObject({ status: 'ok', more: true, position: 3 });
+    expect(await store.changes.after('one', 3, 3)).toMatchObject({ status: 'ok', more: false, position: 4 });
+    expect(await store.changes.after('one', 5, 3)).toEqual({ status: 'expired' }); // past the newest ever made
+    expect(await store.changes.publishedNow('one')).toEqual({ articles: [{ slug: 'a', item: item('a'), at: 12 }], position: 4 });
     await store.published.forget('one');
-    expect(await store.changes.after('one', 4, 3)).toEqual({ status: 'expired' });
-    expect(await store.changes.publishedNow('one')).toEqual({ articles: null, position: 5 });
+    expect(await store.changes.after('one', 3, 3)).toEqual({ status: 'expired' });
+    expect(await store.changes.publishedNow('one')).toEqual({ articles: null, position: 4 });
     expect((await store.changes.after('two', 0, 10)).status).toBe('ok');
+  });
+
+  it('two servers recording one site at once take its positions one after the other: none twice, none skipped, none read out of order', async () => {
+    const url = freshDatabase();
+    const [a, b] = [open(url), open(url)];
+    await Promise.all([a.changes.storeId(), b.changes.storeId()]);
+    const change = (slug: string) => ({ slug, state: 'published' as const, payloadHash: slug, item: JSON.stringify({ slug }) });
+    const ROUNDS = 15;
+    // A follower reads site one from its cursor while they record: it must miss nothing.
+    let recording = true;
+    const followed: number[] = [];
+    const follower = (async () => {
+      for (let position = 0, last = false; !last; ) {
+        last = !recording;
+        const got = await a.changes.after('one', position, 1000);
+        if (got.status !== 'ok') throw new Error('expired');
+        followed.push(...got.entries.map((e) => e.seq));
+        position = got.position;
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+    await Promise.all(
+      [a, b].flatMap((s, n) =>
+        Array.from({ length: ROUNDS }, async (_, r) => {
+          await s.published.record('one', null, [change(`s${n}-${r}-x`), change(`s${n}-${r}-y`)], r);
+          await s.published.record('two', null, [change(`s${n}-${r}`)], r);
+        }),
+      ),
+    );
+    recording = false;
+    await follower;
+    const one = await a.changes.after('one', 0, 1000);
+    if (one.status !== 'ok') throw new Error('expired');
+    const positions = Array.from({ length: 2 * 2 * ROUNDS }, (_, i) => i + 1);
+    expect(one.entries.map((e) => e.seq)).toEqual(positions);
+    expect(followed).toEqual(positions);
+    // Each recording's two changes are next to each other, in its order.
+    for (let i = 0; i < one.entries.length; i += 2) {
+      expect(one.entries[i]!.slug).toMatch(/-x$/);
+      expect(one.entries[i + 1]!.slug).toBe(one.entries[i]!.slug.replace(/-x$/, '-y'));
+    }
+    expect(await a.changes.publishedNow('one')).toMatchObject({ position: 2 * 2 * ROUNDS });
+    expect(await b.changes.publishedNow('two')).toMatchObject({ position: 2 * ROUNDS });
+  });
+
+  it('a store from before positions were per site: each site renumbered in order and going on from there, old cursors expired', async () => {
+    const url = freshDatabase();
+    await sql(url, MIGRATIONS.slice(0, 3).join(';\n'));
+    await sql(url, `CREATE TABLE quire_schema (version integer PRIMARY KEY, applied_at bigint NOT NULL); INSERT INTO quire_schema VALUES (1, 0), (2, 0), (3, 0)`);
+    // One numbering for both sites, as it was: one 2, 4, 6, 7 (its 1 pruned); two 3, 5, 8.
+    const rows = [[2, 'one', 'b', 'published'], [3, 'two', 'z', 'published'], [4, 'one', 'a', 'updated'], [5, 'two', 'z', 'updated'], [6, 'one', 'b', 'withdrawn'], [7, 'one', 'c', 'published'], [8, 'two', 'y', 'published']] as const;
+    await sql(url, `INSERT INTO article_changes (seq, site_id, slug, type, item, at) VALUES ${rows.map(([seq, site, slug, type]) => `(${seq}, '${site}', '${slug}', '${type}', ${type === 'withdrawn' ? 'NULL' : `'{"slug":"${slug}"}'`}, 10)`).join(', ')}`);
+    await sql(url, `UPDATE change_positions SET newest = 8; INSERT INTO article_changes_pruned (site_id, through) VALUES ('one', 1), ('gone', 8); UPDATE store_identity SET id = '0123456789abcdef'`);
+
+    const store = open(url);
+    expect(await store.changes.storeId()).not.toBe('0123456789abcdef'); // every cursor made before answers 410
+    const story = async (site: string, after = 0) => {
+      const got = await store.changes.after(site, after, 100);
+      if (got.status !== 'ok') throw new Error('expired');
+      return got.entries.map((e) => `${e.seq}:${e.type}:${e.slug}`);
+    };
+    expect(await story('one')).toEqual(['1:published:b', '2:updated:a', '3:withdrawn:b', '4:published:c']);
+    expect(await story('two')).toEqual(['1:published:z', '2:updated:z', '3:published:y']);
+    expect((await store.changes.publishedNow('one')).position).toBe(4);
+    expect((await store.changes.publishedNow('gone')).position).toBe(0);
+    expect(await store.changes.after('one', 5, 10)).toEqual({ status: 'expired' });
+    await store.published.record('two', null, [{ slug: 'x', state: 'published', payloadHash: 'hx', item: '{"slug":"x"}' }], 20);
+    await store.published.record('one', null, [{ slug: 'd', state: 'published', payloadHash: 'hd', item: '{"slug":"d"}' }], 20);
+    expect(await story('one', 4)).toEqual(['5:published:d']);
+    expect(await story('two', 3)).toEqual(['4:published:x']);
   });
 });
 

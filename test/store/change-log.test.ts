@@ -1,10 +1,14 @@
 // The change log behind GET /v1/changes, on a real SQLite file: every recorded change is logged in
-// order with its type and list item, in the transaction that records it; retention keeps the
-// newest entries per site, and a position before them (or after anything the store made) expires.
+// order with its type and list item, in the transaction that records it, at a position of its
+// site's own; retention keeps the newest entries per site, and a position before them (or after
+// anything the site's log made) expires. A store from before positions were per site is renumbered.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STATE_DB_FILE } from '../../src/store/sqlite/database.ts';
+import { MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
 import { openSqliteStateStore, type SqliteStateStore } from '../../src/store/sqlite/sqlite-state-store.ts';
 import type { RecordedChange } from '../../src/store/state-store.ts';
 
@@ -52,7 +56,10 @@ describe('the change log', () => {
     // What the last publish recorded as published, with its items and the position it stands at.
     const now = await s.changes.publishedNow('one');
     expect(now.articles).toEqual([{ slug: 'b', item: item('b'), at: 4000 }]);
-    expect(now.position).toBe(entries.at(-1)!.seq + 1); // site two's entry came after
+    // Positions are the site's own: site two's entry, recorded after, is not counted.
+    expect(entries.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(now.position).toBe(6);
+    expect((await s.changes.publishedNow('two')).position).toBe(1);
     expect((await s.changes.publishedNow('never')).articles).toBeNull();
   });
 
@@ -70,7 +77,7 @@ describe('the change log', () => {
     expect([empty.entries, empty.more, empty.position]).toEqual([[], false, third.position]);
   });
 
-  it('keeps the newest entries per site; a position before them, or after any the store made, is expired', async () => {
+  it("keeps the newest entries per site; a position before them, or after any the site's log made, is expired", async () => {
     const s = open(3);
     await s.published.record('one', null, [published('a'), published('b')], 1);
     const afterA = (await page(s, 'one')).entries[0]!.seq; // a client that has read `a`
@@ -104,6 +111,37 @@ describe('the change log', () => {
     ).rejects.toThrow('queueing failed');
     expect(await story(s, 'one')).toEqual([]);
     expect(await s.published.get('one')).toBeNull();
+  });
+
+  it('a store from before positions were per site: each site renumbered in order and going on from there, old cursors expired', async () => {
+    const old = new Database(path.join(dir, STATE_DB_FILE));
+    MIGRATIONS.slice(0, 6).forEach((sql) => old.exec(sql));
+    old.pragma('user_version = 6');
+    const log = old.prepare('INSERT INTO article_changes (site_id, slug, type, item, at) VALUES (?, ?, ?, ?, ?)');
+    // One numbering for both sites, as it was: one 1, 2, 4, 6, 7; two 3, 5, 8 (then one's 1 pruned).
+    for (const [site, slug, type] of [['one', 'a', 'published'], ['one', 'b', 'published'], ['two', 'z', 'published'], ['one', 'a', 'updated'], ['two', 'z', 'updated'], ['one', 'b', 'withdrawn'], ['one', 'c', 'published'], ['two', 'y', 'published']] as const) {
+      log.run(site, slug, type, type === 'withdrawn' ? null : item(slug), 10);
+    }
+    old.prepare("DELETE FROM article_changes WHERE seq = 1").run();
+    old.prepare("INSERT INTO article_changes_pruned (site_id, through) VALUES ('one', 1)").run();
+    // A site whose history was forgotten: nothing left, its positions expired.
+    old.prepare("INSERT INTO article_changes_pruned (site_id, through) VALUES ('gone', 8)").run();
+    const oldId = old.prepare<[], { id: string }>('SELECT id FROM store_identity').get()!.id;
+    old.close();
+
+    const s = open();
+    expect(await s.changes.storeId()).not.toBe(oldId); // every cursor made before answers 410
+    const one = await page(s, 'one');
+    expect(one.entries.map((e) => `${e.seq}:${e.type}:${e.slug}`)).toEqual(['1:published:b', '2:updated:a', '3:withdrawn:b', '4:published:c']);
+    expect((await page(s, 'two')).entries.map((e) => `${e.seq}:${e.type}:${e.slug}`)).toEqual(['1:published:z', '2:updated:z', '3:published:y']);
+    expect((await s.changes.publishedNow('one')).position).toBe(4);
+    expect((await s.changes.publishedNow('gone')).position).toBe(0);
+    expect(await s.changes.after('one', 5, 10)).toEqual({ status: 'expired' });
+    // Recording goes on from each site's own newest position.
+    await s.published.record('two', null, [published('x')], 20);
+    await s.published.record('one', null, [published('d')], 20);
+    expect((await page(s, 'one', 4)).entries.map((e) => `${e.seq}:${e.slug}`)).toEqual(['5:d']);
+    expect((await page(s, 'two', 3)).entries.map((e) => `${e.seq}:${e.slug}`)).toEqual(['4:x']);
   });
 
   it('each store has its own identity, kept across reopening', async () => {

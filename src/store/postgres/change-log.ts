@@ -1,8 +1,9 @@
 // The change log on PostgreSQL (see the ChangeLog interface and sqlite/change-log.ts). Positions
-// come from a counter row updated in the recording transaction, not from a sequence: a sequence
-// hands out numbers before commit, so a reader could be given a position past an entry still
-// to be committed and never see it. Each read is one statement: its bounds and rows are of
-// one moment.
+// are each site's own, from its counter row in change_log_sites, updated in the recording
+// transaction, not from a sequence: a sequence hands out numbers before commit, so a reader could
+// be given a position past an entry still to be committed and never see it. The row's lock also
+// makes two recordings of one site (from two servers) take their positions one after the other,
+// in the order they commit. Each read is one statement: its bounds and rows are of one moment.
 import { CHANGE_LOG_KEEP_PER_SITE, type ChangeEntry, type ChangePage, type ChangeType, type PublishedNow } from '../records.ts';
 import type { ChangeLog } from '../state-interface.ts';
 import type { Db } from './connection.ts';
@@ -24,8 +25,8 @@ export function createChangeLog(db: Db, databaseKey: () => string, keepPerSite =
     async after(siteId, position, limit) {
       const rows = await db.rows<{ newest: number; through: number; seq: number | null; slug: string; type: ChangeType; item: string | null; at: number }>(
         `SELECT b.newest, b.through, c.seq, c.slug, c.type, c.item, c.at
-         FROM (SELECT (SELECT newest FROM change_positions) AS newest,
-                      coalesce((SELECT through FROM article_changes_pruned WHERE site_id = $1), 0) AS through) b
+         FROM (SELECT coalesce(s.newest, 0) AS newest, coalesce(s.through, 0) AS through
+               FROM (SELECT 1) one LEFT JOIN change_log_sites s ON s.site_id = $1) b
          LEFT JOIN LATERAL (SELECT seq, slug, type, item, at FROM article_changes WHERE site_id = $1 AND seq > $2 ORDER BY seq LIMIT $3) c ON true
          ORDER BY c.seq`,
         [siteId, position, limit + 1],
@@ -40,7 +41,7 @@ export function createChangeLog(db: Db, databaseKey: () => string, keepPerSite =
     async publishedNow(siteId): Promise<PublishedNow> {
       const rows = await db.rows<{ newest: number; recorded: boolean; slug: string | null; item: string | null; at: number }>(
         `SELECT b.newest, b.recorded, p.slug, p.item, p.at
-         FROM (SELECT (SELECT newest FROM change_positions) AS newest, EXISTS (SELECT 1 FROM published_sites WHERE site_id = $1) AS recorded) b
+         FROM (SELECT coalesce((SELECT newest FROM change_log_sites WHERE site_id = $1), 0) AS newest, EXISTS (SELECT 1 FROM published_sites WHERE site_id = $1) AS recorded) b
          LEFT JOIN LATERAL (SELECT slug, item, changed_at AS at FROM published_articles WHERE site_id = $1 AND state = 'published') p ON b.recorded
          ORDER BY p.at, p.slug`,
         [siteId],
@@ -50,7 +51,11 @@ export function createChangeLog(db: Db, databaseKey: () => string, keepPerSite =
     },
     async append(tx, siteId, entries, now) {
       if (!entries.length) return;
-      const [{ newest }] = (await tx.rows<{ newest: number }>('UPDATE change_positions SET newest = newest + $1 RETURNING newest', [entries.length])) as [{ newest: number }];
+      const [{ newest }] = (await tx.rows<{ newest: number }>(
+        `INSERT INTO change_log_sites (site_id, newest, through) VALUES ($1, $2, 0)
+         ON CONFLICT (site_id) DO UPDATE SET newest = change_log_sites.newest + excluded.newest RETURNING newest`,
+        [siteId, entries.length],
+      )) as [{ newest: number }];
       const first = newest - entries.length + 1;
       await tx.run(
         `INSERT INTO article_changes (seq, site_id, slug, type, item, at)
@@ -64,16 +69,12 @@ export function createChangeLog(db: Db, databaseKey: () => string, keepPerSite =
     },
     async forget(tx, siteId) {
       await tx.run('DELETE FROM article_changes WHERE site_id = $1', [siteId]);
-      const [{ newest }] = (await tx.rows<{ newest: number }>('SELECT newest FROM change_positions')) as [{ newest: number }];
-      await notePruned(tx, siteId, newest);
+      // Every cursor of the site made so far now points before its (empty) history: expired.
+      await tx.run('UPDATE change_log_sites SET through = newest WHERE site_id = $1', [siteId]);
     },
   };
 }
 
 function notePruned(tx: Db, siteId: string, through: number): Promise<number> {
-  return tx.run(
-    `INSERT INTO article_changes_pruned (site_id, through) VALUES ($1, $2)
-     ON CONFLICT (site_id) DO UPDATE SET through = greatest(article_changes_pruned.through, excluded.through)`,
-    [siteId, through],
-  );
+  return tx.run('UPDATE change_log_sites SET through = greatest(through, $2) WHERE site_id = $1', [siteId, through]);
 }

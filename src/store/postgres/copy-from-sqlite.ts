@@ -53,12 +53,10 @@ export async function copySqliteStateToPostgres(stateDir: string, url: string): 
       await insertRows(db, 'published_sites', ['site_id', 'commit_sha', 'published_at'], ['text', 'text', 'bigint'], sites);
       await insertRows(db, 'published_articles', ['site_id', 'slug', 'state', 'payload_hash', 'item', 'changed_at'], ['text', 'text', 'text', 'text', 'text', 'bigint'], all('SELECT * FROM published_articles'));
       // The change log with its positions and the store's identity: feed cursors stay valid.
-      await insertRows(db, 'article_changes', ['seq', 'site_id', 'slug', 'type', 'item', 'at'], ['bigint', 'text', 'text', 'text', 'text', 'bigint'], all('SELECT * FROM article_changes ORDER BY seq'));
-      await insertRows(db, 'article_changes_pruned', ['site_id', 'through'], ['text', 'bigint'], all('SELECT * FROM article_changes_pruned'));
+      await insertRows(db, 'article_changes', ['seq', 'site_id', 'slug', 'type', 'item', 'at'], ['bigint', 'text', 'text', 'text', 'text', 'bigint'], all('SELECT * FROM article_changes ORDER BY site_id, seq'));
+      await insertRows(db, 'change_log_sites', ['site_id', 'newest', 'through'], ['text', 'bigint', 'bigint'], all('SELECT * FROM change_log_sites'));
       await insertRows(db, 'webhook_sent_sites', ['site_id', 'commit_sha', 'sent_at'], ['text', 'text', 'bigint'], all('SELECT * FROM webhook_sent_sites'));
       await insertRows(db, 'webhook_sent_articles', ['site_id', 'slug', 'state', 'payload_hash'], ['text', 'text', 'text', 'text'], all('SELECT * FROM webhook_sent_articles'));
-      const newest = sqlite.prepare<[], { seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'article_changes'").get()?.seq ?? 0;
-      await db.run('UPDATE change_positions SET newest = $1', [newest]);
       // A state restored from `quire state backup` and not opened since has none yet: this one's stays.
       const sqliteId = sqlite.prepare<[], { id: string }>('SELECT id FROM store_identity').get()?.id ?? null;
       await db.run('UPDATE store_identity SET id = coalesce($1, id), made_in = $2', [sqliteId, databaseKey]);

@@ -165,6 +165,29 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE deliveries SET (fillfactor = 50);
   `,
+  // 4: change-log positions per site (as SQLite's migration 7). They were one numbering for the
+  // whole store, so a site's cursors counted every other site's changes too. Each site's kept
+  // entries are numbered 1, 2, 3… in their order; `change_log_sites` holds the newest position
+  // each site handed out (its row, updated in the recording transaction, also makes two
+  // recordings of one site wait for each other) and the newest its pruning or forgetting removed.
+  // Cursors made before hold positions of the old numbering: a new store identity expires them.
+  `
+  ALTER TABLE article_changes DROP CONSTRAINT article_changes_pkey;
+  DROP INDEX article_changes_site;
+  UPDATE article_changes c SET seq = r.n
+    FROM (SELECT seq, row_number() OVER (PARTITION BY site_id ORDER BY seq) AS n FROM article_changes) r
+    WHERE c.seq = r.seq;
+  ALTER TABLE article_changes ADD PRIMARY KEY (site_id, seq);
+  CREATE TABLE change_log_sites (
+    site_id text COLLATE "C" PRIMARY KEY,
+    newest  bigint NOT NULL,
+    through bigint NOT NULL
+  );
+  INSERT INTO change_log_sites (site_id, newest, through) SELECT site_id, max(seq), 0 FROM article_changes GROUP BY site_id;
+  DROP TABLE article_changes_pruned;
+  DROP TABLE change_positions;
+  UPDATE store_identity SET id = substr(md5(random()::text || clock_timestamp()::text), 1, 16);
+  `,
 ];
 
 const MIGRATION_LOCK = 'quire:migrations';

@@ -152,4 +152,33 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (host, slot)
   ) STRICT;
   `,
+  // 7: change-log positions per site. They were one numbering for the whole store, so a site's
+  // cursors counted every other site's changes too. Each site's kept entries are numbered 1, 2, 3…
+  // in their order; `change_log_sites` holds the newest position each site handed out (never
+  // handed out again) and the newest its pruning or forgetting removed (what
+  // article_changes_pruned held). Cursors made before hold positions of the old numbering: a new
+  // store identity expires them (410 CURSOR_EXPIRED), and clients resync.
+  `
+  CREATE TABLE article_changes_by_site (
+    site_id TEXT NOT NULL,
+    seq     INTEGER NOT NULL,        -- the position in its site's log: 1, 2, 3…
+    slug    TEXT NOT NULL,
+    type    TEXT NOT NULL CHECK (type IN ('published', 'updated', 'withdrawn', 'deleted')),
+    item    TEXT,
+    at      INTEGER NOT NULL,
+    PRIMARY KEY (site_id, seq)
+  ) STRICT;
+  INSERT INTO article_changes_by_site (site_id, seq, slug, type, item, at)
+    SELECT site_id, row_number() OVER (PARTITION BY site_id ORDER BY seq), slug, type, item, at FROM article_changes;
+  DROP TABLE article_changes;
+  ALTER TABLE article_changes_by_site RENAME TO article_changes;
+  CREATE TABLE change_log_sites (
+    site_id TEXT PRIMARY KEY,
+    newest  INTEGER NOT NULL,        -- the newest position the site's log handed out
+    through INTEGER NOT NULL         -- the newest position its pruning (or forgetting) removed
+  ) STRICT;
+  INSERT INTO change_log_sites (site_id, newest, through) SELECT site_id, max(seq), 0 FROM article_changes GROUP BY site_id;
+  DROP TABLE article_changes_pruned;
+  UPDATE store_identity SET id = lower(hex(randomblob(8)));
+  `,
 ];
