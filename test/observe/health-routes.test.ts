@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => p.cleanup());
 
 async function serveWith(distDir: string, worker: () => WorkerHealth): Promise<{ url: string; server: RunningServer }> {
-  const store = openLocalDist(distDir);
+  const store = openLocalDist(distDir, p.stateDir);
   store.reload();
   const readiness = createReadiness({ buildServed: () => store.current() !== null, worker });
   const server = await listen(createApiApp({ store, keyring, publicUrl: 'http://127.0.0.1', readiness }), 0, '127.0.0.1');
