@@ -44,7 +44,7 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
   const settings = { contentDir: path.join(dir, 'content'), distDir: path.join(dir, 'dist'), stateDir: path.join(dir, '.quire'), publicUrl: 'http://127.0.0.1' };
   writeCorpus(settings.contentDir, count);
   await buildDist(settings);
-  const store = openLocalDist(settings.distDir);
+  const store = openLocalDist(settings.distDir, settings.stateDir);
   store.reload();
   const keyring = createKeyring('k'.repeat(40), { generationOf: () => 0 });
   const key = keyring.keyFor('bench');

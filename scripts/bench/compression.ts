@@ -92,7 +92,7 @@ export async function benchCompression(count = 1000, seconds = 4): Promise<{ qua
   const bodies = fs.readdirSync(articlesDir).filter((f) => f.endsWith('.json')).map((f) => fs.readFileSync(path.join(articlesDir, f)));
   const quality = qualities(bodies, fs.readFileSync(path.join(settings.distDir, 'bench', 'articles.json')));
 
-  const store = openLocalDist(settings.distDir);
+  const store = openLocalDist(settings.distDir, settings.stateDir);
   store.reload();
   const keyring = createKeyring('k'.repeat(40), { generationOf: () => 0 });
   const auth = { authorization: `Bearer ${keyring.keyFor('bench')}` };

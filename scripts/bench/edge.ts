@@ -35,7 +35,7 @@ export async function benchEdge(count = 1000, rounds = 3, seconds = 5): Promise<
   const settings = { contentDir: path.join(dir, 'content'), distDir: path.join(dir, 'dist'), stateDir: path.join(dir, '.quire'), publicUrl: 'http://127.0.0.1' };
   writeCorpus(settings.contentDir, count);
   await buildDist(settings);
-  const store = openLocalDist(settings.distDir);
+  const store = openLocalDist(settings.distDir, settings.stateDir);
   store.reload();
   const keyring = createKeyring(SECRET, { generationOf: () => 1 });
   const node = await listen(createApiApp({ store, keyring, publicUrl: settings.publicUrl }), 0, '127.0.0.1');

@@ -87,7 +87,7 @@ export function openApp(config: QuireConfig, { log }: AppOptions): App {
     checkKeysAgainstBuild(generations, readManifest(config.distDir), config.distDir);
     return { keyring: createKeyring(loadServerSecret(config), generations), generations };
   });
-  const dist = part(() => openLocalDist(config.distDir));
+  const dist = part(() => openLocalDist(config.distDir, config.stateDir));
   const state = part(() => openStateStore(config.stateDir, loadServerSecret(config), config.databaseUrl), (store) => store.close());
   const webhookClient = part(
     () => createSafeClient({ allowPrivate: config.allowPrivateTargets, userAgent: USER_AGENT, log: clientLog }),

@@ -1,6 +1,8 @@
 // content/ → dist/: load and check, date from git, render (cached), write atomically.
 // Work is skipped wherever its inputs are unchanged: a build whose inputs all equal those of
 // the build in dist/ does nothing; unchanged articles are reused from the previous dist/.
+// Drafts go to the build's preview tree in the state dir (src/dist/preview-trees.ts), in place
+// under the build id before dist/ is swapped, so the dist/ a reader sees always has its drafts.
 import path from 'node:path';
 import { toIsoUtc } from '../content/dates.ts';
 import { readGitDates, type DateQuery } from '../git/git-history.ts';
@@ -16,6 +18,9 @@ import { recoverInterruptedSwap } from '../dist/dist-work-dir.ts';
 import { hashBytes } from '../dist/content-hash.ts';
 import { readListItems, readManifest } from '../dist/local-dist.ts';
 import { MANIFEST_FORMAT, type Manifest, type ManifestSite } from '../dist/manifest.ts';
+import { PREVIEW_FORMAT, type PreviewManifest, type PreviewSite } from '../dist/preview-tree.ts';
+import { previewRootOf, readPreviewManifest, sweepPreviewTrees } from '../dist/preview-trees.ts';
+import { PreviewWriter } from '../dist/preview-writer.ts';
 import { holdYoungGeneration } from './young-generation.ts';
 import { createRenderCache, type RenderCache } from './render-cache.ts';
 import { createRenderPool, POOL_THRESHOLD, type RenderPool } from './render-pool.ts';
@@ -138,6 +143,8 @@ async function build(
   );
   const dates = queries.length ? await readGitDates(repository, settings.contentDir, queries, state.git) : new Map();
   const previous = readManifest(settings.distDir);
+  const previewRoot = previewRootOf(settings.stateDir);
+  const previousPreview = previous ? readPreviewManifest(previewRoot, previous.buildId) : null;
   // A rotation changes the inputs: the next build records it (see keyGenerationsToRecord).
   const keyGenerations = keyGenerationsToRecord(settings.stateDir, previous?.keyGenerations);
   const inputs = inputsOf(content, dates, settings.publicUrl, keyGenerations);
@@ -167,7 +174,9 @@ async function build(
     };
   };
 
-  if (!hasErrors(issues) && previous?.inputs === inputs) {
+  // Nothing changed, and dist/'s drafts are in place (without them, as after a state dir was
+  // lost, the build writes them again).
+  if (!hasErrors(issues) && previous?.inputs === inputs && previousPreview) {
     const sites = Object.entries(previous.sites).map(([id, s]) => ({
       id,
       published: Object.keys(s.articles).length,
@@ -178,8 +187,10 @@ async function build(
   }
 
   const writer = hasErrors(issues) || !write || !helper ? null : new DistWriter(settings.distDir, helper, previous, settings.testSwapPauseFile ?? null);
+  let preview: PreviewWriter | null = null;
   const compiled: CompiledSite[] = [];
   try {
+    preview = writer && new PreviewWriter(previewRoot, previousPreview);
     for (const loaded of content.sites) {
       const before = previous?.sites[loaded.site.id];
       compiled.push(
@@ -191,27 +202,33 @@ async function build(
           checked: state.checked,
           pool,
           writer,
-          previous: before && (writer || !write) ? previousSite(settings.distDir, loaded.site.id, before) : null,
+          preview,
+          previous: before && (writer || !write) ? previousSite(settings.distDir, loaded.site.id, before, previousPreview) : null,
         }, issues),
       );
     }
     const sites = compiled.map(({ id, published, drafts }) => ({ id, published, drafts, draftSlugs: draftSlugsOf(content, id) }));
     if (hasErrors(issues)) {
       await writer?.abort();
+      preview?.abort();
       return finish({ ok: false, manifest: previous, written: false, sites }, compiled);
     }
     const manifestSites: Record<string, ManifestSite> = Object.fromEntries(compiled.map((c) => [c.id, c.manifest]));
     const body = { format: MANIFEST_FORMAT, renderer: RENDERER_VERSION, publicUrl: settings.publicUrl, sites: manifestSites, keyGenerations } as const;
     // The build is a function of its inputs, so their hash identifies the output too.
     const manifest: Manifest = { ...body, buildId: inputs, builtAt: toIsoUtc(new Date()), inputs };
-    if (!writer) return finish({ ok: true, manifest, written: false, sites }, compiled);
+    if (!writer || !preview) return finish({ ok: true, manifest, written: false, sites }, compiled);
     // The state dir is written before dist/ is swapped: a state dir that cannot be written
     // (read-only, full) fails the build with dist/ untouched, never after replacing it.
     saveState();
+    // The drafts first: dist/ names its build id once swapped in, and from then on readers look for them.
+    preview.commit(previewManifestOf(manifest.buildId, compiled));
     await writer.commit(manifest);
+    sweepReplacedPreviews(previewRoot, [manifest.buildId, previous?.buildId], preview.startedAt);
     return finish({ ok: true, manifest, written: true, sites }, compiled);
   } catch (err) {
     await writer?.abort();
+    preview?.abort();
     throw err;
   }
 }
@@ -234,9 +251,28 @@ function inputsOf(content: LoadedContent, dates: Map<string, unknown>, publicUrl
   );
 }
 
-function previousSite(distDir: string, id: string, site: ManifestSite): PreviousSite | null {
+function previousSite(distDir: string, id: string, site: ManifestSite, preview: PreviewManifest | null): PreviousSite | null {
   const items = readListItems(distDir, id);
-  return items ? { site, items } : null; // without them, the site is built in full
+  return items ? { site, items, drafts: preview?.sites[id] ?? null } : null; // without them, the site is built in full
+}
+
+function previewManifestOf(buildId: string, compiled: CompiledSite[]): PreviewManifest {
+  const sites: Record<string, PreviewSite> = {};
+  for (const c of compiled) if (c.preview) sites[c.id] = c.preview;
+  return { format: PREVIEW_FORMAT, buildId, sites };
+}
+
+/**
+ * Deletes the preview trees no dist/ names any more, keeping `keep`'s (the build swapped in and
+ * the one it replaced). dist/ is swapped already: a tree that cannot be deleted is left to the
+ * next build, not a failed build.
+ */
+function sweepReplacedPreviews(root: string, keep: (string | undefined)[], since: number): void {
+  try {
+    sweepPreviewTrees(root, new Set(keep.filter((id) => id !== undefined)), since);
+  } catch (err) {
+    process.emitWarning(`could not delete old preview trees in ${root}: ${(err as Error).message}`);
+  }
 }
 
 /** Keeps the persisted state to what the content has now. */

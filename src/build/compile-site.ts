@@ -1,6 +1,7 @@
 // One loaded site → its part of dist/: the exact API bodies of its published articles (webhook
-// payloads are made from them), written as they are made. An article whose inputs are all unchanged since
-// the previous build is taken over from the previous dist/ without being read or rendered.
+// payloads are made from them), written as they are made; its drafts to the build's preview tree,
+// never to dist/. An article whose inputs are all unchanged since the previous build is taken
+// over from the previous dist/ (a draft: the previous preview tree) without being read or rendered.
 import path from 'node:path';
 import type { FileDates } from '../git/git-history.ts';
 import { issue, type ContentIssue } from '../content/issues.ts';
@@ -15,11 +16,13 @@ import { RENDERER_VERSION } from '../render/renderer-version.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { newestFirst, toListItem, webhookArticleJson, type ArticleBody } from './api-shapes.ts';
 import { hashBytes, hashParts } from '../dist/content-hash.ts';
-import { articleFile, imageFile, listFile, listIndexFile, previewArticleFile, previewImageFile, previewItemFile } from '../dist/layout.ts';
+import { articleFile, imageFile, listFile, listIndexFile } from '../dist/layout.ts';
 import { listBodyParts, listItemSpans, type ListItems } from '../dist/list-body.ts';
 import { makeListIndex } from '../dist/list-index.ts';
-import type { ManifestArticle, ManifestDraft, ManifestSite } from '../dist/manifest.ts';
+import type { ManifestArticle, ManifestSite } from '../dist/manifest.ts';
 import type { DistWriter } from '../dist/dist-writer.ts';
+import { previewArticleFile, previewImageFile, previewItemFile, type PreviewDraft, type PreviewSite } from '../dist/preview-tree.ts';
+import type { PreviewWriter } from '../dist/preview-writer.ts';
 import type { ContentCoding } from '../dist/layout.ts';
 import { createDistEncoder } from './dist-encoder.ts';
 import { createImageResolver, type ImageHashCache, type PublishedImage } from './images.ts';
@@ -29,6 +32,8 @@ import { POOL_THRESHOLD, type RenderPool } from './render-pool.ts';
 export interface PreviousSite {
   site: ManifestSite;
   items: ListItems;
+  /** Its drafts in the previous build's preview tree; null when that tree is not there. */
+  drafts: PreviewSite | null;
 }
 
 export interface CompileDeps {
@@ -42,12 +47,16 @@ export interface CompileDeps {
   pool?: RenderPool;
   /** Where output goes; null when the build has already failed and only checks remain. */
   writer: DistWriter | null;
+  /** Where drafts go (the build's preview tree); null with `writer`. */
+  preview: PreviewWriter | null;
   previous: PreviousSite | null;
 }
 
 export interface CompiledSite {
   id: string;
   manifest: ManifestSite;
+  /** Its part of the preview manifest; null when it has no drafts nor draft-only images. */
+  preview: PreviewSite | null;
   published: number;
   drafts: number;
   rendered: number;
@@ -76,9 +85,9 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   // The list is assembled from each item's JSON: an unchanged item is never parsed or re-serialized.
   const items: ListEntry[] = [];
   const entries: Record<string, ManifestArticle> = {};
-  const drafts: Record<string, ManifestDraft> = {};
+  const drafts: Record<string, PreviewDraft> = {};
   const usedImages = new Map<string, PublishedImage>();
-  // Images drafts use: those no published article uses stay in the preview area (layout.ts).
+  // Images drafts use: those no published article uses go to the preview tree only.
   const draftImages = new Map<string, PublishedImage>();
   const useImage = (sitePath: string) => {
     const img = images.resolve(sitePath);
@@ -120,7 +129,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
     if (meta.status !== 'published') {
       // A draft's preview files (src/dist/preview-view.ts) are taken over like a published
       // article's when nothing they depend on changed.
-      const draft = deps.previous?.site.drafts?.[meta.slug];
+      const draft = deps.previous?.drafts?.drafts[meta.slug];
       const problems = deps.checked.get(checkKey);
       if (problems && draft?.inputKey === inputKey) {
         reportProblems(source, problems, issues);
@@ -204,10 +213,10 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
       const bodyBytes = Buffer.from(JSON.stringify(body));
       const articleImages = [...new Set([...(meta.image?.kind === 'file' ? [meta.image.sitePath] : []), ...out.images])];
       if (meta.status !== 'published') {
-        // Drafts go to the preview area only: no webhook payload, not in the list.
+        // Drafts go to the preview tree only: no webhook payload, not in the list, not in dist/.
         const itemJson = JSON.stringify(item);
-        deps.writer?.write(previewArticleFile(site.id, meta.slug), bodyBytes);
-        deps.writer?.write(previewItemFile(site.id, meta.slug), itemJson);
+        deps.preview?.write(previewArticleFile(site.id, meta.slug), bodyBytes);
+        deps.preview?.write(previewItemFile(site.id, meta.slug), itemJson);
         drafts[meta.slug] = {
           file: source.sitePath,
           sourceHash: source.hash,
@@ -274,7 +283,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   for (const img of draftImages.values()) {
     if (usedImages.has(img.sitePath)) continue; // published anyway
     if (deps.writer) assertInsideFolder(img.source, path.join(site.dir, 'images'), CONTENT_LIMITS.imageBytes);
-    deps.writer?.copyNamedByContent(previewImageFile(site.id, img.distName), img.source);
+    deps.preview?.copyNamedByContent(previewImageFile(site.id, img.distName), img.source);
     previewImages[img.sitePath] = img.distName;
   }
   await encoder?.flush();
@@ -290,9 +299,10 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
       ...(listEncodings.length ? { listEncodings } : {}),
       articles: sortedEntries,
       images: imageNames,
-      ...(Object.keys(drafts).length ? { drafts: Object.fromEntries(Object.keys(drafts).sort().map((slug) => [slug, drafts[slug]!])) } : {}),
-      ...(Object.keys(previewImages).length ? { previewImages } : {}),
     },
+    preview: Object.keys(drafts).length || Object.keys(previewImages).length
+      ? { drafts: Object.fromEntries(Object.keys(drafts).sort().map((slug) => [slug, drafts[slug]!])), images: previewImages }
+      : null,
     published: items.length,
     drafts: loaded.articles.length - items.length,
     rendered: todo.length,

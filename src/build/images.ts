@@ -1,6 +1,6 @@
 // Images get content-hashed public names, so they can be cached forever; images that published
 // articles use are copied to dist/<site>/images/ (served while one of them is live:
-// src/dist/timed-view.ts), those only drafts use to the preview area.
+// src/dist/timed-view.ts), those only drafts use to the build's preview tree (src/dist/preview-tree.ts).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type { ImageFile } from '../content/load-content.ts';

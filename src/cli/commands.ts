@@ -196,7 +196,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       'Needs QUIRE_S3_BUCKET (and QUIRE_S3_ENDPOINT for R2 or another service than AWS S3); credentials',
       'as the AWS SDK reads them. Uploads only objects the bucket lacks, then switches current.json last:',
       'a deploy that fails leaves the previous build served, and running it again finishes the job.',
-      'Drafts (the preview area) are never uploaded. The key generations go along, so a rotated key',
+      'Drafts are never uploaded (they are not in dist/). The key generations go along, so a rotated key',
       'stops working at the edge after the next deploy (run one after `quire keys rotate`).',
     ],
   },

@@ -1,6 +1,6 @@
-// A build in dist/ as the objects of its export (src/dist/object-export.ts): every public file
-// the manifest names, named by the hash of its bytes, each site's part, and the build's document.
-// The preview area (drafts) is left out: the export is for storage a public edge reads.
+// A build in dist/ as the objects of its export (src/dist/object-export.ts): every file the
+// manifest names, named by the hash of its bytes, each site's part, and the build's document.
+// dist/ holds no drafts (they are in the build's preview tree, outside it), so none is exported.
 //
 // Bodies and lists are named by the hashes the manifest already has for them (the same
 // hash of the same bytes), so planning a deploy reads only the other files; a file is read when
@@ -8,7 +8,7 @@
 // the deploy instead of storing bytes under another file's name.
 import fs from 'node:fs';
 import { hashBytes } from '../dist/content-hash.ts';
-import { articleFile, contentTypeOf, isPreviewFile, listFile, siteTreeFiles } from '../dist/layout.ts';
+import { articleFile, contentTypeOf, listFile, siteTreeFiles } from '../dist/layout.ts';
 import { fileIn } from '../dist/local-dist.ts';
 import type { Manifest } from '../dist/manifest.ts';
 import { buildKey, EXPORT_FORMAT, exportJson, objectKey, type ExportBuild, type ExportSite } from '../dist/object-export.ts';
@@ -75,14 +75,12 @@ export function planExport(distDir: string, manifest: Manifest): ExportPlan {
   for (const [id, m] of Object.entries(manifest.sites)) {
     const files: Record<string, string> = {};
     for (const key of siteTreeFiles(id, m)) {
-      if (isPreviewFile(key)) continue;
       const file = fileIn(distDir, key);
       const hash = knownHash(id, m, key) ?? hashBytes(fs.readFileSync(file));
       files[key] = hash;
       if (!objects.has(objectKey(id, hash))) objects.set(objectKey(id, hash), onDisk(file, hash, typeOf(key)));
     }
-    const { drafts: _drafts, previewImages: _previewImages, ...site } = m;
-    const part: ExportSite = { site, files };
+    const part: ExportSite = { site: m, files };
     const bytes = exportJson(part);
     const hash = hashBytes(bytes);
     objects.set(objectKey(id, hash), inMemory(bytes, 'application/json'));

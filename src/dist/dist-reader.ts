@@ -6,9 +6,10 @@
 import type { ArticleListItem, SiteSummary } from '../contract/article.ts';
 import { createFilteredList, type FilteredList } from './filtered-list.ts';
 import { hashBytes } from './content-hash.ts';
-import { articleFile, encodedFile, imageFile, listFile, listIndexFile, previewArticleFile, previewImageFile, previewItemFile, type ContentCoding } from './layout.ts';
+import { articleFile, encodedFile, imageFile, listFile, listIndexFile, type ContentCoding } from './layout.ts';
 import { parseListIndex } from './list-index.ts';
 import type { Manifest, ManifestSite } from './manifest.ts';
+import { previewArticleFile, previewItemFile, type PreviewDraft, type PreviewSite } from './preview-tree.ts';
 
 /** A body's compressed variants, by content coding; a coding it has no variant in is absent. */
 export type EncodedVariants = Partial<Record<ContentCoding, Uint8Array>>;
@@ -51,43 +52,42 @@ export interface DistReader {
   /** The build being served; null until one has been loaded. */
   current(): DistSnapshot | null;
   /**
-   * An image of the current build, by site and hashed name, published or only drafts use; null
-   * when it has no such image. Who may see which is the served view's business (timed-view.ts).
+   * An image of the current build, by site and hashed name, published or only drafts use (from
+   * the build's preview tree); null when it has no such image. Who may see which is the served
+   * view's business (timed-view.ts).
    */
   readImage(siteId: string, name: string): Promise<Uint8Array | null>;
   /**
-   * The preview-area files of `snapshot`'s drafts of one site (for preview keys only: public
-   * answers never read them). Throws when one is missing or is not the file the manifest lists.
+   * The drafts of one site of `snapshot`'s build, from that build's preview tree (for preview keys
+   * only: public answers never read them). Throws when the tree or a file is missing, or a file is
+   * not the one its manifest lists.
    */
-  readDrafts(snapshot: DistSnapshot, siteId: string): Promise<ReadonlyMap<string, DraftFiles>>;
+  readDrafts(snapshot: DistSnapshot, siteId: string): Promise<ReadonlyMap<string, Draft>>;
 }
 
-/**
- * Where the image `name` of a site stands in the tree: a published image, or one only drafts use
- * (in the preview area, served to the site's preview key only); null when the build has neither.
- */
+/** Where the published image `name` of a site stands in dist/; null when the build has none. */
 export function imageKey(snapshot: DistSnapshot, siteId: string, name: string): string | null {
-  if (snapshot.sites.get(siteId)?.images.has(name)) return imageFile(siteId, name);
-  const preview = snapshot.manifest.sites[siteId]?.previewImages;
-  return preview && Object.values(preview).includes(name) ? previewImageFile(siteId, name) : null;
+  return snapshot.sites.get(siteId)?.images.has(name) ? imageFile(siteId, name) : null;
 }
 
-/** A draft's files from the preview area. */
-export interface DraftFiles {
+/** A draft as a preview shows it: its entry in the preview manifest and its files. */
+export interface Draft {
+  entry: PreviewDraft;
   item: Uint8Array;
   body: Uint8Array;
 }
 
 /**
- * Reads a site's drafts with `read` (by layout key), each checked against the manifest's hashes:
- * a file from another build (swapped in meanwhile) is refused, never shown as this one's.
+ * Reads a site's drafts with `read` (by preview-tree.ts key), each checked against the hashes of
+ * its entry in `site` (the preview manifest's): a file of another tree is refused, never shown
+ * as this build's.
  */
-export async function readDraftFiles(snapshot: DistSnapshot, siteId: string, read: (key: string) => Promise<Uint8Array>): Promise<Map<string, DraftFiles>> {
-  const drafts = new Map<string, DraftFiles>();
-  for (const [slug, entry] of Object.entries(snapshot.manifest.sites[siteId]?.drafts ?? {})) {
+export async function readDraftFiles(site: PreviewSite | undefined, siteId: string, buildId: string, read: (key: string) => Promise<Uint8Array>): Promise<Map<string, Draft>> {
+  const drafts = new Map<string, Draft>();
+  for (const [slug, entry] of Object.entries(site?.drafts ?? {})) {
     const [body, item] = await Promise.all([read(previewArticleFile(siteId, slug)), read(previewItemFile(siteId, slug))]);
-    if (hashBytes(body) !== entry.bodyHash || hashBytes(item) !== entry.itemHash) throw new Error(`the preview files of draft "${slug}" (site "${siteId}") are not those of build ${snapshot.buildId}`);
-    drafts.set(slug, { body, item });
+    if (hashBytes(body) !== entry.bodyHash || hashBytes(item) !== entry.itemHash) throw new Error(`the preview files of draft "${slug}" (site "${siteId}") are not those of build ${buildId}`);
+    drafts.set(slug, { entry, body, item });
   }
   return drafts;
 }

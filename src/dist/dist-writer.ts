@@ -11,7 +11,7 @@
 // it, too much changed) the build links the whole tree as before.
 import fs from 'node:fs';
 import path from 'node:path';
-import { articleFile, articleFiles, encodedFile, imageFile, listFile, MANIFEST_FILE, previewFiles, previewImageFile, siteFiles, treeFiles, type ContentCoding } from './layout.ts';
+import { articleFile, articleFiles, encodedFile, imageFile, listFile, MANIFEST_FILE, siteFiles, treeFiles, type ContentCoding } from './layout.ts';
 import { fileIn, writeManifest } from './local-dist.ts';
 import type { Manifest } from './manifest.ts';
 import { findLeftovers, newTreePaths, SPARE_CHANGES_FILE, sparePath } from './dist-work-dir.ts';
@@ -199,13 +199,8 @@ export class DistWriter {
         if (!kept) gone.push(...articleFiles(id, slug, entry.encodings));
         else gone.push(...encodedGone(articleFile(id, slug), entry.encodings, kept.encodings));
       }
-      for (const slug of Object.keys(site.drafts ?? {})) {
-        if (!now?.drafts || !Object.hasOwn(now.drafts, slug)) gone.push(...previewFiles(id, slug));
-      }
       const images = new Set(now ? Object.values(now.images) : []);
       for (const name of Object.values(site.images)) if (!images.has(name)) gone.push(imageFile(id, name));
-      const previewImages = new Set(now ? Object.values(now.previewImages ?? {}) : []);
-      for (const name of Object.values(site.previewImages ?? {})) if (!previewImages.has(name)) gone.push(previewImageFile(id, name));
       if (!now) gone.push(...siteFiles(id, site.listEncodings));
       else gone.push(...encodedGone(listFile(id), site.listEncodings, now.listEncodings));
     }
@@ -249,8 +244,8 @@ function claimSpare(distDir: string, tmp: string, previous: Manifest): boolean {
   } catch {
     return false;
   }
-  // About three files per article (body and its two compressed variants), two per draft.
-  const fileCount = Object.values(previous.sites).reduce((n, s) => n + 3 * Object.keys(s.articles).length + 2 * Object.keys(s.drafts ?? {}).length + 1, 0);
+  // About three files per article (body and its two compressed variants).
+  const fileCount = Object.values(previous.sites).reduce((n, s) => n + 3 * Object.keys(s.articles).length + 1, 0);
   // Patching costs a few calls per changed file, linking one per file of the tree.
   const worthIt = Array.isArray(changes.changed) && changes.changed.length <= Math.max(64, fileCount / 4);
   if (changes.to !== previous.buildId || !worthIt) return false;

@@ -9,12 +9,9 @@
 //   <site>/articles/<slug>.json          GET /v1/articles/<slug> body
 //   <site>/articles/<slug>.json.br, .gz  the same bytes compressed, when the manifest names them
 //   <site>/images/<stem>.<hash><.ext>    a published image, served at /assets/<site>/<name> while a live article uses it
-//   _preview/<site>/articles/<slug>.json a draft's body, for preview keys only (preview-view.ts)
-//   _preview/<site>/items/<slug>.json    a draft's list item, likewise
-//   _preview/<site>/images/<name>        an image only drafts use (served at /assets/ to the preview key)
 //
-// `_preview/` is never a site's folder (an underscore is not allowed in site ids), and public
-// readers never read it: an export for object storage can keep it out of the public bucket.
+// Nothing of a draft is here, the manifest included: dist/ is safe to publish as it is. Drafts
+// are in the build's preview tree, outside dist/ (preview-tree.ts).
 
 export const MANIFEST_FILE = 'manifest.json';
 
@@ -38,16 +35,6 @@ export const articleFile = (siteId: string, slug: string): string => `${siteId}/
 /** A published image, by its hashed name (which may hold `/`: images keep their sub-folders). */
 export const imageFile = (siteId: string, name: string): string => `${siteId}/images/${name}`;
 
-export const PREVIEW_AREA = '_preview';
-/** A draft's API body (preview answers add its status). */
-export const previewArticleFile = (siteId: string, slug: string): string => `${PREVIEW_AREA}/${siteId}/articles/${slug}.json`;
-/** A draft's list item. */
-export const previewItemFile = (siteId: string, slug: string): string => `${PREVIEW_AREA}/${siteId}/items/${slug}.json`;
-/** An image only drafts use. */
-export const previewImageFile = (siteId: string, name: string): string => `${PREVIEW_AREA}/${siteId}/images/${name}`;
-/** The files a draft has. */
-export const previewFiles = (siteId: string, slug: string): string[] => [previewArticleFile(siteId, slug), previewItemFile(siteId, slug)];
-
 /** The files a site holds for itself (not per article or image); `codings`: its list's compressed variants. */
 export const siteFiles = (siteId: string, codings?: readonly ContentCoding[]): string[] => [...withEncoded(listFile(siteId), codings), listIndexFile(siteId)];
 /** The files a published article has; `codings`: its body's compressed variants. */
@@ -61,8 +48,6 @@ export interface TreeListing {
       articles: Record<string, { encodings?: readonly ContentCoding[] }>;
       listEncodings?: readonly ContentCoding[];
       images: Record<string, string>;
-      drafts?: Record<string, unknown>;
-      previewImages?: Record<string, string>;
     }
   >;
 }
@@ -72,18 +57,13 @@ export function treeFiles(manifest: TreeListing): string[] {
   return Object.entries(manifest.sites).flatMap(([id, site]) => siteTreeFiles(id, site));
 }
 
-/** Every file of one site in the tree (compressed variants and its preview-area files included). */
+/** Every file of one site in the tree (compressed variants included). */
 export function siteTreeFiles(id: string, site: TreeListing['sites'][string]): string[] {
   const files: string[] = [...siteFiles(id, site.listEncodings)];
   for (const [slug, entry] of Object.entries(site.articles)) files.push(...articleFiles(id, slug, entry.encodings));
   for (const name of Object.values(site.images)) files.push(imageFile(id, name));
-  for (const slug of Object.keys(site.drafts ?? {})) files.push(...previewFiles(id, slug));
-  for (const name of Object.values(site.previewImages ?? {})) files.push(previewImageFile(id, name));
   return files;
 }
-
-/** Whether a file is in the preview area (drafts): never exported where the public can read it. */
-export const isPreviewFile = (key: string): boolean => key.startsWith(`${PREVIEW_AREA}/`);
 
 /**
  * The published name of the image at `rel` (its path under the site's `images/`) with content

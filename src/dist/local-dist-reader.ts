@@ -1,10 +1,14 @@
 // The DistReader of a dist/ folder on the local disk: holds the build in memory as ready-to-send
-// bytes, and swaps in a new build when the manifest changes on disk, without a restart.
+// bytes, and swaps in a new build when the manifest changes on disk, without a restart. Drafts
+// come from the preview tree of the build id the manifest names (preview-trees.ts), read when a
+// preview asks for them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { assembleSnapshot, imageKey, readDraftFiles, type DistReader, type DistSnapshot, type TreeFiles } from './dist-reader.ts';
-import { imageFile, MANIFEST_FILE } from './layout.ts';
+import { MANIFEST_FILE } from './layout.ts';
 import { fileIn, readManifest } from './local-dist.ts';
+import { previewImageFile, type PreviewManifest } from './preview-tree.ts';
+import { loadPreviewManifest, previewRootOf, previewTreeOf } from './preview-trees.ts';
 
 export interface LocalDistReader extends DistReader {
   /** The current snapshot, reloaded first if dist/ was rebuilt since (for callers without watch). */
@@ -38,18 +42,45 @@ export function loadLocalSnapshot(distDir: string): DistSnapshot | null {
   return null;
 }
 
-/** A reader of `distDir`; nothing is loaded until reload() (or fresh()) is called. */
-export function openLocalDist(distDir: string): LocalDistReader {
+/**
+ * A reader of `distDir`, with the drafts of the preview trees in `stateDir`; nothing is loaded
+ * until reload() (or fresh()) is called.
+ */
+export function openLocalDist(distDir: string, stateDir: string): LocalDistReader {
   let snapshot: DistSnapshot | null = null;
   let seen = '';
   const manifestFile = fileIn(distDir, MANIFEST_FILE);
+  const previewRoot = previewRootOf(stateDir);
+  // The preview manifest of one build (the one previews ask for: the current), read once.
+  let preview: { buildId: string; manifest: Promise<PreviewManifest> } | null = null;
+  const previewOf = (buildId: string): Promise<PreviewManifest> => {
+    if (preview?.buildId !== buildId) {
+      const manifest = loadPreviewManifest(previewRoot, buildId);
+      const entry = { buildId, manifest };
+      manifest.catch(() => {
+        if (preview === entry) preview = null; // read again next time
+      });
+      preview = entry;
+    }
+    return preview.manifest;
+  };
+  const readPreviewFile = (buildId: string, key: string) => fs.promises.readFile(path.join(previewTreeOf(previewRoot, buildId), key));
   const reader: LocalDistReader = {
     current: () => snapshot,
     async readImage(siteId, name) {
-      const key = snapshot ? imageKey(snapshot, siteId, name) : null;
-      return key ? fs.promises.readFile(fileIn(distDir, key)) : null;
+      const snap = snapshot;
+      if (!snap) return null;
+      const key = imageKey(snap, siteId, name);
+      if (key) return fs.promises.readFile(fileIn(distDir, key));
+      if (!snap.sites.has(siteId)) return null;
+      // Without its preview tree the build has no draft images to give (answers to preview keys are never cached).
+      const drafts = (await previewOf(snap.buildId).catch(() => null))?.sites[siteId];
+      return drafts && Object.values(drafts.images).includes(name) ? readPreviewFile(snap.buildId, previewImageFile(siteId, name)) : null;
     },
-    readDrafts: (snap, siteId) => readDraftFiles(snap, siteId, (key) => fs.promises.readFile(fileIn(distDir, key))),
+    async readDrafts(snap, siteId) {
+      const manifest = await previewOf(snap.buildId);
+      return readDraftFiles(manifest.sites[siteId], siteId, snap.buildId, (key) => readPreviewFile(snap.buildId, key));
+    },
     fresh() {
       changed();
       return snapshot;

@@ -12,8 +12,11 @@ import type { ContentCoding } from './layout.ts';
  * cannot tell "none" from "not recorded", so the first build of format 4 writes every file anew.
  * 5: no webhook payload files (`<site>/webhooks/`): publish makes each payload from the article's
  * body; readers of format 4 would look for them, and its trees hold them.
+ * 6: no drafts (`drafts`, `previewImages`) and no `_preview/` folder: drafts are in the build's
+ * preview tree outside dist/ (preview-tree.ts), found by the build id; a format 5 tree holds
+ * them, so the first build of format 6 writes every file anew, which drops `_preview/`.
  */
-export const MANIFEST_FORMAT = 5;
+export const MANIFEST_FORMAT = 6;
 
 export interface ManifestArticle {
   file: string;
@@ -48,24 +51,6 @@ export interface ManifestArticle {
   encodings?: ContentCoding[];
 }
 
-/**
- * A draft, written to the preview area only (layout.ts `previewFiles`): what preview answers
- * show of it, and what lets the next build take its files over unchanged.
- */
-export interface ManifestDraft {
-  file: string;
-  sourceHash: string;
-  inputKey: string;
-  bodyHash: string;
-  /** Hash of its list item (drafts have no webhook payload). */
-  itemHash: string;
-  kind: string;
-  publishedAt: string | null;
-  updatedAt: string | null;
-  expiresAt?: string;
-  images: string[];
-}
-
 export interface ManifestSite {
   name: string;
   lang: string;
@@ -76,13 +61,6 @@ export interface ManifestSite {
   listEncodings?: ContentCoding[];
   articles: Record<string, ManifestArticle>;
   images: Record<string, string>;
-  /** The site's drafts (absent when it has none): in the preview area, never in what public readers load. */
-  drafts?: Record<string, ManifestDraft>;
-  /**
-   * Images only drafts use (site path → hashed name), kept in the preview area: served at
-   * /assets/ to the site's preview key only, never listed or exported publicly.
-   */
-  previewImages?: Record<string, string>;
 }
 
 export interface Manifest {

@@ -4,7 +4,7 @@
 //
 //   objects/<site>/<hash>   immutable, content-addressed within its site: every public file of a
 //                           build (bodies, lists, list indexes, images, whatever the
-//                           manifest names but the preview area), and the site's part below;
+//                           manifest names: dist/ holds no drafts), and the site's part below;
 //                           never rewritten. Per site, so that no object is shared by two sites:
 //                           a prune compares a site's builds only, and a cache keyed by object
 //                           key cannot hand one site's bytes to another's request
@@ -12,8 +12,8 @@
 //   current.json            the pointer, written last: which build is served, the key
 //                           generations the edge checks keys against, builds retired and when
 //
-// A site's part (an object like any other) holds the site's manifest entry without drafts and
-// the layout.ts key → object hash of each of its files. A site unchanged between two builds has
+// A site's part (an object like any other) holds the site's manifest entry and the layout.ts
+// key → object hash of each of its files. A site unchanged between two builds has
 // the same part, so a deploy and the Worker skip it whole. Readers see the old build or the new
 // one, never a mix: nothing a build names is uploaded after the pointer that names it.
 import type { ManifestSite } from './manifest.ts';
@@ -30,7 +30,7 @@ export const buildKey = (buildId: string): string => `${BUILDS_PREFIX}${buildId}
 
 /** A site as exported: what public readers need of its manifest entry, and where its files are. */
 export interface ExportSite {
-  site: Omit<ManifestSite, 'drafts' | 'previewImages'>;
+  site: ManifestSite;
   /** layout.ts key → object hash. */
   files: Record<string, string>;
 }

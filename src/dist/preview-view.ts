@@ -1,9 +1,9 @@
 // What a preview key sees of a site at an instant: every article it has, drafts and scheduled
 // ones too, each item and body with a `status` ("draft", "scheduled" or "published") and, where
 // set, its `expiresAt`. Expired articles are withdrawn for previews as for everyone. Drafts come
-// from the build's preview area (layout.ts: never part of what public readers load).
+// from the build's preview tree (preview-tree.ts: outside dist/, never what public readers load).
 import { hashBytes } from './content-hash.ts';
-import type { Body, DraftFiles, SiteContent } from './dist-reader.ts';
+import type { Body, Draft, SiteContent } from './dist-reader.ts';
 import { createFilteredList } from './filtered-list.ts';
 import { listBody, listItemSpans, splitListItems } from './list-body.ts';
 import { makeListIndex } from './list-index.ts';
@@ -44,7 +44,7 @@ const descending = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0
 const newestFirst = (a: Entry, b: Entry) =>
   descending(a.publishedAt ?? '', b.publishedAt ?? '') || descending(a.updatedAt ?? '', b.updatedAt ?? '') || -descending(a.slug, b.slug);
 
-export function previewAt(site: SiteContent, m: ManifestSite, drafts: ReadonlyMap<string, DraftFiles>, nowMs: number): SiteContent {
+export function previewAt(site: SiteContent, m: ManifestSite, drafts: ReadonlyMap<string, Draft>, nowMs: number): SiteContent {
   const items = splitListItems(site.list.bytes);
   if (!items) throw new Error(`the list of site "${site.id}" is not one a build wrote`);
   const entries: Entry[] = [];
@@ -55,10 +55,8 @@ export function previewAt(site: SiteContent, m: ManifestSite, drafts: ReadonlyMa
     if (visibility === 'expired' || !item || !body) continue;
     entries.push({ slug, status: visibility === 'live' ? 'published' : 'scheduled', kind: e.kind, publishedAt: e.publishedAt, updatedAt: e.updatedAt, expiresAt: e.expiresAt ?? null, item, body: body.bytes });
   }
-  for (const [slug, d] of Object.entries(m.drafts ?? {})) {
-    const files = drafts.get(slug);
-    if (!files) throw new Error(`the preview files of draft "${slug}" (site "${site.id}") are missing`);
-    entries.push({ slug, status: 'draft', kind: d.kind, publishedAt: d.publishedAt, updatedAt: d.updatedAt, expiresAt: d.expiresAt ?? null, ...files });
+  for (const [slug, { entry: d, item, body }] of drafts) {
+    entries.push({ slug, status: 'draft', kind: d.kind, publishedAt: d.publishedAt, updatedAt: d.updatedAt, expiresAt: d.expiresAt ?? null, item, body });
   }
   entries.sort(newestFirst);
   const fieldsOf = (e: Entry) => ({ status: e.status, ...(e.expiresAt ? { expiresAt: e.expiresAt } : {}) });

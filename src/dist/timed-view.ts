@@ -6,7 +6,7 @@
 // and only images that articles live at t use are served publicly. The view changes at those
 // instants with no rebuild. A site with nothing scheduled is its snapshot, as loaded, at no cost.
 import { hashBytes } from './content-hash.ts';
-import type { Body, DistReader, DistSnapshot, DraftFiles, SiteContent } from './dist-reader.ts';
+import type { Body, Draft, DistReader, DistSnapshot, SiteContent } from './dist-reader.ts';
 import { createFilteredList } from './filtered-list.ts';
 import { listBody, listItemSpans, splitListItems } from './list-body.ts';
 import { makeListIndex } from './list-index.ts';
@@ -212,7 +212,7 @@ export function timedReader(inner: DistReader, clock: () => number = Date.now): 
   let base: DistSnapshot | null = null;
   let view: TimedSnapshot | null = null;
   // Per site: the drafts' files of `base` (read once per build) and the preview made from them.
-  let drafts = new Map<string, Promise<ReadonlyMap<string, DraftFiles>>>();
+  let drafts = new Map<string, Promise<ReadonlyMap<string, Draft>>>();
   let previews = new Map<string, { at: number; content: SiteContent }>();
   const reader: ServedReader & Record<typeof SERVED, true> = {
     [SERVED]: true,

@@ -14,7 +14,7 @@ let validate: ReturnType<typeof createResponseValidator>;
 
 beforeAll(async () => {
   project = await buildTwoSites();
-  api = await startTestApi(project.distDir);
+  api = await startTestApi(project);
   alphaKey = api.keyring.keyFor('alpha');
   betaKey = api.keyring.keyFor('beta');
   const doc = JSON.parse(await (await fetch(`${api.url}/openapi.json`)).text());

@@ -210,7 +210,7 @@ describe('a server with no change history', () => {
   let api: Awaited<ReturnType<typeof startTestApi>>;
   beforeAll(async () => {
     fixture = await buildTwoSites();
-    api = await startTestApi(fixture.distDir);
+    api = await startTestApi(fixture);
   });
   afterAll(async () => {
     await api?.close();

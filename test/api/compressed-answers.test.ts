@@ -37,7 +37,7 @@ beforeAll(async () => {
   expect((await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
   const keyring = createKeyring('compressed-answers-secret-0123456789abcdef', { generationOf: () => 1 });
   key = keyring.keyFor('one');
-  const store = openLocalDist(p.distDir);
+  const store = openLocalDist(p.distDir, p.stateDir);
   store.reload();
   server = await listen(createApiApp({ store, keyring, publicUrl: 'http://127.0.0.1', clock: () => now }), 0, '127.0.0.1');
   base = `http://127.0.0.1:${server.port}`;

@@ -32,7 +32,7 @@ beforeAll(async () => {
   }
   const result = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' });
   if (!result.ok) throw new Error(JSON.stringify(result.issues));
-  api = await startTestApi(p.distDir);
+  api = await startTestApi(p);
   key = api.keyring.keyFor('big');
   loadExpectations();
 }, 60_000);

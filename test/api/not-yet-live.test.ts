@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDist } from '../../src/build/build.ts';
 import { readManifest } from '../../src/dist/local-dist.ts';
+import { previewRootOf, readPreviewManifest } from '../../src/dist/preview-trees.ts';
 import { startTestApi, type TestApi } from '../helpers/api-server.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
@@ -28,9 +29,11 @@ beforeAll(async () => {
   p.write('one/articles/wip.md', article({ title: 'Work in progress', image: 'draft-only.png' }, '![d](../images/draft-and-live.png)\n'));
   p.write('two/articles/hello.md', article({ title: 'Hello', status: 'published', publishedAt: '2026-01-01' }));
   expect((await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
-  const m = readManifest(p.distDir)!.sites.one!;
-  image = (sitePath) => `/assets/one/${m.images[sitePath] ?? m.previewImages![sitePath]!}`;
-  api = await startTestApi(p.distDir, {}, () => now);
+  const manifest = readManifest(p.distDir)!;
+  const m = manifest.sites.one!;
+  const draftImages = readPreviewManifest(previewRootOf(p.stateDir), manifest.buildId)!.sites.one!.images;
+  image = (sitePath) => `/assets/one/${m.images[sitePath] ?? draftImages[sitePath]!}`;
+  api = await startTestApi(p, {}, () => now);
 }, 60_000);
 afterAll(async () => {
   await api?.close();

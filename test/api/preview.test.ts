@@ -17,7 +17,7 @@ beforeAll(async () => {
   p.write('one/articles/draft.md', article({ title: 'Draft', image: 'cover.png' }, 'Secret words.\n\n![c](../images/cover.png)\n'));
   p.write('two/articles/other.md', article({ title: 'Other draft' }));
   expect((await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
-  api = await startTestApi(p.distDir);
+  api = await startTestApi(p);
 }, 60_000);
 afterAll(async () => {
   await api?.close();
@@ -71,5 +71,33 @@ describe('preview keys', () => {
     expect((await get('/v1/articles/live', pub)).headers.get('cache-control')).toBe('public, max-age=3600');
     // A forged preview key (the public signature under the preview prefix) is refused.
     expect((await get('/v1/articles', `pv_${pub.slice(3)}`)).status).toBe(401);
+  });
+});
+
+describe('a draft-only edit', () => {
+  it('reaches a running server: the build id changes, dist/ is swapped, and the new build\'s drafts are read', async () => {
+    const q = createTempProject();
+    const settings = { contentDir: q.contentDir, distDir: q.distDir, stateDir: q.stateDir, publicUrl: 'http://127.0.0.1' };
+    writeSite(q, 'one');
+    q.write('one/articles/live.md', article({ title: 'Live', status: 'published', publishedAt: '2026-01-01' }));
+    q.write('one/articles/plan.md', article({ title: 'Plan' }, 'First draft words.\n'));
+    expect((await buildDist(settings)).ok).toBe(true);
+    const running = await startTestApi(q);
+    const stop = running.store.watch(undefined, 50);
+    try {
+      const draftHtml = async () => {
+        const res = await fetch(`${running.url}/v1/articles/plan`, { headers: { authorization: `Bearer ${running.keyring.previewKeyFor('one')}` } });
+        return ((await res.json()) as { html: string }).html;
+      };
+      expect(await draftHtml()).toContain('First draft words.');
+      q.write('one/articles/plan.md', article({ title: 'Plan' }, 'Second draft words.\n'));
+      expect((await buildDist(settings)).written).toBe(true);
+      for (let i = 0; i < 100 && !(await draftHtml()).includes('Second draft words.'); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await draftHtml()).toContain('Second draft words.');
+    } finally {
+      stop();
+      await running.close();
+      q.cleanup();
+    }
   });
 });

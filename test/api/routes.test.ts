@@ -13,7 +13,7 @@ describe('the route table', () => {
     const admin = new Hono();
     admin.get('/', (c) => c.text('admin'));
     const app = createApiApp({
-      store: openLocalDist('/nonexistent-dist'),
+      store: openLocalDist('/nonexistent-dist', '/nonexistent-state'),
       keyring: createKeyring('test-secret-0123456789abcdef0123456789abcdef', { generationOf: () => 1 }),
       publicUrl: 'http://127.0.0.1',
       metrics: createMetrics({ pending: null }),

@@ -27,7 +27,7 @@ beforeAll(async () => {
     p.write(`one/articles/a-${i}.md`, article({ title: `Article ${i}`, status: 'published', author: 'ann', publishedAt: day, updatedAt: day }, `Body *${i}*.\n`));
   }
   await build();
-  api = await startTestApi(p.distDir);
+  api = await startTestApi(p);
 });
 
 afterAll(async () => {

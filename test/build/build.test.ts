@@ -7,6 +7,7 @@ import { buildDist, createBuildCaches } from '../../src/build/build.ts';
 import { webhookArticleJsonOf } from '../../src/build/api-shapes.ts';
 import { hashBytes } from '../../src/dist/content-hash.ts';
 import { readArticleBody, readManifest } from '../../src/dist/local-dist.ts';
+import { previewRootOf, readPreviewManifest } from '../../src/dist/preview-trees.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
 let p: TempProject;
@@ -52,15 +53,12 @@ function setup(): void {
 }
 
 describe('static export', () => {
-  it('writes the API bodies (webhook payloads are made from them), images and a manifest; drafts only in the preview area', async () => {
+  it('writes the API bodies (webhook payloads are made from them), images and a manifest; drafts only in the preview tree, outside dist/', async () => {
     setup();
     const result = await buildDist(settings());
     expect(result.ok).toBe(true);
     const files = Object.keys(snapshotTree(p.distDir)).filter((k) => !k.endsWith('/')).sort();
     expect(files).toEqual([
-      '_preview/site/articles/hidden.json',
-      expect.stringMatching(/^_preview\/site\/images\/secret\.[0-9a-f]{16}\.png$/),
-      '_preview/site/items/hidden.json',
       'manifest.json',
       'site/articles.index.json',
       'site/articles.json',
@@ -68,16 +66,16 @@ describe('static export', () => {
       'site/articles/live.json',
       expect.stringMatching(/^site\/images\/public\.[0-9a-f]{16}\.png$/),
     ]);
-    // Nothing of the draft in what public readers load (everything but the preview area and the
-    // manifest, which names the draft's files so a build can take them over).
-    const publicFiles = Object.entries(snapshotTree(p.distDir)).filter(([k]) => !k.startsWith('_preview/') && k !== 'manifest.json');
-    const everything = publicFiles.map(([, v]) => Buffer.from(v.split(':')[1]!, 'base64').toString()).join('\n');
+    // Nothing of the draft in dist/, the manifest included (drafts-outside-dist.test.ts looks harder).
+    const everything = Object.values(snapshotTree(p.distDir)).map((v) => Buffer.from(v.split(':')[1]!, 'base64').toString()).join('\n');
     expect(everything).not.toContain('TOP-SECRET-DRAFT-TEXT');
     expect(everything).not.toContain('Hidden plans');
     expect(everything).not.toContain('draft-only-image');
-    const draft = JSON.parse(fs.readFileSync(path.join(p.distDir, '_preview/site/articles/hidden.json'), 'utf8'));
+    expect(everything).not.toContain('hidden');
+    const preview = readPreviewManifest(previewRootOf(p.stateDir), result.manifest!.buildId)!;
+    const draft = JSON.parse(fs.readFileSync(path.join(p.stateDir, 'preview', result.manifest!.buildId, 'site/articles/hidden.json'), 'utf8'));
     expect(draft).toMatchObject({ slug: 'hidden', title: 'Hidden plans', html: expect.stringContaining('TOP-SECRET-DRAFT-TEXT') });
-    expect(readManifest(p.distDir)!.sites.site!.previewImages).toEqual({ 'images/secret.png': expect.stringMatching(/^secret\.[0-9a-f]{16}\.png$/) });
+    expect(preview.sites.site!.images).toEqual({ 'images/secret.png': expect.stringMatching(/^secret\.[0-9a-f]{16}\.png$/) });
 
     // The webhook payload is made from the stored body, and is the one the manifest's payloadHash names.
     const manifest = readManifest(p.distDir)!;
@@ -507,6 +505,15 @@ describe('incremental builds', () => {
       },
       () => p.write('site/articles/a.md', article({ title: 'A', status: 'published', author: 'ada', related: '[c]', ...d }, 'A body changed ![p](../images/pic.png)\n')),
       () => p.write('site/articles/c.md', article({ title: 'C', ...d }, 'C body\n')),
+      // An image only a draft uses (in the preview tree only), then changed.
+      () => {
+        p.write('site/images/draft-only.png', 'draft');
+        p.write('site/articles/c.md', article({ title: 'C', ...d }, 'C body ![d](../images/draft-only.png)\n'));
+      },
+      () => {
+        const f = p.write('site/images/draft-only.png', 'draft, changed');
+        fs.utimesSync(f, new Date(), new Date(Date.now() + 10_000));
+      },
       () => {
         writeSite(p, 'other');
         p.write('other/articles/x.md', article({ title: 'X', status: 'published', ...d }, 'X body\n'));
@@ -534,6 +541,9 @@ describe('incremental builds', () => {
       expect(inc.ok && ref.ok, `edit ${n}`).toBe(true);
       expect(files(p.distDir), `edit ${n}`).toEqual(files(clean(n).distDir));
       expect(readManifest(p.distDir)!.buildId, `edit ${n}`).toBe(readManifest(clean(n).distDir)!.buildId);
+      // The drafts too: the preview tree taken over and patched is the one a clean build writes.
+      const previewTree = (s: { stateDir: string }) => files(path.join(s.stateDir, 'preview', inc.manifest!.buildId));
+      expect(previewTree(incremental), `edit ${n}`).toEqual(previewTree(clean(n)));
       await inc.cleanup();
       // The replaced tree is kept as the spare, exactly as it was served: writing the new tree
       // never wrote into a file the two shared.

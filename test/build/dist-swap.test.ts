@@ -1,6 +1,7 @@
 // dist/ is swapped in by two renames (dist/ away, the new tree in). A build killed between them
 // leaves no dist/: the next start puts the last complete tree back, so a start whose build fails
-// on content still has a tree to serve. And what builds keep beside dist/ is ignored by git.
+// on content still has a tree to serve, with that build's drafts (they are in its preview tree,
+// outside dist/). And what builds keep beside dist/ is ignored by git.
 // Real CLI processes, a real git repository, a real SIGKILL.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -52,6 +53,41 @@ describe('swapping dist/', { timeout: 90_000 }, () => {
       const res = await fetch(`${url}/a`, { headers: { authorization: `Bearer ${key}` } });
       expect(res.status).toBe(200);
       expect(((await res.json()) as { title: string }).title).toBe('First title'); // what was served before the kill
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('a build SIGKILLed between its two renames: the restored dist/ is served with its own drafts, not the killed build\'s', async () => {
+    p = createTempProject();
+    writeSite(p, 'one');
+    p.write('one/articles/a.md', article({ title: 'First title', status: 'published', publishedAt: '2026-01-01' }));
+    p.write('one/articles/plan.md', article({ title: 'Plan' }, 'First draft words.\n'));
+    expect((await runCli(['build'], env())).code).toBe(0);
+
+    // The killed build had put its drafts in place (they go first), then stopped mid-swap.
+    p.write('one/articles/a.md', article({ title: 'Second title', status: 'published', publishedAt: '2026-01-01' }));
+    p.write('one/articles/plan.md', article({ title: 'Plan' }, 'Second draft words.\n'));
+    const pause = path.join(p.root, 'paused');
+    const build = spawnCli(['build'], env({ QUIRE_TEST_SWAP_PAUSE_FILE: pause }));
+    await until(() => fs.existsSync(pause), 'the build to reach its swap');
+    build.kill();
+    await build.result;
+    expect(fs.existsSync(p.distDir)).toBe(false);
+    expect(fs.readdirSync(path.join(p.stateDir, 'preview')).filter((n) => !n.startsWith('.'))).toHaveLength(2);
+
+    p.write('one/articles/broken.md', '---\ntitle: [unclosed\n---\n');
+    const server = await startCli(['start'], env({ PORT: '0' }), /curl -H "Authorization: Bearer (\S+)" (\S+)\n/);
+    try {
+      expect(server.output()).toMatch(/Serving the last good build/);
+      const [, key, url] = server.match;
+      const previewKey = (JSON.parse((await runCli(['keys', '--json'], env())).stdout) as { previewKey: string }[])[0]!.previewKey;
+      expect((((await (await fetch(`${url}/a`, { headers: { authorization: `Bearer ${key}` } })).json()) as { title: string }).title)).toBe('First title');
+      const draft = await fetch(`${url}/plan`, { headers: { authorization: `Bearer ${previewKey}` } });
+      expect(draft.status).toBe(200);
+      const { html, status } = (await draft.json()) as { html: string; status: string };
+      expect(status).toBe('draft');
+      expect(html).toContain('First draft words.');
     } finally {
       await server.stop();
     }

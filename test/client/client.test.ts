@@ -40,7 +40,7 @@ beforeAll(async () => {
   writeSite(p, 'big');
   for (let i = 0; i < COUNT; i++) writeArticle(i);
   await build();
-  api = await startTestApi(p.distDir);
+  api = await startTestApi(p);
   key = api.keyring.keyFor('big');
 }, 120_000);
 
@@ -125,7 +125,7 @@ describe('createClient', () => {
 
   it('carries Retry-After on 503 CONTENT_UNAVAILABLE, and names network failures as such', async () => {
     const empty = fs.mkdtempSync(`${p.root}/empty-dist-`);
-    const noBuild = await startTestApi(empty);
+    const noBuild = await startTestApi({ distDir: empty, stateDir: p.stateDir });
     try {
       const err = await createClient({ baseUrl: noBuild.url, key }).listArticles().catch((e: unknown) => e);
       expect(err).toMatchObject({ code: 'CONTENT_UNAVAILABLE', status: 503, retryAfter: 5 });

@@ -18,7 +18,7 @@ let project: TempProject;
 let api: TestApi;
 beforeAll(async () => {
   project = await buildTwoSites();
-  api = await startTestApi(project.distDir);
+  api = await startTestApi(project);
 });
 afterAll(async () => {
   await api?.close();

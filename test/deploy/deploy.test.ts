@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDist } from '../../src/build/build.ts';
 import { hashBytes } from '../../src/dist/content-hash.ts';
-import { articleFile, articleFiles, isPreviewFile, siteFiles, treeFiles } from '../../src/dist/layout.ts';
+import { articleFile, articleFiles, siteFiles, treeFiles } from '../../src/dist/layout.ts';
 import { readManifest } from '../../src/dist/local-dist.ts';
 import { buildKey, objectKey, parsePointer, POINTER_KEY } from '../../src/dist/object-export.ts';
 import { deploy, edgeKeyGenerations, type DeploySummary } from '../../src/deploy/deploy.ts';
@@ -65,8 +65,8 @@ describe('quire deploy', () => {
       await build(p);
       const first = await deployOf(p, store);
       const m1 = readManifest(p.distDir)!;
-      // Every public file of the tree (lists, indexes, bodies, stored variants, the image), each site's part, the build document.
-      const publicFiles = treeFiles(m1).filter((k) => !isPreviewFile(k));
+      // Every file of the tree (lists, indexes, bodies, stored variants, the image), each site's part, the build document.
+      const publicFiles = treeFiles(m1); // dist/ holds no drafts
       expect(publicFiles.length).toBeGreaterThanOrEqual(2 * 2 + 6 + 1);
       expect(first).toMatchObject({ buildId: m1.buildId, previousBuildId: null, uploaded: publicFiles.length + 2 + 1, skipped: 0, removed: 0, switched: true });
       expect((await pointerOf(store))!.buildId).toBe(m1.buildId);

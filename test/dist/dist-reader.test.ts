@@ -33,7 +33,7 @@ function view(snap: DistSnapshot) {
 
 describe('the local dist reader', () => {
   it('reads the current build\'s images by site and hashed name, and nothing else', async () => {
-    const reader = openLocalDist(project.distDir);
+    const reader = openLocalDist(project.distDir, project.stateDir);
     expect(await reader.readImage('alpha', cover)).toBeNull(); // nothing loaded yet
     expect(reader.reload()).toBe(true);
     expect(Buffer.from((await reader.readImage('alpha', cover))!).equals(PNG_BYTES)).toBe(true);
@@ -55,7 +55,7 @@ describe('the local dist reader', () => {
       p.write('one/articles/a.md', article({ title: 'A', status: 'published', image: 'pic.png' }));
       const settings = { ...p, publicUrl: 'http://127.0.0.1' };
       expect((await buildDist(settings)).ok).toBe(true);
-      const reader = openLocalDist(p.distDir);
+      const reader = openLocalDist(p.distDir, p.stateDir);
       reader.reload();
       const pic = [...reader.current()!.sites.get('one')!.images][0]!;
       expect(await reader.readImage('one', pic)).not.toBeNull();

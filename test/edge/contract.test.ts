@@ -51,7 +51,7 @@ beforeAll(async () => {
   expect((await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: PUBLIC_URL })).ok).toBe(true);
   generations = openKeyGenerations(p.stateDir);
   keyring = createKeyring(TEST_SECRET, generations);
-  const store = openLocalDist(p.distDir);
+  const store = openLocalDist(p.distDir, p.stateDir);
   store.reload();
   node = await listen(createApiApp({ store, keyring, publicUrl: PUBLIC_URL }), 0, '127.0.0.1');
   nodeUrl = `http://127.0.0.1:${node.port}`;

@@ -30,7 +30,7 @@ export async function startAdminServer(p: TempProject, opts: { ca?: string; last
   const loaded = await loadContent(p.contentDir);
   const generations = new Map<string, number>();
   const keyring = createKeyring(TEST_SECRET, { generationOf: (s) => generations.get(s) ?? 1 });
-  const dist = openLocalDist(p.distDir);
+  const dist = openLocalDist(p.distDir, p.stateDir);
   dist.reload();
   const store = openTestStore(p.stateDir, TEST_SECRET);
   const client = createSafeClient({ allowPrivate: true, log: () => {}, ...(opts.ca ? { ca: opts.ca } : {}) });

@@ -14,10 +14,13 @@ export interface TestApi {
 
 export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
 
-/** `clock`: what the server takes for now (scheduled articles, expiries); default the real one. */
-export async function startTestApi(distDir: string, generations: Record<string, number> = {}, clock?: () => number): Promise<TestApi> {
+/**
+ * Serves the build in `folders.distDir`, drafts from the preview trees in `folders.stateDir`.
+ * `clock`: what the server takes for now (scheduled articles, expiries); default the real one.
+ */
+export async function startTestApi(folders: { distDir: string; stateDir: string }, generations: Record<string, number> = {}, clock?: () => number): Promise<TestApi> {
   const keyring = createKeyring(TEST_SECRET, { generationOf: (s) => generations[s] ?? 1 });
-  const store = openLocalDist(distDir);
+  const store = openLocalDist(folders.distDir, folders.stateDir);
   store.reload();
   const server = await listen(createApiApp({ store, keyring, publicUrl: 'http://127.0.0.1', ...(clock ? { clock } : {}) }), 0, '127.0.0.1');
   const url = `http://127.0.0.1:${server.port}`;

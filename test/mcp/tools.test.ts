@@ -26,7 +26,7 @@ beforeAll(async () => {
   p.write('one/articles/b.md', article({ title: 'B', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-03' }));
   const settings = { contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'https://content.example.com' };
   expect((await buildDist(settings)).ok).toBe(true);
-  const dist = openLocalDist(p.distDir);
+  const dist = openLocalDist(p.distDir, p.stateDir);
   dist.reload();
   store = openStateStore(p.stateDir, SERVER_SECRET);
   const server = buildMcpServer({

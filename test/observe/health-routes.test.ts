@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => p.cleanup());
 
 async function serveWith(distDir: string, worker: () => WorkerHealth): Promise<{ url: string; server: RunningServer; store: ReturnType<typeof openLocalDist> }> {
-  const store = openLocalDist(distDir);
+  const store = openLocalDist(distDir, p.stateDir);
   store.reload();
   const readiness = createReadiness({ buildServed: () => store.current() !== null, worker });
   const server = await listen(createApiApp({ store, keyring, publicUrl: 'http://127.0.0.1', readiness }), 0, '127.0.0.1');

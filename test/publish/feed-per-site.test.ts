@@ -22,7 +22,7 @@ let url: string;
 beforeAll(async () => {
   p = await buildTwoSites();
   store = openTestStore(p.stateDir, 'server-secret-0123456789abcdef0123456789');
-  const dist = openLocalDist(p.distDir);
+  const dist = openLocalDist(p.distDir, p.stateDir);
   dist.reload();
   server = await listen(createApiApp({ store: dist, keyring, publicUrl: 'http://127.0.0.1', changes: store.changes }), 0, '127.0.0.1');
   url = `http://127.0.0.1:${server.port}/v1/changes`;
