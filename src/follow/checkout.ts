@@ -4,6 +4,7 @@
 // a merge. Full history is fetched, not a shallow clone: article dates come from it.
 import fs from 'node:fs';
 import path from 'node:path';
+import { makePrivateDir } from '../config/state-dir.ts';
 import { runGit } from './git-command.ts';
 import type { FollowSource } from './follow-source.ts';
 
@@ -40,8 +41,9 @@ export function createCheckout(dir: string, source: FollowSource, opts: { timeou
     dir,
     head,
     async sync() {
+      // git writes with the umask (0644): the folder, its user's only, keeps drafts from others.
+      makePrivateDir(dir);
       if (!fs.existsSync(path.join(dir, '.git'))) {
-        fs.mkdirSync(dir, { recursive: true });
         await git(['init', '-q']);
       }
       const previous = await head();
