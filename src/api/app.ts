@@ -3,7 +3,7 @@
 // node-server fast path; CORS is open, caching is one hour with strong ETags, shortened so that
 // no cached answer outlives a scheduled go-live or expiry (src/dist/timed-view.ts). A preview
 // key gets drafts and scheduled articles too, never cacheable.
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { hashBytes } from '../dist/content-hash.ts';
 import { contentTypeOf, hashInImageName, parseAssetPath } from '../dist/layout.ts';
 import { listBody } from '../dist/list-body.ts';
@@ -59,6 +59,11 @@ export interface ApiDeps {
   changes?: ChangeHistory | null;
   /** Compresses bodies made at request time (default: createAnswerEncoder()). */
   encoder?: AnswerEncoder;
+  /**
+   * Runs before every route, mounts included: the Node server's Host check
+   * (`src/server/host-check.ts`); none on the edge Worker, whose platform routes by host.
+   */
+  hostCheck?: MiddlewareHandler | null;
 }
 
 const CORS = {
@@ -213,6 +218,8 @@ export function createApiApp(deps: ApiDeps): Hono {
     return grant?.scope === 'preview' && grant.siteId === siteId;
   }
 
+  // A middleware on every GET leaves the single-handler fast path (about 0.5 µs a request).
+  if (deps.hostCheck) app.use('*', deps.hostCheck);
   limitRequestBodies(app, deps.maxBodyBytes);
   for (const mount of deps.mounts ?? []) app.route(mount.path, mount.app);
 

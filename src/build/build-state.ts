@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
+import { ensureStateDir, makePrivateDir } from '../config/state-dir.ts';
 import type { GitHistoryCache } from '../git/git-history.ts';
 import type { ContentIssue } from '../content/issues.ts';
 import type { SourceCache, SourceEntry } from '../content/load-content.ts';
@@ -97,6 +98,8 @@ export function loadBuildState(stateDir: string): BuildState {
 export function saveBuildState(stateDir: string, state: BuildState): void {
   const file = stateFile(stateDir);
   try {
+    ensureStateDir(stateDir);
+    makePrivateDir(path.dirname(file));
     writeBuildState(file, state);
   } catch (err) {
     throw new Error(`could not save the build state to ${file} (${err instanceof Error ? err.message : String(err)}): is the state dir writable? dist/ was left as it was`, { cause: err });
@@ -104,7 +107,6 @@ export function saveBuildState(stateDir: string, state: BuildState): void {
 }
 
 function writeBuildState(file: string, state: BuildState): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
   const fine: string[] = [];
   const problems: [string, RenderProblem[]][] = [];
   for (const [key, found] of state.checked) {
@@ -115,6 +117,6 @@ function writeBuildState(file: string, state: BuildState): void {
   const stored: StoredState = { ...state, sources, checked: { fine, problems } };
   const data = v8.serialize({ format: FORMAT, state: stored });
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, data);
+  fs.writeFileSync(tmp, data, { mode: 0o600 });
   fs.renameSync(tmp, file);
 }

@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { makePrivateDir } from '../config/state-dir.ts';
 import type { RenderInput, RenderOutput } from '../render/render-markdown.ts';
 import { RENDERER_VERSION } from '../render/renderer-version.ts';
 import { isDamagedCacheFile, openRenderCacheFile, removeRenderCacheFile, type RenderCacheFile } from '../store/render-cache-file.ts';
@@ -144,7 +145,8 @@ function parseEntry(text: string): Entry | undefined {
 function openDisk(dir: string): RenderCacheFile | null {
   const file = path.join(dir, RENDER_CACHE_FILE);
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    // Its entries are every article's body, drafts included: the folder is its user's only.
+    makePrivateDir(dir);
     removeLegacyEntries(dir);
     try {
       return openRenderCacheFile(file);

@@ -154,13 +154,13 @@ function flag(v: string): boolean {
 // The one settings table: how each variable is read, and the line `quire --help` prints for it.
 const SETTINGS = {
   PORT: { read: wholeNumber(0, 65535), about: 'port of the server (default 8787; 0: any free port)' },
-  HOST: { read: text, about: 'address to listen on (default 127.0.0.1)' },
+  HOST: { read: text, about: 'address to listen on (default 127.0.0.1; beyond loopback, set QUIRE_PUBLIC_URL too, or any Host is answered)' },
   QUIRE_SECRET: { read: atLeast(32, 'must be at least 32 characters (use e.g. `openssl rand -hex 32`)'), about: 'server secret for API keys (default: generated into the state dir)' },
   QUIRE_STATE_DIR: { read: text, about: 'state: secret, key generations, webhooks, caches, drafts for previews (default .quire)' },
   QUIRE_DATABASE_URL: { read: postgresUrl, about: 'the state (webhooks, outbox, deliveries, publish records, locks) in PostgreSQL, postgres://user:password@host:5432/db (default: SQLite in the state dir); several servers and `quire worker`s share it' },
   QUIRE_CONTENT_DIR: { read: text, about: 'the content tree (default content)' },
   QUIRE_DIST_DIR: { read: text, about: 'build output, the public export: no drafts (default dist)' },
-  QUIRE_PUBLIC_URL: { read: httpUrl, about: 'base URL clients use (default http://localhost:$PORT; PORT=0: the port the server was given)' },
+  QUIRE_PUBLIC_URL: { read: httpUrl, about: 'base URL clients use (default http://localhost:$PORT; PORT=0: the port the server was given); the server answers only its host and localhost (421 to others)' },
   QUIRE_ALLOW_PRIVATE_TARGETS: { read: flag, about: 'development and tests only: 1 lets webhooks and checks reach loopback and private addresses' },
   QUIRE_WEBHOOK_TIMEOUT_MS: { read: wholeNumber(100, 120_000, 'a whole number of milliseconds'), about: 'time-out of one delivery attempt (default 10000)' },
   QUIRE_PUBLISH_RETRY_WINDOW_MS: { read: wholeNumber(0, 3_600_000, 'a whole number of milliseconds'), about: 'how long publish waits for quick retries (default 15000)' },

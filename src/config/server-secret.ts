@@ -4,10 +4,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { QuireConfig } from './config.ts';
-
-export function ensureStateDir(stateDir: string): void {
-  fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-}
+import { ensureStateDir } from './state-dir.ts';
 
 export function loadServerSecret(config: Pick<QuireConfig, 'secret' | 'stateDir'>): string {
   if (config.secret) return config.secret;

@@ -3,6 +3,7 @@
 // it announces (the receiver would cache the previous version until the next webhook).
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensureStateDir } from '../config/state-dir.ts';
 import { isProcessRunning, processStartTime } from '../host/processes.ts';
 import { isMissingFile } from '../problems/problem.ts';
 import { readManifest } from './local-dist.ts';
@@ -26,7 +27,7 @@ const MAX_RECORD_BYTES = 4096;
 
 /** Written after each swap, by rename: a reader sees the previous record or this one, never part. */
 export function recordServedBuild(stateDir: string, served: Omit<ServedBuild, 'startedAt'>): void {
-  fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  ensureStateDir(stateDir);
   const file = path.join(stateDir, RECORD_FILE);
   const part = `${file}.${served.pid}.part`;
   fs.writeFileSync(part, JSON.stringify({ ...served, startedAt: processStartTime(served.pid), distDir: path.resolve(served.distDir) }), { mode: 0o600 });

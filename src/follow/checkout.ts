@@ -7,6 +7,7 @@
 // zeros is small on the wire and large on disk, so the tree is measured before it is written).
 import fs from 'node:fs';
 import path from 'node:path';
+import { makePrivateDir } from '../config/state-dir.ts';
 import { ProblemError } from '../problems/problem.ts';
 import { runGit, type GitTarget } from '../git/git-runner.ts';
 import { credentialEnvironment } from './credentials.ts';
@@ -78,9 +79,9 @@ export function createCheckout(dir: string, source: FollowSource, opts: Checkout
     dir,
     head,
     async sync() {
+      // git writes with the umask (0644): the folder, its user's only, keeps drafts from others.
+      makePrivateDir(dir);
       if (!exists()) {
-        // Only this server's user may read what it checks out (drafts among it).
-        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
         await runGit({ kind: 'none', dir }, ['init', '-q'], opts);
       }
       const previous = await head();

@@ -4,6 +4,7 @@
 // rotations"; a running server keeps the generations it has until the file reads again.
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensureStateDir } from '../config/state-dir.ts';
 import { SITE_ID } from '../content/model.ts';
 import { isMissingFile, ProblemError } from '../problems/problem.ts';
 import { PREVIEW_SUFFIX, type KeyGenerations } from './api-keys.ts';
@@ -102,7 +103,7 @@ export function openKeyGenerations(stateDir: string): KeyGenerationFile {
     rotate(siteId) {
       data = atLeast(data, readKeyGenerations(file) ?? {});
       data[siteId] = (data[siteId] ?? 1) + 1;
-      fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+      ensureStateDir(stateDir);
       const tmp = `${file}.${process.pid}.tmp`;
       fs.writeFileSync(tmp, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
       fs.renameSync(tmp, file);

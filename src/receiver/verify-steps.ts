@@ -220,6 +220,34 @@ function decodeHex(hex: string): Uint8Array {
 
 const MAX_PREVIEW_TOKEN_LENGTH = 1024;
 const PREVIEW_KEY = /^pv_([a-z0-9][a-z0-9-]*)\.[A-Za-z0-9_-]{43}$/;
+const BASE64URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+/** 9999-12-31T23:59:59Z: the last second every runtime's Date prints in the usual four-digit form. */
+const MAX_PREVIEW_EXP_SEC = 253_402_300_799;
+
+/**
+ * Base64url as the signer writes it (RFC 4648 §5, no padding), else null: only the alphabet, no
+ * length that leaves a lone character, and the unused low bits of the last character zero. So a
+ * byte string has one spelling, and a receiver that remembers used tokens cannot be handed the
+ * same one again spelled differently.
+ */
+export function decodeCanonicalBase64Url(text: string): Uint8Array | null {
+  if (text.length % 4 === 1) return null;
+  const out = new Uint8Array(Math.floor((text.length * 6) / 8));
+  let bits = 0;
+  let count = 0;
+  let at = 0;
+  for (let i = 0; i < text.length; i++) {
+    const digit = BASE64URL_ALPHABET.indexOf(text[i]!);
+    if (digit < 0) return null;
+    bits = ((bits << 6) | digit) & 0xfff;
+    count += 6;
+    if (count >= 8) {
+      count -= 8;
+      out[at++] = (bits >> count) & 0xff;
+    }
+  }
+  return (bits & ((1 << count) - 1)) === 0 ? out : null;
+}
 
 /**
  * For a site's preview route: accepts a token from a Quire preview link (`quire preview`, or the
@@ -237,16 +265,23 @@ export function* previewTokenSteps(token: string, previewKey: string, expected: 
     return refuse('malformed', 'not a Quire preview token');
   }
   const [payload, signature] = token.split('.') as [string, string];
-  const signed = yield { kind: 'hmac-is', key: utf8.encode(previewKey), data: utf8.encode(`quire-preview-token\0${payload}`), mac: decodeBase64(signature) };
+  const payloadBytes = decodeCanonicalBase64Url(payload);
+  const mac = decodeCanonicalBase64Url(signature);
+  if (payloadBytes === null || mac === null) return refuse('malformed', 'the token is not in canonical base64url (not as Quire writes it)');
+  const signed = yield { kind: 'hmac-is', key: utf8.encode(previewKey), data: utf8.encode(`quire-preview-token\0${payload}`), mac };
   if (!signed) return refuse('signature', 'the token was not signed with this site\'s preview key (forged, or the preview key was rotated)');
   let claims: { v?: unknown; site?: unknown; slug?: unknown; exp?: unknown };
   try {
-    claims = JSON.parse(fromUtf8.decode(decodeBase64(payload)));
+    claims = JSON.parse(fromUtf8.decode(payloadBytes));
   } catch {
     return refuse('malformed', 'the token\'s payload is not JSON');
   }
-  if (claims?.v !== 1 || typeof claims.site !== 'string' || typeof claims.slug !== 'string' || !Number.isSafeInteger(claims.exp)) {
+  if (claims?.v !== 1 || typeof claims.site !== 'string' || typeof claims.slug !== 'string') {
     return refuse('malformed', 'the token\'s payload is not a version 1 preview claim');
+  }
+  // Bounded before it becomes a Date: out of range, Date would throw instead of refusing.
+  if (!Number.isSafeInteger(claims.exp) || (claims.exp as number) < 0 || (claims.exp as number) > MAX_PREVIEW_EXP_SEC) {
+    return refuse('malformed', 'the token\'s exp is not a time in whole seconds between 1970 and 9999');
   }
   if (claims.site !== expected.site) return refuse('other-site', `the token is for site "${claims.site}"`);
   if (claims.slug !== expected.slug) return refuse('other-article', `the token is for the article "${claims.slug}", not "${expected.slug}"`);

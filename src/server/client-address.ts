@@ -1,12 +1,12 @@
 // Who a request or connection comes from, for per-client limits (sign-in throttle, connection
-// cap), and which origin the client addressed (the admin's cross-site check, its cookie's Secure
-// flag). The socket's peer address is believed; X-Forwarded-* only when that peer is a proxy
+// cap), and which origin and host the client addressed (the admin's cross-site check, its
+// cookie's Secure flag, the Host check of `host-check.ts`). The socket's peer address is believed; X-Forwarded-* only when that peer is a proxy
 // QUIRE_TRUST_PROXY names (`trusted-proxy.ts`), since anyone else writes them as they like.
 import type { Context } from 'hono';
 import ipaddr from 'ipaddr.js';
 import type { IncomingMessage } from 'node:http';
 import { NO_TRUSTED_PROXY, type TrustProxy } from '../config/trust-proxy.ts';
-import { forwardedClientAddress, forwardedOrigin } from './trusted-proxy.ts';
+import { forwardedClientAddress, forwardedHost, forwardedOrigin } from './trusted-proxy.ts';
 
 /** The bucket of requests without a socket (in-process `app.request()`): one shared client. */
 export const UNKNOWN_CLIENT = 'unknown';
@@ -24,6 +24,12 @@ export function requestClientAddress(c: Context, trust: TrustProxy = NO_TRUSTED_
 /** The origin the client sent the request to: its own URL's, or as a trusted proxy says. */
 export function requestOrigin(c: Context, trust: TrustProxy = NO_TRUSTED_PROXY): string {
   return forwardedOrigin(trust, peerAddress(c), new URL(c.req.url), { proto: c.req.header('x-forwarded-proto'), host: c.req.header('x-forwarded-host') });
+}
+
+/** The host[:port] the client addressed: as a trusted proxy forwards it, else the request's own (Host). */
+export function requestHost(c: Context, trust: TrustProxy = NO_TRUSTED_PROXY): { host: string; fromProxy: boolean } {
+  const forwarded = forwardedHost(trust, peerAddress(c), c.req.header('x-forwarded-host'));
+  return forwarded === undefined ? { host: new URL(c.req.url).host, fromProxy: false } : { host: forwarded, fromProxy: true };
 }
 
 /**

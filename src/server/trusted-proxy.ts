@@ -68,14 +68,24 @@ export function forwardedOrigin(trust: TrustProxy, peer: string | undefined, arr
   if (!isTrustedProxy(trust, peer)) return arrivedAt.origin;
   const proto = lastItem(unsafe.proto)?.toLowerCase();
   const scheme = proto === 'http' || proto === 'https' ? proto : arrivedAt.protocol.slice(0, -1);
-  const host = lastItem(unsafe.host);
+  const host = forwardedHost(trust, peer, unsafe.host);
   let origin: URL;
   try {
-    origin = new URL(`${scheme}://${host && isBareHost(host) ? host : arrivedAt.host}`);
+    origin = new URL(`${scheme}://${host ?? arrivedAt.host}`);
   } catch {
     return arrivedAt.origin;
   }
   return origin.origin;
+}
+
+/**
+ * The host[:port] a trusted proxy says the client addressed (the last X-Forwarded-Host item), or
+ * undefined: the peer is not a trusted proxy, it sent none, or what it sent is not a bare host.
+ */
+export function forwardedHost(trust: TrustProxy, peer: string | undefined, unsafeHost: string | undefined): string | undefined {
+  if (!isTrustedProxy(trust, peer)) return undefined;
+  const host = lastItem(unsafeHost);
+  return host && isBareHost(host) ? host : undefined;
 }
 
 /** A host with an optional port and nothing else (no user, path, query). */

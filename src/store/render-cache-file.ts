@@ -19,6 +19,7 @@ export interface RenderCacheFile {
 export function openRenderCacheFile(file: string): RenderCacheFile {
   // Loaded here, not imported: SQLite is a native addon, and most rebuilds never need this file.
   const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+  onlyForItsUser(file);
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');
@@ -49,6 +50,22 @@ export function openRenderCacheFile(file: string): RenderCacheFile {
   } catch (err) {
     db.close();
     throw err;
+  }
+}
+
+/**
+ * The file (draft bodies) readable by its user only, made so before SQLite opens it: SQLite makes a
+ * new one 0644 less the umask, and its -wal and -shm files take the main file's mode. Those left
+ * by an earlier run are closed too.
+ */
+function onlyForItsUser(file: string): void {
+  fs.closeSync(fs.openSync(file, 'a', 0o600)); // an empty file is a new database to SQLite
+  for (const suffix of ['', '-wal', '-shm']) {
+    try {
+      fs.chmodSync(file + suffix, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
   }
 }
 

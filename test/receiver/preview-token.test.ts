@@ -1,5 +1,6 @@
 // Preview tokens: made by Quire (src/keys/preview-token.ts), checked by the receiver kit's own,
 // self-contained verifyPreviewToken. The two are separate code; these tests hold them together.
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { createPreviewToken, parseDuration, previewLink } from '../../src/keys/preview-token.ts';
@@ -11,6 +12,8 @@ const key = keyring.previewKeyFor('one');
 const NOW = Date.parse('2026-11-26T10:00:00Z');
 const HOUR = 3_600_000;
 const make = (target = { site: 'one', slug: 'draft-post' }, ttl = 24 * HOUR, signWith = key) => createPreviewToken(signWith, target, ttl, NOW).token;
+/** A token over any payload text, signed as Quire signs (to reach the checks behind the signature). */
+const signedToken = (payload: string) => `${payload}.${createHmac('sha256', key).update(`quire-preview-token\0${payload}`).digest('base64url')}`;
 const check = (token: string, at = NOW + HOUR, slug = 'draft-post', previewKey = key) => verifyPreviewToken(token, previewKey, { slug, site: 'one', now: () => at });
 
 describe('preview tokens', () => {
@@ -55,6 +58,37 @@ describe('preview tokens', () => {
 
   it.each(['', 'abc', 'a.b.c', `x.${'A'.repeat(42)}`, `${'A'.repeat(2000)}.${'A'.repeat(43)}`, `a b.${'A'.repeat(43)}`])('refuses the malformed token %j', (token) => {
     expect(check(token)).toMatchObject({ ok: false, reason: 'malformed' });
+  });
+
+  // A receiver that keeps a list of used tokens must see one spelling per token: the last
+  // character of 43 base64url characters carries 2 unused bits, so 4 spellings decode alike.
+  it('accepts only the canonical spelling of a token (no other spelling of the same bytes)', () => {
+    const token = make();
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(token.at(-1)!);
+    const spellings = [0, 1, 2, 3].map((low) => `${token.slice(0, -1)}${alphabet[(last & ~3) | low]}`);
+    expect(spellings.filter((t) => t !== token)).toHaveLength(3);
+    for (const t of spellings) expect(check(t)).toMatchObject(t === token ? { ok: true } : { ok: false, reason: 'malformed' });
+    // A payload spelled non-canonically, even when signed, is not a token Quire makes.
+    // One byte past a multiple of three leaves the last character 4 unused bits.
+    let json = JSON.stringify({ v: 1, site: 'one', slug: 'draft-post', exp: NOW / 1000 + 7200 });
+    while (json.length % 3 !== 1) json += ' ';
+    const payload = Buffer.from(json).toString('base64url');
+    const lastDigit = alphabet.indexOf(payload.at(-1)!);
+    const loose = `${payload.slice(0, -1)}${alphabet[lastDigit | 1]}`;
+    expect(check(signedToken(payload))).toMatchObject({ ok: true });
+    expect(check(signedToken(loose))).toMatchObject({ ok: false, reason: 'malformed' });
+    expect(check(`${token}=`)).toMatchObject({ ok: false, reason: 'malformed' });
+  });
+
+  it.each([Number.MAX_SAFE_INTEGER, 1e13, 253402300800, -1e13, -1, 1.5, '1893456000', null])('refuses a signed token whose exp is %j, without throwing', (exp) => {
+    const payload = Buffer.from(JSON.stringify({ v: 1, site: 'one', slug: 'draft-post', exp })).toString('base64url');
+    expect(check(signedToken(payload))).toMatchObject({ ok: false, reason: 'malformed' });
+  });
+
+  it('accepts an exp up to the last second of the year 9999', () => {
+    const payload = Buffer.from(JSON.stringify({ v: 1, site: 'one', slug: 'draft-post', exp: 253402300799 })).toString('base64url');
+    expect(check(signedToken(payload))).toEqual({ ok: true, site: 'one', slug: 'draft-post', expiresAt: '9999-12-31T23:59:59Z' });
   });
 
   it('a preview key that is not one, or is another site\'s, is a programming error', () => {

@@ -2,6 +2,7 @@
 // both variants over the same vectors — good, forged, tampered, replayed, re-serialized, bearer
 // only, malformed — for webhooks and preview tokens; and the built module runs with no Node
 // built-in (in a V8 context that has only what a Worker has). Real deliveries: receiver-kit.test.ts.
+import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,6 +88,13 @@ describe('the Web Crypto receiver answers as the Node one', () => {
   const HOUR = 3_600_000;
   const token = createPreviewToken(key, { site: 'one', slug: 'draft-post' }, 24 * HOUR, NOW).token;
   const [payload, signature] = token.split('.') as [string, string];
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  // The same 6-bit group with another of the unused low bits set: decodes to the same bytes.
+  const respell = (last: string) => alphabet[alphabet.indexOf(last) ^ 1]!;
+  const signedClaims = (claims: object) => {
+    const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
+    return `${body}.${createHmac('sha256', key).update(`quire-preview-token\0${body}`).digest('base64url')}`;
+  };
   const tokens: [string, string, number, string, string][] = [
     ['fresh', token, NOW + HOUR, 'draft-post', key],
     ['expired', token, NOW + 25 * HOUR, 'draft-post', key],
@@ -96,6 +104,9 @@ describe('the Web Crypto receiver answers as the Node one', () => {
     ['edited payload', `${Buffer.from(Buffer.from(payload, 'base64url').toString().replace('draft-post', 'other-post')).toString('base64url')}.${signature}`, NOW, 'other-post', key],
     ['garbage with a wrong signature', `${Buffer.from('{not json').toString('base64url')}.${'A'.repeat(43)}`, NOW, 'draft-post', key],
     ['malformed', 'a.b.c', NOW, 'draft-post', key],
+    ['another spelling of the signature', `${token.slice(0, -1)}${respell(token.at(-1)!)}`, NOW, 'draft-post', key],
+    ['signed, exp beyond what a Date holds', signedClaims({ v: 1, site: 'one', slug: 'draft-post', exp: Number.MAX_SAFE_INTEGER }), NOW, 'draft-post', key],
+    ['signed, exp far in the past', signedClaims({ v: 1, site: 'one', slug: 'draft-post', exp: -1e13 }), NOW, 'draft-post', key],
     ['too long', `${'A'.repeat(2000)}.${'A'.repeat(43)}`, NOW, 'draft-post', key],
   ];
 

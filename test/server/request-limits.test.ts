@@ -60,7 +60,7 @@ function postForm(path: string, form: Record<string, string>, from: string, head
 describe('request bodies', () => {
   it('answers 413 to a declared body over the cap without waiting for it', async () => {
     // 500 MB announced, 10 bytes sent: the answer comes without the rest.
-    const reply = await raw('POST /admin/sign-in HTTP/1.1\r\nHost: quire.test\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500000000\r\n\r\ntoken=abcd');
+    const reply = await raw(`POST /admin/sign-in HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500000000\r\n\r\ntoken=abcd`);
     expect(reply).toMatch(/^HTTP\/1\.1 413 /);
     // Under /admin the refusal is a page of the app, never the API's JSON.
     expect(reply).toMatch(/content-type: text\/html/i);
@@ -69,14 +69,14 @@ describe('request bodies', () => {
   });
 
   it('answers the API JSON 413 outside /admin', async () => {
-    const reply = await raw('POST /v1/articles HTTP/1.1\r\nHost: quire.test\r\nContent-Length: 500000000\r\n\r\n');
+    const reply = await raw(`POST /v1/articles HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Length: 500000000\r\n\r\n`);
     expect(reply).toMatch(/^HTTP\/1\.1 413 /);
     expect(reply).toContain('"code":"BODY_TOO_LARGE"');
   });
 
   it('answers 413 to a chunked body once it passes the cap', async () => {
     const chunk = 'a'.repeat(1000);
-    const reply = await raw('POST /admin/sign-in HTTP/1.1\r\nHost: quire.test\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n', (socket) => {
+    const reply = await raw(`POST /admin/sign-in HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n`, (socket) => {
       for (let i = 0; i < 6; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
       // never finished: the server must not wait for the end
     });
@@ -85,7 +85,7 @@ describe('request bodies', () => {
   });
 
   it('caps the admin forms too, before the session is looked at', async () => {
-    const reply = await raw('POST /admin/sites/one/webhook HTTP/1.1\r\nHost: quire.test\r\nContent-Length: 100000000\r\n\r\n');
+    const reply = await raw(`POST /admin/sites/one/webhook HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Length: 100000000\r\n\r\n`);
     expect(reply).toMatch(/^HTTP\/1\.1 413 /);
   });
 

@@ -10,6 +10,7 @@ import { buildDist, createBuildCaches, NO_BUILD_FACTS, type BuildFacts, type Bui
 import { createApiApp } from '../../api/app.ts';
 import { openListener } from '../../server/serve.ts';
 import { connectionCap, DEFAULT_CONNECTION_LIMITS, openFileLimit } from '../../server/connection-limits.ts';
+import { allowedHosts, allowedHostsOnly, describeAllowedHosts } from '../../server/host-check.ts';
 import { reportBuild } from '../report.ts';
 import { startDeliveryWorker } from '../../delivery/delivery-worker.ts';
 import { StateDatabaseError, StateStoreError } from '../../store/state-store.ts';
@@ -146,6 +147,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
       })
     : null;
   if (schedule) app.onClose(() => schedule.stop());
+  const hosts = allowedHosts({ publicUrl: config.publicUrl, listenHost: config.host, port: server.port });
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   const base = app.publicUrl;
   const admin = !publishing ? publishingUnavailable() : createAdminApp({
@@ -175,6 +177,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
     noteSite: observed.requests.noteSite,
     // GET /v1/changes reads the change log of the state every publish records into.
     changes: publishing?.store.changes ?? null,
+    hostCheck: hosts ? allowedHostsOnly(hosts, config.trustProxy) : null,
   }));
   app.onClose(
     store.watch(() => newBuildServed('Loaded the new build.')),
@@ -188,6 +191,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
   // Behind a proxy the public URL says nothing of where the proxy must send requests.
   if (config.publicUrl !== null) out(`Listening on ${config.host.includes(':') ? `[${config.host}]` : config.host}:${server.port}`);
   out(`Limits: ${limits.maxConnections} connections, ${limits.maxPerClient || 'no cap'} per client; request bodies up to ${config.maxBodyBytes} bytes`);
+  out(describeAllowedHosts(hosts, config.trustProxy));
   out(`${describeTrustProxy(config.trustProxy)}
 `);
   const snapshot = served.current()!;

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { ensureStateDir } from '../../config/state-dir.ts';
 import { isMissingFile } from '../../problems/problem.ts';
 import { StateStoreError } from '../state-store-error.ts';
 import { MIGRATIONS } from './migrations.ts';
@@ -16,7 +17,7 @@ export const STATE_DB_FILE = 'quire.db';
 export function openStateDb(stateDir: string): StateDb {
   const file = path.join(stateDir, STATE_DB_FILE);
   try {
-    fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    ensureStateDir(stateDir);
   } catch (e) {
     throw new StateStoreError(`the state dir ${stateDir} cannot be made (${(e as Error).message}); it holds ${file}`, { cause: e });
   }
