@@ -165,6 +165,14 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE deliveries SET (fillfactor = 50);
   `,
+  // 4: each API key's generation above 1, the state's copy of keys.json (as SQLite's migration 7):
+  // a rotation is committed here before keys.json is written.
+  `
+  CREATE TABLE key_generations (
+    name       text COLLATE "C" PRIMARY KEY,
+    generation bigint NOT NULL CHECK (generation >= 1)
+  );
+  `,
 ];
 
 const MIGRATION_LOCK = 'quire:migrations';
