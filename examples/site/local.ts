@@ -79,7 +79,7 @@ async function main(): Promise<void> {
 
   const secret = process.env.RECEIVER_SECRET || generateWebhookSecret();
   const apiBase = process.env.QUIRE_API ?? `${app.publicUrl}/v1`;
-  const { keyring } = app.keys();
+  const { keyring } = await app.keys();
   const apiKey = keyring.keyFor(siteId);
   const previewKey = keyring.previewKeyFor(siteId);
 

@@ -45,8 +45,8 @@ export interface AdminDeps {
   distDir: string;
   dist: DistReader;
   keyring: Keyring;
-  /** Rotates a key: a site id (its API key), or previewKeyName(site) (its preview key). */
-  rotateKey: (keyName: string) => void;
+  /** Rotates a key: a site id (its API key), or previewKeyName(site) (its preview key); done when it resolves. */
+  rotateKey: (keyName: string) => Promise<unknown>;
   publishing: DeliveryDeps;
   allowPrivate: boolean;
   /**
@@ -212,7 +212,7 @@ export function createAdminApp(deps: AdminDeps) {
     if (!site) return notFound(c);
     const form = await c.req.parseBody();
     if (form.confirm !== 'yes') return redirectWith(c, `/admin/sites/${site.id}/publishing`, 'error', unconfirmed);
-    deps.rotateKey(keyName(site.id));
+    await deps.rotateKey(keyName(site.id));
     return redirectWith(c, `/admin/sites/${site.id}/publishing`, 'ok', done);
   };
   app.post('/sites/:site/rotate-key', rotation((id) => id, 'Tick the confirmation to rotate the key.', 'New key issued. The previous key no longer works: update your site.'));

@@ -5,17 +5,21 @@
 // cannot open (a damaged state store) fails where it is asked for, naming its file.
 import type { BuildSettings } from '../build/build.ts';
 import { readManifest } from '../dist/local-dist.ts';
+import type { Manifest } from '../dist/manifest.ts';
 import { openLocalDist, type LocalDistReader } from '../dist/local-dist-reader.ts';
 import type { QuireConfig } from '../config/config.ts';
 import { loadServerSecret } from '../config/server-secret.ts';
 import { createKeyring, type Keyring } from '../keys/api-keys.ts';
-import { openKeyGenerations, type KeyGenerationFile } from '../keys/key-generations.ts';
+import { discoverSites } from '../content/load-content.ts';
+import { SITE_ID } from '../content/model.ts';
+import type { KeyGenerationFile } from '../keys/key-generations.ts';
 import { checkKeysAgainstBuild } from '../keys/key-record.ts';
+import { openCheckedKeyGenerations, type StoreRecords } from '../keys/recorded-generations.ts';
 import { createSafeClient, type SafeClient } from '../net/safe-client.ts';
 import { VERIFIED_SITE } from '../net/target-policy.ts';
 import type { DeliveryDeps } from '../delivery/delivery-runner.ts';
 import { USER_AGENT } from '../delivery/signing.ts';
-import { openStateStore, type StateStore } from '../store/state-store.ts';
+import { openStateStore, StateDatabaseError, StateStoreError, type StateStore } from '../store/state-store.ts';
 import { decidePublicUrl } from './public-url.ts';
 
 export interface Keys {
@@ -35,10 +39,21 @@ export interface App {
   /** The port this process's server was given; with PORT=0 only known once it listens. */
   listening(port: number): void;
   /**
-   * The keyring and its generations, refused (KeyStateError naming the file) when keys.json cannot
-   * be read or is behind what the current dist/ recorded: either would make rotated keys valid again.
+   * The keyring and its generations, opened on the first call. Refused (naming the files) when
+   * keys.json cannot be read, or is missing or behind the state store's copy for a site of
+   * `contentDir` (the config's unless given: a followed checkout) or of the current dist/, or is
+   * behind what dist/ recorded: each would make rotated keys valid again. A state store that
+   * cannot be read leaves keys.json unchecked against it (said through `log`) and refuses rotations.
    */
-  keys(): Keys;
+  keys(contentDir?: string): Promise<Keys>;
+  /** The state store's key generations, or why the store cannot be read. */
+  keyRecords(): Promise<StoreRecords>;
+  /**
+   * This project's site ids, whose keys keys.json and the state store must agree on: the site
+   * folders of `contentDir` (the config's unless given), with problems or not, and the sites of
+   * the current dist/. Another project's may share a PostgreSQL state.
+   */
+  projectSites(contentDir?: string): Promise<Set<string>>;
   /** The reader of dist/ (not loaded yet: call `reload`). */
   dist(): LocalDistReader;
   /** The state store (webhooks, outbox, publish state); StateStoreError when it cannot be read. */
@@ -82,13 +97,31 @@ export function openApp(config: QuireConfig, { log }: AppOptions): App {
     };
   }
 
-  const keys = part((): Keys => {
-    const generations = openKeyGenerations(config.stateDir);
-    checkKeysAgainstBuild(generations, readManifest(config.distDir), config.distDir);
-    return { keyring: createKeyring(loadServerSecret(config), generations), generations };
-  });
   const dist = part(() => openLocalDist(config.distDir, config.stateDir));
   const state = part(() => openStateStore(config.stateDir, loadServerSecret(config), config.databaseUrl), (store) => store.close());
+  const keyRecords = async (): Promise<StoreRecords> => {
+    try {
+      const store = state();
+      await store.ready();
+      return { records: store.keyGenerations };
+    } catch (e) {
+      if (!(e instanceof StateStoreError || e instanceof StateDatabaseError)) throw e;
+      return { unreadable: e };
+    }
+  };
+  const sitesOf = async (contentDir: string, manifest: Manifest | null): Promise<Set<string>> => {
+    const folders = (await discoverSites(contentDir, [], { standIns: true })).map((s) => s.id).filter((id) => SITE_ID.test(id));
+    return new Set([...folders, ...Object.keys(manifest?.sites ?? {})]);
+  };
+  let keysOpened: Promise<Keys> | null = null;
+  const openKeys = async (contentDir: string): Promise<Keys> => {
+    const manifest = readManifest(config.distDir);
+    const store = await keyRecords();
+    if ('unreadable' in store) log(`The key generations in ${config.stateDir} are not checked against the state store, which cannot be read (${store.unreadable.message}); no key can be rotated until it reads again.`);
+    const generations = await openCheckedKeyGenerations(config.stateDir, store, await sitesOf(contentDir, manifest));
+    checkKeysAgainstBuild(generations, manifest, config.distDir);
+    return { keyring: createKeyring(loadServerSecret(config), generations), generations };
+  };
   const webhookClient = part(
     () => createSafeClient({ allowPrivate: config.allowPrivateTargets, userAgent: USER_AGENT, log: clientLog }),
     (client) => client.close(),
@@ -120,7 +153,9 @@ export function openApp(config: QuireConfig, { log }: AppOptions): App {
       if (publicUrl !== null) throw new Error('the public URL was decided before the server listened');
       listeningPort = port;
     },
-    keys,
+    keys: (contentDir = config.contentDir) => (keysOpened ??= openKeys(contentDir)),
+    keyRecords,
+    projectSites: (contentDir = config.contentDir) => sitesOf(contentDir, readManifest(config.distDir)),
     dist,
     state,
     delivery,

@@ -51,14 +51,16 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'keys',
-    summary: 'print each site\'s API key and preview key, or give one site a new key',
-    usage: ['keys [--site <id>] [--json]', 'keys rotate <site> [--preview]'],
+    summary: 'print each site\'s API key and preview key, give one site a new key, or restore keys.json from the state store',
+    usage: ['keys [--site <id>] [--json]', 'keys rotate <site> [--preview]', 'keys restore'],
     options: { site, json, preview: { type: 'boolean', help: 'with rotate: give the site a new preview key (its API key stays)' } },
     positionals: { max: 2 },
     notes: [
       'The table is site, API key (pk_…), preview key (pv_…): the preview key also sees drafts and',
       'scheduled articles, so keep it on the server side of a site, never in a page.',
       '`keys rotate` stops the old key at once; other sites, and the site\'s other key, keep theirs.',
+      'Rotations are kept in the state store and in keys.json; a keys.json that is missing or behind the',
+      'store is refused. `keys restore` writes the store\'s generations into keys.json.',
     ],
   },
   {

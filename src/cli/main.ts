@@ -101,7 +101,13 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
     case 'dev':
       return (await import('./commands/serve.ts')).runServer(ctx, { watch: true });
     case 'keys':
-      if (positionals.length && positionals[0] !== 'rotate') return refuseCommandLine(err, `quire keys: unknown action "${positionals[0]}"\n${helpText(spec)}`);
+      if (positionals.length && positionals[0] !== 'rotate' && positionals[0] !== 'restore') return refuseCommandLine(err, `quire keys: unknown action "${positionals[0]}"\n${helpText(spec)}`);
+      if (positionals[0] === 'restore') {
+        if (positionals.length > 1 || values.string('site') !== undefined || values.flag('json') || values.flag('preview')) {
+          return refuseCommandLine(err, `quire keys restore: takes nothing else\n${helpText(spec)}`);
+        }
+        return (await import('./commands/keys.ts')).runKeysRestore(ctx);
+      }
       return (await import('./commands/keys.ts')).runKeys(ctx, {
         site: values.string('site') ?? null,
         json: values.flag('json'),

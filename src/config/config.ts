@@ -157,7 +157,7 @@ const SETTINGS = {
   HOST: { read: text, about: 'address to listen on (default 127.0.0.1; beyond loopback, set QUIRE_PUBLIC_URL too, or any Host is answered)' },
   QUIRE_SECRET: { read: atLeast(32, 'must be at least 32 characters (use e.g. `openssl rand -hex 32`)'), about: 'server secret for API keys (default: generated into the state dir)' },
   QUIRE_STATE_DIR: { read: text, about: 'state: secret, key generations, webhooks, caches, drafts for previews (default .quire)' },
-  QUIRE_DATABASE_URL: { read: postgresUrl, about: 'the state (webhooks, outbox, deliveries, publish records, locks) in PostgreSQL, postgres://user:password@host:5432/db (default: SQLite in the state dir); several servers and `quire worker`s share it' },
+  QUIRE_DATABASE_URL: { read: postgresUrl, about: 'the state (webhooks, outbox, deliveries, publish records, locks, key generations) in PostgreSQL, postgres://user:password@host:5432/db (default: SQLite in the state dir); several servers and `quire worker`s share it' },
   QUIRE_CONTENT_DIR: { read: text, about: 'the content tree (default content)' },
   QUIRE_DIST_DIR: { read: text, about: 'build output, the public export: no drafts (default dist)' },
   QUIRE_PUBLIC_URL: { read: httpUrl, about: 'base URL clients use (default http://localhost:$PORT; PORT=0: the port the server was given); the server answers only its host and localhost (421 to others)' },

@@ -1,12 +1,15 @@
 // Per-site key generations in the state dir (keys.json, mode 0600). Absent means generation 1.
 // This file is what makes a rotation stick: read wrongly, keys rotated away become valid again.
 // So it fails closed: a file that cannot be read or parsed is an error naming it, never "no
-// rotations"; a running server keeps the generations it has until the file reads again.
+// rotations"; a running server keeps the generations it has until the file reads again. The
+// state store keeps a second copy, written first on a rotation (recorded-generations.ts checks
+// the two at start), so losing this file alone cannot undo one.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ensureStateDir } from '../config/state-dir.ts';
+import { makePrivateDir } from '../config/state-dir.ts';
 import { SITE_ID } from '../content/model.ts';
 import { isMissingFile, ProblemError } from '../problems/problem.ts';
+import type { KeyGenerationRecords } from '../store/state-store.ts';
 import { PREVIEW_SUFFIX, type KeyGenerations } from './api-keys.ts';
 
 export const KEYS_FILE = 'keys.json';
@@ -26,7 +29,8 @@ export interface KeyGenerationFile extends KeyGenerations {
   readonly file: string;
   /** Every site with a generation above 1. */
   all(): Record<string, number>;
-  rotate(siteId: string): number;
+  /** Records a new generation in the state store, then in the file; resolves to it once both hold it. */
+  rotate(siteId: string): Promise<number>;
   /**
    * Re-reads the file when it changed on disk (a rotation by another process). A file that no
    * longer reads keeps the generations held now and calls `onError`: it never reverts them.
@@ -39,7 +43,7 @@ export function readKeyGenerations(file: string): Record<string, number> | null 
   const broken = (why: string, cause?: unknown) =>
     new KeyStateError(
       `${file} cannot be used (${why}). It holds each site's API key generation: without it, keys rotated away would be valid again. ` +
-        `Restore it from a backup, or write the generations back as JSON ({"<site>": <generation>}; a generation higher than any used before gives the site a new key).`,
+        `Restore it from a backup; or move it aside and run \`quire keys restore\` (writes it from the state store's copy); or write the generations back as JSON ({"<site>": <generation>}; a generation higher than any used before gives the site a new key).`,
       { cause },
     );
   let text: string;
@@ -69,16 +73,43 @@ export function readKeyGenerations(file: string): Record<string, number> | null 
   return generations;
 }
 
+/** `the key of site "one"`, or `the preview key of site "one"`: a key name as messages say it. */
+export function keyOfSite(name: string): string {
+  return name.endsWith(PREVIEW_SUFFIX) ? `the preview key of site "${name.slice(0, -PREVIEW_SUFFIX.length)}"` : `the key of site "${name}"`;
+}
+
 /** Per site the higher of two generations: a generation held never goes back down. */
-function atLeast(held: Record<string, number>, read: Record<string, number>): Record<string, number> {
+export function atLeast(held: Record<string, number>, read: Record<string, number>): Record<string, number> {
   const merged = { ...held };
   for (const [site, generation] of Object.entries(read)) merged[site] = Math.max(merged[site] ?? 1, generation);
   return merged;
 }
 
-export function openKeyGenerations(stateDir: string): KeyGenerationFile {
-  const file = path.join(stateDir, KEYS_FILE);
-  let data: Record<string, number> = {};
+/** Writes keys.json whole (a temporary file renamed into place), on disk before it returns. */
+export function writeKeyGenerations(file: string, generations: Record<string, number>): void {
+  makePrivateDir(path.dirname(file));
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fd = fs.openSync(tmp, 'w', 0o600);
+  try {
+    fs.writeFileSync(fd, JSON.stringify(generations, null, 2) + '\n');
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+}
+
+/** The state store's copy of the generations, or why it could not be read. */
+export type StoreCopy = { records: KeyGenerationRecords; atStart: Record<string, number> } | { unreadable: Error };
+
+/**
+ * keys.json's generations (`read`: as read at start), and the store's copy. A generation is the
+ * higher of the two (the start check makes them equal for the keys it covers; for any other
+ * key, one the store has and keys.json lacks is never served lower).
+ */
+export function openKeyGenerations(file: string, read: Record<string, number>, store: StoreCopy): KeyGenerationFile {
+  let data: Record<string, number> = { ...read };
+  const recorded = 'records' in store ? { ...store.atStart } : {};
   let stamp = '';
   let failedStamp = '';
   const stampOf = () => {
@@ -90,25 +121,36 @@ export function openKeyGenerations(stateDir: string): KeyGenerationFile {
       return isMissingFile(err) ? 'none' : `error:${(err as NodeJS.ErrnoException).code}`;
     }
   };
-  const load = () => {
-    const next = stampOf();
-    data = readKeyGenerations(file) ?? {};
-    stamp = next;
-  };
-  load();
+  // Stamped, then read again: a rotation by another process since `read` is not missed by refresh.
+  stamp = stampOf();
+  data = atLeast(data, readKeyGenerations(file) ?? {});
+  const generationOf = (name: string) => Math.max(data[name] ?? 1, recorded[name] ?? 1);
   return {
     file,
-    generationOf: (siteId) => data[siteId] ?? 1,
+    generationOf,
     all: () => ({ ...data }),
-    rotate(siteId) {
-      data = atLeast(data, readKeyGenerations(file) ?? {});
-      data[siteId] = (data[siteId] ?? 1) + 1;
-      ensureStateDir(stateDir);
-      const tmp = `${file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
-      fs.renameSync(tmp, file);
+    async rotate(siteId) {
+      if (!('records' in store)) {
+        throw new KeyStateError(`no key was rotated: a rotation is recorded in the state store before ${file}, and the store cannot be read (${store.unreadable.message})`, { cause: store.unreadable });
+      }
+      data = atLeast(data, readKeyGenerations(file) ?? {}); // a damaged file stops the rotation before anything is written
+      // The store first: a rotation it holds is never undone by a keys.json lost or left behind.
+      const generation = await store.records.rotate(siteId, generationOf(siteId));
+      recorded[siteId] = Math.max(recorded[siteId] ?? 1, generation);
+      try {
+        // Read again just before writing: another process may have rotated meanwhile.
+        data = atLeast(atLeast(data, readKeyGenerations(file) ?? {}), { [siteId]: generation });
+        writeKeyGenerations(file, data);
+      } catch (err) {
+        const why = err instanceof KeyStateError ? err.message : (err as Error).message;
+        throw new KeyStateError(
+          `${keyOfSite(siteId)} is at generation ${generation} in ${store.records.where}, but ${file} could not be written (${why}). ` +
+            `Until it is, a server reading it keeps the previous key and the next start is refused: fix the file, then run \`quire keys restore\`.`,
+          { cause: err },
+        );
+      }
       stamp = stampOf();
-      return data[siteId]!;
+      return generation;
     },
     refresh(onError) {
       const now = stampOf();
@@ -116,7 +158,7 @@ export function openKeyGenerations(stateDir: string): KeyGenerationFile {
       try {
         const next = readKeyGenerations(file);
         // Gone while serving: the generations held stay (a missing file would revert rotations).
-        if (next === null) throw new KeyStateError(`${file} was removed; the key generations already loaded stay in force. Restore it (or rotate a key to write it again).`);
+        if (next === null) throw new KeyStateError(`${file} was removed; the key generations already loaded stay in force. Restore it (\`quire keys restore\` writes it from the state store).`);
         data = atLeast(data, next);
         stamp = now;
         failedStamp = '';

@@ -26,6 +26,7 @@ import type {
 export interface StateStore extends StateParts {
   locks: Locks;
   hostSlots: HostSlots;
+  keyGenerations: KeyGenerationRecords;
   /**
    * Runs `work` as one transaction: all of its writes or none. Inside, use `tx`, not the store:
    * an implementation with a connection pool binds `tx` to the transaction's connection, and
@@ -194,6 +195,25 @@ export interface HostSlots {
   /** A free slot below `cap` of `host`, held until `until` (or released); null: all are held. */
   take(host: string, cap: number, owner: string, now: number, until: number): Promise<number | null>;
   release(host: string, slot: number, owner: string): Promise<void>;
+}
+
+/**
+ * Each API key's generation above 1, by key name (a site id, or `<site>.preview`): the state's
+ * copy of keys.json, which a lost or older keys.json is checked against (src/keys/). A recorded
+ * generation never goes down.
+ */
+export interface KeyGenerationRecords {
+  /** Where they are kept, for messages (`the state store <file>`, `the PostgreSQL state at <server>/<database>`). */
+  readonly where: string;
+  all(): Promise<Record<string, number>>;
+  /**
+   * Records a rotation: the key's generation becomes one above the higher of the recorded one
+   * and `from` (the one the caller holds). Resolves to it once committed durably (the caller
+   * shows the new key only then); two rotations at once get two generations.
+   */
+  rotate(name: string, from: number): Promise<number>;
+  /** Raises each key's recorded generation to at least the one given (keys.json's); never lowers one. */
+  raise(generations: Record<string, number>): Promise<void>;
 }
 
 /** Named locks between processes sharing the state (two `publish` runs must not both send). */

@@ -8,7 +8,9 @@ import { createApiApp } from '../../src/api/app.ts';
 import { buildDist } from '../../src/build/build.ts';
 import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
 import { createKeyring, type Keyring } from '../../src/keys/api-keys.ts';
-import { openKeyGenerations, type KeyGenerationFile } from '../../src/keys/key-generations.ts';
+import type { KeyGenerationFile } from '../../src/keys/key-generations.ts';
+import { openCheckedKeyGenerations } from '../../src/keys/recorded-generations.ts';
+import { openStateStore, type StateStore } from '../../src/store/state-store.ts';
 import { listen, type RunningServer } from '../../src/server/serve.ts';
 import { startLocalEdge, type LocalEdge } from '../../scripts/edge/local-edge.ts';
 import { TEST_SECRET } from '../helpers/api-server.ts';
@@ -41,6 +43,7 @@ let nodeUrl: string;
 let edge: LocalEdge;
 let keyring: Keyring;
 let generations: KeyGenerationFile;
+let state: StateStore;
 
 beforeAll(async () => {
   p = await buildTwoSites(PUBLIC_URL);
@@ -49,7 +52,8 @@ beforeAll(async () => {
   // Long enough for the build to store compressed variants of its body.
   p.write('alpha/articles/long-read.md', article({ title: 'A long read', status: 'published', publishedAt: '2026-02-15T00:00:00Z' }, Array.from({ length: 60 }, (_, i) => `Paragraph ${i} of a long read, with words enough to compress.`).join('\n\n') + '\n'));
   expect((await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: PUBLIC_URL })).ok).toBe(true);
-  generations = openKeyGenerations(p.stateDir);
+  state = openStateStore(p.stateDir, TEST_SECRET);
+  generations = await openCheckedKeyGenerations(p.stateDir, { records: state.keyGenerations }, ['alpha', 'beta']);
   keyring = createKeyring(TEST_SECRET, generations);
   const store = openLocalDist(p.distDir, p.stateDir);
   store.reload();
@@ -62,6 +66,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await edge?.close();
   await node?.close();
+  await state?.close();
   p?.cleanup();
 });
 
@@ -198,7 +203,7 @@ describe('the Node server and the edge Worker answer alike', () => {
   it('a rotated key stops working at both once the rotation is deployed; the new one works', async () => {
     const old = keyring.keyFor('beta');
     expect((await both('/v1/articles', bearer(old))).status).toBe(200);
-    generations.rotate('beta');
+    await generations.rotate('beta');
     const fresh = keyring.keyFor('beta');
     expect(fresh).not.toBe(old);
     const deployed = await edge.deploy();

@@ -43,7 +43,7 @@ export async function startAdminServer(p: TempProject, opts: { ca?: string; last
     distDir: p.distDir,
     dist,
     keyring,
-    rotateKey: (siteId) => generations.set(siteId, (generations.get(siteId) ?? 1) + 1),
+    rotateKey: async (siteId) => generations.set(siteId, (generations.get(siteId) ?? 1) + 1),
     publishing,
     allowPrivate: true,
     lastBuild: opts.lastBuild ?? (() => loaded),

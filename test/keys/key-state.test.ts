@@ -4,7 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KeyStateError, openKeyGenerations } from '../../src/keys/key-generations.ts';
+import type { KeyStateError } from '../../src/keys/key-generations.ts';
+import { openCheckedKeyGenerations } from '../../src/keys/recorded-generations.ts';
+import { openStateStore } from '../../src/store/state-store.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
@@ -48,11 +50,14 @@ describe('keys.json', { timeout: 60_000 }, () => {
     expect(start.stdout).not.toMatch(/Quire Content API on/); // no port was opened
   });
 
-  it('lost (or reset) while QUIRE_SECRET stays: refused once a build recorded the rotation; a new generation is accepted', async () => {
+  it('lost (or reset) with the state store while QUIRE_SECRET stays: refused once a build recorded the rotation; a new generation is accepted', async () => {
     const { old, current } = await rotatedOnce();
     expect((await runCli(['build'], env())).code).toBe(0); // records generation 2 in dist/manifest.json
+    // The store's copy gone too (a store started over): the build's record is what is left.
+    const storeLost = () => ['quire.db', 'quire.db-wal', 'quire.db-shm'].forEach((f) => fs.rmSync(path.join(p.stateDir, f), { force: true }));
     for (const loss of [() => fs.rmSync(keysFile()), () => fs.writeFileSync(keysFile(), '{}\n')]) {
       loss();
+      storeLost();
       const r = await keyOf();
       expect(r.code).toBe(1);
       expect(r.stdout).not.toContain(old);
@@ -68,19 +73,24 @@ describe('keys.json', { timeout: 60_000 }, () => {
     expect([old, current]).not.toContain(after.key);
   });
 
-  it('in a running server: a file that stops reading keeps the generations held and is reported', () => {
+  it('in a running server: a file that stops reading keeps the generations held and is reported', async () => {
     p = createTempProject();
-    const generations = openKeyGenerations(p.stateDir);
-    expect(generations.rotate('one')).toBe(2);
-    const reported: KeyStateError[] = [];
-    for (const damage of [() => fs.writeFileSync(keysFile(), 'not json'), () => fs.rmSync(keysFile())]) {
-      damage();
-      expect(generations.refresh((e) => reported.push(e))).toBe(false);
-      expect(generations.generationOf('one')).toBe(2);
+    const store = openStateStore(p.stateDir, SECRET);
+    try {
+      const generations = await openCheckedKeyGenerations(p.stateDir, { records: store.keyGenerations }, ['one', 'two']);
+      expect(await generations.rotate('one')).toBe(2);
+      const reported: KeyStateError[] = [];
+      for (const damage of [() => fs.writeFileSync(keysFile(), 'not json'), () => fs.rmSync(keysFile())]) {
+        damage();
+        expect(generations.refresh((e) => reported.push(e))).toBe(false);
+        expect(generations.generationOf('one')).toBe(2);
+      }
+      expect(reported.map((e) => e.message)).toEqual([expect.stringContaining(`${keysFile()} cannot be used (not JSON`), expect.stringContaining(`${keysFile()} was removed`)]);
+      // Rotating while it is gone does not start over from 1.
+      expect(await generations.rotate('two')).toBe(2);
+      expect(JSON.parse(fs.readFileSync(keysFile(), 'utf8'))).toEqual({ one: 2, two: 2 });
+    } finally {
+      await store.close();
     }
-    expect(reported.map((e) => e.message)).toEqual([expect.stringContaining(`${keysFile()} cannot be used (not JSON`), expect.stringContaining(`${keysFile()} was removed`)]);
-    // Rotating while it is gone does not start over from 1.
-    expect(generations.rotate('two')).toBe(2);
-    expect(JSON.parse(fs.readFileSync(keysFile(), 'utf8'))).toEqual({ one: 2, two: 2 });
   });
 });

@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createKeyring } from '../../src/keys/api-keys.ts';
-import { openKeyGenerations } from '../../src/keys/key-generations.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
@@ -31,7 +30,7 @@ async function keys(): Promise<{ site: string; key: string; previewKey: string }
 describe('the keyring', () => {
   it('tells a preview key from a public key of the same site, and verify() takes public keys only', () => {
     p = createTempProject();
-    const keyring = createKeyring(SECRET, openKeyGenerations(p.stateDir));
+    const keyring = createKeyring(SECRET, { generationOf: () => 1 });
     const pk = keyring.keyFor('one');
     const pv = keyring.previewKeyFor('one');
     expect(pv).toMatch(/^pv_one\.[A-Za-z0-9_-]{43}$/);
@@ -81,12 +80,14 @@ describe('quire keys', () => {
     expect(fs.existsSync(path.join(p.stateDir, 'keys.json'))).toBe(false);
   });
 
-  it('a keys.json reset after a build recorded a preview rotation is refused, naming the preview key', async () => {
+  it('a keys.json reset with the state store after a build recorded a preview rotation is refused, naming the preview key', async () => {
     twoSites();
     const old = (await keys())[0]!.previewKey;
     expect((await runCli(['keys', 'rotate', 'one', '--preview'], env())).code).toBe(0);
     expect((await runCli(['build'], env())).code).toBe(0);
     fs.writeFileSync(path.join(p.stateDir, 'keys.json'), '{}\n');
+    // The store's copy gone too: the build's record is what is left.
+    for (const f of ['quire.db', 'quire.db-wal', 'quire.db-shm']) fs.rmSync(path.join(p.stateDir, f), { force: true });
     const r = await runCli(['keys', '--json'], env());
     expect(r.code).toBe(1);
     expect(r.stdout).not.toContain(old);

@@ -434,7 +434,7 @@ describe('a server that cannot be used is said so, before anything else', () => 
 });
 
 describe('quire state migrate-to-postgres', () => {
-  it('copies webhooks, the outbox with its bodies and attempts, and what was published; refuses a database that is not empty', async () => {
+  it('copies webhooks, the outbox with its bodies and attempts, what was published and the key generations; refuses a database that is not empty', async () => {
     const stateDir = tempDir('quire-pg-copy-');
     const sqlite = openStateStore(stateDir, SECRET);
     await sqlite.webhooks.save('s', { ...HOOK, extraEvents: true }, 1);
@@ -444,6 +444,8 @@ describe('quire state migrate-to-postgres', () => {
     await sqlite.outbox.recordAttempt(waiting, { url: HOOK.url, startedAt: 21, durationMs: 3, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null }, { state: 'pending', nextAttemptAt: 999 }, 22);
     await sqlite.published.record('s', 'abc', [{ slug: 'a', state: 'published', payloadHash: 'ha', item: '{"slug":"a"}' }, { slug: 'b', state: 'published', payloadHash: 'hb', item: '{"slug":"b"}' }], 20);
     await sqlite.published.record('s', 'abd', [{ slug: 'b', state: 'withdrawn', payloadHash: null, item: null }], 30);
+    await sqlite.keyGenerations.rotate('s', 1);
+    await sqlite.keyGenerations.rotate('s.preview', 1);
     const before = {
       log: await sqlite.outbox.attemptLog(),
       list: await sqlite.outbox.list(),
@@ -457,12 +459,15 @@ describe('quire state migrate-to-postgres', () => {
     await sqlite.close();
 
     const url = freshDatabase();
+    // A server that started on the new database first recorded its keys.json's generations: kept where higher.
+    await open(url).keyGenerations.raise({ 's.preview': 4 });
     const env = { QUIRE_STATE_DIR: stateDir, QUIRE_DATABASE_URL: url, QUIRE_SECRET: SECRET };
     const copied = await runCli(['state', 'migrate-to-postgres'], env);
     expect(copied.stderr).toBe('');
     expect(copied.code).toBe(0);
-    expect(copied.stdout).toMatch(/1 webhook, 2 deliveries, 2 attempts, 1 site/);
+    expect(copied.stdout).toMatch(/1 webhook, 2 deliveries, 2 attempts, 1 site published, 2 rotated keys/);
     const store = open(url);
+    expect(await store.keyGenerations.all()).toEqual({ s: 2, 's.preview': 4 });
     expect(await store.outbox.attemptLog()).toEqual(before.log);
     expect(await store.outbox.list()).toEqual(before.list);
     expect(await store.published.get('s')).toEqual(before.published);

@@ -57,6 +57,10 @@ describe('quire state backup', { timeout: 120_000 }, () => {
     copy.close();
     expect(rows).toHaveLength(ARTICLES);
     for (const r of rows) expect(r.state === 'delivered' ? r.ok : 0).toBe(r.state === 'delivered' ? 1 : 0);
+    // The store's copy of the rotation too: restored without keys.json, it is still known.
+    const generations = new Database(path.join(backupDir, 'quire.db'), { readonly: true });
+    expect(generations.prepare('SELECT name, generation FROM key_generations').all()).toEqual([{ name: 'one', generation: 2 }]);
+    generations.close();
 
     // Restore as README says: a new state folder, the backup's files copied in.
     const restored = path.join(p.root, 'restored-state');
@@ -75,6 +79,16 @@ describe('quire state backup', { timeout: 120_000 }, () => {
     // And the restored outbox still sends: what was pending at the backup goes out now.
     const retried = await quire(['deliveries', 'retry', '--site', 'one'], restored);
     expect(retried.code, retried.stderr).toBe(0);
+
+    // Restored without its keys.json: refused, not served with the key rotated away; `keys restore` brings it back.
+    const withoutKeys = path.join(p.root, 'restored-without-keys');
+    fs.mkdirSync(withoutKeys, { mode: 0o700 });
+    for (const f of ['quire.db', 'secret']) fs.copyFileSync(path.join(backupDir, f), path.join(withoutKeys, f));
+    const refused = await quire(['keys', '--site', 'one'], withoutKeys);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${path.join(withoutKeys, 'keys.json')} is missing, but the state store`);
+    expect((await quire(['keys', 'restore'], withoutKeys)).code).toBe(0);
+    expect((await quire(['keys', '--site', 'one'], withoutKeys)).stdout.trim().split('\t').slice(0, 2)).toEqual(['one', key]);
   });
 
   it('refuses to overwrite unless --force, and --force replaces only an earlier backup', async () => {

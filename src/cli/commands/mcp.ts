@@ -24,7 +24,7 @@ export async function runMcp({ app, config, err }: CliContext): Promise<number> 
       dist.fresh();
       return served.current();
     },
-    keyring: app.keys().keyring,
+    keyring: (await app.keys()).keyring,
     publicUrl: app.publicUrl,
     distDir: config.distDir,
     publishing: app.delivery(),

@@ -32,7 +32,7 @@ export async function runPreview(
     err(`site "${opts.site}" has no previewUrl: add one to ${opts.site}/site.yaml, e.g. previewUrl: ${new URL('/api/preview', loaded.site.url).href}?slug={slug}&token={token}`);
     return 1;
   }
-  const { keyring } = app.keys();
+  const { keyring } = await app.keys();
   const { token, expiresAt } = createPreviewToken(keyring.previewKeyFor(opts.site), { site: opts.site, slug: opts.slug }, ttlMs, opts.now);
   const url = previewLink(previewUrl, opts.slug, token);
   if (opts.json) out(JSON.stringify({ url, token, expiresAt }));

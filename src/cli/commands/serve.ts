@@ -39,7 +39,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
   // Following a repository, the content is its checkout's, brought up to date before the first build.
   const checkedOut = follow ? await syncBeforeStart(ctx, follow) : true;
   const buildSettings = () => (follow ? { ...app.buildSettings, contentDir: followedContentDir(follow) } : app.buildSettings);
-  const { keyring, generations } = app.keys();
+  const { keyring, generations } = await app.keys(follow ? followedContentDir(follow) : config.contentDir);
   const caches = createBuildCaches(config.stateDir);
   // The read-only API needs only dist/ and the keys: a broken delivery state turns webhooks and
   // the Publishing app off, with the file named, and the API keeps serving.

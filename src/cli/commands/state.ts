@@ -28,7 +28,7 @@ export async function runMigrateToPostgres({ config, out, err }: CliContext): Pr
   try {
     const s = await copySqliteStateToPostgres(config.stateDir, config.databaseUrl);
     const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
-    out(`Copied ${path.join(config.stateDir, 'quire.db')} into PostgreSQL: ${n(s.webhooks, 'webhook', 'webhooks')}, ${n(s.deliveries, 'delivery', 'deliveries')}, ${n(s.attempts, 'attempt', 'attempts')}, ${n(s.sites, 'site', 'sites')} published.`);
+    out(`Copied ${path.join(config.stateDir, 'quire.db')} into PostgreSQL: ${n(s.webhooks, 'webhook', 'webhooks')}, ${n(s.deliveries, 'delivery', 'deliveries')}, ${n(s.attempts, 'attempt', 'attempts')}, ${n(s.sites, 'site', 'sites')} published, ${n(s.keyGenerations, 'rotated key', 'rotated keys')}.`);
     out('Every process using this state must now run with QUIRE_DATABASE_URL set (and the same server secret); quire.db is left as it was.');
     return 0;
   } catch (e) {

@@ -2,7 +2,7 @@
 // empty PostgreSQL state in one transaction — webhooks with their sealed secrets as they are
 // (the same server secret opens them), every delivery with its bytes and attempts, what each
 // site was last sent and its change log (positions and store identity kept, so feed cursors
-// stay valid) — so no history is lost. Leases are not copied (no sender of the old
+// stay valid), the API key generations — so no history is lost. Leases are not copied (no sender of the old
 // state may run meanwhile: a held publish lock refuses the copy); locks are the new database's.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { isAlive } from '../owners.ts';
 import { openStateDb, STATE_DB_FILE } from '../sqlite/database.ts';
 import { StateStoreError } from '../state-store-error.ts';
 import { createPool, describeUrl, explainConnectionError, inTransaction, poolDb, type Db } from './connection.ts';
+import { createKeyGenerationRecords } from './key-generations.ts';
 import { migrate } from './migrations.ts';
 import { readDatabaseKey } from './store-identity.ts';
 
@@ -19,6 +20,8 @@ export interface CopySummary {
   deliveries: number;
   attempts: number;
   sites: number;
+  /** Keys with a generation above 1. */
+  keyGenerations: number;
 }
 
 const CHUNK = 500;
@@ -57,10 +60,13 @@ export async function copySqliteStateToPostgres(stateDir: string, url: string): 
       await insertRows(db, 'change_log_sites', ['site_id', 'newest', 'through'], ['text', 'bigint', 'bigint'], all('SELECT * FROM change_log_sites'));
       await insertRows(db, 'webhook_sent_sites', ['site_id', 'commit_sha', 'sent_at'], ['text', 'text', 'bigint'], all('SELECT * FROM webhook_sent_sites'));
       await insertRows(db, 'webhook_sent_articles', ['site_id', 'slug', 'state', 'payload_hash'], ['text', 'text', 'text', 'text'], all('SELECT * FROM webhook_sent_articles'));
+      // Raised, never lowered: a server that started on this database first has recorded its keys.json's.
+      const generations = all<{ name: string; generation: number }>('SELECT name, generation FROM key_generations ORDER BY name');
+      await createKeyGenerationRecords(db, describeUrl(url)).raise(Object.fromEntries(generations.map((g) => [g.name, g.generation])));
       // A state restored from `quire state backup` and not opened since has none yet: this one's stays.
       const sqliteId = sqlite.prepare<[], { id: string }>('SELECT id FROM store_identity').get()?.id ?? null;
       await db.run('UPDATE store_identity SET id = coalesce($1, id), made_in = $2', [sqliteId, databaseKey]);
-      return { webhooks: webhooks.length, deliveries: deliveries.length, attempts: attempts.length, sites: sites.length };
+      return { webhooks: webhooks.length, deliveries: deliveries.length, attempts: attempts.length, sites: sites.length, keyGenerations: generations.length };
     });
   } finally {
     sqlite.close();

@@ -188,6 +188,14 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE change_positions;
   UPDATE store_identity SET id = substr(md5(random()::text || clock_timestamp()::text), 1, 16);
   `,
+  // 5: each API key's generation above 1, the state's copy of keys.json (as SQLite's migration 8):
+  // a rotation is committed here before keys.json is written.
+  `
+  CREATE TABLE key_generations (
+    name       text COLLATE "C" PRIMARY KEY,
+    generation bigint NOT NULL CHECK (generation >= 1)
+  );
+  `,
 ];
 
 const MIGRATION_LOCK = 'quire:migrations';

@@ -7,6 +7,7 @@ import { createPool, dedicatedConnection, describeUrl, explainConnectionError, i
 import { createChangeLog } from './change-log.ts';
 import { watchDue } from './due-watch.ts';
 import { createHostSlots } from './host-slots.ts';
+import { createKeyGenerationRecords } from './key-generations.ts';
 import { createLocks } from './locks.ts';
 import { migrate } from './migrations.ts';
 import { createOutbox, IN_INDEX_ORDER } from './outbox.ts';
@@ -46,6 +47,7 @@ export function openPostgresStateStore(url: string, serverSecret: string, opts: 
   return {
     ...partsOn(onPool, claims),
     hostSlots: createHostSlots(onPool),
+    keyGenerations: createKeyGenerationRecords(onPool, `the PostgreSQL state at ${describeUrl(url)}`),
     locks: createLocks(url, ready),
     ready,
     watchDue: (wake) => watchDue(url, ready, wake),

@@ -181,4 +181,14 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE article_changes_pruned;
   UPDATE store_identity SET id = lower(hex(randomblob(8)));
   `,
+  // 8: each API key's generation above 1, the state's copy of keys.json: a rotation is committed
+  // here before keys.json is written, so a keys.json lost or restored from an older copy cannot
+  // bring a key rotated away back unnoticed (src/keys/recorded-generations.ts compares the two).
+  // Empty after the upgrade: the first start copies keys.json's generations in.
+  `
+  CREATE TABLE key_generations (
+    name       TEXT PRIMARY KEY,   -- a site id, or a site id and ".preview"
+    generation INTEGER NOT NULL CHECK (generation >= 1)
+  ) STRICT;
+  `,
 ];
