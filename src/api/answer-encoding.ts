@@ -1,11 +1,12 @@
 // Which bytes answer a request for a body: identity or a compressed variant, by the request's
 // Accept-Encoding (content-coding.ts), with the variant's own ETag. The build stores variants of
 // its lists and articles (src/dist/body-encodings.ts); bodies made at request time (a list
-// remade at a go-live, a filtered page, a preview) are compressed here, once per content: the
-// variants are kept by the body's ETag (a hash of its bytes, so a remade list can never meet the
-// variant of another), in a cache bounded in bytes, and few are made at a time. When that many
-// are under way, a request that accepts identity gets identity rather than waiting.
-import { encodeBody, MIN_ENCODED_BYTES } from '../dist/body-encodings.ts';
+// remade at a go-live, a filtered page, a preview) are compressed here, once per content and at a
+// cheaper quality than the build's: the variants are kept by the body's ETag (a hash of its
+// bytes, so a remade list can never meet the variant of another), in a cache bounded in bytes,
+// and few are made at a time. When that many are under way, a request that accepts identity gets
+// identity rather than waiting.
+import { encodeAtRequestTime, MIN_ENCODED_BYTES } from '../dist/body-encodings.ts';
 import type { Body } from '../dist/dist-reader.ts';
 import type { ContentCoding } from '../dist/layout.ts';
 import { acceptableCodings, type Coding } from './content-coding.ts';
@@ -62,7 +63,7 @@ export function createAnswerEncoder({ maxCachedBytes = 32 * 2 ** 20, maxInFlight
     const pending = inFlight.get(key);
     if (pending) return pending;
     if (mayDecline && inFlight.size >= maxInFlight) return null;
-    const made = encodeBody(body.bytes, coding).then(
+    const made = encodeAtRequestTime(body.bytes, coding).then(
       (bytes) => {
         inFlight.delete(key);
         if (bytes) remember(key, bytes);
