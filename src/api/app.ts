@@ -12,7 +12,7 @@ import type { KeyGrant, KeyVerifier } from '../keys/api-keys.ts';
 import { limitRequestBodies } from './body-limit.ts';
 import { ApiError } from './api-error.ts';
 import { answerChanges, type ChangeHistory } from './change-feed.ts';
-import { createAnswerEncoder, type AnswerEncoder } from './answer-encoding.ts';
+import { BUSY, createAnswerEncoder, type AnswerEncoder, type Variant } from './answer-encoding.ts';
 import type { Body, DistReader, SiteContent } from '../dist/dist-reader.ts';
 import { timedReader, type ExpiringBody, type ServedReader, type TimedSiteContent } from '../dist/timed-view.ts';
 import { maxAgeUntil } from '../schedule/windows.ts';
@@ -107,7 +107,10 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
 /**
  * `body` in the coding the request prefers among those it has (answer-encoding.ts), or 304 when
  * If-None-Match names the ETag of one the request accepts (a cache holding the gzip variant may
- * reuse it for a request that prefers br; never one the request refuses).
+ * reuse it for a request that prefers br; never one the request refuses). A coding that cannot be
+ * made now (busy) gives way to the next; when that leaves none, 503 COMPRESSION_BUSY: identity
+ * would break the request's `identity;q=0`, and waiting would hold the request and its body for
+ * as long as others keep the server busy.
  */
 function sendBody(c: Context, encoder: AnswerEncoder, body: Body, contentType = JSON_TYPE, cacheControl = PUBLIC_CACHE): Response | Promise<Response> {
   const candidates = encoder.candidates(body, c.req.header('accept-encoding'));
@@ -116,21 +119,23 @@ function sendBody(c: Context, encoder: AnswerEncoder, body: Body, contentType = 
     const held = candidates.find((x) => etagMatches(ifNoneMatch, x.etag));
     if (held) return new Response(null, { status: 304, headers: okHeaders(held.etag, contentType, cacheControl, BODY_VARY) });
   }
-  const answer = (i: number): Response | Promise<Response> => {
+  const answer = (i: number, busy: boolean): Response | Promise<Response> => {
     const chosen = candidates[i];
+    if (!chosen && busy) {
+      throw new ApiError('COMPRESSION_BUSY', 'the server is compressing as many answers as it allows; try again shortly, or accept identity', { 'retry-after': '1', vary: BODY_VARY });
+    }
     if (!chosen) throw new ApiError('ENCODING_NOT_ACCEPTABLE', 'none of the content codings in Accept-Encoding is available; accept identity, br or gzip', { vary: BODY_VARY });
-    const respond = (bytes: Uint8Array | null): Response | Promise<Response> => {
-      if (!bytes) return answer(i + 1);
+    const respond = (bytes: Variant): Response | Promise<Response> => {
+      if (!(bytes instanceof Uint8Array)) return answer(i + 1, busy || bytes === BUSY);
       // Content-Length here, not left to the server: Hono answers HEAD with these headers and no body.
       const headers: Record<string, string> = { ...okHeaders(chosen.etag, contentType, cacheControl, BODY_VARY), 'content-length': String(bytes.byteLength) };
       if (chosen.coding !== 'identity') headers['content-encoding'] = chosen.coding;
       return new Response(bytes, { status: 200, headers });
     };
-    // A variant made now may be declined when busy, if identity is still to come.
-    const bytes = encoder.bytes(body, chosen.coding, candidates.slice(i + 1).some((x) => x.coding === 'identity'));
+    const bytes = encoder.bytes(body, chosen.coding);
     return bytes instanceof Promise ? bytes.then(respond) : respond(bytes);
   };
-  return answer(0);
+  return answer(0, false);
 }
 
 /** A refusal in the one error shape, with the headers every error answer has. */

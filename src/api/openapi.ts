@@ -40,6 +40,10 @@ export function buildOpenApiDocument(publicUrl: string) {
     headers: { 'WWW-Authenticate': { schema: { type: 'string' }, description: '`Bearer realm="quire"`' } },
   };
   const notAcceptable = errorResponse('406 Accept-Encoding refuses identity and accepts no coding the answer has (br, gzip).', 'ENCODING_NOT_ACCEPTABLE');
+  const compressionBusy = {
+    ...errorResponse('503 Accept-Encoding refuses identity, and the answer is made at request time (a filtered page, a preview) while the server compresses as many as it allows: try again after Retry-After, or accept identity.', 'COMPRESSION_BUSY'),
+    headers: { 'Retry-After': { schema: { type: 'string' }, description: '`1`: seconds to wait before trying again.' } },
+  };
   const notModified = { description: '304 Not Modified: the If-None-Match validator still matches.', headers: cachingHeaders };
   const security = [{ bearerKey: [] }, { queryKey: [] }];
   const webhookHeaders = [
@@ -81,6 +85,7 @@ export function buildOpenApiDocument(publicUrl: string) {
             '400': errorResponse('400 A list parameter has an invalid value.', 'QUERY_INVALID'),
             '401': unauthorized,
             '406': notAcceptable,
+            '503': compressionBusy,
           },
         },
       },
@@ -99,6 +104,7 @@ export function buildOpenApiDocument(publicUrl: string) {
             '401': unauthorized,
             '404': errorResponse('404 No published article with this slug for the keyed site.', 'ARTICLE_NOT_FOUND'),
             '406': notAcceptable,
+            '503': compressionBusy,
           },
         },
       },
@@ -155,7 +161,7 @@ export function buildOpenApiDocument(publicUrl: string) {
           in: 'header',
           required: false,
           schema: { type: 'string' },
-          description: '`br` and `gzip` are served (stored compressed at build time), with q-values, `*` and `identity;q=0` as in RFC 9110. Without it, identity.',
+          description: '`br` and `gzip` are served (stored compressed at build time; a body made at request time is compressed then, a few at a time: past that, identity, or 503 `COMPRESSION_BUSY` when identity is refused), with q-values, `*` and `identity;q=0` as in RFC 9110. Without it, identity.',
         },
       },
       // Generated from the contract (src/contract/json-schemas.ts); a test keeps the copy current.

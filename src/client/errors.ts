@@ -8,7 +8,7 @@ export class QuireApiError extends Error {
   /** The API's code; null when the body was not the API's error shape (e.g. a proxy's 502 page). */
   readonly code: ApiErrorCode | null;
   readonly status: number;
-  /** Seconds to wait before trying again (`Retry-After`, sent with 503 CONTENT_UNAVAILABLE); null when not sent. */
+  /** Seconds to wait before trying again (`Retry-After`, sent with 503 CONTENT_UNAVAILABLE and COMPRESSION_BUSY); null when not sent. */
   readonly retryAfter: number | null;
   constructor(code: ApiErrorCode | null, status: number, message: string, retryAfter: number | null = null) {
     super(`${code ?? 'HTTP'} (${status}): ${message}`);

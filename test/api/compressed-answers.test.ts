@@ -7,6 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAnswerEncoder } from '../../src/api/answer-encoding.ts';
 import { createApiApp } from '../../src/api/app.ts';
 import { buildDist } from '../../src/build/build.ts';
 import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
@@ -22,6 +23,8 @@ const LONG = Array.from({ length: 30 }, (_, i) => `Paragraph ${i} says something
 
 let p: TempProject;
 let server: RunningServer;
+/** The same build, served by a server that makes no variant at request time (always at its cap). */
+let busyServer: RunningServer;
 let base: string;
 let key: string;
 let now = T0;
@@ -41,10 +44,12 @@ beforeAll(async () => {
   store.reload();
   server = await listen(createApiApp({ store, keyring, publicUrl: 'http://127.0.0.1', clock: () => now }), 0, '127.0.0.1');
   base = `http://127.0.0.1:${server.port}`;
+  busyServer = await listen(createApiApp({ store, keyring, publicUrl: 'http://127.0.0.1', clock: () => now, encoder: createAnswerEncoder({ maxInFlight: 0 }) }), 0, '127.0.0.1');
 }, 60_000);
 
 afterAll(async () => {
   await server?.close();
+  await busyServer?.close();
   p?.cleanup();
 });
 
@@ -56,9 +61,9 @@ interface Reply {
 }
 
 /** A request with exactly these headers (fetch would add and decode Accept-Encoding itself). */
-function request(pathname: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Reply> {
+function request(pathname: string, headers: Record<string, string> = {}, method = 'GET', to = base): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${pathname}`, { method, headers: { authorization: `Bearer ${key}`, ...headers }, agent: false }, (res) => {
+    const req = http.request(`${to}${pathname}`, { method, headers: { authorization: `Bearer ${key}`, ...headers }, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, raw: Buffer.concat(chunks) }));
@@ -245,5 +250,35 @@ describe('bodies made at request time', () => {
     // Everything is live now: the list served is the build's, with the build's variants.
     const br = await request('/v1/articles', { 'accept-encoding': 'br' });
     expect(br.raw.equals(fs.readFileSync(path.join(p.distDir, 'one/articles.json.br')))).toBe(true);
+  });
+});
+
+describe('when as many variants as allowed are being made', () => {
+  const busy = (pathname: string, headers: Record<string, string>, method = 'GET') => request(pathname, headers, method, `http://127.0.0.1:${busyServer.port}`);
+
+  it('answers a body made now 503 COMPRESSION_BUSY with Retry-After when identity is refused, for GET and HEAD', async () => {
+    for (const acceptEncoding of ['br, identity;q=0', 'br, gzip, identity;q=0', 'gzip, *;q=0']) {
+      for (const method of ['GET', 'HEAD']) {
+        const reply = await busy('/v1/articles?limit=4', { 'accept-encoding': acceptEncoding }, method);
+        expect(reply.status, `${method} ${acceptEncoding}`).toBe(503);
+        expect(reply.headers['retry-after']).toBe('1');
+        expect(reply.headers['cache-control']).toBe('no-store');
+        expect(reply.headers.vary).toBe('Accept-Encoding, Authorization');
+        expect(reply.headers['content-encoding']).toBeUndefined();
+        if (method === 'GET') expect(JSON.parse(reply.raw.toString()).error).toMatchObject({ status: 503, code: 'COMPRESSION_BUSY' });
+      }
+    }
+  });
+
+  it('answers identity when the request accepts it, stored variants as ever, and 406 when no coding could be had', async () => {
+    const identity = await busy('/v1/articles?limit=4', { 'accept-encoding': 'br, gzip' });
+    expect(identity.status).toBe(200);
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.raw.equals((await request('/v1/articles?limit=4')).raw)).toBe(true);
+    const stored = await busy('/v1/articles/long-1', { 'accept-encoding': 'br, identity;q=0' });
+    expect([stored.status, stored.headers['content-encoding']]).toEqual([200, 'br']);
+    const refused = await busy('/v1/articles?limit=4', { 'accept-encoding': 'zstd, identity;q=0' });
+    expect(refused.status).toBe(406);
+    expect(JSON.parse(refused.raw.toString()).error.code).toBe('ENCODING_NOT_ACCEPTABLE');
   });
 });
