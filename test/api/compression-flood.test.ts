@@ -42,7 +42,7 @@ beforeAll(async () => {
   }
   const result = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' });
   if (!result.ok) throw new Error(JSON.stringify(result.issues));
-  api = await startTestApiProcess(p.distDir);
+  api = await startTestApiProcess(p);
 }, 120_000);
 
 afterAll(async () => {
