@@ -1,34 +1,34 @@
-// The tests run on the Node major that .ci/use-node.sh installs and puts first on PATH: CI must not
-// pass on another line (say the machine's own Node) without anyone noticing.
+// The tests run on the Node that `npm install` brings along in a checkout (node-<os>-<arch>, the
+// optional dependencies of the dev dependency scripts/node, linked first on every npm script's
+// PATH): CI must not pass on another line (say the machine's own Node) without anyone noticing.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isSupportedNode } from '../../bin/node-check.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-
-function pinnedNodeVersion(): string {
-  const script = fs.readFileSync(path.join(ROOT, '.ci', 'use-node.sh'), 'utf8');
-  const match = /^NODE_VERSION=(\d+\.\d+\.\d+)$/m.exec(script);
-  if (!match) throw new Error('.ci/use-node.sh: no NODE_VERSION=<major>.<minor>.<patch> line');
-  return match[1]!;
-}
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string }; devDependencies: Record<string, string> };
+const nodePkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'scripts', 'node', 'package.json'), 'utf8')) as { optionalDependencies: Record<string, string> };
+const platformPackage = `node-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
 
 describe('the Node line', () => {
-  it('is the major .ci/use-node.sh pins, for the tests and for the `node` that npm scripts run', () => {
-    const pinned = pinnedNodeVersion();
-    const major = (version: string) => version.split('.')[0];
-    expect(major(process.versions.node), `tests run on Node ${process.versions.node}; .ci/use-node.sh pins ${pinned}`).toBe(major(pinned));
-    const onPath = execFileSync('node', ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim();
-    expect(major(onPath), `\`node\` on PATH is ${onPath}; .ci/use-node.sh pins ${pinned}`).toBe(major(pinned));
+  it('every platform package brings the same Node, one Quire supports, and only to a checkout', () => {
+    expect(pkg.devDependencies['quire-node']).toBe('file:scripts/node');
+    expect(JSON.stringify(pkg)).not.toMatch(/"node-(linux|win|darwin)-/); // never to a content repository that installs Quire
+    const versions = new Set(Object.entries(nodePkg.optionalDependencies).filter(([name]) => /^node-(linux|win|darwin)-/.test(name)).map(([, v]) => v));
+    expect(versions.size).toBe(1);
+    const [version] = [...versions] as [string];
+    expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(isSupportedNode(version)).toBe(true);
+    // engines says the same floor as bin/node-check.js
+    expect(pkg.engines.node).toBe('>=22.12');
   });
 
-  it('is allowed by package.json engines (the pinned version is not below its lower bound)', () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
-    const floor = /^>=(\d+)\.(\d+)$/.exec(pkg.engines.node);
-    expect(floor, `engines.node "${pkg.engines.node}" is not ">=<major>.<minor>"`).not.toBeNull();
-    const [major, minor] = pinnedNodeVersion().split('.').map(Number) as [number, number];
-    const [floorMajor, floorMinor] = [Number(floor![1]), Number(floor![2])];
-    expect(major > floorMajor || (major === floorMajor && minor >= floorMinor)).toBe(true);
+  it.skipIf(!(platformPackage in nodePkg.optionalDependencies))('the tests and the `node` that npm scripts run are that Node', () => {
+    const brought = nodePkg.optionalDependencies[platformPackage]!;
+    expect(process.versions.node, `tests run on Node ${process.versions.node}; npm install brings ${brought}`).toBe(brought);
+    const onPath = execFileSync('node', ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim();
+    expect(onPath, `\`node\` on PATH is ${onPath}; npm install brings ${brought}`).toBe(brought);
   });
 });
