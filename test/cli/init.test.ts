@@ -29,6 +29,9 @@ describe('quire init', () => {
     const init = await runCli(['init'], env(root), root);
     expect(init.stderr).toBe('');
     expect(init.code).toBe(0);
+    // The next steps as README has them: `--no`, so npx never runs the registry's unrelated `quire`.
+    expect(init.stdout).toContain('npx --no quire build');
+    expect(init.stdout).not.toMatch(/npx quire/);
     const build = await runCli(['build'], env(root), root);
     expect(build.stderr).toBe(''); // no problem, not even a warning
     expect(build.code).toBe(0);
@@ -45,7 +48,7 @@ describe('quire init', () => {
     // The workflow is valid YAML whose job installs from the lock file and builds with the installed Quire.
     const workflow = parse(fs.readFileSync(path.join(root, '.github', 'workflows', 'quire.yml'), 'utf8')) as { jobs: Record<string, { steps: { run?: string }[] }> };
     expect(Object.keys(workflow.jobs)).toEqual(['build']);
-    expect(workflow.jobs.build!.steps.flatMap((s) => (s.run ? [s.run] : []))).toEqual(['npm ci', 'npx quire build']);
+    expect(workflow.jobs.build!.steps.flatMap((s) => (s.run ? [s.run] : []))).toEqual(['npm ci', 'npx --no quire build']);
   });
 
   it('writes into the directory named, made if missing, with the site id given', async () => {

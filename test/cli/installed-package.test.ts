@@ -73,6 +73,12 @@ async function expectSignInPage(port: string): Promise<void> {
 const quire = (...args: string[]) => run(NPX, ['--no', 'quire', ...args], repo);
 
 describe('Quire installed into a content repository', () => {
+  it('leaves git clean in this checkout: the tarball `npm pack` writes here is ignored', () => {
+    const name = `quire-${JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version}.tgz`;
+    // check-ignore exits 0 when the path is ignored (it need not exist).
+    expect(execFileSync('git', ['-C', ROOT, 'check-ignore', '--no-index', name], { encoding: 'utf8' }).trim()).toBe(name);
+  });
+
   it('ships the CLI, the built kits and nothing of its own repository (tests, content, scripts)', () => {
     const pkg = path.join(repo, 'node_modules', 'quire');
     expect(fs.readdirSync(pkg).sort()).toEqual(['README.md', 'astro', 'bin', 'client', 'package.json', 'receiver', 'src', 'tsconfig.json']);

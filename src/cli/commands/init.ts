@@ -60,8 +60,8 @@ export function runInit({ out, err }: Pick<CliContext, 'out' | 'err'>, opts: Ini
   out('');
   out(`A content repository with the site "${opts.site}". Next:`);
   if (cd) out(`  cd ${cd}`);
-  out('  npx quire build      check and compile content/ into dist/');
-  out('  npx quire start      serve the Content API; it prints each site\'s key');
+  out('  npx --no quire build      check and compile content/ into dist/');
+  out('  npx --no quire start      serve the Content API; it prints each site\'s key');
   out(`Edit content/${opts.site}/site.yaml first: its url is where your site shows the articles.`);
   return 0;
 }
