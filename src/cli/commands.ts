@@ -10,12 +10,14 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'init',
     summary: 'make a new content repository: one site, an author, a first article, .gitignore, a CI workflow',
     usage: ['init [<dir>] [--site <id>]'],
-    options: { site: { type: 'string', value: 'id', help: 'the id of the first site, its folder under content/ (default my-site)' } },
+    options: { site: { type: 'string', value: 'id', help: 'the id of the first site, its folder under content/ (default my-site); where content/ is already: the site to add' } },
     positionals: { max: 1 },
     notes: [
       'Writes into <dir> (default: the current directory): content/<id>/, .github/workflows/quire.yml',
       'and a .gitignore for .quire/, dist/ and .dist.work/ (an existing .gitignore gets the lines it lacks).',
       'Never overwrites: if content/ or the workflow file is there already, it writes nothing.',
+      'In a repository that has content/ already, --site <id> adds that site (content/<id>/: its site.yaml,',
+      'an author, a first article) and changes nothing else; a site that exists is refused (SITE_EXISTS).',
     ],
   },
   {

@@ -83,6 +83,11 @@ jobs:
 
 /** The files of a new content repository whose one site is `siteId`; `today` dates the first article. */
 export function templateFiles(siteId: string, today: Date): TemplateFile[] {
+  return [...siteFiles(siteId, today), { path: '.github/workflows/quire.yml', text: WORKFLOW }];
+}
+
+/** One site's files: its site.yaml, an author and a first article (`quire init --site` adds these alone). */
+export function siteFiles(siteId: string, today: Date): TemplateFile[] {
   const site = `content/${siteId}`;
   return [
     {
@@ -124,6 +129,5 @@ export function templateFiles(siteId: string, today: Date): TemplateFile[] {
         '',
       ].join('\n'),
     },
-    { path: '.github/workflows/quire.yml', text: WORKFLOW },
   ];
 }

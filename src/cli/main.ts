@@ -90,7 +90,7 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
   if (ctx.config.databaseUrl !== null && STATE_COMMANDS.has(spec.name)) await ctx.app.state().ready();
   switch (spec.name) {
     case 'init':
-      return (await import('./commands/init.ts')).runInit(ctx, { dir: positionals[0] ?? '.', site: values.string('site') ?? 'my-site', now: new Date() });
+      return (await import('./commands/init.ts')).runInit(ctx, { dir: positionals[0] ?? '.', site: values.string('site') ?? null, now: new Date() });
     case 'build':
       return (await import('./commands/build.ts')).runBuild(ctx);
     case 'start':

@@ -90,6 +90,49 @@ describe('quire init', () => {
     for (const line of ['/.quire/', '/.dist.*', 'node_modules/', '.env']) expect(lines).toContain(line);
   });
 
+  it('adds a site to a repository that has content/ already, and changes nothing else', async () => {
+    const root = freshRepo();
+    expect((await runCli(['init'], env(root), root)).code).toBe(0);
+    git(root, 'add', '-A');
+    git(root, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'first site');
+
+    const r = await runCli(['init', '--site', 'second-site'], env(root), root);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Added the site "second-site"');
+    expect(r.stdout).toContain('npx --no quire keys --site second-site');
+    // Only new files, all in the new site's folder: nothing tracked was changed.
+    expect(git(root, 'status', '--porcelain', '--untracked-files=all').trim().split('\n').sort()).toEqual([
+      '?? content/second-site/articles/hello-world.md',
+      '?? content/second-site/authors/editor.yaml',
+      '?? content/second-site/site.yaml',
+    ]);
+    const build = await runCli(['build'], env(root), root);
+    expect(build.stderr).toBe('');
+    expect(build.stdout).toMatch(/^Built 2 published articles \(0 drafts\) in 2 sites/);
+    expect(fs.existsSync(path.join(root, 'dist', 'second-site', 'articles', 'hello-world.json'))).toBe(true);
+  });
+
+  it('refuses to add a site that is there already, or without --site says how to add one', async () => {
+    const root = freshRepo();
+    expect((await runCli(['init'], env(root), root)).code).toBe(0);
+    const siteYaml = path.join(root, 'content', 'my-site', 'site.yaml');
+    fs.writeFileSync(siteYaml, 'name: Mine\nlang: en\nurl: https://mine.example\n');
+    const again = await runCli(['init', '--site', 'my-site'], env(root), root);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/the site "my-site" exists; nothing was written\.\s+\[SITE_EXISTS\]/);
+    expect(fs.readFileSync(siteYaml, 'utf8')).toBe('name: Mine\nlang: en\nurl: https://mine.example\n');
+
+    const bare = await runCli(['init'], env(root), root);
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain('To add a site to it: quire init --site <id>');
+
+    const bad = await runCli(['init', '--site', 'Second Site'], env(root), root);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('"Second Site" is not a site id');
+    expect(fs.readdirSync(path.join(root, 'content'))).toEqual(['my-site']);
+  });
+
   it('refuses a site id that is not one, before writing anything', async () => {
     const root = freshRepo();
     const r = await runCli(['init', '--site', 'My Site'], env(root), root);
