@@ -7,6 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { verifyWebhook } from '../../src/receiver/verify-webhook.ts';
+import { startHttpsReceiver, testPki } from '../helpers/https-receiver.ts';
 import { startProgram } from '../helpers/run-cli.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -27,9 +30,9 @@ function npmEnv(): Record<string, string> {
   return { ...env, PATH: `${NODE_BIN}${path.delimiter}${process.env.PATH ?? ''}` };
 }
 
-function run(command: string, args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
+function run(command: string, args: string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: npmEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: { ...npmEnv(), ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -62,6 +65,16 @@ afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
+/** The `file:` paths package.json and package-lock.json install from that are not files inside `dir`. */
+function fileSpecsOutside(dir: string): string[] {
+  const specs = [fs.readFileSync(path.join(dir, 'package.json'), 'utf8'), fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8')].flatMap((text) => [...text.matchAll(/"file:([^"]+)"/g)].map((m) => m[1]!));
+  expect(specs.length).toBeGreaterThan(0);
+  return specs.filter((spec) => {
+    const file = path.resolve(dir, spec);
+    return path.relative(dir, file).startsWith('..') || !fs.existsSync(file);
+  });
+}
+
 async function expectSignInPage(port: string): Promise<void> {
   const res = await fetch(`http://127.0.0.1:${port}/admin/sign-in`);
   expect(res.status).toBe(200);
@@ -92,7 +105,9 @@ describe('Quire installed into a content repository', () => {
   });
 
   it('runs init, build and start there, on the repository\'s own content, dist/ and state', async () => {
-    await quire('init');
+    const init = await quire('init');
+    // Installed from ../pack/: init keeps the tarball in the repository, for a clone's npm ci.
+    expect(init.stdout).toContain('to vendor/quire-0.1.0.tgz: package.json and package-lock.json now install Quire from file:vendor/quire-0.1.0.tgz');
     const build = await quire('build');
     expect(build.stdout).toMatch(/^Built 1 published article/);
 
@@ -134,8 +149,43 @@ describe('Quire installed into a content repository', () => {
       'content/my-site/articles/hello-world.md',
       'content/my-site/authors/editor.yaml',
       'content/my-site/site.yaml',
+      'vendor/quire-0.1.0.tgz',
     ]);
   }, 90_000);
+
+  it('passes the workflow init wrote in a fresh clone: npm ci and the build job, then a publish to a receiver', async () => {
+    execFileSync('git', ['-C', repo, 'add', '-A']);
+    execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'content repository']);
+    // An empty folder of its own, as CI's checkout: nothing beside it (no ../pack/).
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-clone-'));
+    const receiver = await startHttpsReceiver();
+    try {
+      const clone = path.join(elsewhere, 'clone');
+      execFileSync('git', ['clone', '-q', repo, clone]);
+      const workflow = parse(fs.readFileSync(path.join(clone, '.github', 'workflows', 'quire.yml'), 'utf8')) as { jobs: { build: { steps: { run?: string }[] } } };
+      const steps = workflow.jobs.build.steps.flatMap((s) => (s.run ? [s.run] : []));
+      expect(steps).toEqual(['npm ci', 'npx --no quire build']);
+      // What a CI machine's npm ci reads: every `file:` the lock names must be in the clone (npm's
+      // cache on this machine holds the tarball by its integrity, and would hide one that is not).
+      expect(fileSpecsOutside(clone)).toEqual([]);
+      // Each step as the runner runs it, in a shell; dependencies from npm's cache when it has them.
+      const results = [];
+      for (const step of steps) results.push(await run('sh', ['-c', step], clone, { npm_config_prefer_offline: 'true' }));
+      expect(results[1]!.stdout).toMatch(/^Built 1 published article/);
+
+      // The commented publish job's step, against a local HTTPS receiver.
+      const secret = 'a-receiver-secret-0123456789abcdef';
+      receiver.respond((req) => (verifyWebhook(req.rawBody, req.headers, secret).ok ? { status: 200 } : { status: 401 }));
+      const local = { QUIRE_ALLOW_PRIVATE_TARGETS: '1', NODE_EXTRA_CA_CERTS: (await testPki()).caFile };
+      await run(NPX, ['--no', 'quire', 'webhook', 'set', 'my-site', '--url', `${receiver.url}/hooks/quire`, '--secret', secret], clone, local);
+      const published = await run('sh', ['-c', 'npx --no quire publish'], clone, local);
+      expect(published.stdout).toMatch(/delivered/i);
+      expect(receiver.requests.map((r) => [r.headers['x-quire-event'], (JSON.parse(r.rawBody.toString()) as { article: { slug: string } }).article.slug])).toEqual([['published', 'hello-world']]);
+    } finally {
+      await receiver.close();
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it('serves the Publishing app from the TypeScript sources when the CLI cannot be bundled', async () => {
     // A file where the bundle cache's folder belongs: bundling fails, bin/quire.js runs the sources through tsx.

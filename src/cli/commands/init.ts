@@ -1,6 +1,7 @@
 // `quire init [dir]`: a new content repository from init-template.ts. Never overwrites: when
 // content/ or a file it would write is there already, it writes nothing. An existing .gitignore
-// is kept and gets only the lines it lacks, so state and build output stay out of git.
+// is kept and gets only the lines it lacks, so state and build output stay out of git. Quire
+// installed from a tarball outside the repository is brought into vendor/ (vendor-tarball.ts).
 // `quire init --site <id>` in a repository that has content/ already adds that one site.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { SITE_ID } from '../../content/model.ts';
 import { withCode } from '../../problems/problem.ts';
 import { refuseCommandLine, type CliContext } from '../context.ts';
 import { GITIGNORE_LINES, gitignoreText, siteFiles, templateFiles, type TemplateFile } from '../init-template.ts';
+import { vendorQuireTarball } from '../vendor-tarball.ts';
 
 export interface InitOptions {
   dir: string;
@@ -58,6 +60,15 @@ export function runInit({ out, err }: Pick<CliContext, 'out' | 'err'>, opts: Ini
       fs.appendFileSync(gitignore, `${separator}${block.join('\n')}\n`);
       out(`  added  ${missing.map((m) => m.line).join(' ')} to .gitignore`);
     }
+  }
+  // The workflow's `npm ci` runs in a fresh clone: Quire must install from what the repository holds.
+  const vendored = vendorQuireTarball(root);
+  if (vendored.kind === 'vendored') {
+    out(`  copied ${vendored.from} to ${vendored.to}: package.json and package-lock.json now install Quire from ${vendored.spec}`);
+    out(`         (commit ${vendored.to}: a fresh clone's npm ci, the workflow's, installs Quire from it)`);
+  } else if (vendored.kind === 'not-clonable') {
+    err(withCode(`quire init: warning: ${vendored.reason}; a fresh clone cannot install Quire, so the workflow's npm ci would fail`, 'INSTALL_NOT_CLONABLE'));
+    err('Copy the tarball into vendor/ and `npm install ./vendor/<its name>`, or install Quire from a git URL.');
   }
   out('');
   out(`A content repository with the site "${siteId}". Next:`);
