@@ -185,6 +185,23 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
   },
   {
+    name: 'edge',
+    summary: 'run the edge Worker locally under workerd on the current build; --init: a wrangler.toml to deploy it (npm run edge)',
+    usage: ['edge [--port <n>]', 'edge --init'],
+    options: {
+      port: { type: 'integer', value: 'n', help: 'listen on this port of 127.0.0.1 (default 8788; 0: any free port)', min: 0, max: 65_535 },
+      init: { type: 'boolean', help: 'write wrangler.toml here, for `npx wrangler deploy` of the installed Quire\'s Worker; runs nothing' },
+    },
+    positionals: { max: 0 },
+    notes: [
+      'Serves the current build (dist/) from a local R2 bucket, filled by the same code as `quire deploy`,',
+      'and deploys it there again when dist/ is rebuilt; keys are those of `quire keys` (QUIRE_SECRET or',
+      'the state dir\'s secret). Needs Miniflare in the repository (npm install --save-dev miniflare@4; it',
+      'brings workerd), which Quire does not install: EDGE_RUNTIME_MISSING says so.',
+      '--init never overwrites a wrangler.toml; it prints the deploy steps.',
+    ],
+  },
+  {
     name: 'deploy',
     summary: 'publish the current build to S3-compatible storage for the edge Worker (npm run deploy)',
     usage: ['deploy [--dry-run] [--keep-hours <n>] [--concurrency <n>]'],

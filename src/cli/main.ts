@@ -156,6 +156,12 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
         return refuseCommandLine(err, `quire state: ${why}\n${helpText(spec)}`);
       }
       return (await import('./commands/state.ts')).runStateBackup(ctx, { target: positionals[1], force: values.flag('force') });
+    case 'edge':
+      if (values.flag('init')) {
+        if (values.integer('port') !== undefined) return refuseCommandLine(err, `quire edge --init: writes wrangler.toml and runs nothing; it takes no --port\n${helpText(spec)}`);
+        return (await import('./commands/edge.ts')).runEdgeInit(ctx, process.cwd());
+      }
+      return (await import('./commands/edge.ts')).runEdge(ctx, { port: values.integer('port') ?? 8788 });
     case 'deploy':
       return (await import('./commands/deploy.ts')).runDeploy(ctx, { dryRun: values.flag('dry-run'), keepHours: values.integer('keep-hours') ?? 24, concurrency: values.integer('concurrency') ?? 16 });
     case 'mcp':

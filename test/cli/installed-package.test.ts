@@ -1,7 +1,8 @@
 // Quire as a dependency of a content repository: `npm pack` this checkout, install the tarball
 // into a fresh git repository, and run `quire init`, `build` and `start` there. Content, dist/
 // and state must be the repository's; nothing is written into the installed package but the
-// CLI's bundle cache; `git add -A` stages no secret and no build output.
+// CLI's bundle cache; `git add -A` stages no secret and no build output. A fresh clone passes
+// the workflow init wrote; `quire edge` runs the installed package's Worker.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -184,6 +185,37 @@ describe('Quire installed into a content repository', () => {
     } finally {
       await receiver.close();
       fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it('runs the edge Worker of the installed package (`quire edge`, with Miniflare installed) and writes the wrangler.toml that deploys it', async () => {
+    // Miniflare (and workerd) is not a dependency of Quire: without it, a problem says what to install.
+    await expect(quire('edge', '--port', '0')).rejects.toThrow(/npm install --save-dev miniflare@4\s+\[EDGE_RUNTIME_MISSING\]/);
+
+    const init = await quire('edge', '--init');
+    expect(init.stdout).toContain('made   wrangler.toml (main = "node_modules/quire/src/edge/worker.ts"');
+    expect(init.stdout).toContain('npx wrangler deploy');
+    const toml = fs.readFileSync(path.join(repo, 'wrangler.toml'), 'utf8');
+    const main = /^main = "([^"]+)"$/m.exec(toml)![1]!;
+    expect(fs.existsSync(path.join(repo, main))).toBe(true);
+    expect(toml).toMatch(/^binding = "QUIRE_EXPORT"$/m);
+    await expect(quire('edge', '--init')).rejects.toThrow(/wrangler\.toml is there already; nothing was written/);
+    expect(fs.readFileSync(path.join(repo, 'wrangler.toml'), 'utf8')).toBe(toml);
+
+    // The version this checkout tests with, from npm's cache.
+    const miniflare = (JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'miniflare', 'package.json'), 'utf8')) as { version: string }).version;
+    await run(NPM, ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', `miniflare@${miniflare}`], repo);
+    const { key } = (JSON.parse((await quire('keys', '--json')).stdout) as { key: string }[])[0]!;
+    const bin = path.join(repo, 'node_modules', '.bin', 'quire');
+    const edge = await startProgram(process.execPath, [bin, 'edge', '--port', '0'], {}, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 90_000, repo);
+    try {
+      expect(edge.output()).toMatch(/deployed build \S+ to the local bucket: \d+ objects uploaded/);
+      const res = await fetch(`${edge.match[1]}/v1/articles/hello-world`, { headers: { authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { title: string }).title).toBe('Hello, world');
+      expect((await fetch(`${edge.match[1]}/v1/articles/hello-world`)).status).toBe(401);
+    } finally {
+      await edge.stop();
     }
   }, 180_000);
 

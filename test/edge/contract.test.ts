@@ -10,7 +10,7 @@ import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
 import { createKeyring, type Keyring } from '../../src/keys/api-keys.ts';
 import { openKeyGenerations, type KeyGenerationFile } from '../../src/keys/key-generations.ts';
 import { listen, type RunningServer } from '../../src/server/serve.ts';
-import { startLocalEdge, type LocalEdge } from '../../scripts/edge/local-edge.ts';
+import { startLocalEdge, type LocalEdge } from '../../src/deploy/local-edge.ts';
 import { TEST_SECRET } from '../helpers/api-server.ts';
 import { article, type TempProject } from '../helpers/temp-content.ts';
 import { buildTwoSites } from '../api/fixture.ts';
