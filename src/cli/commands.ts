@@ -18,6 +18,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       'Never overwrites: if content/ or the workflow file is there already, it writes nothing.',
       'In a repository that has content/ already, --site <id> adds that site (content/<id>/: its site.yaml,',
       'an author, a first article) and changes nothing else; a site that exists is refused (SITE_EXISTS).',
+      'When package.json installs Quire from a tarball outside the repository (file:../…), a fresh clone',
+      'could not install it: init copies it into vendor/ and points package.json and package-lock.json at it.',
     ],
   },
   {
