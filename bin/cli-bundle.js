@@ -22,7 +22,9 @@ export const BUNDLE_OPTIONS = {
   format: 'esm',
   platform: 'node',
   target: 'node22', // package.json engines
-  external: ['better-sqlite3'], // a native addon: loaded from node_modules as installed
+  // Loaded from node_modules as installed: a native addon; esbuild, whose API runs its own binary;
+  // Miniflare (`quire edge`), which the content repository installs if it wants it.
+  external: ['better-sqlite3', 'esbuild', 'miniflare'],
   // CommonJS dependencies call require(); an ES module bundle has to provide one.
   banner: { js: "import { createRequire as __quireRequire } from 'node:module'; const require = __quireRequire(import.meta.url);" },
   logLevel: 'silent',

@@ -16,7 +16,8 @@ import { readManifest } from '../../src/dist/local-dist.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { listen } from '../../src/server/serve.ts';
 import { Miniflare } from 'miniflare';
-import { startLocalEdge, wranglerSettings } from '../edge/local-edge.ts';
+import { startLocalEdge } from '../../src/deploy/local-edge.ts';
+import { WORKER_COMPATIBILITY_DATE } from '../../src/deploy/worker-bundle.ts';
 import { run, type Load } from './api.ts';
 import { editArticle, writeCorpus } from './corpus.ts';
 
@@ -52,7 +53,7 @@ export async function benchEdge(count = 1000, rounds = 3, seconds = 5): Promise<
     ];
     const rows: EdgeRow[] = [];
     // The runtime's own ceiling on this path: a Worker that answers a constant, under the same Miniflare.
-    const hello = new Miniflare({ modules: true, script: HELLO_WORKER, compatibilityDate: wranglerSettings().compatibilityDate, host: '127.0.0.1', port: 0 });
+    const hello = new Miniflare({ modules: true, script: HELLO_WORKER, compatibilityDate: WORKER_COMPATIBILITY_DATE, host: '127.0.0.1', port: 0 });
     const helloUrl = (await hello.ready).href;
     try {
       const got = { node: [] as Load[], edge: [] as Load[] };

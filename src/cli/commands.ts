@@ -10,12 +10,16 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'init',
     summary: 'make a new content repository: one site, an author, a first article, .gitignore, a CI workflow',
     usage: ['init [<dir>] [--site <id>]'],
-    options: { site: { type: 'string', value: 'id', help: 'the id of the first site, its folder under content/ (default my-site)' } },
+    options: { site: { type: 'string', value: 'id', help: 'the id of the first site, its folder under content/ (default my-site); where content/ is already: the site to add' } },
     positionals: { max: 1 },
     notes: [
       'Writes into <dir> (default: the current directory): content/<id>/, .github/workflows/quire.yml',
       'and a .gitignore for .quire/, dist/ and .dist.work/ (an existing .gitignore gets the lines it lacks).',
       'Never overwrites: if content/ or the workflow file is there already, it writes nothing.',
+      'In a repository that has content/ already, --site <id> adds that site (content/<id>/: its site.yaml,',
+      'an author, a first article) and changes nothing else; a site that exists is refused (SITE_EXISTS).',
+      'When package.json installs Quire from a tarball outside the repository (file:../…), a fresh clone',
+      'could not install it: init copies it into vendor/ and points package.json and package-lock.json at it.',
     ],
   },
   {
@@ -182,6 +186,23 @@ export const COMMANDS: readonly CommandSpec[] = [
       'The link is the site.yaml previewUrl with {slug} and {token} filled in. The token is signed',
       'with the site\'s preview key, for this article only; the site checks it with verifyPreviewToken',
       'from the receiver kit. Rotating the preview key (`quire keys rotate <site> --preview`) ends every link.',
+    ],
+  },
+  {
+    name: 'edge',
+    summary: 'run the edge Worker locally under workerd on the current build; --init: a wrangler.toml to deploy it (npm run edge)',
+    usage: ['edge [--port <n>]', 'edge --init'],
+    options: {
+      port: { type: 'integer', value: 'n', help: 'listen on this port of 127.0.0.1 (default 8788; 0: any free port)', min: 0, max: 65_535 },
+      init: { type: 'boolean', help: 'write wrangler.toml here, for `npx wrangler deploy` of the installed Quire\'s Worker; runs nothing' },
+    },
+    positionals: { max: 0 },
+    notes: [
+      'Serves the current build (dist/) from a local R2 bucket, filled by the same code as `quire deploy`,',
+      'and deploys it there again when dist/ is rebuilt; keys are those of `quire keys` (QUIRE_SECRET or',
+      'the state dir\'s secret). Needs Miniflare in the repository (npm install --save-dev miniflare@4; it',
+      'brings workerd), which Quire does not install: EDGE_RUNTIME_MISSING says so.',
+      '--init never overwrites a wrangler.toml; it prints the deploy steps.',
     ],
   },
   {

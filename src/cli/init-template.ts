@@ -32,7 +32,8 @@ export function gitignoreText(): string {
 
 const WORKFLOW = `# Builds the content on every push, so a broken article fails the check, not the site.
 # Quire is installed from this repository's package.json and lock file (\`npm ci\`), and
-# \`npx quire\` runs that installed copy.
+# \`npx --no quire\` runs that installed copy (\`--no\`: never a package of that name from the
+# registry, which is not Quire).
 name: quire
 
 on:
@@ -51,10 +52,10 @@ jobs:
           node-version: 24
           cache: npm
       - run: npm ci
-      - run: npx quire build
+      - run: npx --no quire build
 
-  # To send webhooks to your sites from CI instead, replace \`npx quire build\` with
-  # \`npx quire publish\` on the main branch only. Publishing needs what \`quire start\` and
+  # To send webhooks to your sites from CI instead, replace \`npx --no quire build\` with
+  # \`npx --no quire publish\` on the main branch only. Publishing needs what \`quire start\` and
   # \`quire webhook set\` keep in the state dir (.quire/, never committed): the receivers and
   # their secrets, and what was already sent. So give it
   #   - QUIRE_SECRET: the same server secret as your server (a repository secret), and
@@ -77,11 +78,16 @@ jobs:
   #           node-version: 24
   #           cache: npm
   #       - run: npm ci
-  #       - run: npx quire publish
+  #       - run: npx --no quire publish
 `;
 
 /** The files of a new content repository whose one site is `siteId`; `today` dates the first article. */
 export function templateFiles(siteId: string, today: Date): TemplateFile[] {
+  return [...siteFiles(siteId, today), { path: '.github/workflows/quire.yml', text: WORKFLOW }];
+}
+
+/** One site's files: its site.yaml, an author and a first article (`quire init --site` adds these alone). */
+export function siteFiles(siteId: string, today: Date): TemplateFile[] {
   const site = `content/${siteId}`;
   return [
     {
@@ -119,10 +125,9 @@ export function templateFiles(siteId: string, today: Date): TemplateFile[] {
         '',
         '- Set `status: draft` on an article to keep it out of the API.',
         '- Put images in `images/` and use them as `![alt](../images/photo.png)`.',
-        '- Run `npx quire start` and read this article from the Content API.',
+        '- Run `npx --no quire start` and read this article from the Content API.',
         '',
       ].join('\n'),
     },
-    { path: '.github/workflows/quire.yml', text: WORKFLOW },
   ];
 }

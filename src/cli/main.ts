@@ -90,7 +90,7 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
   if (ctx.config.databaseUrl !== null && STATE_COMMANDS.has(spec.name)) await ctx.app.state().ready();
   switch (spec.name) {
     case 'init':
-      return (await import('./commands/init.ts')).runInit(ctx, { dir: positionals[0] ?? '.', site: values.string('site') ?? 'my-site', now: new Date() });
+      return (await import('./commands/init.ts')).runInit(ctx, { dir: positionals[0] ?? '.', site: values.string('site') ?? null, now: new Date() });
     case 'build':
       return (await import('./commands/build.ts')).runBuild(ctx);
     case 'start':
@@ -162,6 +162,12 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
         return refuseCommandLine(err, `quire state: ${why}\n${helpText(spec)}`);
       }
       return (await import('./commands/state.ts')).runStateBackup(ctx, { target: positionals[1], force: values.flag('force') });
+    case 'edge':
+      if (values.flag('init')) {
+        if (values.integer('port') !== undefined) return refuseCommandLine(err, `quire edge --init: writes wrangler.toml and runs nothing; it takes no --port\n${helpText(spec)}`);
+        return (await import('./commands/edge.ts')).runEdgeInit(ctx, process.cwd());
+      }
+      return (await import('./commands/edge.ts')).runEdge(ctx, { port: values.integer('port') ?? 8788 });
     case 'deploy':
       return (await import('./commands/deploy.ts')).runDeploy(ctx, { dryRun: values.flag('dry-run'), keepHours: values.integer('keep-hours') ?? 24, concurrency: values.integer('concurrency') ?? 16 });
     case 'mcp':

@@ -1,5 +1,5 @@
 // The ObjectStore of an R2 bucket binding (its Workers API, as Miniflare hands it to Node): how
-// the local edge (`npm run edge`) fills its bucket through the same deploy as `quire deploy`.
+// the local edge (`quire edge`, `npm run edge`) fills its bucket through the same deploy as `quire deploy`.
 import type { ObjectStore, StoredObject } from './object-store.ts';
 
 /** The part of an R2 bucket binding a deploy uses. */

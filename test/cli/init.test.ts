@@ -29,6 +29,9 @@ describe('quire init', () => {
     const init = await runCli(['init'], env(root), root);
     expect(init.stderr).toBe('');
     expect(init.code).toBe(0);
+    // The next steps as README has them: `--no`, so npx never runs the registry's unrelated `quire`.
+    expect(init.stdout).toContain('npx --no quire build');
+    expect(init.stdout).not.toMatch(/npx quire/);
     const build = await runCli(['build'], env(root), root);
     expect(build.stderr).toBe(''); // no problem, not even a warning
     expect(build.code).toBe(0);
@@ -45,7 +48,7 @@ describe('quire init', () => {
     // The workflow is valid YAML whose job installs from the lock file and builds with the installed Quire.
     const workflow = parse(fs.readFileSync(path.join(root, '.github', 'workflows', 'quire.yml'), 'utf8')) as { jobs: Record<string, { steps: { run?: string }[] }> };
     expect(Object.keys(workflow.jobs)).toEqual(['build']);
-    expect(workflow.jobs.build!.steps.flatMap((s) => (s.run ? [s.run] : []))).toEqual(['npm ci', 'npx quire build']);
+    expect(workflow.jobs.build!.steps.flatMap((s) => (s.run ? [s.run] : []))).toEqual(['npm ci', 'npx --no quire build']);
   });
 
   it('writes into the directory named, made if missing, with the site id given', async () => {
@@ -85,6 +88,49 @@ describe('quire init', () => {
     expect(lines.slice(0, 2)).toEqual(['*.log', '/dist/']);
     expect(lines.filter((l) => l === '/dist/')).toHaveLength(1);
     for (const line of ['/.quire/', '/.dist.*', 'node_modules/', '.env']) expect(lines).toContain(line);
+  });
+
+  it('adds a site to a repository that has content/ already, and changes nothing else', async () => {
+    const root = freshRepo();
+    expect((await runCli(['init'], env(root), root)).code).toBe(0);
+    git(root, 'add', '-A');
+    git(root, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'first site');
+
+    const r = await runCli(['init', '--site', 'second-site'], env(root), root);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Added the site "second-site"');
+    expect(r.stdout).toContain('npx --no quire keys --site second-site');
+    // Only new files, all in the new site's folder: nothing tracked was changed.
+    expect(git(root, 'status', '--porcelain', '--untracked-files=all').trim().split('\n').sort()).toEqual([
+      '?? content/second-site/articles/hello-world.md',
+      '?? content/second-site/authors/editor.yaml',
+      '?? content/second-site/site.yaml',
+    ]);
+    const build = await runCli(['build'], env(root), root);
+    expect(build.stderr).toBe('');
+    expect(build.stdout).toMatch(/^Built 2 published articles \(0 drafts\) in 2 sites/);
+    expect(fs.existsSync(path.join(root, 'dist', 'second-site', 'articles', 'hello-world.json'))).toBe(true);
+  });
+
+  it('refuses to add a site that is there already, or without --site says how to add one', async () => {
+    const root = freshRepo();
+    expect((await runCli(['init'], env(root), root)).code).toBe(0);
+    const siteYaml = path.join(root, 'content', 'my-site', 'site.yaml');
+    fs.writeFileSync(siteYaml, 'name: Mine\nlang: en\nurl: https://mine.example\n');
+    const again = await runCli(['init', '--site', 'my-site'], env(root), root);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/the site "my-site" exists; nothing was written\.\s+\[SITE_EXISTS\]/);
+    expect(fs.readFileSync(siteYaml, 'utf8')).toBe('name: Mine\nlang: en\nurl: https://mine.example\n');
+
+    const bare = await runCli(['init'], env(root), root);
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain('To add a site to it: quire init --site <id>');
+
+    const bad = await runCli(['init', '--site', 'Second Site'], env(root), root);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('"Second Site" is not a site id');
+    expect(fs.readdirSync(path.join(root, 'content'))).toEqual(['my-site']);
   });
 
   it('refuses a site id that is not one, before writing anything', async () => {

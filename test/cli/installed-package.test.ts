@@ -1,12 +1,16 @@
 // Quire as a dependency of a content repository: `npm pack` this checkout, install the tarball
 // into a fresh git repository, and run `quire init`, `build` and `start` there. Content, dist/
 // and state must be the repository's; nothing is written into the installed package but the
-// CLI's bundle cache; `git add -A` stages no secret and no build output.
+// CLI's bundle cache; `git add -A` stages no secret and no build output. A fresh clone passes
+// the workflow init wrote; `quire edge` runs the installed package's Worker.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { verifyWebhook } from '../../src/receiver/verify-webhook.ts';
+import { startHttpsReceiver, testPki } from '../helpers/https-receiver.ts';
 import { startProgram } from '../helpers/run-cli.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -27,9 +31,9 @@ function npmEnv(): Record<string, string> {
   return { ...env, PATH: `${NODE_BIN}${path.delimiter}${process.env.PATH ?? ''}` };
 }
 
-function run(command: string, args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
+function run(command: string, args: string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: npmEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: { ...npmEnv(), ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -62,6 +66,16 @@ afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
+/** The `file:` paths package.json and package-lock.json install from that are not files inside `dir`. */
+function fileSpecsOutside(dir: string): string[] {
+  const specs = [fs.readFileSync(path.join(dir, 'package.json'), 'utf8'), fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8')].flatMap((text) => [...text.matchAll(/"file:([^"]+)"/g)].map((m) => m[1]!));
+  expect(specs.length).toBeGreaterThan(0);
+  return specs.filter((spec) => {
+    const file = path.resolve(dir, spec);
+    return path.relative(dir, file).startsWith('..') || !fs.existsSync(file);
+  });
+}
+
 async function expectSignInPage(port: string): Promise<void> {
   const res = await fetch(`http://127.0.0.1:${port}/admin/sign-in`);
   expect(res.status).toBe(200);
@@ -73,6 +87,12 @@ async function expectSignInPage(port: string): Promise<void> {
 const quire = (...args: string[]) => run(NPX, ['--no', 'quire', ...args], repo);
 
 describe('Quire installed into a content repository', () => {
+  it('leaves git clean in this checkout: the tarball `npm pack` writes here is ignored', () => {
+    const name = `quire-${JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version}.tgz`;
+    // check-ignore exits 0 when the path is ignored (it need not exist).
+    expect(execFileSync('git', ['-C', ROOT, 'check-ignore', '--no-index', name], { encoding: 'utf8' }).trim()).toBe(name);
+  });
+
   it('ships the CLI, the built kits and nothing of its own repository (tests, content, scripts)', () => {
     const pkg = path.join(repo, 'node_modules', 'quire');
     expect(fs.readdirSync(pkg).sort()).toEqual(['README.md', 'astro', 'bin', 'client', 'package.json', 'receiver', 'src', 'tsconfig.json']);
@@ -86,7 +106,9 @@ describe('Quire installed into a content repository', () => {
   });
 
   it('runs init, build and start there, on the repository\'s own content, dist/ and state', async () => {
-    await quire('init');
+    const init = await quire('init');
+    // Installed from ../pack/: init keeps the tarball in the repository, for a clone's npm ci.
+    expect(init.stdout).toContain('to vendor/quire-0.1.0.tgz: package.json and package-lock.json now install Quire from file:vendor/quire-0.1.0.tgz');
     const build = await quire('build');
     expect(build.stdout).toMatch(/^Built 1 published article/);
 
@@ -128,8 +150,74 @@ describe('Quire installed into a content repository', () => {
       'content/my-site/articles/hello-world.md',
       'content/my-site/authors/editor.yaml',
       'content/my-site/site.yaml',
+      'vendor/quire-0.1.0.tgz',
     ]);
   }, 90_000);
+
+  it('passes the workflow init wrote in a fresh clone: npm ci and the build job, then a publish to a receiver', async () => {
+    execFileSync('git', ['-C', repo, 'add', '-A']);
+    execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'content repository']);
+    // An empty folder of its own, as CI's checkout: nothing beside it (no ../pack/).
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-clone-'));
+    const receiver = await startHttpsReceiver();
+    try {
+      const clone = path.join(elsewhere, 'clone');
+      execFileSync('git', ['clone', '-q', repo, clone]);
+      const workflow = parse(fs.readFileSync(path.join(clone, '.github', 'workflows', 'quire.yml'), 'utf8')) as { jobs: { build: { steps: { run?: string }[] } } };
+      const steps = workflow.jobs.build.steps.flatMap((s) => (s.run ? [s.run] : []));
+      expect(steps).toEqual(['npm ci', 'npx --no quire build']);
+      // What a CI machine's npm ci reads: every `file:` the lock names must be in the clone (npm's
+      // cache on this machine holds the tarball by its integrity, and would hide one that is not).
+      expect(fileSpecsOutside(clone)).toEqual([]);
+      // Each step as the runner runs it, in a shell; dependencies from npm's cache when it has them.
+      const results = [];
+      for (const step of steps) results.push(await run('sh', ['-c', step], clone, { npm_config_prefer_offline: 'true' }));
+      expect(results[1]!.stdout).toMatch(/^Built 1 published article/);
+
+      // The commented publish job's step, against a local HTTPS receiver.
+      const secret = 'a-receiver-secret-0123456789abcdef';
+      receiver.respond((req) => (verifyWebhook(req.rawBody, req.headers, secret).ok ? { status: 200 } : { status: 401 }));
+      const local = { QUIRE_ALLOW_PRIVATE_TARGETS: '1', NODE_EXTRA_CA_CERTS: (await testPki()).caFile };
+      await run(NPX, ['--no', 'quire', 'webhook', 'set', 'my-site', '--url', `${receiver.url}/hooks/quire`, '--secret', secret], clone, local);
+      const published = await run('sh', ['-c', 'npx --no quire publish'], clone, local);
+      expect(published.stdout).toMatch(/delivered/i);
+      expect(receiver.requests.map((r) => [r.headers['x-quire-event'], (JSON.parse(r.rawBody.toString()) as { article: { slug: string } }).article.slug])).toEqual([['published', 'hello-world']]);
+    } finally {
+      await receiver.close();
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it('runs the edge Worker of the installed package (`quire edge`, with Miniflare installed) and writes the wrangler.toml that deploys it', async () => {
+    // Miniflare (and workerd) is not a dependency of Quire: without it, a problem says what to install.
+    await expect(quire('edge', '--port', '0')).rejects.toThrow(/npm install --save-dev miniflare@4\s+\[EDGE_RUNTIME_MISSING\]/);
+
+    const init = await quire('edge', '--init');
+    expect(init.stdout).toContain('made   wrangler.toml (main = "node_modules/quire/src/edge/worker.ts"');
+    expect(init.stdout).toContain('npx wrangler deploy');
+    const toml = fs.readFileSync(path.join(repo, 'wrangler.toml'), 'utf8');
+    const main = /^main = "([^"]+)"$/m.exec(toml)![1]!;
+    expect(fs.existsSync(path.join(repo, main))).toBe(true);
+    expect(toml).toMatch(/^binding = "QUIRE_EXPORT"$/m);
+    await expect(quire('edge', '--init')).rejects.toThrow(/wrangler\.toml is there already; nothing was written/);
+    expect(fs.readFileSync(path.join(repo, 'wrangler.toml'), 'utf8')).toBe(toml);
+
+    // The version this checkout tests with, from npm's cache.
+    const miniflare = (JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'miniflare', 'package.json'), 'utf8')) as { version: string }).version;
+    await run(NPM, ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', `miniflare@${miniflare}`], repo);
+    const { key } = (JSON.parse((await quire('keys', '--json')).stdout) as { key: string }[])[0]!;
+    const bin = path.join(repo, 'node_modules', '.bin', 'quire');
+    const edge = await startProgram(process.execPath, [bin, 'edge', '--port', '0'], {}, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 90_000, repo);
+    try {
+      expect(edge.output()).toMatch(/deployed build \S+ to the local bucket: \d+ objects uploaded/);
+      const res = await fetch(`${edge.match[1]}/v1/articles/hello-world`, { headers: { authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { title: string }).title).toBe('Hello, world');
+      expect((await fetch(`${edge.match[1]}/v1/articles/hello-world`)).status).toBe(401);
+    } finally {
+      await edge.stop();
+    }
+  }, 180_000);
 
   it('serves the Publishing app from the TypeScript sources when the CLI cannot be bundled', async () => {
     // A file where the bundle cache's folder belongs: bundling fails, bin/quire.js runs the sources through tsx.

@@ -12,7 +12,7 @@ import type { KeyGenerationFile } from '../../src/keys/key-generations.ts';
 import { openCheckedKeyGenerations } from '../../src/keys/recorded-generations.ts';
 import { openStateStore, type StateStore } from '../../src/store/state-store.ts';
 import { listen, type RunningServer } from '../../src/server/serve.ts';
-import { startLocalEdge, type LocalEdge } from '../../scripts/edge/local-edge.ts';
+import { startLocalEdge, type LocalEdge } from '../../src/deploy/local-edge.ts';
 import { TEST_SECRET } from '../helpers/api-server.ts';
 import { article, type TempProject } from '../helpers/temp-content.ts';
 import { buildTwoSites } from '../api/fixture.ts';

@@ -1,9 +1,9 @@
-// `npm run edge -- --port <n>`: the Worker under workerd serving the current build, as a user
-// starts it; it prints its URL and answers there with the build's articles.
+// `npm run edge -- --port <n>` (`quire edge`): the Worker under workerd serving the current build,
+// as a user starts it; it prints its URL and answers there with the build's articles.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildDist } from '../../src/build/build.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
-import { startProgram } from '../helpers/run-cli.ts';
+import { runProgram, startProgram } from '../helpers/run-cli.ts';
 import { article, createTempProject, projectFolders, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
 const SECRET = 'npm-run-edge-secret-0123456789abcdef0123';
@@ -29,3 +29,16 @@ it('serves the current build under workerd and prints its URL', async () => {
     await edge.stop();
   }
 }, 90_000);
+
+it('prints its usage for --help, and refuses an option it does not know, as every quire command', async () => {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const help = await runProgram(npm, ['run', '-s', 'edge', '--', '--help'], projectFolders(p));
+  expect(help.code).toBe(0);
+  expect(help.stdout).toMatch(/^quire edge — /);
+  expect(help.stdout).toContain('edge [--port <n>]');
+  expect(help.stderr).toBe('');
+  const wrong = await runProgram(npm, ['run', '-s', 'edge', '--', '--prot', '0'], projectFolders(p));
+  expect(wrong.code).toBe(2);
+  expect(wrong.stderr).toContain('unknown option --prot (did you mean --port?)');
+  expect(wrong.stderr).not.toMatch(/\n\s+at /); // no stack
+}, 60_000);

@@ -3,7 +3,7 @@
 // then checked for Node globals and for parts of Quire that belong to the Node process only.
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { bundleWorker, WORKER_BUNDLE } from '../../scripts/edge/local-edge.ts';
+import { bundleWorker, WORKER_BUNDLE } from '../../src/deploy/worker-bundle.ts';
 
 describe('the edge Worker bundle', () => {
   it('bundles for a runtime without Node, from the Worker entry and what the Content API needs only', async () => {

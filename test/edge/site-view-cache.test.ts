@@ -12,7 +12,7 @@ import { readManifest } from '../../src/dist/local-dist.ts';
 import { createEdgeHandler } from '../../src/edge/edge-handler.ts';
 import { createExportReader, type ExportBucket } from '../../src/edge/export-reader.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
-import { startLocalEdge } from '../../scripts/edge/local-edge.ts';
+import { startLocalEdge } from '../../src/deploy/local-edge.ts';
 import { TEST_SECRET } from '../helpers/api-server.ts';
 import { article, type TempProject } from '../helpers/temp-content.ts';
 import { buildTwoSites } from '../api/fixture.ts';
