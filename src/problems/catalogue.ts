@@ -62,6 +62,7 @@ export const CATALOGUE = {
   SITE_UNKNOWN: { area: 'setup', meaning: 'a command named a site the content tree does not have (exit status 1)', fix: 'Use one of the sites the message lists: the folders of the content dir that hold a `site.yaml`.' },
   GIT_COMMAND_FAILED: { area: 'setup', meaning: 'a git command Quire ran failed or timed out (the message has git\'s own words)', fix: 'Check what git says: the repository URL, credentials, the branch, disk space.' },
   FOLLOW_SYNC_TOO_LARGE: { area: 'setup', meaning: '`start --follow`: a fetch or the commit\'s tree is larger than `QUIRE_FOLLOW_MAX_BYTES` (nothing of it was checked out; the last good build stays served)', fix: 'Remove the large files from the branch, or raise `QUIRE_FOLLOW_MAX_BYTES` if the repository is really that large.' },
+  FOLLOW_BRANCH_MISSING: { area: 'setup', meaning: '`start --follow`: the repository has no branch of the name `--branch` gives, or, without `--branch`, does not name a default branch Quire can follow (its HEAD names none, or it has no branches yet); the message lists its branches (20 at most)', fix: 'Give `--branch` one of the branches listed, or push the branch; nothing is checked out until then (the last good build stays served).' },
   PUBLISH_INTERRUPTED: { area: 'setup', meaning: 'the build output changed while publishing (another build ran)', fix: 'Run publish again.' },
 
   // Registering a webhook.

@@ -133,7 +133,7 @@ describe('the follower', () => {
     const lines: string[] = [];
     const follower = createFollower({
       // Only the scheduling is under test here; the checkout's git work is tested through the CLI.
-      checkout: { dir: '', head: async () => head, sync: async () => ({ commit: head, previous: head }) },
+      checkout: { dir: '', head: async () => head, branch: () => 'main', sync: async () => ({ commit: head, previous: head }) },
       intervalSeconds: 0,
       publish: async (commit) => {
         published.push(commit);

@@ -18,7 +18,7 @@ import { refuseCommandLine, type CliContext } from '../context.ts';
 import type { DeliveryDeps } from '../../delivery/delivery-runner.ts';
 import { createServerObservability } from '../../observe/server-observability.ts';
 import { MOUNTS, routePattern } from '../../api/routes.ts';
-import { createFollowing, followedContentDir, planFollow, syncBeforeStart, type FollowArgs } from './follow.ts';
+import { createFollowing, followedBranch, followedContentDir, planFollow, syncBeforeStart, type FollowArgs } from './follow.ts';
 import { displayUrl } from '../../follow/follow-source.ts';
 import type { TrustProxy } from '../../config/trust-proxy.ts';
 import { createReadiness, type WorkerHealth } from '../../observe/readiness.ts';
@@ -206,7 +206,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
   else out(config.adminToken ? `Publishing app: ${base}/admin (sign in with QUIRE_ADMIN_TOKEN)\n` : `Publishing app: ${base}/admin/sign-in#token=${adminToken}\n`);
   if (follow && following) {
     const every = follow.intervalSeconds ? `every ${follow.intervalSeconds} s` : 'on push notifications only';
-    out(`Following ${displayUrl(follow.source)} (${follow.source.branch}): fetching ${every}; push endpoint: ${following.hooks ? `${base}/hooks/git` : 'off (set QUIRE_GIT_HOOK_SECRET)'}\n`);
+    out(`Following ${displayUrl(follow.source)} (${followedBranch(follow)}): fetching ${every}; push endpoint: ${following.hooks ? `${base}/hooks/git` : 'off (set QUIRE_GIT_HOOK_SECRET)'}\n`);
     following.follower.start();
   }
 
