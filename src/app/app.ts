@@ -17,6 +17,8 @@ import type { DeliveryDeps } from '../delivery/delivery-runner.ts';
 import { USER_AGENT } from '../delivery/signing.ts';
 import { openStateStore, type StateStore } from '../store/state-store.ts';
 import { decidePublicUrl } from './public-url.ts';
+import { locateContent, type ContentLocation } from '../follow/followed-content.ts';
+import { shownPath } from '../text/shown-path.ts';
 
 export interface Keys {
   keyring: Keyring;
@@ -30,8 +32,15 @@ export interface App {
    * first read; a process that serves calls `listening` before anything reads it.
    */
   readonly publicUrl: string;
-  /** What a build needs: the config's folders and the public URL. */
+  /**
+   * The content tree this process reads (located once, see followed-content.ts): QUIRE_CONTENT_DIR,
+   * content/ here, or the checkout of a server that follows a repository; the last is said in the log.
+   */
+  content(): ContentLocation;
+  /** What a build needs: the content tree, the config's other folders and the public URL. */
   readonly buildSettings: BuildSettings;
+  /** buildSettings with another content tree (a followed checkout's, for the server that follows it). */
+  buildSettingsFor(contentDir: string): BuildSettings;
   /** The port this process's server was given; with PORT=0 only known once it listens. */
   listening(port: number): void;
   /**
@@ -88,6 +97,11 @@ export function openApp(config: QuireConfig, { log }: AppOptions): App {
     return { keyring: createKeyring(loadServerSecret(config), generations), generations };
   });
   const dist = part(() => openLocalDist(config.distDir, config.stateDir));
+  const content = part((): ContentLocation => {
+    const located = locateContent(config);
+    if (located.followedCheckout !== null) log(`Content: ${shownPath(located.dir)}, the checkout of the server that follows a repository (there is no content/ here, and QUIRE_CONTENT_DIR is not set)`);
+    return located;
+  });
   const state = part(() => openStateStore(config.stateDir, loadServerSecret(config), config.databaseUrl), (store) => store.close());
   const webhookClient = part(
     () => createSafeClient({ allowPrivate: config.allowPrivateTargets, userAgent: USER_AGENT, log: clientLog }),
@@ -112,8 +126,12 @@ export function openApp(config: QuireConfig, { log }: AppOptions): App {
       publicUrl ??= decidePublicUrl(config.publicUrl, listeningPort ?? config.port);
       return publicUrl;
     },
+    content,
     get buildSettings() {
-      return { contentDir: config.contentDir, distDir: config.distDir, stateDir: config.stateDir, publicUrl: app.publicUrl, testSwapPauseFile: config.testSwapPauseFile };
+      return app.buildSettingsFor(content().dir);
+    },
+    buildSettingsFor(contentDir) {
+      return { contentDir, distDir: config.distDir, stateDir: config.stateDir, publicUrl: app.publicUrl, testSwapPauseFile: config.testSwapPauseFile };
     },
     listening(port) {
       // Deciding twice would give one process two public URLs, e.g. a build with the wrong port.

@@ -104,7 +104,7 @@ export const CATALOGUE = {
   NO_ARTICLE: { area: 'delivery-request', meaning: 'Test connection found no published article to send', fix: 'Publish an article first.' },
 
   // Content.
-  CONTENT_NO_SITES: { area: 'content', meaning: 'no site folder with a `site.yaml` under the content dir (or it cannot be read)', fix: 'Create `content/<site>/site.yaml`, or point `QUIRE_CONTENT_DIR` at the content tree.' },
+  CONTENT_NO_SITES: { area: 'content', meaning: 'no site folder with a `site.yaml` under the content dir (or it cannot be read); a command that works on sites (`quire keys`, `webhook set`) stops with it, exit status 1', fix: 'Create `content/<site>/site.yaml`, or point `QUIRE_CONTENT_DIR` at the content tree; beside a server that follows a repository, run the command in the server\'s folder with its settings (its checkout is found in the state dir).' },
   CONTENT_SITE_CONFIG_MISSING: { area: 'content', meaning: 'a site folder has no `site.yaml`', fix: 'Add `site.yaml` with the site\'s name, url and lang.' },
   CONTENT_SITE_ID_INVALID: { area: 'content', meaning: 'a site folder\'s name is not a valid site id', fix: 'Rename it to lowercase letters, digits and dashes.' },
   CONTENT_AUTHOR_ID_INVALID: { area: 'content', meaning: 'an author file\'s name is not a valid author id', fix: 'Rename it to lowercase letters, digits and dashes.' },

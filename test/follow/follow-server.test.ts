@@ -97,6 +97,8 @@ describe('start --follow', () => {
       p.write('site/articles/broken.md', article({ title: 'Broken', status: 'maybe' }));
       push('broken', '2026-03-03T10:00:00Z');
       await waitFor(() => /broken\.md.*\n[\s\S]*Nothing was published; the last good build stays up/.test(server.output()), server.output);
+      // Named as it is in the repository, not as the state dir holds it.
+      expect(server.output()).toMatch(/^content\/site\/articles\/broken\.md:\d+:\d+ {2}unknown status/m);
       expect(await slugsServed(get)).toEqual(['first', 'second']);
       const admin = await signIn(server.output().match(/Publishing app: (\S+)\/admin/)![1]!);
       const tab = await (await admin.get('/admin/sites/site/articles')).text();

@@ -12,6 +12,7 @@ import { openListener } from '../../server/serve.ts';
 import { connectionCap, DEFAULT_CONNECTION_LIMITS, openFileLimit } from '../../server/connection-limits.ts';
 import { allowedHosts, allowedHostsOnly, describeAllowedHosts } from '../../server/host-check.ts';
 import { reportBuild } from '../report.ts';
+import { problemPathsFrom } from '../../follow/followed-content.ts';
 import { startDeliveryWorker } from '../../delivery/delivery-worker.ts';
 import { StateDatabaseError, StateStoreError } from '../../store/state-store.ts';
 import { refuseCommandLine, type CliContext } from '../context.ts';
@@ -38,7 +39,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
   }
   // Following a repository, the content is its checkout's, brought up to date before the first build.
   const checkedOut = follow ? await syncBeforeStart(ctx, follow) : true;
-  const buildSettings = () => (follow ? { ...app.buildSettings, contentDir: followedContentDir(follow) } : app.buildSettings);
+  const buildSettings = () => (follow ? app.buildSettingsFor(followedContentDir(follow)) : app.buildSettings);
   const { keyring, generations } = app.keys();
   const caches = createBuildCaches(config.stateDir);
   // The read-only API needs only dist/ and the keys: a broken delivery state turns webhooks and
@@ -72,7 +73,8 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
   // What the admin's Articles tab shows: the last build's facts, never content read per request.
   let lastBuild: BuildFacts = NO_BUILD_FACTS;
   const noteBuild = (result: BuildResult) => {
-    reportBuild(result, result.ok ? out : err);
+    // Paths in a followed checkout read as in the repository (content/…), not in the state dir.
+    reportBuild(result, result.ok ? out : err, problemPathsFrom(buildSettings()));
     observed.metrics?.observeBuild(result.ok ? 'ok' : 'failed');
     lastBuild = { sites: result.loaded, issues: result.issues };
   };
@@ -276,10 +278,11 @@ function oneAtATime(run: () => Promise<void>): () => Promise<void> {
 }
 
 /** `dev`: rebuilds when something under the content folder changes (after 80 ms of quiet). */
-async function watchContent({ app, config, out }: CliContext, rebuild: () => Promise<void>): Promise<void> {
+async function watchContent({ app, out }: CliContext, rebuild: () => Promise<void>): Promise<void> {
   let timer: NodeJS.Timeout | null = null;
+  const contentDir = app.content().dir;
   // Links are never followed: one in the content tree is a problem the build reports, not more to watch.
-  const watcher = chokidar.watch(config.contentDir, { ignoreInitial: true, followSymlinks: false, ignored: (p) => /(^|[/\\])\./.test(p.slice(config.contentDir.length)) });
+  const watcher = chokidar.watch(contentDir, { ignoreInitial: true, followSymlinks: false, ignored: (p) => /(^|[/\\])\./.test(p.slice(contentDir.length)) });
   app.onClose(() => {
     if (timer) clearTimeout(timer);
     return watcher.close();
@@ -289,5 +292,5 @@ async function watchContent({ app, config, out }: CliContext, rebuild: () => Pro
     timer = setTimeout(() => void rebuild(), 80);
   });
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-  out(`Watching ${path.relative(process.cwd(), config.contentDir) || '.'} for changes.`);
+  out(`Watching ${path.relative(process.cwd(), contentDir) || '.'} for changes.`);
 }
