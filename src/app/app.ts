@@ -6,6 +6,8 @@
 import type { BuildSettings } from '../build/build.ts';
 import { readManifest } from '../dist/local-dist.ts';
 import { openLocalDist, type LocalDistReader } from '../dist/local-dist-reader.ts';
+import { refusedBuildMessage } from '../dist/build-public-url.ts';
+import { runningServerUrl } from '../dist/served-build.ts';
 import type { QuireConfig } from '../config/config.ts';
 import { loadServerSecret } from '../config/server-secret.ts';
 import { createKeyring, type Keyring } from '../keys/api-keys.ts';
@@ -96,7 +98,10 @@ export function openApp(config: QuireConfig, { log }: AppOptions): App {
     checkKeysAgainstBuild(generations, readManifest(config.distDir), config.distDir);
     return { keyring: createKeyring(loadServerSecret(config), generations), generations };
   });
-  const dist = part(() => openLocalDist(config.distDir, config.stateDir));
+  // A process that serves takes up only builds made for its public URL; it says why it kept one.
+  const dist = part(() =>
+    openLocalDist(config.distDir, config.stateDir, listeningPort === null ? null : { publicUrl: app.publicUrl, refused: (manifest) => log(refusedBuildMessage(manifest, app.publicUrl)) }),
+  );
   const content = part((): ContentLocation => {
     const located = locateContent(config);
     if (located.followedCheckout !== null) log(`Content: ${shownPath(located.dir)}, the checkout of the server that follows a repository (there is no content/ here, and QUIRE_CONTENT_DIR is not set)`);
@@ -115,6 +120,12 @@ export function openApp(config: QuireConfig, { log }: AppOptions): App {
     timeoutMs: config.webhookTimeoutMs,
     log,
   }));
+  /** The public URL: a process that serves nothing and builds beside a running server takes that server's, and says so. */
+  const decideOnce = (): string => {
+    const server = config.publicUrl === null && listeningPort === null ? runningServerUrl(config.stateDir, config.distDir) : null;
+    if (server) log(`Public URL: ${server.publicUrl}, the one of the server running on this dist/ (pid ${server.pid}): what is built here is made for it (QUIRE_PUBLIC_URL sets another)`);
+    return decidePublicUrl(config.publicUrl, listeningPort ?? config.port, server?.publicUrl ?? null);
+  };
   const verifyClient = part(
     () => createSafeClient({ allowPrivate: config.allowPrivateTargets, policy: VERIFIED_SITE, log: clientLog }),
     (client) => client.close(),
@@ -123,7 +134,7 @@ export function openApp(config: QuireConfig, { log }: AppOptions): App {
   const app: App = {
     config,
     get publicUrl() {
-      publicUrl ??= decidePublicUrl(config.publicUrl, listeningPort ?? config.port);
+      publicUrl ??= decideOnce();
       return publicUrl;
     },
     content,

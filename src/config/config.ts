@@ -163,7 +163,7 @@ const SETTINGS = {
   QUIRE_DATABASE_URL: { read: postgresUrl, about: 'the state (webhooks, outbox, deliveries, publish records, locks) in PostgreSQL, postgres://user:password@host:5432/db (default: SQLite in the state dir); several servers and `quire worker`s share it' },
   QUIRE_CONTENT_DIR: { read: text, about: 'the content tree (default content; where there is none, beside a `start --follow` server: its checkout\'s content/ in the state dir)' },
   QUIRE_DIST_DIR: { read: text, about: 'build output, the public export: no drafts (default dist)' },
-  QUIRE_PUBLIC_URL: { read: httpUrl, about: 'base URL clients use (default http://localhost:$PORT; PORT=0: the port the server was given); the server answers only its host and localhost (421 to others)' },
+  QUIRE_PUBLIC_URL: { read: httpUrl, about: 'base URL clients use (default http://localhost:$PORT; PORT=0: the port the server was given; a build beside a running server: that server\'s); the server answers only its host and localhost (421 to others), and serves only builds made for its URL' },
   QUIRE_ALLOW_PRIVATE_TARGETS: { read: flag, about: 'development and tests only: 1 lets webhooks and checks reach loopback and private addresses' },
   QUIRE_WEBHOOK_TIMEOUT_MS: { read: wholeNumber(100, 120_000, 'a whole number of milliseconds'), about: 'time-out of one delivery attempt (default 10000)' },
   QUIRE_PUBLISH_RETRY_WINDOW_MS: { read: wholeNumber(0, 3_600_000, 'a whole number of milliseconds'), about: 'how long publish waits for quick retries (default 15000)' },

@@ -27,6 +27,7 @@ import { timedReader } from '../../dist/timed-view.ts';
 import { startChangeTimer } from '../../schedule/change-timer.ts';
 import { queueWindowChanges } from '../../publish/window-changes.ts';
 import { forgetServedBuild, recordServedBuild } from '../../dist/served-build.ts';
+import { servedForOtherUrlMessage } from '../../dist/build-public-url.ts';
 
 /** The worker's health when the state store could not be opened at start (no worker runs). */
 const NO_STATE_STORE: WorkerHealth = { running: false, error: 'the state store could not be opened at start' };
@@ -99,6 +100,9 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
     return 1;
   }
   if (!first?.ok) err('Serving the last good build.');
+  // Later builds made for another public URL are not taken up (app.dist()); this one is all there is.
+  const startBuild = store.current()!.manifest;
+  if (startBuild.publicUrl !== app.publicUrl) err(servedForOtherUrlMessage(startBuild, app.publicUrl));
   // The build served, where a `quire publish` here sees it: it sends its webhooks once this serves
   // what they announce (receivers fetch on a webhook).
   let recordFailed = false;
@@ -106,7 +110,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
     const buildId = store.current()?.buildId;
     if (!buildId) return;
     try {
-      recordServedBuild(config.stateDir, { pid: process.pid, distDir: buildSettings().distDir, buildId });
+      recordServedBuild(config.stateDir, { pid: process.pid, distDir: buildSettings().distDir, buildId, publicUrl: app.publicUrl });
     } catch (e) {
       if (!recordFailed) err(printable(`Cannot record the build served in ${config.stateDir} (a publish here will not wait for this server): ${e instanceof Error ? e.message : String(e)}`));
       recordFailed = true;
