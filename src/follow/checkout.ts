@@ -79,9 +79,10 @@ export function createCheckout(dir: string, source: FollowSource, opts: Checkout
         { ...opts, signal: watch.signal, allowFileProtocol: source.local, env: credentialEnvironment(source.credentials) },
       );
     } catch (e) {
-      if (!(e instanceof GitCommandError)) throw e;
+      if (!(e instanceof GitCommandError) || e.timedOut) throw e;
       // Asked only once a fetch failed, so a good sync costs one call: a remote that answers and
-      // lacks the branch says which it has; one that does not answer leaves git's own words.
+      // lacks the branch says which it has; one that does not answer (or that timed out, which
+      // would only wait again) leaves git's own words.
       const branches = await remoteBranches(source, dir, opts).catch(() => null);
       if (branches && !branches.includes(followed)) throw missingBranch(source, followed, branches);
       throw e;
