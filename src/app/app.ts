@@ -7,6 +7,8 @@ import type { BuildSettings } from '../build/build.ts';
 import { readManifest } from '../dist/local-dist.ts';
 import type { Manifest } from '../dist/manifest.ts';
 import { openLocalDist, type LocalDistReader } from '../dist/local-dist-reader.ts';
+import { refusedBuildMessage } from '../dist/build-public-url.ts';
+import { runningServerUrl } from '../dist/served-build.ts';
 import type { QuireConfig } from '../config/config.ts';
 import { loadServerSecret } from '../config/server-secret.ts';
 import { createKeyring, type Keyring } from '../keys/api-keys.ts';
@@ -21,6 +23,8 @@ import type { DeliveryDeps } from '../delivery/delivery-runner.ts';
 import { USER_AGENT } from '../delivery/signing.ts';
 import { openStateStore, StateDatabaseError, StateStoreError, type StateStore } from '../store/state-store.ts';
 import { decidePublicUrl } from './public-url.ts';
+import { locateContent, type ContentLocation } from '../follow/followed-content.ts';
+import { shownPath } from '../text/shown-path.ts';
 
 export interface Keys {
   keyring: Keyring;
@@ -34,14 +38,21 @@ export interface App {
    * first read; a process that serves calls `listening` before anything reads it.
    */
   readonly publicUrl: string;
-  /** What a build needs: the config's folders and the public URL. */
+  /**
+   * The content tree this process reads (located once, see followed-content.ts): QUIRE_CONTENT_DIR,
+   * content/ here, or the checkout of a server that follows a repository; the last is said in the log.
+   */
+  content(): ContentLocation;
+  /** What a build needs: the content tree, the config's other folders and the public URL. */
   readonly buildSettings: BuildSettings;
+  /** buildSettings with another content tree (a followed checkout's, for the server that follows it). */
+  buildSettingsFor(contentDir: string): BuildSettings;
   /** The port this process's server was given; with PORT=0 only known once it listens. */
   listening(port: number): void;
   /**
    * The keyring and its generations, opened on the first call. Refused (naming the files) when
    * keys.json cannot be read, or is missing or behind the state store's copy for a site of
-   * `contentDir` (the config's unless given: a followed checkout) or of the current dist/, or is
+   * `contentDir` (this process's content tree unless given: a followed checkout) or of the current dist/, or is
    * behind what dist/ recorded: each would make rotated keys valid again. A state store that
    * cannot be read leaves keys.json unchecked against it (said through `log`) and refuses rotations.
    */
@@ -50,7 +61,7 @@ export interface App {
   keyRecords(): Promise<StoreRecords>;
   /**
    * This project's site ids, whose keys keys.json and the state store must agree on: the site
-   * folders of `contentDir` (the config's unless given), with problems or not, and the sites of
+   * folders of `contentDir` (this process's content tree unless given), with problems or not, and the sites of
    * the current dist/. Another project's may share a PostgreSQL state.
    */
   projectSites(contentDir?: string): Promise<Set<string>>;
@@ -97,7 +108,15 @@ export function openApp(config: QuireConfig, { log }: AppOptions): App {
     };
   }
 
-  const dist = part(() => openLocalDist(config.distDir, config.stateDir));
+  // A process that serves takes up only builds made for its public URL; it says why it kept one.
+  const dist = part(() =>
+    openLocalDist(config.distDir, config.stateDir, listeningPort === null ? null : { publicUrl: app.publicUrl, refused: (manifest) => log(refusedBuildMessage(manifest, app.publicUrl)) }),
+  );
+  const content = part((): ContentLocation => {
+    const located = locateContent(config);
+    if (located.followedCheckout !== null) log(`Content: ${shownPath(located.dir)}, the checkout of the server that follows a repository (there is no content/ here, and QUIRE_CONTENT_DIR is not set)`);
+    return located;
+  });
   const state = part(() => openStateStore(config.stateDir, loadServerSecret(config), config.databaseUrl), (store) => store.close());
   const keyRecords = async (): Promise<StoreRecords> => {
     try {
@@ -134,6 +153,12 @@ export function openApp(config: QuireConfig, { log }: AppOptions): App {
     timeoutMs: config.webhookTimeoutMs,
     log,
   }));
+  /** The public URL: a process that serves nothing and builds beside a running server takes that server's, and says so. */
+  const decideOnce = (): string => {
+    const server = config.publicUrl === null && listeningPort === null ? runningServerUrl(config.stateDir, config.distDir) : null;
+    if (server) log(`Public URL: ${server.publicUrl}, the one of the server running on this dist/ (pid ${server.pid}): what is built here is made for it (QUIRE_PUBLIC_URL sets another)`);
+    return decidePublicUrl(config.publicUrl, listeningPort ?? config.port, server?.publicUrl ?? null);
+  };
   const verifyClient = part(
     () => createSafeClient({ allowPrivate: config.allowPrivateTargets, policy: VERIFIED_SITE, log: clientLog }),
     (client) => client.close(),
@@ -142,20 +167,24 @@ export function openApp(config: QuireConfig, { log }: AppOptions): App {
   const app: App = {
     config,
     get publicUrl() {
-      publicUrl ??= decidePublicUrl(config.publicUrl, listeningPort ?? config.port);
+      publicUrl ??= decideOnce();
       return publicUrl;
     },
+    content,
     get buildSettings() {
-      return { contentDir: config.contentDir, distDir: config.distDir, stateDir: config.stateDir, publicUrl: app.publicUrl, testSwapPauseFile: config.testSwapPauseFile };
+      return app.buildSettingsFor(content().dir);
+    },
+    buildSettingsFor(contentDir) {
+      return { contentDir, distDir: config.distDir, stateDir: config.stateDir, publicUrl: app.publicUrl, testSwapPauseFile: config.testSwapPauseFile };
     },
     listening(port) {
       // Deciding twice would give one process two public URLs, e.g. a build with the wrong port.
       if (publicUrl !== null) throw new Error('the public URL was decided before the server listened');
       listeningPort = port;
     },
-    keys: (contentDir = config.contentDir) => (keysOpened ??= openKeys(contentDir)),
+    keys: (contentDir = content().dir) => (keysOpened ??= openKeys(contentDir)),
     keyRecords,
-    projectSites: (contentDir = config.contentDir) => sitesOf(contentDir, readManifest(config.distDir)),
+    projectSites: (contentDir = content().dir) => sitesOf(contentDir, readManifest(config.distDir)),
     dist,
     state,
     delivery,

@@ -28,7 +28,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: ['start [--follow <git-url-or-path> [--branch <b>] [--interval <seconds>]]'],
     options: {
       follow: { type: 'string', value: 'git-url-or-path', help: 'keep a checkout of this repository (in the state dir) and build and publish its branch as it changes' },
-      branch: { type: 'string', value: 'b', help: 'the branch to follow (default main)' },
+      branch: { type: 'string', value: 'b', help: 'the branch to follow (default: the repository\'s default branch, the one its HEAD names)' },
       interval: { type: 'integer', value: 'seconds', help: 'fetch every this many seconds (default 60; 0: only on push notifications)', min: 0, max: 86_400 },
     },
     positionals: { max: 0 },

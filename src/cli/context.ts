@@ -1,10 +1,13 @@
 // What every command gets: the process's App (the config, parsed once, and what it opens) and
 // where to print.
+import fs from 'node:fs';
 import type { App } from '../app/app.ts';
 import type { QuireConfig } from '../config/config.ts';
-import path from 'node:path';
 import { discoverSites } from '../content/load-content.ts';
-import { withCode } from '../problems/problem.ts';
+import type { ContentIssue } from '../content/issues.ts';
+import type { Site } from '../content/model.ts';
+import { isMissingFile, withCode } from '../problems/problem.ts';
+import { shownPath } from '../text/shown-path.ts';
 
 export interface CliContext {
   app: App;
@@ -14,12 +17,26 @@ export interface CliContext {
   err: (line: string) => void;
 }
 
+/**
+ * The sites of the content tree (only site.yaml files are read: naming a site must not cost a
+ * read of every article); null, with the problem printed, when it has none: a command never
+ * goes on, and succeeds, with no sites to work on.
+ */
+export async function readSites({ app, err }: CliContext): Promise<Site[] | null> {
+  const { dir } = app.content();
+  const issues: ContentIssue[] = [];
+  const sites = await discoverSites(dir, issues);
+  if (sites.length) return sites;
+  err(noSitesMessage(dir, issues));
+  return null;
+}
+
 /** Whether `siteId` is a site of the content tree; prints an error naming the sites there are when not. */
-export async function isKnownSite({ config, err }: CliContext, siteId: string): Promise<boolean> {
-  // Only site.yaml files are read: checking a name must not cost a read of every article.
-  const sites = (await discoverSites(config.contentDir, [])).map((s) => s.id);
-  if (sites.includes(siteId)) return true;
-  err(unknownSiteMessage(config.contentDir, siteId, sites));
+export async function isKnownSite(ctx: CliContext, siteId: string): Promise<boolean> {
+  const sites = await readSites(ctx);
+  if (!sites) return false;
+  if (sites.some((s) => s.id === siteId)) return true;
+  ctx.err(unknownSiteMessage(ctx.app.content().dir, siteId, sites.map((s) => s.id)));
   return false;
 }
 
@@ -28,14 +45,24 @@ export function unknownSiteMessage(contentDir: string, siteId: string, sites: re
   return withCode(`no site "${siteId}" in ${shownPath(contentDir)} (sites: ${sites.join(', ') || 'none'})${after}`, 'SITE_UNKNOWN');
 }
 
+/** Why a content tree has no sites, and where commands look for one. */
+function noSitesMessage(contentDir: string, issues: readonly ContentIssue[]): string {
+  let why: string;
+  try {
+    fs.readdirSync(contentDir);
+    why = issues.some((i) => i.code !== 'CONTENT_NO_SITES') ? 'no site.yaml in it could be read (`quire build` names the problems)' : 'no folder in it holds a site.yaml';
+  } catch (e) {
+    why = isMissingFile(e) ? 'there is no such folder' : `it cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`;
+  }
+  return withCode(
+    `no sites in ${shownPath(contentDir)}: ${why}\n` +
+      '    hint: run this in the folder that holds content/, or set QUIRE_CONTENT_DIR; beside a server that follows a repository (`quire start --follow`), run it in that server\'s folder with its settings: its checkout is found in the state dir',
+    'CONTENT_NO_SITES',
+  );
+}
+
 /** A command line Quire cannot run: the message with its code, and exit status 2. */
 export function refuseCommandLine(err: (line: string) => void, message: string): 2 {
   err(withCode(message, 'COMMAND_LINE_INVALID'));
   return 2;
-}
-
-/** A folder as the user would type it from the working directory (as content problems name files). */
-function shownPath(dir: string): string {
-  const relative = path.relative(process.cwd(), dir);
-  return relative === '' ? '.' : relative.split(path.sep).join('/');
 }

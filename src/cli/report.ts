@@ -3,11 +3,12 @@ import { formatIssue } from '../content/issues.ts';
 import type { BuildResult } from '../build/build.ts';
 import { printable } from '../text/printable.ts';
 
-export function reportBuild(result: BuildResult, out: (line: string) => void): void {
+/** The build's outcome and its problems, their paths shown from `pathsFrom` (see problemPathsFrom). */
+export function reportBuild(result: BuildResult, out: (line: string) => void, pathsFrom: string = process.cwd()): void {
   if (result.recovered) out(`dist/ was missing (a build was stopped while swapping it in): restored it from ${result.recovered}`);
   // A file name or a value quoted from content may hold line breaks: escaped, so it cannot
   // forge a line of the report (other control characters are escaped for every line printed).
-  for (const i of result.issues) out(formatIssue({ ...i, file: printable(i.file), message: printable(i.message), ...(i.hint ? { hint: printable(i.hint) } : {}) }));
+  for (const i of result.issues) out(formatIssue({ ...i, file: printable(i.file), message: printable(i.message), ...(i.hint ? { hint: printable(i.hint) } : {}) }, pathsFrom));
   const errors = result.issues.filter((i) => i.severity === 'error').length;
   const warnings = result.issues.length - errors;
   const s = result.stats;

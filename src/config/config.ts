@@ -15,7 +15,10 @@ export interface QuireConfig {
   readonly stateDir: string;
   /** QUIRE_DATABASE_URL: the state in PostgreSQL (postgres://…); null: SQLite in the state dir. */
   readonly databaseUrl: string | null;
+  /** QUIRE_CONTENT_DIR, or `content` in the working directory (where a command finds it: src/follow/followed-content.ts). */
   readonly contentDir: string;
+  /** QUIRE_CONTENT_DIR was set: the content is there, never looked for elsewhere. */
+  readonly contentDirSet: boolean;
   readonly distDir: string;
   /**
    * QUIRE_PUBLIC_URL without trailing slash, or null. The URL a process uses is decided from this
@@ -158,9 +161,9 @@ const SETTINGS = {
   QUIRE_SECRET: { read: atLeast(32, 'must be at least 32 characters (use e.g. `openssl rand -hex 32`)'), about: 'server secret for API keys (default: generated into the state dir)' },
   QUIRE_STATE_DIR: { read: text, about: 'state: secret, key generations, webhooks, caches, drafts for previews (default .quire)' },
   QUIRE_DATABASE_URL: { read: postgresUrl, about: 'the state (webhooks, outbox, deliveries, publish records, locks, key generations) in PostgreSQL, postgres://user:password@host:5432/db (default: SQLite in the state dir); several servers and `quire worker`s share it' },
-  QUIRE_CONTENT_DIR: { read: text, about: 'the content tree (default content)' },
+  QUIRE_CONTENT_DIR: { read: text, about: 'the content tree (default content; where there is none, beside a `start --follow` server: its checkout\'s content/ in the state dir)' },
   QUIRE_DIST_DIR: { read: text, about: 'build output, the public export: no drafts (default dist)' },
-  QUIRE_PUBLIC_URL: { read: httpUrl, about: 'base URL clients use (default http://localhost:$PORT; PORT=0: the port the server was given); the server answers only its host and localhost (421 to others)' },
+  QUIRE_PUBLIC_URL: { read: httpUrl, about: 'base URL clients use (default http://localhost:$PORT; PORT=0: the port the server was given; a build beside a running server: that server\'s); the server answers only its host and localhost (421 to others), and serves only builds made for its URL' },
   QUIRE_ALLOW_PRIVATE_TARGETS: { read: flag, about: 'development and tests only: 1 lets webhooks and checks reach loopback and private addresses' },
   QUIRE_WEBHOOK_TIMEOUT_MS: { read: wholeNumber(100, 120_000, 'a whole number of milliseconds'), about: 'time-out of one delivery attempt (default 10000)' },
   QUIRE_PUBLISH_RETRY_WINDOW_MS: { read: wholeNumber(0, 3_600_000, 'a whole number of milliseconds'), about: 'how long publish waits for quick retries (default 15000)' },
@@ -220,6 +223,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     stateDir: path.resolve(cwd, e.QUIRE_STATE_DIR ?? '.quire'),
     databaseUrl: e.QUIRE_DATABASE_URL ?? null,
     contentDir: path.resolve(cwd, e.QUIRE_CONTENT_DIR ?? 'content'),
+    contentDirSet: e.QUIRE_CONTENT_DIR !== undefined,
     distDir: path.resolve(cwd, e.QUIRE_DIST_DIR ?? 'dist'),
     publicUrl: e.QUIRE_PUBLIC_URL?.replace(/\/+$/, '') ?? null,
     allowPrivateTargets: e.QUIRE_ALLOW_PRIVATE_TARGETS ?? false,

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { assembleSnapshot, imageKey, readDraftFiles, type DistReader, type DistSnapshot, type TreeFiles } from './dist-reader.ts';
 import { MANIFEST_FILE } from './layout.ts';
 import { fileIn, readManifest } from './local-dist.ts';
+import type { Manifest } from './manifest.ts';
 import { previewImageFile, type PreviewManifest } from './preview-tree.ts';
 import { loadPreviewManifest, previewRootOf, previewTreeOf } from './preview-trees.ts';
 
@@ -42,12 +43,21 @@ export function loadLocalSnapshot(distDir: string): DistSnapshot | null {
   return null;
 }
 
+/** What a server takes up: builds made for its public URL (see build-public-url.ts). */
+export interface ServedUrlGuard {
+  publicUrl: string;
+  /** Told once per build in dist/ that was made for another public URL and so not swapped in. */
+  refused(manifest: Manifest): void;
+}
+
 /**
  * A reader of `distDir`, with the drafts of the preview trees in `stateDir`; nothing is loaded
- * until reload() (or fresh()) is called.
+ * until reload() (or fresh()) is called. With a guard, a build made for another public URL never
+ * replaces the one loaded (the first one loaded is taken whatever it was made for: there is no other).
  */
-export function openLocalDist(distDir: string, stateDir: string): LocalDistReader {
+export function openLocalDist(distDir: string, stateDir: string, guard: ServedUrlGuard | null = null): LocalDistReader {
   let snapshot: DistSnapshot | null = null;
+  let refusedId: string | null = null;
   let seen = '';
   const manifestFile = fileIn(distDir, MANIFEST_FILE);
   const previewRoot = previewRootOf(stateDir);
@@ -89,6 +99,11 @@ export function openLocalDist(distDir: string, stateDir: string): LocalDistReade
       const next = loadLocalSnapshot(distDir);
       if (!next) seen = ''; // none, or swapped while read: the next look loads again
       if (!next || next.buildId === snapshot?.buildId) return false;
+      if (guard && snapshot && next.manifest.publicUrl !== guard.publicUrl) {
+        if (refusedId !== next.buildId) guard.refused(next.manifest);
+        refusedId = next.buildId;
+        return false;
+      }
       snapshot = next;
       return true;
     },

@@ -1,6 +1,7 @@
 // Which build a running server serves, recorded in the state dir for a `quire publish` on the same
 // machine: a webhook must not reach a receiver before the server answers its fetch with the build
-// it announces (the receiver would cache the previous version until the next webhook).
+// it announces (the receiver would cache the previous version until the next webhook). It also
+// records the server's public URL: a build made beside it (no QUIRE_PUBLIC_URL) is made for it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureStateDir } from '../config/state-dir.ts';
@@ -19,6 +20,8 @@ export interface ServedBuild {
   /** The dist/ it serves, resolved. */
   distDir: string;
   buildId: string;
+  /** The server's public URL (the one its builds are made for); null in a record of an older version. */
+  publicUrl: string | null;
 }
 
 const RECORD_FILE = 'served-build.json';
@@ -53,7 +56,9 @@ export function readServedBuild(stateDir: string): ServedBuild | null | 'unreada
     if (typeof data?.pid !== 'number' || typeof data.distDir !== 'string' || typeof data.buildId !== 'string') return 'unreadable';
     const startedAt = data.startedAt ?? null; // a record written before start times were
     if (startedAt !== null && typeof startedAt !== 'number') return 'unreadable';
-    return { pid: data.pid, startedAt, distDir: data.distDir, buildId: data.buildId };
+    const publicUrl = data.publicUrl ?? null; // a record written before public URLs were
+    if (publicUrl !== null && typeof publicUrl !== 'string') return 'unreadable';
+    return { pid: data.pid, startedAt, distDir: data.distDir, buildId: data.buildId, publicUrl };
   } catch {
     return 'unreadable';
   }
@@ -86,6 +91,17 @@ function replaced(distDir: string, buildId: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The public URL of the live server of `distDir` recorded in `stateDir` (another process than this
+ * one), with its pid; null when none runs, the record cannot be read, or it names no URL.
+ */
+export function runningServerUrl(stateDir: string, distDir: string): { pid: number; publicUrl: string } | null {
+  const served = readServedBuild(stateDir);
+  if (served === null || served === 'unreadable' || served.publicUrl === null) return null;
+  if (served.distDir !== path.resolve(distDir) || served.pid === process.pid || !stillRunning(served)) return null;
+  return { pid: served.pid, publicUrl: served.publicUrl };
 }
 
 export type ServedWait =

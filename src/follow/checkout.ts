@@ -5,12 +5,16 @@
 // What a sync may write is bounded (QUIRE_FOLLOW_MAX_BYTES): the fetch is stopped once the pack it
 // receives grows past the bound, and a commit whose tree is larger is never checked out (a file of
 // zeros is small on the wire and large on disk, so the tree is measured before it is written).
+// Without --branch the branch is the remote's default, asked of it at the first sync that reaches
+// it and kept for the life of the process; a fetch that fails on a branch the remote does not have
+// says which branches it has.
 import fs from 'node:fs';
 import path from 'node:path';
 import { makePrivateDir } from '../config/state-dir.ts';
 import { ProblemError } from '../problems/problem.ts';
-import { runGit, type GitTarget } from '../git/git-runner.ts';
+import { GitCommandError, runGit, type GitTarget } from '../git/git-runner.ts';
 import { credentialEnvironment } from './credentials.ts';
+import { defaultBranch, missingBranch, remoteBranches } from './remote-branches.ts';
 import type { FollowSource } from './follow-source.ts';
 import { MAX_TREE_FILES, measureTree } from './tree-size.ts';
 import { printable } from '../text/printable.ts';
@@ -42,6 +46,8 @@ export interface Checkout {
   sync(): Promise<SyncResult>;
   /** The commit checked out now, or null before the first sync. */
   head(): Promise<string | null>;
+  /** The branch followed: --branch, or the remote's default once asked; null until then. */
+  branch(): string | null;
 }
 
 export interface CheckoutOptions {
@@ -62,15 +68,24 @@ export function createCheckout(dir: string, source: FollowSource, opts: Checkout
     if (!exists()) return null;
     return (await git(['rev-parse', '--verify', '-q', 'HEAD^{commit}']).catch(() => '')).trim() || null;
   };
-  const fetch = async () => {
+  let branch = source.branch;
+  const fetch = async (followed: string) => {
     const watch = watchIncomingPack(repository.gitDir, opts.maxBytes);
     try {
       await runGit(
         repository,
         // Every fetch kept as one pack (never unpacked into loose objects), so its size can be watched.
-        ['-c', 'fetch.unpackLimit=1', '-c', 'transfer.unpackLimit=1', 'fetch', '-q', '--no-tags', '--no-recurse-submodules', '--', source.url, `+refs/heads/${source.branch}:${FOLLOWED_REF}`],
+        ['-c', 'fetch.unpackLimit=1', '-c', 'transfer.unpackLimit=1', 'fetch', '-q', '--no-tags', '--no-recurse-submodules', '--', source.url, `+refs/heads/${followed}:${FOLLOWED_REF}`],
         { ...opts, signal: watch.signal, allowFileProtocol: source.local, env: credentialEnvironment(source.credentials) },
       );
+    } catch (e) {
+      if (!(e instanceof GitCommandError) || e.timedOut) throw e;
+      // Asked only once a fetch failed, so a good sync costs one call: a remote that answers and
+      // lacks the branch says which it has; one that does not answer (or that timed out, which
+      // would only wait again) leaves git's own words.
+      const branches = await remoteBranches(source, dir, opts).catch(() => null);
+      if (branches && !branches.includes(followed)) throw missingBranch(source, followed, branches);
+      throw e;
     } finally {
       watch.stop();
     }
@@ -78,6 +93,7 @@ export function createCheckout(dir: string, source: FollowSource, opts: Checkout
   return {
     dir,
     head,
+    branch: () => branch,
     async sync() {
       // git writes with the umask (0644): the folder, its user's only, keeps drafts from others.
       makePrivateDir(dir);
@@ -85,7 +101,8 @@ export function createCheckout(dir: string, source: FollowSource, opts: Checkout
         await runGit({ kind: 'none', dir }, ['init', '-q'], opts);
       }
       const previous = await head();
-      await fetch();
+      branch ??= await defaultBranch(source, dir, opts);
+      await fetch(branch);
       const commit = (await git(['rev-parse', '--verify', '-q', `${FOLLOWED_REF}^{commit}`])).trim();
       if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`unexpected commit id from git: ${commit.slice(0, 80)}`);
       const size = await measureTree(repository, commit, opts.maxBytes);

@@ -15,7 +15,8 @@ export class FollowSourceError extends Error {
 export interface FollowSource {
   /** What git fetches from: a URL without credentials, or a local path made absolute. Safe to print. */
   url: string;
-  branch: string;
+  /** The branch given (--branch); null: the remote's default branch, asked of it (remote-branches.ts). */
+  branch: string | null;
   /** The user name and password an http(s) URL carried, for git's credential helper; null: none. */
   credentials: FollowCredentials | null;
   /** A path or file:// URL: the one case where git's file transport is allowed. */
@@ -31,10 +32,10 @@ export interface FollowCredentials {
 
 const URL_SCHEMES = new Set(['https', 'http', 'ssh', 'git', 'file', 'git+ssh', 'ssh+git']);
 
-export function parseFollowSource(rawUrl: string, branch: string, cwd: string): FollowSource {
+export function parseFollowSource(rawUrl: string, branch: string | null, cwd: string): FollowSource {
   const checked = checkRepositoryUrl(rawUrl, cwd);
   const { url, credentials } = splitCredentials(checked);
-  return { url, branch: checkBranchName(branch), credentials, local: isLocal(checked) };
+  return { url, branch: branch === null ? null : checkBranchName(branch), credentials, local: isLocal(checked) };
 }
 
 const isLocal = (url: string): boolean => path.isAbsolute(url) || /^file:\/\//i.test(url);
@@ -87,8 +88,8 @@ export function checkBranchName(branch: string): string {
   return branch;
 }
 
-/** A subset of git's ref-name rules, stricter: letters, digits, `.`, `_`, `-` and `/` only. */
-function branchProblem(b: string): string | null {
+/** What is wrong with a branch name, or null: a subset of git's ref-name rules, stricter: letters, digits, `.`, `_`, `-` and `/` only. */
+export function branchProblem(b: string): string | null {
   if (!b) return 'must not be empty';
   if (b.length > 200) return 'is too long';
   if (b.startsWith('-')) return 'must not start with "-"';

@@ -8,7 +8,8 @@ import { pushedRef, verifyPushHook } from './hook-verification.ts';
 
 export interface HookDeps {
   secret: string;
-  branch: string;
+  /** The branch followed; null while the remote's default is not known yet (then every push fetches, and the fetch asks). */
+  branch: () => string | null;
   /** Asks for a fetch (coalesced by the caller). */
   trigger: () => void;
   log: (line: string) => void;
@@ -25,8 +26,9 @@ export function createHookApp(deps: HookDeps): Hono {
     }
     // Pushes to other branches (and tags) change nothing this server serves.
     const ref = pushedRef(body);
-    if (ref !== null && ref !== `refs/heads/${deps.branch}`) {
-      return c.json({ status: 'ignored', reason: `this server follows refs/heads/${deps.branch}` }, 202, noStore);
+    const branch = deps.branch();
+    if (ref !== null && branch !== null && ref !== `refs/heads/${branch}`) {
+      return c.json({ status: 'ignored', reason: `this server follows refs/heads/${branch}` }, 202, noStore);
     }
     deps.log(`Push notification (${sender}): fetching.`);
     deps.trigger();

@@ -9,9 +9,12 @@ import { ProblemError } from '../problems/problem.ts';
 
 /** A git call that failed, timed out or could not start; the message names the call and git's words. */
 export class GitCommandError extends ProblemError<'GIT_COMMAND_FAILED'> {
-  constructor(message: string) {
+  /** The call was stopped by its time-out (git said nothing of why). */
+  readonly timedOut: boolean;
+  constructor(message: string, opts: { timedOut?: boolean } = {}) {
     super('GIT_COMMAND_FAILED', message);
     this.name = 'GitCommandError';
+    this.timedOut = opts.timedOut ?? false;
   }
 }
 
@@ -126,7 +129,7 @@ export function runGit(target: GitTarget, args: readonly string[], opts: GitCall
         const what = describeCall(args);
         const killed = error.killed || error.signal === 'SIGKILL';
         const said = lastLines(stderr || error.message);
-        reject(new GitCommandError(killed ? `${what} timed out after ${Math.round(timeout / 1000)} s` : `${what} failed: ${said}`));
+        reject(new GitCommandError(killed ? `${what} timed out after ${Math.round(timeout / 1000)} s` : `${what} failed: ${said}`, { timedOut: killed }));
       },
     );
   });

@@ -67,6 +67,8 @@ export const CATALOGUE = {
   SITE_UNKNOWN: { area: 'setup', meaning: 'a command named a site the content tree does not have (exit status 1)', fix: 'Use one of the sites the message lists: the folders of the content dir that hold a `site.yaml`.' },
   GIT_COMMAND_FAILED: { area: 'setup', meaning: 'a git command Quire ran failed or timed out (the message has git\'s own words)', fix: 'Check what git says: the repository URL, credentials, the branch, disk space.' },
   FOLLOW_SYNC_TOO_LARGE: { area: 'setup', meaning: '`start --follow`: a fetch or the commit\'s tree is larger than `QUIRE_FOLLOW_MAX_BYTES` (nothing of it was checked out; the last good build stays served)', fix: 'Remove the large files from the branch, or raise `QUIRE_FOLLOW_MAX_BYTES` if the repository is really that large.' },
+  FOLLOW_BRANCH_MISSING: { area: 'setup', meaning: '`start --follow`: the repository has no branch of the name `--branch` gives, or, without `--branch`, does not name a default branch Quire can follow (its HEAD names none, or it has no branches yet); the message lists its branches (20 at most)', fix: 'Give `--branch` one of the branches listed, or push the branch; nothing is checked out until then (the last good build stays served).' },
+  BUILD_PUBLIC_URL_MISMATCH: { area: 'setup', meaning: 'a running server found a build in `dist/` made for another public URL than its own (its image URLs lead there; e.g. `quire build` with another `PORT` and `QUIRE_PUBLIC_URL` unset, or another state dir): it was not served, the last good build stays; or, at start with no good build of its own, it serves one made for another URL (a warning)', fix: 'Build with the server\'s public URL: the same `QUIRE_PUBLIC_URL` for both, or a build with the server\'s state dir and `QUIRE_PUBLIC_URL` unset (it takes the running server\'s); or let the server build (a push it follows, a restart).' },
   PUBLISH_INTERRUPTED: { area: 'setup', meaning: 'the build output changed while publishing (another build ran)', fix: 'Run publish again.' },
 
   // Registering a webhook.
@@ -108,7 +110,7 @@ export const CATALOGUE = {
   NO_ARTICLE: { area: 'delivery-request', meaning: 'Test connection found no published article to send', fix: 'Publish an article first.' },
 
   // Content.
-  CONTENT_NO_SITES: { area: 'content', meaning: 'no site folder with a `site.yaml` under the content dir (or it cannot be read)', fix: 'Create `content/<site>/site.yaml`, or point `QUIRE_CONTENT_DIR` at the content tree.' },
+  CONTENT_NO_SITES: { area: 'content', meaning: 'no site folder with a `site.yaml` under the content dir (or it cannot be read); a command that works on sites (`quire keys`, `webhook set`) stops with it, exit status 1', fix: 'Create `content/<site>/site.yaml`, or point `QUIRE_CONTENT_DIR` at the content tree; beside a server that follows a repository, run the command in the server\'s folder with its settings (its checkout is found in the state dir).' },
   CONTENT_SITE_CONFIG_MISSING: { area: 'content', meaning: 'a site folder has no `site.yaml`', fix: 'Add `site.yaml` with the site\'s name, url and lang.' },
   CONTENT_SITE_ID_INVALID: { area: 'content', meaning: 'a site folder\'s name is not a valid site id', fix: 'Rename it to lowercase letters, digits and dashes.' },
   CONTENT_AUTHOR_ID_INVALID: { area: 'content', meaning: 'an author file\'s name is not a valid author id', fix: 'Rename it to lowercase letters, digits and dashes.' },

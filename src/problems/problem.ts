@@ -27,6 +27,12 @@ export class ProblemError<C extends ProblemCode = ProblemCode> extends Error imp
   }
 }
 
+/** An error as a log line says it: a problem's message with its code (`message  [CODE]`), any other error's message. */
+export function describeError(e: unknown): string {
+  if (e instanceof ProblemError) return withCode(e.message, e.code);
+  return e instanceof Error ? e.message : String(e);
+}
+
 /**
  * Whether a failed file read means "not there": ENOENT, or ENOTDIR (a file stands where a folder
  * on the path should be, so the file cannot exist). A file that exists but cannot be read (EACCES,

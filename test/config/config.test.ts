@@ -23,6 +23,7 @@ describe('parseConfig', () => {
       stateDir: path.resolve('/srv/site/.quire'),
       databaseUrl: null,
       contentDir: path.resolve('/srv/site/content'),
+      contentDirSet: false,
       distDir: path.resolve('/srv/site/dist'),
       publicUrl: null,
       allowPrivateTargets: false,
@@ -52,7 +53,7 @@ describe('parseConfig', () => {
       QUIRE_MAX_BODY_BYTES: '65536', QUIRE_MAX_CONNECTIONS: '500', QUIRE_MAX_CONNECTIONS_PER_CLIENT: '0',
     }, '/srv/site');
     expect(c).toMatchObject({
-      port: 0, host: '0.0.0.0', secret: 's'.repeat(32), stateDir: path.resolve('/srv/site/state'), contentDir: '/abs/content',
+      port: 0, host: '0.0.0.0', secret: 's'.repeat(32), stateDir: path.resolve('/srv/site/state'), contentDir: '/abs/content', contentDirSet: true,
       distDir: path.resolve('/srv/site/out'), publicUrl: 'https://api.example.com/base', allowPrivateTargets: true,
       webhookTimeoutMs: 2500, publishRetryWindowMs: 0, webhookSecret: 'w', adminToken: 't'.repeat(16),
       maxBodyBytes: 65536, maxConnections: 500, maxConnectionsPerClient: 0,

@@ -51,6 +51,13 @@ describe('git as the follower runs it', () => {
       const repository = { kind: 'repository' as const, gitDir: path.join(dir, '.git'), workTree: dir };
       await expect(runGit(repository, ['fetch', '-q', '--', `git://127.0.0.1:${port}/repo`, 'main'], { timeoutMs: 700 })).rejects.toThrow(/timed out/);
       expect(Date.now() - started).toBeLessThan(5_000);
+
+      // A sync whose fetch timed out does not ask the remote for its branches too (another wait).
+      const checkout = createCheckout(path.join(tempDir(), 'checkout'), { url: `git://127.0.0.1:${port}/repo`, branch: 'main', credentials: null, local: false }, { maxBytes: 2 ** 30, timeoutMs: 700 });
+      const before = sockets.length;
+      await expect(checkout.sync()).rejects.toThrow(/git fetch timed out/);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(sockets.length - before).toBe(1);
     } finally {
       for (const s of sockets) s.destroy();
       silent.close();
@@ -133,7 +140,7 @@ describe('the follower', () => {
     const lines: string[] = [];
     const follower = createFollower({
       // Only the scheduling is under test here; the checkout's git work is tested through the CLI.
-      checkout: { dir: '', head: async () => head, sync: async () => ({ commit: head, previous: head }) },
+      checkout: { dir: '', head: async () => head, branch: () => 'main', sync: async () => ({ commit: head, previous: head }) },
       intervalSeconds: 0,
       publish: async (commit) => {
         published.push(commit);

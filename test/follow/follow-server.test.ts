@@ -97,6 +97,8 @@ describe('start --follow', () => {
       p.write('site/articles/broken.md', article({ title: 'Broken', status: 'maybe' }));
       push('broken', '2026-03-03T10:00:00Z');
       await waitFor(() => /broken\.md.*\n[\s\S]*Nothing was published; the last good build stays up/.test(server.output()), server.output);
+      // Named as it is in the repository, not as the state dir holds it.
+      expect(server.output()).toMatch(/^content\/site\/articles\/broken\.md:\d+:\d+ {2}unknown status/m);
       expect(await slugsServed(get)).toEqual(['first', 'second']);
       const admin = await signIn(server.output().match(/Publishing app: (\S+)\/admin/)![1]!);
       const tab = await (await admin.get('/admin/sites/site/articles')).text();
@@ -188,15 +190,53 @@ describe('start --follow', () => {
     }
   });
 
-  it('a branch the repository does not have: says so and what to check, builds nothing, and has nothing to serve', async () => {
-    const { remote } = authorAndRemote();
+  it('without --branch, follows the branch the remote names as its default, and ignores pushes to others', async () => {
+    const { p, remote } = authorAndRemote();
+    // The remote's default is `live` (its HEAD); its `main` holds an article `live` does not.
+    execFileSync('git', ['--git-dir', remote, 'symbolic-ref', 'HEAD', 'refs/heads/live']);
+    p.git('push', '-q', 'origin', 'main:live');
+    p.write('site/articles/only-on-main.md', article({ title: 'Only on main', status: 'published' }));
+    p.commit('main only', '2026-03-02T10:00:00Z');
+    p.git('push', '-q', 'origin', 'main');
+    const server = await startCli(['start', '--follow', remote, '--interval', '0'], serverEnv({ QUIRE_GIT_HOOK_SECRET: HOOK_SECRET }), /Following .*\n/);
+    try {
+      expect(server.output()).toContain(`Fetching ${remote} (its default branch) …`);
+      expect(server.output()).toMatch(/Checked out [0-9a-f]{12} \(live\)\./);
+      expect(server.output()).toContain(`Following ${remote} (live): fetching on push notifications only`);
+      const get = api(server.output());
+      expect(await slugsServed(get)).toEqual(['first']);
+      const hook = server.output().match(/push endpoint: (\S+)/)![1]!;
+      const body = JSON.stringify({ ref: 'refs/heads/main' });
+      const res = await fetch(hook, { method: 'POST', headers: { 'x-hub-signature-256': `sha256=${createHmac('sha256', HOOK_SECRET).update(body).digest('hex')}` }, body });
+      expect(await res.json()).toEqual({ status: 'ignored', reason: 'this server follows refs/heads/live' });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('a branch the repository does not have: says so, lists the branches it has (20 at most), builds nothing, and has nothing to serve', async () => {
+    const { p, remote } = authorAndRemote();
+    p.git('push', '-q', 'origin', ...Array.from({ length: 25 }, (_, i) => `main:refs/heads/b${String(i).padStart(2, '0')}`));
     const run = await runCli(['start', '--follow', remote, '--branch', 'live'], serverEnv());
     expect(run.code, run.stderr).toBe(1);
-    expect(run.stderr).toMatch(/^Fetch failed: .*live/m);
+    const shown = Array.from({ length: 20 }, (_, i) => `b${String(i).padStart(2, '0')}`).join(', ');
+    expect(run.stderr).toContain(`Fetch failed: ${remote} has no branch "live"; its branches: ${shown} (and 6 more)  [FOLLOW_BRANCH_MISSING]`);
     expect(run.stderr).toContain(`Nothing has been checked out from ${remote} yet: check the URL, and the branch (--branch <b>; this is "live").`);
     // Not a build of an empty checkout: no content problem about a folder the user never made.
     expect(run.stderr).not.toMatch(/CONTENT_NO_SITES|Build failed/);
     expect(run.stderr).toMatch(/No build to serve/);
+  });
+
+  it('without --branch, a repository with no branches yet: says so, and has nothing to serve', async () => {
+    const { p } = authorAndRemote();
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-remote-'));
+    remotes.push(empty);
+    execFileSync('git', ['init', '-q', '--bare', '-b', 'main', empty]);
+    const run = await runCli(['start', '--follow', empty], serverEnv());
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(`Fetch failed: ${empty} has no branches yet: push one (or check the URL)  [FOLLOW_BRANCH_MISSING]`);
+    expect(run.stderr).toContain(`Nothing has been checked out from ${empty} yet: check the URL, and the branch (its default branch; --branch <b> names another).`);
+    expect(fs.existsSync(path.join(followCheckoutDir(p.stateDir), 'content'))).toBe(false);
   });
 
   it('refuses a branch or URL git would read as an option or a command, before running git', async () => {

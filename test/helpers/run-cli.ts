@@ -40,14 +40,15 @@ export function runProgram(command: string, args: string[], env: Record<string, 
   });
 }
 
-/** Starts a long-running command and resolves once its output matches `ready`. */
+/** Starts a long-running command (in `cwd`, default the repository root) and resolves once its output matches `ready`. */
 export function startCli(
   args: string[],
   env: Record<string, string>,
   ready: RegExp,
   timeoutMs = 30_000,
+  cwd = ROOT,
 ): Promise<{ child: ChildProcess; output: () => string; match: RegExpMatchArray; stop: () => Promise<void> }> {
-  return startProgram(NODE, [MAIN, ...args], env, ready, timeoutMs);
+  return startProgram(NODE, [MAIN, ...args], env, ready, timeoutMs, cwd);
 }
 
 /**

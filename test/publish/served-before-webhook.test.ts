@@ -122,7 +122,7 @@ describe('a webhook is sent once the running server serves what it announces', {
     await registerWebhook();
     receiver().respond(() => ({ status: 200 }));
     // A live process (this one) recorded as serving this dist/, stuck on another build.
-    recordServedBuild(p.stateDir, { pid: process.pid, distDir: p.distDir, buildId: 'a-build-never-served' });
+    recordServedBuild(p.stateDir, { pid: process.pid, distDir: p.distDir, buildId: 'a-build-never-served', publicUrl: 'http://localhost:8787' });
     let started = Date.now();
     let r = await runCli(['publish'], env());
     const waited = Date.now() - started;

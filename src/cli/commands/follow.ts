@@ -9,6 +9,7 @@ import { createFollower, type Follower, type PublishOutcome } from '../../follow
 import { displayUrl, FollowSourceError, parseFollowSource, redactUrl, type FollowSource } from '../../follow/follow-source.ts';
 import { createHookApp } from '../../follow/hook-routes.ts';
 import { publish } from '../../publish/publish.ts';
+import { describeError } from '../../problems/problem.ts';
 import type { DeliveryDeps } from '../../delivery/delivery-runner.ts';
 import type { CliContext } from '../context.ts';
 import { printPlan, printReport } from './publish.ts';
@@ -34,7 +35,7 @@ export function planFollow({ config }: CliContext, args: FollowArgs): FollowPlan
   }
   let source: FollowSource;
   try {
-    source = parseFollowSource(args.url, args.branch ?? 'main', process.cwd());
+    source = parseFollowSource(args.url, args.branch ?? null, process.cwd());
   } catch (e) {
     if (e instanceof FollowSourceError) return e.message;
     throw e;
@@ -62,18 +63,22 @@ export const followedContentDir = (plan: FollowPlan): string => path.join(plan.c
  * is built). False when there is no checkout at all to build: nothing was ever fetched.
  */
 export async function syncBeforeStart({ out, err }: CliContext, plan: FollowPlan): Promise<boolean> {
-  out(`Fetching ${displayUrl(plan.source)} (${plan.source.branch}) …`);
+  out(`Fetching ${displayUrl(plan.source)} (${followedBranch(plan)}) …`);
   try {
     const { commit } = await plan.checkout.sync();
-    out(`Checked out ${commit.slice(0, 12)}.`);
+    out(`Checked out ${commit.slice(0, 12)} (${followedBranch(plan)}).`);
     return true;
   } catch (e) {
-    err(`Fetch failed: ${e instanceof Error ? e.message : String(e)}`);
+    err(`Fetch failed: ${describeError(e)}`);
     if (await plan.checkout.head()) return true;
-    err(`Nothing has been checked out from ${displayUrl(plan.source)} yet: check the URL, and the branch (--branch <b>; this is "${plan.source.branch}").`);
+    const which = plan.source.branch === null ? 'its default branch; --branch <b> names another' : `--branch <b>; this is "${plan.source.branch}"`;
+    err(`Nothing has been checked out from ${displayUrl(plan.source)} yet: check the URL, and the branch (${which}).`);
     return false;
   }
 }
+
+/** The branch as the log names it: the remote's default until the remote was asked which that is. */
+export const followedBranch = (plan: FollowPlan): string => plan.checkout.branch() ?? 'its default branch';
 
 export interface FollowingDeps {
   /** What a build needs, with the checkout's content/ (read at each build: the public URL is decided at listen). */
@@ -117,6 +122,6 @@ export function createFollowing(ctx: CliContext, plan: FollowPlan, deps: Followi
   };
   const follower = createFollower({ checkout: plan.checkout, intervalSeconds: plan.intervalSeconds, publish: publishCommit, out, err });
   const secret = ctx.config.gitHookSecret;
-  const hooks = secret === null ? null : createHookApp({ secret, branch: plan.source.branch, trigger: () => void follower.trigger(), log: out });
+  const hooks = secret === null ? null : createHookApp({ secret, branch: () => plan.checkout.branch(), trigger: () => void follower.trigger(), log: out });
   return { follower, hooks };
 }

@@ -1,26 +1,28 @@
-import { discoverSites } from '../../content/load-content.ts';
 import { SITE_ID } from '../../content/model.ts';
 import { previewKeyName } from '../../keys/api-keys.ts';
 import { keyOfSite } from '../../keys/key-generations.ts';
 import { restoreKeysFile } from '../../keys/recorded-generations.ts';
-import { refuseCommandLine, unknownSiteMessage, type CliContext } from '../context.ts';
+import { readSites, refuseCommandLine, unknownSiteMessage, type CliContext } from '../context.ts';
 
 export async function runKeys(
-  { app, config, out, err }: CliContext,
+  ctx: CliContext,
   opts: { site: string | null; json: boolean; rotate: string | null; preview: boolean },
 ): Promise<number> {
+  const { app, out, err } = ctx;
   if (opts.rotate !== null && !SITE_ID.test(opts.rotate)) {
     return refuseCommandLine(err, 'usage: quire keys rotate <site> [--preview]');
   }
   if (opts.preview && opts.rotate === null) {
     return refuseCommandLine(err, '--preview goes with rotate: quire keys rotate <site> --preview (`quire keys` prints both keys)');
   }
-  // Only site.yaml files are read: listing keys must not cost a read of every article.
-  const sites = (await discoverSites(config.contentDir, [])).map((s) => s.id);
+  // No sites found is a failure, not an empty list: the content looked at is not the one meant.
+  const found = await readSites(ctx);
+  if (!found) return 1;
+  const sites = found.map((s) => s.id);
   // A mistyped site must not "succeed": rotating a site that does not exist changes no real key.
   const wanted = opts.rotate ?? opts.site;
   if (wanted !== null && !sites.includes(wanted)) {
-    err(unknownSiteMessage(config.contentDir, wanted, sites, opts.rotate !== null ? '; no key was rotated' : ''));
+    err(unknownSiteMessage(app.content().dir, wanted, sites, opts.rotate !== null ? '; no key was rotated' : ''));
     return 1;
   }
   const { keyring, generations } = await app.keys();

@@ -5,6 +5,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { PACKAGE_VERSION } from '../../app/package-version.ts';
 import { buildDist } from '../../build/build.ts';
 import { formatIssue } from '../../content/issues.ts';
+import { problemPathsFrom } from '../../follow/followed-content.ts';
 import { buildMcpServer } from '../../mcp/build-mcp-server.ts';
 import type { CliContext } from '../context.ts';
 import { timedReader } from '../../dist/timed-view.ts';
@@ -12,8 +13,9 @@ import { timedReader } from '../../dist/timed-view.ts';
 export async function runMcp({ app, config, err }: CliContext): Promise<number> {
   const dist = app.dist();
   if (!dist.reload()) {
-    const build = await buildDist(app.buildSettings);
-    for (const issue of build.issues) err(formatIssue(issue));
+    const settings = app.buildSettings;
+    const build = await buildDist(settings);
+    for (const issue of build.issues) err(formatIssue(issue, problemPathsFrom(settings)));
     dist.reload();
   }
   app.onClose(dist.watch());

@@ -7,7 +7,7 @@ export async function runPreview(
   ctx: CliContext,
   opts: { site: string | null; slug: string | null; ttl: string | null; json: boolean; now: number },
 ): Promise<number> {
-  const { app, config, out, err } = ctx;
+  const { app, out, err } = ctx;
   if (!opts.site || !opts.slug) {
     return refuseCommandLine(err, 'usage: quire preview <site> <slug> [--ttl <duration>] [--json]');
   }
@@ -16,7 +16,7 @@ export async function runPreview(
     return refuseCommandLine(err, `quire preview: --ttl "${opts.ttl}" is not a duration from 1s to 30d (e.g. 90m, 24h, 7d)`);
   }
   if (!(await isKnownSite(ctx, opts.site))) return 1;
-  const content = await loadContent(config.contentDir);
+  const content = await loadContent(app.content().dir);
   const loaded = content.sites.find((s) => s.site.id === opts.site);
   if (!loaded) {
     err(`site "${opts.site}" has problems in its site.yaml: run \`quire build\` to see them`);

@@ -4,14 +4,16 @@ import { attemptErrorText } from '../../store/state-store.ts';
 import { untilServed } from '../../dist/served-build.ts';
 import { isKnownSite, type CliContext } from '../context.ts';
 import { reportBuild } from '../report.ts';
+import { problemPathsFrom } from '../../follow/followed-content.ts';
 import { withCode } from '../../problems/problem.ts';
 
 export async function runPublish(ctx: CliContext, opts: { site: string | null; dryRun: boolean; baseline: boolean; deliver: boolean }): Promise<number> {
   const { config, out, err } = ctx;
   if (opts.site !== null && !(await isKnownSite(ctx, opts.site))) return 1; // before building anything
   const deps = ctx.app.delivery();
+  const settings = ctx.app.buildSettings;
   const report = await publish(
-    { ...deps, settings: ctx.app.buildSettings, untilServed: (buildId) => untilThisServerServes(ctx, buildId) },
+    { ...deps, settings, untilServed: (buildId) => untilThisServerServes(ctx, buildId) },
     {
       siteId: opts.site,
       dryRun: opts.dryRun,
@@ -28,7 +30,7 @@ export async function runPublish(ctx: CliContext, opts: { site: string | null; d
       },
     },
   );
-  return printReport(report, ctx);
+  return printReport(report, ctx, problemPathsFrom(settings));
 }
 
 /** How long a publish waits for the running server to serve its build before sending anyway. */
@@ -81,11 +83,11 @@ function notSentLine({ siteId, notSent }: SiteReport): string | null {
   return `${parts.join(' and ')} article${count === 1 ? '' : 's'} not sent: the receiver did not opt in to unpublished/deleted events (quire webhook set ${siteId} --url <url> --extra-events)`;
 }
 
-/** The outcome as `publish` prints it; returns the exit status. */
-export function printReport(report: PublishReport, { out, err }: Pick<CliContext, 'out' | 'err'>): number {
+/** The outcome as `publish` prints it (problem paths shown from `pathsFrom`); returns the exit status. */
+export function printReport(report: PublishReport, { out, err }: Pick<CliContext, 'out' | 'err'>, pathsFrom?: string): number {
   switch (report.status) {
     case 'build-failed':
-      reportBuild(report.build, err);
+      reportBuild(report.build, err, pathsFrom);
       err('Nothing was published.');
       return 1;
     case 'locked': {

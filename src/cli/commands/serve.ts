@@ -12,13 +12,14 @@ import { openListener } from '../../server/serve.ts';
 import { connectionCap, DEFAULT_CONNECTION_LIMITS, openFileLimit } from '../../server/connection-limits.ts';
 import { allowedHosts, allowedHostsOnly, describeAllowedHosts } from '../../server/host-check.ts';
 import { reportBuild } from '../report.ts';
+import { problemPathsFrom } from '../../follow/followed-content.ts';
 import { startDeliveryWorker } from '../../delivery/delivery-worker.ts';
 import { StateDatabaseError, StateStoreError } from '../../store/state-store.ts';
 import { refuseCommandLine, type CliContext } from '../context.ts';
 import type { DeliveryDeps } from '../../delivery/delivery-runner.ts';
 import { createServerObservability } from '../../observe/server-observability.ts';
 import { MOUNTS, routePattern } from '../../api/routes.ts';
-import { createFollowing, followedContentDir, planFollow, syncBeforeStart, type FollowArgs } from './follow.ts';
+import { createFollowing, followedBranch, followedContentDir, planFollow, syncBeforeStart, type FollowArgs } from './follow.ts';
 import { displayUrl } from '../../follow/follow-source.ts';
 import type { TrustProxy } from '../../config/trust-proxy.ts';
 import { createReadiness, type WorkerHealth } from '../../observe/readiness.ts';
@@ -26,6 +27,7 @@ import { timedReader } from '../../dist/timed-view.ts';
 import { startChangeTimer } from '../../schedule/change-timer.ts';
 import { queueWindowChanges } from '../../publish/window-changes.ts';
 import { forgetServedBuild, recordServedBuild } from '../../dist/served-build.ts';
+import { servedForOtherUrlMessage } from '../../dist/build-public-url.ts';
 
 /** The worker's health when the state store could not be opened at start (no worker runs). */
 const NO_STATE_STORE: WorkerHealth = { running: false, error: 'the state store could not be opened at start' };
@@ -38,8 +40,8 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
   }
   // Following a repository, the content is its checkout's, brought up to date before the first build.
   const checkedOut = follow ? await syncBeforeStart(ctx, follow) : true;
-  const buildSettings = () => (follow ? { ...app.buildSettings, contentDir: followedContentDir(follow) } : app.buildSettings);
-  const { keyring, generations } = await app.keys(follow ? followedContentDir(follow) : config.contentDir);
+  const buildSettings = () => (follow ? app.buildSettingsFor(followedContentDir(follow)) : app.buildSettings);
+  const { keyring, generations } = await app.keys(follow ? followedContentDir(follow) : undefined);
   const caches = createBuildCaches(config.stateDir);
   // The read-only API needs only dist/ and the keys: a broken delivery state turns webhooks and
   // the Publishing app off, with the file named, and the API keeps serving.
@@ -72,7 +74,8 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
   // What the admin's Articles tab shows: the last build's facts, never content read per request.
   let lastBuild: BuildFacts = NO_BUILD_FACTS;
   const noteBuild = (result: BuildResult) => {
-    reportBuild(result, result.ok ? out : err);
+    // Paths in a followed checkout read as in the repository (content/…), not in the state dir.
+    reportBuild(result, result.ok ? out : err, problemPathsFrom(buildSettings()));
     observed.metrics?.observeBuild(result.ok ? 'ok' : 'failed');
     lastBuild = { sites: result.loaded, issues: result.issues };
   };
@@ -97,6 +100,9 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
     return 1;
   }
   if (!first?.ok) err('Serving the last good build.');
+  // Later builds made for another public URL are not taken up (app.dist()); this one is all there is.
+  const startBuild = store.current()!.manifest;
+  if (startBuild.publicUrl !== app.publicUrl) err(servedForOtherUrlMessage(startBuild, app.publicUrl));
   // The build served, where a `quire publish` here sees it: it sends its webhooks once this serves
   // what they announce (receivers fetch on a webhook).
   let recordFailed = false;
@@ -104,7 +110,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
     const buildId = store.current()?.buildId;
     if (!buildId) return;
     try {
-      recordServedBuild(config.stateDir, { pid: process.pid, distDir: buildSettings().distDir, buildId });
+      recordServedBuild(config.stateDir, { pid: process.pid, distDir: buildSettings().distDir, buildId, publicUrl: app.publicUrl });
     } catch (e) {
       if (!recordFailed) err(printable(`Cannot record the build served in ${config.stateDir} (a publish here will not wait for this server): ${e instanceof Error ? e.message : String(e)}`));
       recordFailed = true;
@@ -206,7 +212,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
   else out(config.adminToken ? `Publishing app: ${base}/admin (sign in with QUIRE_ADMIN_TOKEN)\n` : `Publishing app: ${base}/admin/sign-in#token=${adminToken}\n`);
   if (follow && following) {
     const every = follow.intervalSeconds ? `every ${follow.intervalSeconds} s` : 'on push notifications only';
-    out(`Following ${displayUrl(follow.source)} (${follow.source.branch}): fetching ${every}; push endpoint: ${following.hooks ? `${base}/hooks/git` : 'off (set QUIRE_GIT_HOOK_SECRET)'}\n`);
+    out(`Following ${displayUrl(follow.source)} (${followedBranch(follow)}): fetching ${every}; push endpoint: ${following.hooks ? `${base}/hooks/git` : 'off (set QUIRE_GIT_HOOK_SECRET)'}\n`);
     following.follower.start();
   }
 
@@ -276,10 +282,11 @@ function oneAtATime(run: () => Promise<void>): () => Promise<void> {
 }
 
 /** `dev`: rebuilds when something under the content folder changes (after 80 ms of quiet). */
-async function watchContent({ app, config, out }: CliContext, rebuild: () => Promise<void>): Promise<void> {
+async function watchContent({ app, out }: CliContext, rebuild: () => Promise<void>): Promise<void> {
   let timer: NodeJS.Timeout | null = null;
+  const contentDir = app.content().dir;
   // Links are never followed: one in the content tree is a problem the build reports, not more to watch.
-  const watcher = chokidar.watch(config.contentDir, { ignoreInitial: true, followSymlinks: false, ignored: (p) => /(^|[/\\])\./.test(p.slice(config.contentDir.length)) });
+  const watcher = chokidar.watch(contentDir, { ignoreInitial: true, followSymlinks: false, ignored: (p) => /(^|[/\\])\./.test(p.slice(contentDir.length)) });
   app.onClose(() => {
     if (timer) clearTimeout(timer);
     return watcher.close();
@@ -289,5 +296,5 @@ async function watchContent({ app, config, out }: CliContext, rebuild: () => Pro
     timer = setTimeout(() => void rebuild(), 80);
   });
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-  out(`Watching ${path.relative(process.cwd(), config.contentDir) || '.'} for changes.`);
+  out(`Watching ${path.relative(process.cwd(), contentDir) || '.'} for changes.`);
 }

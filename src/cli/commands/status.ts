@@ -7,14 +7,14 @@ import { formatInZone, formatUtc } from '../../schedule/zone-time.ts';
 import { isKnownSite, type CliContext } from '../context.ts';
 
 export async function runStatus(ctx: CliContext, opts: { site: string | null; json: boolean; now: number }): Promise<number> {
-  const { config, out, err } = ctx;
+  const { app, config, out, err } = ctx;
   if (opts.site !== null && !(await isKnownSite(ctx, opts.site))) return 1;
   const manifest = readManifest(config.distDir);
   if (!manifest) {
     err(`no build in ${config.distDir} yet: run \`quire build\` (or \`npm start\`) first`);
     return 1;
   }
-  const zones = new Map((await discoverSites(config.contentDir, [])).map((s) => [s.id, s.timezone]));
+  const zones = new Map((await discoverSites(app.content().dir, [])).map((s) => [s.id, s.timezone]));
   const sites = opts.site === null ? manifest.sites : Object.fromEntries(Object.entries(manifest.sites).filter(([id]) => id === opts.site));
   const changes = upcomingChanges(sites, opts.now).map((c) => {
     const timezone = zones.get(c.site) ?? DEFAULT_TIMEZONE;

@@ -2,6 +2,7 @@
 import { loadLocalSnapshot } from '../../dist/local-dist-reader.ts';
 import { buildDist } from '../../build/build.ts';
 import { reportBuild } from '../report.ts';
+import { problemPathsFrom } from '../../follow/followed-content.ts';
 import { verifySite } from '../../integration/verify-site.ts';
 import { isKnownSite, refuseCommandLine, type CliContext } from '../context.ts';
 import { printable } from '../../text/printable.ts';
@@ -17,9 +18,10 @@ export async function runVerify(ctx: CliContext, opts: { site: string | undefine
   // (An existing build is kept: it is what the receiver was sent, newer edits may not be.)
   let snapshot = loadLocalSnapshot(ctx.config.distDir);
   if (!snapshot?.sites.has(opts.site)) {
-    const build = await buildDist(ctx.app.buildSettings);
+    const settings = ctx.app.buildSettings;
+    const build = await buildDist(settings);
     if (!build.ok) {
-      reportBuild(build, ctx.err);
+      reportBuild(build, ctx.err, problemPathsFrom(settings));
       ctx.err('Not verified: the content does not build.');
       return 1;
     }

@@ -4,6 +4,7 @@ import { testWebhook } from '../../delivery/test-connection.ts';
 import { generateWebhookSecret, saveWebhook } from '../../publish/webhook-settings.ts';
 import { isKnownSite, refuseCommandLine, type CliContext } from '../context.ts';
 import { reportBuild } from '../report.ts';
+import { problemPathsFrom } from '../../follow/followed-content.ts';
 
 export interface WebhookArgs {
   action: string | undefined;
@@ -79,9 +80,10 @@ export async function runWebhook(ctx: CliContext, args: WebhookArgs): Promise<nu
     }
     default: {
       // Test what the content publishes now, not whatever dist/ holds (maybe nothing yet).
-      const build = await buildDist(ctx.app.buildSettings);
+      const settings = ctx.app.buildSettings;
+      const build = await buildDist(settings);
       if (!build.ok) {
-        reportBuild(build, err);
+        reportBuild(build, err, problemPathsFrom(settings));
         err('Not tested: the content does not build.');
         return 1;
       }
