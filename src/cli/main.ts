@@ -9,7 +9,7 @@ import { closestName } from '../text/closest-name.ts';
 import { helpText, parseArgs, type ArgValues, type CommandSpec } from './args.ts';
 import { commandNamed, COMMANDS } from './commands.ts';
 import { refuseCommandLine, type CliContext } from './context.ts';
-import { withCode } from '../problems/problem.ts';
+import { errorText, withCode } from '../problems/problem.ts';
 import { printableText } from '../text/printable.ts';
 
 function topLevelHelp(): string {
@@ -177,7 +177,8 @@ main(process.argv.slice(2)).then(
     if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code);
   },
   (e: unknown) => {
-    process.stderr.write(`${printableText(e instanceof Error ? e.message : String(e))}\n`);
+    // A problem a command did not catch still says its code (what to do is the catalogue's fix).
+    process.stderr.write(`${printableText(errorText(e))}\n`);
     process.exitCode = 1;
   },
 );

@@ -3,6 +3,7 @@
 // fails is logged and tried again at the next tick or push; the served output stays as it is.
 import { createCoalescingRunner } from './coalescing-runner.ts';
 import type { Checkout } from './checkout.ts';
+import { errorText } from '../problems/problem.ts';
 
 /** What a publish run came to: `retry` (e.g. the publish lock was held) tries the commit again. */
 export type PublishOutcome = 'done' | 'retry';
@@ -51,7 +52,7 @@ export function createFollower(deps: FollowerDeps): Follower {
       failing = false;
     } catch (e) {
       failing = true;
-      err(`Fetch failed (serving what was last built; trying again ${deps.intervalSeconds ? `in ${deps.intervalSeconds} s` : 'at the next push'}): ${e instanceof Error ? e.message : String(e)}`);
+      err(`Fetch failed (serving what was last built; trying again ${deps.intervalSeconds ? `in ${deps.intervalSeconds} s` : 'at the next push'}): ${errorText(e)}`);
       return;
     }
     if (commit === handled) return;
@@ -60,7 +61,7 @@ export function createFollower(deps: FollowerDeps): Follower {
       if ((await deps.publish(commit)) === 'done') handled = commit;
       else retrySoon();
     } catch (e) {
-      err(`Publishing commit ${commit.slice(0, 12)} failed: ${e instanceof Error ? e.message : String(e)}`);
+      err(`Publishing commit ${commit.slice(0, 12)} failed: ${errorText(e)}`);
     }
   });
   let timer: NodeJS.Timeout | null = null;

@@ -14,6 +14,12 @@ export function withCode(message: string, code: ProblemCode): string {
   return end === -1 ? `${message}  [${code}]` : `${message.slice(0, end)}  [${code}]${message.slice(end)}`;
 }
 
+/** Any error as a line to print: a problem with its code (`message  [CODE]`), anything else by its message. */
+export function errorText(err: unknown): string {
+  if (err instanceof ProblemError) return withCode(err.message, err.code);
+  return err instanceof Error ? err.message : String(err);
+}
+
 /** What to do about a code (the catalogue's `fix`). */
 export const fixFor = (code: ProblemCode): string => CATALOGUE[code].fix;
 

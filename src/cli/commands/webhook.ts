@@ -4,6 +4,7 @@ import { testWebhook } from '../../delivery/test-connection.ts';
 import { generateWebhookSecret, saveWebhook } from '../../publish/webhook-settings.ts';
 import { isKnownSite, refuseCommandLine, type CliContext } from '../context.ts';
 import { reportBuild } from '../report.ts';
+import { withCode } from '../../problems/problem.ts';
 
 export interface WebhookArgs {
   action: string | undefined;
@@ -87,7 +88,7 @@ export async function runWebhook(ctx: CliContext, args: WebhookArgs): Promise<nu
       }
       const result = await testWebhook({ ...deps, distDir: config.distDir }, site);
       if (!result.sent) {
-        err(result.message);
+        err(withCode(result.message, result.code));
         return 1;
       }
       (result.explanation.ok ? out : err)(`${result.explanation.message}\n(delivery ${result.deliveryId}: "updated" for ${result.slug})`);
