@@ -5,6 +5,7 @@ import type { QuireConfig } from '../config/config.ts';
 import path from 'node:path';
 import { discoverSites } from '../content/load-content.ts';
 import { withCode } from '../problems/problem.ts';
+import { closestName } from '../text/closest-name.ts';
 
 export interface CliContext {
   app: App;
@@ -26,6 +27,12 @@ export async function isKnownSite({ config, err }: CliContext, siteId: string): 
 /** `no site "x" in content (sites: a, b)  [SITE_UNKNOWN]`, the content dir as given from the working directory. */
 export function unknownSiteMessage(contentDir: string, siteId: string, sites: readonly string[], after = ''): string {
   return withCode(`no site "${siteId}" in ${shownPath(contentDir)} (sites: ${sites.join(', ') || 'none'})${after}`, 'SITE_UNKNOWN');
+}
+
+/** `unknown action "sett" (did you mean "set"?)`: as an unknown command is answered. */
+export function unknownAction(action: string, actions: readonly string[]): string {
+  const near = closestName(action, actions);
+  return `unknown action "${action}"${near ? ` (did you mean "${near}"?)` : ''}`;
 }
 
 /** A command line Quire cannot run: the message with its code, and exit status 2. */
