@@ -284,9 +284,10 @@ describe('quire webhook', { timeout: 120_000 }, () => {
     const cases: [string[], RegExp][] = [
       [['--url', 'http://hooks.example.com/x', '--secret', SECRET], /must use https.*\[URL_NOT_HTTPS\]/],
       [['--url', 'https://u:p@hooks.example.com/x', '--secret', SECRET], /user name or password.*\[URL_HAS_CREDENTIALS\]/],
-      [['--url', hookUrl(), '--secret', SECRET], /127\.0\.0\.1 is a loopback address.*\[URL_HOST_NOT_PUBLIC\]/],
-      [['--url', 'https://2130706433/x', '--secret', SECRET], /loopback.*\[URL_HOST_NOT_PUBLIC\]/],
-      [['--url', 'https://localhost/x', '--secret', SECRET], /\[URL_HOST_NOT_PUBLIC\]/],
+      // A receiver on this machine: for local testing, the setting that allows it is named.
+      [['--url', hookUrl(), '--secret', SECRET], /127\.0\.0\.1 is a loopback address; webhook targets must be public \(to test with a receiver on this machine or network, run Quire with QUIRE_ALLOW_PRIVATE_TARGETS=1\)  \[URL_HOST_NOT_PUBLIC\]/],
+      [['--url', 'https://2130706433/x', '--secret', SECRET], /loopback.*QUIRE_ALLOW_PRIVATE_TARGETS=1.*\[URL_HOST_NOT_PUBLIC\]/],
+      [['--url', 'https://localhost/x', '--secret', SECRET], /QUIRE_ALLOW_PRIVATE_TARGETS=1\)  \[URL_HOST_NOT_PUBLIC\]/],
       [['--url', 'https://hooks.example.com/x', '--secret', 'short'], /at least 24 characters.*\[SECRET_TOO_SHORT\]/],
     ];
     for (const [args, message] of cases) {
