@@ -88,7 +88,7 @@ describe('Quire installed into a content repository', () => {
   it('runs init, build and start there, on the repository\'s own content, dist/ and state', async () => {
     await quire('init');
     const build = await quire('build');
-    expect(build.stdout).toMatch(/^Built 1 published article/);
+    expect(build.stdout).toMatch(/^Built 1 article \(1 live, 0 drafts\)/);
 
     // The command npx runs, started directly so that stop() ends it by its process group.
     const bin = path.join(repo, 'node_modules', '.bin', 'quire');
