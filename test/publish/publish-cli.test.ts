@@ -63,6 +63,23 @@ async function register(extra: string[] = []) {
 const events = () => receiver.requests.map((r) => `${r.headers['x-quire-event']} ${(JSON.parse(r.rawBody.toString()) as { article: { slug: string } }).article.slug}`);
 
 describe('quire publish', { timeout: 120_000 }, () => {
+  it('an edit published from disk is said to be uncommitted, not counted as "0 files changed"', async () => {
+    project();
+    await register();
+    expect((await quire(['publish'])).code).toBe(0);
+    p.write('one/articles/a.md', article({ title: 'A', status: 'published' }, 'Body of A, not committed yet.\n'));
+    let r = await quire(['publish', '--dry-run']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^warning: content\/ has uncommitted changes; publishing what is on disk$/m);
+    expect(r.stdout).toMatch(/^  one: 1 event would send, since [0-9a-f]{12} \(1 file with uncommitted changes\)$/m);
+    // A commit since (the edit of a, and c), and a new file on top of it.
+    p.write('one/articles/c.md', article({ title: 'C', status: 'published' }));
+    p.commit('edit a, add c', '2026-03-02T10:00:00Z');
+    p.write('one/articles/new.md', article({ title: 'New', status: 'published' }));
+    r = await quire(['publish', '--dry-run']);
+    expect(r.stdout).toMatch(/^  one: 3 events would send, since [0-9a-f]{12} \(2 files changed, 1 file with uncommitted changes\)$/m);
+  });
+
   it('sends published/updated for what changed between commits, and nothing otherwise', async () => {
     project();
     await register();
