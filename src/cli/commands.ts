@@ -119,6 +119,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       'one of them at a time, one article\'s deliveries never overlap, and a worker that dies loses nothing',
       '(its leases run out and another takes its deliveries). SIGTERM: no new claims, what is in flight is',
       'finished, exit 0. `quire publish --no-deliver` queues for them; `quire deliveries --stats` shows the fleet.',
+      'Logs one line per delivery attempt on stderr, as the server does (QUIRE_LOG_FORMAT=json: JSON lines).',
     ],
   },
   {
