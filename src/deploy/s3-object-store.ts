@@ -50,18 +50,15 @@ export function openS3Store(settings: S3Settings): ObjectStore & { close(): void
       }
     },
     async *list(prefix): AsyncIterable<StoredObject> {
-      const pages = paginateListObjectsV2({ client, pageSize: 1000 }, { Bucket, Prefix: base + prefix })[Symbol.asyncIterator]();
-      for (;;) {
-        let page;
-        try {
-          page = await pages.next();
-        } catch (err) {
-          throw problem(err);
+      // Only the paginator throws in here: a consumer that stops early returns, it does not throw.
+      try {
+        for await (const page of paginateListObjectsV2({ client, pageSize: 1000 }, { Bucket, Prefix: base + prefix })) {
+          for (const o of page.Contents ?? []) {
+            if (o.Key) yield { key: o.Key.slice(base.length), size: o.Size ?? 0, modifiedMs: o.LastModified?.getTime() };
+          }
         }
-        if (page.done) return;
-        for (const o of page.value.Contents ?? []) {
-          if (o.Key) yield { key: o.Key.slice(base.length), size: o.Size ?? 0, modifiedMs: o.LastModified?.getTime() };
-        }
+      } catch (err) {
+        throw problem(err);
       }
     },
     async put(key, bytes, meta) {

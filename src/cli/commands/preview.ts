@@ -30,7 +30,7 @@ export async function runPreview(
   const loaded = content.sites.find((s) => s.site.id === opts.site);
   if (!loaded) {
     // Known a moment ago (isKnownSite), not there now: its folder went meanwhile.
-    err(withCode(`site "${opts.site}" has problems in its site.yaml: run \`quire build\` to see them`, 'SITE_UNKNOWN'));
+    err(withCode(`site "${opts.site}" is no longer in the content folder: run the command again`, 'SITE_UNKNOWN'));
     return 1;
   }
   const article = loaded.articles.find((a) => a.meta.slug === opts.slug);
