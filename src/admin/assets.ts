@@ -1,6 +1,7 @@
 // The admin app's stylesheet and script, served from /admin/assets/ under content-hashed names
 // (the CSP allows only same-origin files: no inline code). Plain CSS and a little script: the
 // pages work without it; it adds copy buttons, reveal, secret generation and a live test result.
+// And the pages' icon.
 import { createHash } from 'node:crypto';
 
 const CSS = `
@@ -137,9 +138,14 @@ signInFromFragment();
 window.addEventListener('hashchange', signInFromFragment);
 `;
 
+// The tab's icon (a Q in the header's colours). Named by every page, so the browser never asks
+// for /favicon.ico, which is no admin route (the Content API answers it 404).
+const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#141a24"/><circle cx="15" cy="15" r="7.5" fill="none" stroke="#fff" stroke-width="3"/><path d="M18.5 18.5l6 6" stroke="#8fb0ff" stroke-width="3.2" stroke-linecap="round"/></svg>`;
+
 const version = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
 
 export const ADMIN_ASSETS = {
   css: { path: `/admin/assets/admin.${version(CSS)}.css`, body: CSS, type: 'text/css; charset=utf-8' },
   js: { path: `/admin/assets/admin.${version(JS)}.js`, body: JS, type: 'text/javascript; charset=utf-8' },
+  icon: { path: `/admin/assets/icon.${version(ICON)}.svg`, body: ICON, type: 'image/svg+xml' },
 };

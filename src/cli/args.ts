@@ -19,6 +19,17 @@ export interface CommandSpec {
   positionals: { max: number };
   /** Printed after the options in the command's own help. */
   notes?: string[];
+  /** Options people expect that are settings here (`--port 3000` is `PORT=3000`): the error says so. */
+  settingOptions?: Record<string, SettingOption>;
+}
+
+export interface SettingOption {
+  /** The environment variable. */
+  setting: string;
+  /** A value for the example when none was typed. */
+  example: string;
+  /** Said after the example, e.g. what 0 means. */
+  note?: string;
 }
 
 export type ParsedArgs =
@@ -67,6 +78,13 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
     const eq = arg.indexOf('=');
     const name = arg.slice(arg.startsWith('--') ? 2 : 1, eq === -1 ? undefined : eq);
     const option = arg.startsWith('--') ? spec.options[name] : undefined;
+    const setting = !option && arg.startsWith('--') ? spec.settingOptions?.[name] : undefined;
+    if (setting) {
+      const next = argv[i + 1];
+      const typed = eq !== -1 ? arg.slice(eq + 1) : next !== undefined && !next.startsWith('-') ? next : '';
+      const example = `${setting.setting}=${/^[\w.:-]+$/.test(typed) ? typed : setting.example} quire ${spec.name}`;
+      return error(`quire ${spec.name}: --${name} is not an option; it is the setting ${setting.setting}, set in the environment: ${example}${setting.note ? ` (${setting.note})` : ''}`);
+    }
     if (!option) {
       const near = closestName(name, Object.keys(spec.options));
       return error(`quire ${spec.name}: unknown option ${arg.slice(0, eq === -1 ? undefined : eq)}${near ? ` (did you mean --${near}?)` : ''}`);

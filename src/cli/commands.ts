@@ -4,6 +4,11 @@ import type { CommandSpec } from './args.ts';
 
 const site = { type: 'string', value: 'id', help: 'only this site (an id from content/<site>/)' } as const;
 const json = { type: 'boolean', help: 'print JSON instead of a table' } as const;
+// Where a server listens is a setting (the same for start, dev and a process manager's unit).
+const listenSettings = {
+  port: { setting: 'PORT', example: '8080', note: 'PORT=0: any free port' },
+  host: { setting: 'HOST', example: '0.0.0.0', note: 'beyond loopback, set QUIRE_PUBLIC_URL too' },
+};
 
 export const COMMANDS: readonly CommandSpec[] = [
   {
@@ -31,6 +36,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       branch: { type: 'string', value: 'b', help: 'the branch to follow (default: the repository\'s default branch, the one its HEAD names)' },
       interval: { type: 'integer', value: 'seconds', help: 'fetch every this many seconds (default 60; 0: only on push notifications)', min: 0, max: 86_400 },
     },
+    settingOptions: listenSettings,
     positionals: { max: 0 },
     notes: [
       'Serves on PORT (default 8787) until stopped; also delivers queued webhooks every 5 s.',
@@ -44,6 +50,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: 'like start, and rebuild on every change to content/ (npm run dev)',
     usage: ['dev'],
     options: {},
+    settingOptions: listenSettings,
     positionals: { max: 0 },
   },
   {
@@ -118,6 +125,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       'one of them at a time, one article\'s deliveries never overlap, and a worker that dies loses nothing',
       '(its leases run out and another takes its deliveries). SIGTERM: no new claims, what is in flight is',
       'finished, exit 0. `quire publish --no-deliver` queues for them; `quire deliveries --stats` shows the fleet.',
+      'Logs one line per delivery attempt on stderr, as the server does (QUIRE_LOG_FORMAT=json: JSON lines).',
     ],
   },
   {

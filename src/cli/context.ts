@@ -8,6 +8,7 @@ import type { ContentIssue } from '../content/issues.ts';
 import type { Site } from '../content/model.ts';
 import { isMissingFile, withCode } from '../problems/problem.ts';
 import { shownPath } from '../text/shown-path.ts';
+import { closestName } from '../text/closest-name.ts';
 
 export interface CliContext {
   app: App;
@@ -59,6 +60,12 @@ function noSitesMessage(contentDir: string, issues: readonly ContentIssue[]): st
       '    hint: run this in the folder that holds content/, or set QUIRE_CONTENT_DIR; beside a server that follows a repository (`quire start --follow`), run it in that server\'s folder with its settings: its checkout is found in the state dir',
     'CONTENT_NO_SITES',
   );
+}
+
+/** `unknown action "sett" (did you mean "set"?)`: as an unknown command is answered. */
+export function unknownAction(action: string, actions: readonly string[]): string {
+  const near = closestName(action, actions);
+  return `unknown action "${action}"${near ? ` (did you mean "${near}"?)` : ''}`;
 }
 
 /** A command line Quire cannot run: the message with its code, and exit status 2. */

@@ -8,8 +8,8 @@ import { ConfigError, parseConfig, SETTING_LINES, type QuireConfig } from '../co
 import { closestName } from '../text/closest-name.ts';
 import { helpText, parseArgs, type ArgValues, type CommandSpec } from './args.ts';
 import { commandNamed, COMMANDS } from './commands.ts';
-import { refuseCommandLine, type CliContext } from './context.ts';
-import { withCode } from '../problems/problem.ts';
+import { refuseCommandLine, unknownAction, type CliContext } from './context.ts';
+import { errorText, withCode } from '../problems/problem.ts';
 import { printableText } from '../text/printable.ts';
 
 function topLevelHelp(): string {
@@ -101,7 +101,7 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
     case 'dev':
       return (await import('./commands/serve.ts')).runServer(ctx, { watch: true });
     case 'keys':
-      if (positionals.length && positionals[0] !== 'rotate' && positionals[0] !== 'restore') return refuseCommandLine(err, `quire keys: unknown action "${positionals[0]}"\n${helpText(spec)}`);
+      if (positionals.length && positionals[0] !== 'rotate' && positionals[0] !== 'restore') return refuseCommandLine(err, `quire keys: ${unknownAction(positionals[0]!, ['rotate', 'restore'])}\n${helpText(spec)}`);
       if (positionals[0] === 'restore') {
         if (positionals.length > 1 || values.string('site') !== undefined || values.flag('json') || values.flag('preview')) {
           return refuseCommandLine(err, `quire keys restore: takes nothing else\n${helpText(spec)}`);
@@ -139,7 +139,7 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
     case 'worker':
       return (await import('./commands/worker.ts')).runWorker(ctx, { concurrency: values.integer('concurrency') ?? 16, perHost: values.integer('per-host') ?? null, healthIntervalSeconds: values.integer('health-interval') ?? 60 });
     case 'deliveries':
-      if (positionals.length && positionals[0] !== 'retry') return refuseCommandLine(err, `quire deliveries: unknown action "${positionals[0]}"\n${helpText(spec)}`);
+      if (positionals.length && positionals[0] !== 'retry') return refuseCommandLine(err, `quire deliveries: ${unknownAction(positionals[0]!, ['retry'])}\n${helpText(spec)}`);
       if (positionals[0] === 'retry') {
         if (values.flag('json') || values.flag('stats') || values.integer('limit') !== undefined || (positionals[1] !== undefined && values.string('site') !== undefined)) {
           return refuseCommandLine(err, `quire deliveries retry: takes a delivery id or --site <id> (or neither: every site), nothing else\n${helpText(spec)}`);
@@ -158,7 +158,7 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
     case 'state':
       if (positionals[0] === 'migrate-to-postgres' && positionals.length === 1) return (await import('./commands/state.ts')).runMigrateToPostgres(ctx);
       if (positionals[0] !== 'backup' || !positionals[1]) {
-        const why = positionals[0] === 'backup' ? 'backup needs the folder to write' : positionals[0] === 'migrate-to-postgres' ? 'migrate-to-postgres takes no argument' : positionals[0] === undefined ? 'needs an action, backup or migrate-to-postgres' : `unknown action "${positionals[0]}"`;
+        const why = positionals[0] === 'backup' ? 'backup needs the folder to write' : positionals[0] === 'migrate-to-postgres' ? 'migrate-to-postgres takes no argument' : positionals[0] === undefined ? 'needs an action, backup or migrate-to-postgres' : unknownAction(positionals[0], ['backup', 'migrate-to-postgres']);
         return refuseCommandLine(err, `quire state: ${why}\n${helpText(spec)}`);
       }
       return (await import('./commands/state.ts')).runStateBackup(ctx, { target: positionals[1], force: values.flag('force') });
@@ -189,7 +189,8 @@ main(process.argv.slice(2)).then(
     if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code);
   },
   (e: unknown) => {
-    process.stderr.write(`${printableText(e instanceof Error ? e.message : String(e))}\n`);
+    // A problem a command did not catch still says its code (what to do is the catalogue's fix).
+    process.stderr.write(`${printableText(errorText(e))}\n`);
     process.exitCode = 1;
   },
 );

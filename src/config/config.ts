@@ -181,13 +181,16 @@ const SETTINGS = {
   QUIRE_S3_PREFIX: { read: keyPrefix, about: '`quire deploy`: a key prefix inside the bucket, e.g. quire/production (default: none)' },
   QUIRE_S3_ENDPOINT: { read: httpUrl, about: '`quire deploy`: the endpoint of an S3-compatible service other than AWS, e.g. https://<account>.r2.cloudflarestorage.com (default: AWS S3)' },
   QUIRE_S3_REGION: { read: region, about: '`quire deploy`: the bucket\'s region (default auto, as R2 wants)' },
-  QUIRE_TEST_SWAP_PAUSE_FILE: { read: text, about: 'tests only: a build writes this file and waits between the two renames of its dist/ swap' },
-} satisfies Record<string, { read: (v: string) => unknown; about: string }>;
+  // Read like the others, but no user sets it: left out of `quire --help` and the README.
+  QUIRE_TEST_SWAP_PAUSE_FILE: { read: text, about: 'tests only: a build writes this file and waits between the two renames of its dist/ swap', testOnly: true },
+} satisfies Record<string, { read: (v: string) => unknown; about: string; testOnly?: true }>;
 
 type Settings = { [K in keyof typeof SETTINGS]?: ReturnType<(typeof SETTINGS)[K]['read']> };
 
-/** Every setting Quire reads, with one line about it (for `quire --help`). */
-export const SETTING_LINES: readonly { name: string; about: string }[] = Object.entries(SETTINGS).map(([name, s]) => ({ name, about: s.about }));
+/** Every setting a user sets, with one line about it (for `quire --help`); test-only hooks are not listed. */
+export const SETTING_LINES: readonly { name: string; about: string }[] = Object.entries(SETTINGS)
+  .filter(([, s]) => !('testOnly' in s))
+  .map(([name, s]) => ({ name, about: s.about }));
 
 /** Every setting checked; all problems reported at once. An empty value counts as unset. */
 function readSettings(env: Record<string, string | undefined>): Settings {

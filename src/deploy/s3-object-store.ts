@@ -3,6 +3,8 @@
 // a profile, a role); Quire passes only the bucket, the endpoint and the region.
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, NotFound, paginateListObjectsV2, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import type { ObjectStore, StoredObject } from './object-store.ts';
+import { ProblemError } from '../problems/problem.ts';
+import { storageProblem } from './storage-problem.ts';
 
 export interface S3Settings {
   bucket: string;
@@ -23,7 +25,11 @@ export function openS3Store(settings: S3Settings): ObjectStore & { close(): void
   });
   const Bucket = settings.bucket;
   const base = settings.prefix ? `${settings.prefix}/` : '';
-  const notThere = (err: unknown) => err instanceof NoSuchKey || err instanceof NotFound || (err instanceof S3ServiceException && err.$metadata.httpStatusCode === 404);
+  // A missing bucket is a 404 too, but not "no such object": told, not taken for an empty store.
+  const notThere = (err: unknown) =>
+    (err instanceof NoSuchKey || err instanceof NotFound || (err instanceof S3ServiceException && err.$metadata.httpStatusCode === 404)) && (err as Error).name !== 'NoSuchBucket';
+  // Every failure of the service or the network leaves here as a problem with a code and a fix.
+  const problem = (err: unknown) => storageProblem(err, settings);
   return {
     where: `s3://${Bucket}/${base}`,
     async get(key) {
@@ -32,7 +38,7 @@ export function openS3Store(settings: S3Settings): ObjectStore & { close(): void
         return out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
       } catch (err) {
         if (notThere(err)) return null;
-        throw err;
+        throw problem(err);
       }
     },
     async sizeOf(key) {
@@ -40,24 +46,38 @@ export function openS3Store(settings: S3Settings): ObjectStore & { close(): void
         return (await client.send(new HeadObjectCommand({ Bucket, Key: base + key }))).ContentLength ?? 0;
       } catch (err) {
         if (notThere(err)) return null;
-        throw err;
+        throw problem(err);
       }
     },
     async *list(prefix): AsyncIterable<StoredObject> {
-      for await (const page of paginateListObjectsV2({ client, pageSize: 1000 }, { Bucket, Prefix: base + prefix })) {
-        for (const o of page.Contents ?? []) {
-          if (o.Key) yield { key: o.Key.slice(base.length), size: o.Size ?? 0, modifiedMs: o.LastModified?.getTime() };
+      // Only the paginator throws in here: a consumer that stops early returns, it does not throw.
+      try {
+        for await (const page of paginateListObjectsV2({ client, pageSize: 1000 }, { Bucket, Prefix: base + prefix })) {
+          for (const o of page.Contents ?? []) {
+            if (o.Key) yield { key: o.Key.slice(base.length), size: o.Size ?? 0, modifiedMs: o.LastModified?.getTime() };
+          }
         }
+      } catch (err) {
+        throw problem(err);
       }
     },
     async put(key, bytes, meta) {
-      await client.send(new PutObjectCommand({ Bucket, Key: base + key, Body: bytes, ContentType: meta.contentType, CacheControl: meta.cacheControl, ContentLength: bytes.length }));
+      try {
+        await client.send(new PutObjectCommand({ Bucket, Key: base + key, Body: bytes, ContentType: meta.contentType, CacheControl: meta.cacheControl, ContentLength: bytes.length }));
+      } catch (err) {
+        throw problem(err);
+      }
     },
     async delete(keys) {
       if (!keys.length) return;
-      const out = await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((k) => ({ Key: base + k })), Quiet: true } }));
+      let out;
+      try {
+        out = await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((k) => ({ Key: base + k })), Quiet: true } }));
+      } catch (err) {
+        throw problem(err);
+      }
       const failed = (out.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
-      if (failed.length) throw new Error(`could not delete ${failed.length} object(s) from s3://${Bucket}/${base}: ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`.trim());
+      if (failed.length) throw new ProblemError('DEPLOY_STORAGE_FAILED', `could not delete ${failed.length} object(s) from s3://${Bucket}/${base}: ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`.trim());
     },
     close: () => client.destroy(),
   };

@@ -1,7 +1,7 @@
 // The server following a branch: on every tick or push notification, sync the checkout and, when
 // it holds a commit not yet handled, hand it to `publish` (build, swap, deliver). A fetch that
 // fails is logged and tried again at the next tick or push; the served output stays as it is.
-import { describeError } from '../problems/problem.ts';
+import { errorText } from '../problems/problem.ts';
 import { createCoalescingRunner } from './coalescing-runner.ts';
 import type { Checkout } from './checkout.ts';
 
@@ -52,7 +52,7 @@ export function createFollower(deps: FollowerDeps): Follower {
       failing = false;
     } catch (e) {
       failing = true;
-      err(`Fetch failed (serving what was last built; trying again ${deps.intervalSeconds ? `in ${deps.intervalSeconds} s` : 'at the next push'}): ${describeError(e)}`);
+      err(`Fetch failed (serving what was last built; trying again ${deps.intervalSeconds ? `in ${deps.intervalSeconds} s` : 'at the next push'}): ${errorText(e)}`);
       return;
     }
     if (commit === handled) return;
@@ -61,7 +61,7 @@ export function createFollower(deps: FollowerDeps): Follower {
       if ((await deps.publish(commit)) === 'done') handled = commit;
       else retrySoon();
     } catch (e) {
-      err(`Publishing commit ${commit.slice(0, 12)} failed: ${e instanceof Error ? e.message : String(e)}`);
+      err(`Publishing commit ${commit.slice(0, 12)} failed: ${errorText(e)}`);
     }
   });
   let timer: NodeJS.Timeout | null = null;

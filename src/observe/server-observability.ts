@@ -1,7 +1,7 @@
 // The server's logs and metrics, made once from its settings: the logger (stderr), the metrics
 // registry when QUIRE_METRICS=1, the request observer, and the delivery attempts' observer.
 import type { ObservedAttempt } from '../delivery/delivery-runner.ts';
-import { createLogger, type LogFormat, type Logger } from './log-lines.ts';
+import { createLogger, type DeliveryLine, type LogFormat, type Logger } from './log-lines.ts';
 import { createMetrics, type Metrics, type PendingDeliveries } from './metrics.ts';
 import { createRequestObserver, type RequestObserver } from './request-observer.ts';
 
@@ -13,6 +13,21 @@ export interface ServerObservability {
 }
 
 const RESULT = { delivered: 'delivered', pending: 'retry', failed: 'failed' } as const;
+
+/** The log line of one delivery attempt (the server's and `quire worker`'s). */
+export function deliveryLine({ delivery, verdict, result }: ObservedAttempt): DeliveryLine {
+  return {
+    delivery: delivery.id,
+    site: delivery.siteId,
+    event: delivery.event,
+    slug: delivery.slug,
+    attempt: delivery.attempts + 1,
+    result: RESULT[verdict],
+    status: result.attempt.status,
+    errorKind: result.errorKind,
+    ms: result.attempt.durationMs,
+  };
+}
 
 export function createServerObservability(opts: {
   format: LogFormat;
@@ -28,20 +43,10 @@ export function createServerObservability(opts: {
     logger,
     metrics,
     requests: createRequestObserver({ logger, metrics, routePattern: opts.routePattern }),
-    observeAttempt({ delivery, verdict, result }) {
-      const outcome = RESULT[verdict];
-      logger.delivery({
-        delivery: delivery.id,
-        site: delivery.siteId,
-        event: delivery.event,
-        slug: delivery.slug,
-        attempt: delivery.attempts + 1,
-        result: outcome,
-        status: result.attempt.status,
-        errorKind: result.errorKind,
-        ms: result.attempt.durationMs,
-      });
-      metrics?.observeDeliveryAttempt(outcome);
+    observeAttempt(attempt) {
+      const line = deliveryLine(attempt);
+      logger.delivery(line);
+      metrics?.observeDeliveryAttempt(RESULT[attempt.verdict]);
     },
   };
 }

@@ -14,6 +14,12 @@ export function withCode(message: string, code: ProblemCode): string {
   return end === -1 ? `${message}  [${code}]` : `${message.slice(0, end)}  [${code}]${message.slice(end)}`;
 }
 
+/** Any error as a line to print: a problem with its code (`message  [CODE]`), anything else by its message. */
+export function errorText(err: unknown): string {
+  if (err instanceof ProblemError) return withCode(err.message, err.code);
+  return err instanceof Error ? err.message : String(err);
+}
+
 /** What to do about a code (the catalogue's `fix`). */
 export const fixFor = (code: ProblemCode): string => CATALOGUE[code].fix;
 
@@ -25,12 +31,6 @@ export class ProblemError<C extends ProblemCode = ProblemCode> extends Error imp
     this.name = 'ProblemError';
     this.code = code;
   }
-}
-
-/** An error as a log line says it: a problem's message with its code (`message  [CODE]`), any other error's message. */
-export function describeError(e: unknown): string {
-  if (e instanceof ProblemError) return withCode(e.message, e.code);
-  return e instanceof Error ? e.message : String(e);
 }
 
 /**

@@ -38,6 +38,12 @@ export async function changedFilesSince(repository: GitRepository, dir: string, 
   return out === null ? null : out.split('\n').filter(Boolean).length;
 }
 
+/** Files of `dir` with uncommitted changes (staged, unstaged or untracked), or null. */
+export async function uncommittedFilesIn(repository: GitRepository, dir: string): Promise<number | null> {
+  const out = await git(repository, ['status', '--porcelain', '--untracked-files=all', '--ignore-submodules=all', '--', relativeTo(repository, dir)]);
+  return out === null ? null : out.split('\n').filter(Boolean).length;
+}
+
 const COMMIT_ID = /^[0-9a-f]{40,64}$/;
 
 const relativeTo = (repository: GitRepository, dir: string): string => path.relative(repository.workTree, path.resolve(dir)) || '.';

@@ -14,7 +14,7 @@ import { isLiveAt } from '../schedule/windows.ts';
 import type { ArticleChange, Delivery, LockHolder, RecordedChange } from '../store/state-store.ts';
 import { drainOutbox, type DeliveryDeps, type DrainOptions, type DrainSummary } from '../delivery/delivery-runner.ts';
 import { locateContentRepository } from '../git/repository.ts';
-import { changedFilesSince, NO_REVISION, readRevision } from './git-revision.ts';
+import { changedFilesSince, NO_REVISION, readRevision, uncommittedFilesIn } from './git-revision.ts';
 import { collapseEvents, planEvents, type PlannedEvent } from './plan-events.ts';
 
 export interface PublishOptions {
@@ -45,6 +45,8 @@ export interface SiteReport {
   firstPublish: boolean;
   previousCommit: string | null;
   changedFiles: number | null;
+  /** Files of the site's folder published from disk with uncommitted changes (0 when the content is clean; null: unknown). */
+  uncommittedFiles: number | null;
   events: PlannedEvent[];
   /** Withdrawn and deleted articles recorded but not sent: the webhook did not opt in. */
   notSent: { withdrawn: number; deleted: number };
@@ -165,6 +167,8 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
       firstPublish: recorded === null,
       previousCommit: recorded?.commit ?? null,
       changedFiles: recorded?.commit && revision.commit && revision.repository ? await changedFilesSince(revision.repository, path.join(settings.contentDir, siteId), recorded.commit, revision.commit) : null,
+      // Asked only when the content has uncommitted changes: a clean checkout costs no more git.
+      uncommittedFiles: revision.dirty && revision.repository ? await uncommittedFilesIn(revision.repository, path.join(settings.contentDir, siteId)) : revision.commit ? 0 : null,
       events: [],
       notSent: { withdrawn: 0, deleted: 0 },
     };

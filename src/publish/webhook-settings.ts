@@ -33,13 +33,16 @@ export function checkSecret(secret: string): WebhookInputError | null {
 /** Checks a webhook URL as it would be used: https, no credentials, every address public. */
 export async function checkWebhookUrl(client: SafeClient, unsafeUrl: string, allowPrivate: boolean): Promise<{ ok: true; url: string } | WebhookInputError> {
   const checked = checkTargetUrl(unsafeUrl.trim(), { allowPrivate });
-  if (!checked.ok) return { ok: false, field: 'url', code: checked.code, message: checked.message };
+  if (!checked.ok) return { ok: false, field: 'url', code: checked.code, message: checked.code === 'URL_HOST_NOT_PUBLIC' ? withLocalHint(checked.message) : checked.message };
   if (!allowPrivate) {
     const resolved = await client.resolvePublic(checked.url.hostname);
-    if (!resolved.ok) return { ok: false, field: 'url', code: resolved.kind === 'dns' ? 'URL_HOST_UNRESOLVED' : 'URL_HOST_NOT_PUBLIC', message: resolved.message };
+    if (!resolved.ok) return resolved.kind === 'dns' ? { ok: false, field: 'url', code: 'URL_HOST_UNRESOLVED', message: resolved.message } : { ok: false, field: 'url', code: 'URL_HOST_NOT_PUBLIC', message: withLocalHint(resolved.message) };
   }
   return { ok: true, url: checked.url.href };
 }
+
+// Refused here is most often a receiver under test on the developer's machine: the way to allow it.
+const withLocalHint = (message: string) => `${message} (to test with a receiver on this machine or network, run Quire with QUIRE_ALLOW_PRIVATE_TARGETS=1)`;
 
 /** A disabled webhook that saving re-enabled: why it was off, and how many missed events were queued again. */
 export interface ResumedWebhook {

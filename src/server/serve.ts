@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { ProblemError } from '../problems/problem.ts';
 import { applyConnectionLimits, DEFAULT_CONNECTION_LIMITS, serverTimeouts, type ConnectionLimits } from './connection-limits.ts';
 
 export interface RunningServer {
@@ -62,8 +63,15 @@ export function openListener(
     applyConnectionLimits(server, limits);
     // serve() makes a node:http server unless told to make another kind, and it is not told here.
     observe?.(server as Server);
-    server.once('error', reject);
+    server.once('error', (e) => reject(listenFailure(e, port, hostname)));
   });
+}
+
+/** A port another program holds, as a problem that names it and how to choose another; other errors as they are. */
+function listenFailure(e: unknown, port: number, hostname: string): unknown {
+  if ((e as NodeJS.ErrnoException | null)?.code !== 'EADDRINUSE') return e;
+  const where = `${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
+  return new ProblemError('SERVER_PORT_IN_USE', `port ${port} is in use: another program listens on ${where}. Stop it, or choose another port with PORT=<port> (PORT=0: any free port)`, { cause: e });
 }
 
 type Handle = (req: Request, env: unknown) => Response | Promise<Response>;

@@ -95,7 +95,7 @@ describe('the Publishing web app', { timeout: 120_000 }, () => {
     // The key: masked until revealed, copied whole.
     const keyBox = page.locator('#api-key');
     expect(await keyBox.textContent()).not.toContain(key.slice(10, 30));
-    await page.getByRole('button', { name: 'Reveal' }).click();
+    await page.getByRole('button', { name: 'Reveal key', exact: true }).click();
     expect(await keyBox.textContent()).toBe(key);
     await page.getByRole('button', { name: 'Copy key' }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);

@@ -38,8 +38,9 @@ describe('the preview key in the Publishing tab', () => {
     const { api, preview } = keysOn(html);
     expect(api).toMatch(/^pk_one\./);
     expect(preview).toMatch(/^pv_one\./);
-    expect(html).toContain('data-reveal="preview-key"');
-    expect(html).toContain('data-copy="preview-key"');
+    // One action, one word: each key's reveal and copy named alike, after the key they act on.
+    const buttons = [...html.matchAll(/<button type="button" data-(reveal|copy)="(api|preview)-key"[^>]*>\s*([^<]*?)\s*<\/button>/g)].map((m) => m[3]);
+    expect(buttons).toEqual(['Reveal key', 'Copy key', 'Reveal preview key', 'Copy preview key']);
     expect(html).toMatch(/<code id="preview-key"[^>]*>\s*pv_one\.•+/);
     expect(html).toContain('https://one.example.com/api/preview?slug={slug}&amp;token={token}');
     expect((await draft(preview!)).status).toBe(200);

@@ -43,7 +43,17 @@ describe('quire build', () => {
     const r = await runCli(['build'], envFor(p), p.root);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/Built 2 published articles \(0 drafts\) in 2 sites: 2 rendered, 0 from cache/);
+    expect(r.stdout).toMatch(/Built 2 articles \(2 live, 0 drafts\) in 2 sites: 2 rendered, 0 from cache/);
+  });
+
+  it('counts scheduled and expired articles apart from live ones: "published" alone would count what no reader sees yet', async () => {
+    twoSites();
+    p.write('one/articles/later.md', article({ title: 'Later', status: 'published', publishedAt: '2099-01-01T00:00:00Z' }));
+    p.write('one/articles/gone.md', article({ title: 'Gone', status: 'published', publishedAt: '2026-01-01T00:00:00Z', expiresAt: '2026-01-02T00:00:00Z' }));
+    p.write('two/articles/draft.md', article({ title: 'Draft' }));
+    const r = await runCli(['build'], envFor(p), p.root);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Built 5 articles \(2 live, 1 scheduled, 1 expired, 1 draft\) in 2 sites: /m);
   });
 
   it('refuses a bad setting before doing anything', async () => {

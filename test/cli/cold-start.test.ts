@@ -27,7 +27,7 @@ describe('a cold start', () => {
     const env = { QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, PORT: '0' };
     const server = await startCli(['start'], env, /curl -H "Authorization: Bearer (\S+)" (\S+)\n/, 120_000);
     try {
-      expect(server.output()).toMatch(new RegExp(`Built ${count} published articles .*${count} rendered`));
+      expect(server.output()).toMatch(new RegExp(`Built ${count} articles \\(${count} live, 0 drafts\\) .*${count} rendered`));
       expect(fs.existsSync(path.join(p.stateDir, 'cache', 'render.db'))).toBe(true);
       const [, key, url] = server.match;
       const res = await fetch(url!, { headers: { authorization: `Bearer ${key}` } });

@@ -1,6 +1,7 @@
 // The command line's own contract: `--help` on any command prints its usage and does nothing
 // else; `--version`; unknown options get a suggestion; bad values and unknown sites are errors.
 import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands.ts';
@@ -72,11 +73,13 @@ describe('quire --version and quire --help', () => {
     expect(r).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
-  it('lists every command and every setting (the settings table and the README\'s agree)', async () => {
+  it('lists every command and every setting a user sets (the settings table and the README\'s agree), no test-only one', async () => {
     const r = await runCli(['--help'], {});
     expect(r.code).toBe(0);
     for (const spec of COMMANDS) expect(r.stdout).toMatch(new RegExp(`^  ${spec.name} `, 'm'));
     for (const s of SETTING_LINES) expect(r.stdout).toMatch(new RegExp(`^  ${s.name} `, 'm'));
+    // A hook for tests (still read: test/build/dist-swap.test.ts uses it) is no user's setting.
+    expect(r.stdout).not.toMatch(/QUIRE_TEST_/);
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const documented = [...readme.matchAll(/^\| `((?:QUIRE_|PORT|HOST)[A-Z0-9_]*)` \|/gm)].map((m) => m[1]);
     expect(documented).toContain('QUIRE_ADMIN_TOKEN');
@@ -100,6 +103,43 @@ describe('options and values', () => {
     const cmd = await runCli(['deliverys'], envFor(p));
     expect(cmd.code).toBe(2);
     expect(cmd.stderr).toContain('(did you mean "deliveries"?)');
+  });
+
+  it('a mistyped action gets a suggestion, as a mistyped command does', async () => {
+    project();
+    for (const [args, hint] of [[['webhook', 'sett', 'one'], 'quire webhook: unknown action "sett" (did you mean "set"?)'], [['keys', 'rotat', 'one'], 'quire keys: unknown action "rotat" (did you mean "rotate"?)'], [['deliveries', 'rety'], 'quire deliveries: unknown action "rety" (did you mean "retry"?)'], [['state', 'backups', 'x'], 'quire state: unknown action "backups" (did you mean "backup"?)']] as const) {
+      const r = await runCli([...args], envFor(p));
+      expect({ args, code: r.code, first: r.stderr.split('\n')[0] }).toEqual({ args, code: 2, first: `${hint}  [COMMAND_LINE_INVALID]` });
+    }
+    expect(fs.existsSync(p.stateDir)).toBe(false);
+  });
+
+  it('`start --port` and `--host` point to the PORT and HOST settings, and nothing starts', async () => {
+    project();
+    for (const [args, hint] of [
+      [['start', '--port', '3000'], 'quire start: --port is not an option; it is the setting PORT, set in the environment: PORT=3000 quire start (PORT=0: any free port)'],
+      [['dev', '--port=0'], 'quire dev: --port is not an option; it is the setting PORT, set in the environment: PORT=0 quire dev (PORT=0: any free port)'],
+      [['start', '--port'], 'quire start: --port is not an option; it is the setting PORT, set in the environment: PORT=8080 quire start (PORT=0: any free port)'],
+      [['start', '--host', '0.0.0.0'], 'quire start: --host is not an option; it is the setting HOST, set in the environment: HOST=0.0.0.0 quire start (beyond loopback, set QUIRE_PUBLIC_URL too)'],
+    ] as const) {
+      const r = await runBounded([...args], envFor(p));
+      expect({ args, killed: r.killed, code: r.code, first: r.stderr.split('\n')[0] }).toEqual({ args, killed: false, code: 2, first: `${hint}  [COMMAND_LINE_INVALID]` });
+    }
+    expect(fs.existsSync(p.distDir)).toBe(false);
+  });
+
+  it('a port in use: the server names it and how to choose another, and exits 1', async () => {
+    project();
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const r = await runBounded(['start'], { ...envFor(p), PORT: String(port) });
+      expect({ killed: r.killed, code: r.code }).toEqual({ killed: false, code: 1 });
+      expect(r.stderr.split('\n')[0]).toBe(`port ${port} is in use: another program listens on 127.0.0.1:${port}. Stop it, or choose another port with PORT=<port> (PORT=0: any free port)  [SERVER_PORT_IN_USE]`);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 
   it('a bad value is an error, not silently replaced by a default', async () => {

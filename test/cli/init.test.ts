@@ -35,7 +35,7 @@ describe('quire init', () => {
     const build = await runCli(['build'], env(root), root);
     expect(build.stderr).toBe(''); // no problem, not even a warning
     expect(build.code).toBe(0);
-    expect(build.stdout).toMatch(/^Built 1 published article \(0 drafts\) in 1 site/);
+    expect(build.stdout).toMatch(/^Built 1 article \(1 live, 0 drafts\) in 1 site/);
     const article = JSON.parse(fs.readFileSync(path.join(root, 'dist', 'my-site', 'articles', 'hello-world.json'), 'utf8'));
     expect(article).toMatchObject({ title: 'Hello, world', author: { name: 'The Editor' } });
     // The state dir holds the server secret once keys are printed.

@@ -110,7 +110,7 @@ describe('Quire installed into a content repository', () => {
     // Installed from ../pack/: init keeps the tarball in the repository, for a clone's npm ci.
     expect(init.stdout).toContain('to vendor/quire-0.1.0.tgz: package.json and package-lock.json now install Quire from file:vendor/quire-0.1.0.tgz');
     const build = await quire('build');
-    expect(build.stdout).toMatch(/^Built 1 published article/);
+    expect(build.stdout).toMatch(/^Built 1 article \(1 live, 0 drafts\)/);
 
     // The command npx runs, started directly so that stop() ends it by its process group.
     const bin = path.join(repo, 'node_modules', '.bin', 'quire');

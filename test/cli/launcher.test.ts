@@ -67,7 +67,7 @@ describe('the bundled CLI', () => {
     }
     const r = await runCli(['build'], { QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/Built 60 published articles .*60 rendered/);
+    expect(r.stdout).toMatch(/Built 60 articles \(60 live, 0 drafts\) .*60 rendered/);
     const body = JSON.parse(fs.readFileSync(path.join(p.distDir, 'site', 'articles', 'n7.json'), 'utf8')) as { html: string };
     expect(body.html).toBe('<p>Text 7 with <a href="https://example.com/7">https://example.com/7</a> and <del>gone</del>.</p>\n<details><summary>7</summary>x</details>');
   });

@@ -59,7 +59,7 @@ describe('quire preview', () => {
     [['preview', 'one', 'draft', '--ttl', '31d'], 2, /--ttl "31d" is not a duration/],
     [['preview', 'one', 'draft', '--ttl', 'soon'], 2, /--ttl "soon" is not a duration/],
     [['preview', 'nope', 'draft'], 1, /no site "nope"/],
-    [['preview', 'one', 'missing'], 1, /no article "missing" in site "one"/],
+    [['preview', 'one', 'missing'], 1, /^no article "missing" in site "one" .*  \[ARTICLE_UNKNOWN\]$/m],
   ])('%j fails with a clear message and prints no link', async (args, code, message) => {
     project();
     const r = await runCli(args, env());
@@ -72,7 +72,18 @@ describe('quire preview', () => {
     project(null);
     const r = await runCli(['preview', 'one', 'draft'], env());
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('previewUrl: https://one.example.com/api/preview?slug={slug}&token={token}');
+    expect(r.stderr).toContain('previewUrl: https://one.example.com/api/preview?slug={slug}&token={token}  [PREVIEW_URL_MISSING]');
     expect(r.stdout).toBe('');
+  });
+
+  it('calls each article what it is now: draft, scheduled (published, its publishedAt ahead), published, expired', async () => {
+    project();
+    p.write('one/articles/later.md', article({ title: 'Later', status: 'published', publishedAt: '2099-01-01T00:00:00Z' }));
+    p.write('one/articles/live.md', article({ title: 'Live', status: 'published', publishedAt: '2026-01-01T00:00:00Z' }));
+    p.write('one/articles/gone.md', article({ title: 'Gone', status: 'published', publishedAt: '2026-01-01T00:00:00Z', expiresAt: '2026-01-02T00:00:00Z' }));
+    for (const [slug, state] of [['draft', 'draft'], ['later', 'scheduled'], ['live', 'published'], ['gone', 'expired']]) {
+      const r = await runCli(['preview', 'one', slug!], env());
+      expect({ slug, code: r.code, said: r.stderr }).toEqual({ slug, code: 0, said: expect.stringMatching(new RegExp(`^Opens the ${state} "${slug}" until `)) });
+    }
   });
 });

@@ -45,7 +45,7 @@ describe('quire status', () => {
     writeSite(p, 'utc');
     const none = await runCli(['status'], env());
     expect(none.code).toBe(1);
-    expect(none.stderr).toContain('run `quire build`');
+    expect(none.stderr).toMatch(/run `quire build` .*  \[BUILD_MISSING\]\n$/);
     expect((await runCli(['build'], env())).code).toBe(0);
     expect((await runCli(['status'], env())).stdout).toMatch(/^Nothing scheduled/);
   });

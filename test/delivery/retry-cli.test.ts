@@ -92,7 +92,7 @@ describe('quire deliveries retry', { timeout: 120_000 }, () => {
     let r = await quire(['deliveries', 'retry', '--site', 'nope']);
     expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(/no site "nope" in .* \(sites: one\)/)]);
     r = await quire(['deliveries', 'retry', 'dlv_nope']);
-    expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(/^no delivery dlv_nope$/m)]);
+    expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(/^no delivery dlv_nope  \[DELIVERY_NOT_FOUND\]$/m)]);
     for (const args of [['retry', 'dlv_x', '--site', 'one'], ['retry', '--json'], ['retry', '--limit', '3'], ['resend']]) {
       r = await quire(['deliveries', ...args]);
       expect(r.code, args.join(' ')).toBe(2);

@@ -3,6 +3,7 @@
 // pointer switched last, the prune, rotations carried by the pointer, drafts never uploaded, and
 // a deploy SIGKILLed halfway that a rerun finishes.
 import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDist } from '../../src/build/build.ts';
@@ -14,7 +15,7 @@ import { deploy, edgeKeyGenerations, type DeploySummary } from '../../src/deploy
 import { planExport } from '../../src/deploy/export-plan.ts';
 import type { ObjectStore } from '../../src/deploy/object-store.ts';
 import { projectFolders, article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
-import { runCli, spawnCli } from '../helpers/run-cli.ts';
+import { runCli, spawnCli, type CliResult } from '../helpers/run-cli.ts';
 import { startTestS3, type TestS3 } from '../helpers/s3-server.ts';
 
 let s3: TestS3;
@@ -197,6 +198,38 @@ describe('quire deploy (the command)', () => {
     expect(bad.stderr).toContain('QUIRE_S3_BUCKET: must be a bucket name');
     expect(bad.stderr).toContain('QUIRE_S3_ENDPOINT: must use http or https');
   }, 30_000);
+
+  it('a storage that fails is a problem with a code and a fix, not the SDK\'s text; nothing is switched', async () => {
+    const firstLines = (r: CliResult) => r.stderr.split('\n').slice(0, 2);
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    // No credentials anywhere the SDK looks (environment, files, instance metadata).
+    const noCredentials = { AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_SESSION_TOKEN: '', AWS_PROFILE: '', AWS_SHARED_CREDENTIALS_FILE: path.join(p.root, 'none'), AWS_CONFIG_FILE: path.join(p.root, 'none'), AWS_EC2_METADATA_DISABLED: 'true' };
+    const cases: [Record<string, string>, string, RegExp][] = [
+      [{ QUIRE_S3_BUCKET: 'no-such-bucket' }, 'DEPLOY_BUCKET_NOT_FOUND', /^the bucket "no-such-bucket" does not exist at http:\/\/127\.0\.0\.1:\d+: create it, or correct QUIRE_S3_BUCKET and QUIRE_S3_ENDPOINT$/],
+      [noCredentials, 'DEPLOY_CREDENTIALS_MISSING', /^no credentials to sign the requests to http:\/\/127\.0\.0\.1:\d+ with: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY/],
+      [{ AWS_ACCESS_KEY_ID: 'NOT-A-KEY' }, 'DEPLOY_ACCESS_DENIED', /refused the request to the bucket "quire-test" \(403 InvalidAccessKeyId: .*\): check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY/],
+      [{ QUIRE_S3_ENDPOINT: `http://127.0.0.1:${port}` }, 'DEPLOY_STORAGE_UNREACHABLE', new RegExp(`^http://127\\.0\\.0\\.1:${port} cannot be reached \\(.*ECONNREFUSED.*\\): check QUIRE_S3_ENDPOINT and the network$`)],
+    ];
+    for (const [extra, code, message] of cases) {
+      const r = await runCli(['deploy'], { ...projectFolders(p), ...s3.env('failing'), ...extra });
+      const [first, second] = firstLines(r);
+      expect({ code, exit: r.code, first, second }).toEqual({ code, exit: 1, first: expect.stringMatching(new RegExp(`\\S  \\[${code}\\]$`)), second: expect.stringMatching(/^Nothing more was deployed; run `quire deploy` again/) });
+      expect(first!.replace(/  \[\w+\]$/, '')).toMatch(message);
+    }
+    expect(await keysIn(s3.store('failing'), '')).toEqual(new Set());
+
+    const unbuilt = createTempProject();
+    try {
+      writeSite(unbuilt, 'one');
+      const r = await runCli(['deploy'], { ...projectFolders(unbuilt), ...s3.env('failing') });
+      expect([r.code, r.stderr]).toEqual([1, `no build in ${unbuilt.distDir}: run \`quire build\` first  [BUILD_MISSING]\n`]);
+    } finally {
+      unbuilt.cleanup();
+    }
+  }, 60_000);
 
   it('killed halfway leaves the pointer as it was; run again, it uploads only the rest and switches', async () => {
     const env = { ...projectFolders(p), ...s3.env('killed') };

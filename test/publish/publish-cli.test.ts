@@ -63,6 +63,23 @@ async function register(extra: string[] = []) {
 const events = () => receiver.requests.map((r) => `${r.headers['x-quire-event']} ${(JSON.parse(r.rawBody.toString()) as { article: { slug: string } }).article.slug}`);
 
 describe('quire publish', { timeout: 120_000 }, () => {
+  it('an edit published from disk is said to be uncommitted, not counted as "0 files changed"', async () => {
+    project();
+    await register();
+    expect((await quire(['publish'])).code).toBe(0);
+    p.write('one/articles/a.md', article({ title: 'A', status: 'published' }, 'Body of A, not committed yet.\n'));
+    let r = await quire(['publish', '--dry-run']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^warning: content\/ has uncommitted changes; publishing what is on disk$/m);
+    expect(r.stdout).toMatch(/^  one: 1 event would send, since [0-9a-f]{12} \(1 file with uncommitted changes\)$/m);
+    // A commit since (the edit of a, and c), and a new file on top of it.
+    p.write('one/articles/c.md', article({ title: 'C', status: 'published' }));
+    p.commit('edit a, add c', '2026-03-02T10:00:00Z');
+    p.write('one/articles/new.md', article({ title: 'New', status: 'published' }));
+    r = await quire(['publish', '--dry-run']);
+    expect(r.stdout).toMatch(/^  one: 3 events would send, since [0-9a-f]{12} \(2 files changed, 1 file with uncommitted changes\)$/m);
+  });
+
   it('sends published/updated for what changed between commits, and nothing otherwise', async () => {
     project();
     await register();
@@ -284,9 +301,10 @@ describe('quire webhook', { timeout: 120_000 }, () => {
     const cases: [string[], RegExp][] = [
       [['--url', 'http://hooks.example.com/x', '--secret', SECRET], /must use https.*\[URL_NOT_HTTPS\]/],
       [['--url', 'https://u:p@hooks.example.com/x', '--secret', SECRET], /user name or password.*\[URL_HAS_CREDENTIALS\]/],
-      [['--url', hookUrl(), '--secret', SECRET], /127\.0\.0\.1 is a loopback address.*\[URL_HOST_NOT_PUBLIC\]/],
-      [['--url', 'https://2130706433/x', '--secret', SECRET], /loopback.*\[URL_HOST_NOT_PUBLIC\]/],
-      [['--url', 'https://localhost/x', '--secret', SECRET], /\[URL_HOST_NOT_PUBLIC\]/],
+      // A receiver on this machine: for local testing, the setting that allows it is named.
+      [['--url', hookUrl(), '--secret', SECRET], /127\.0\.0\.1 is a loopback address; webhook targets must be public \(to test with a receiver on this machine or network, run Quire with QUIRE_ALLOW_PRIVATE_TARGETS=1\)  \[URL_HOST_NOT_PUBLIC\]/],
+      [['--url', 'https://2130706433/x', '--secret', SECRET], /loopback.*QUIRE_ALLOW_PRIVATE_TARGETS=1.*\[URL_HOST_NOT_PUBLIC\]/],
+      [['--url', 'https://localhost/x', '--secret', SECRET], /QUIRE_ALLOW_PRIVATE_TARGETS=1\)  \[URL_HOST_NOT_PUBLIC\]/],
       [['--url', 'https://hooks.example.com/x', '--secret', 'short'], /at least 24 characters.*\[SECRET_TOO_SHORT\]/],
     ];
     for (const [args, message] of cases) {

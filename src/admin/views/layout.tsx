@@ -15,6 +15,7 @@ export function Layout(props: { title: string; csrf?: string; flash?: Flash | nu
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="same-origin" />
         <title>{`${props.title} · Quire`}</title>
+        <link rel="icon" type="image/svg+xml" href={ADMIN_ASSETS.icon.path} />
         <link rel="stylesheet" href={ADMIN_ASSETS.css.path} />
         <script src={ADMIN_ASSETS.js.path} defer></script>
       </head>

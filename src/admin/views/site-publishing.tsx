@@ -87,7 +87,7 @@ export function PublishingTab(props: { csrf: string; flash: Flash | null; site: 
           <button type="button" data-copy="api-base" data-label="Copy">Copy</button>
         </div>
         <label for="api-key">API key</label>
-        <MaskedKey id="api-key" value={view.key} reveal="Reveal" copy="Copy key" />
+        <MaskedKey id="api-key" value={view.key} reveal="Reveal key" copy="Copy key" />
         <details class="small mt">
           <summary>Example requests (they contain the key)</summary>
           <p class="muted">curl</p>
@@ -114,7 +114,7 @@ export function PublishingTab(props: { csrf: string; flash: Flash | null; site: 
           keep it on your site's server, never in a page.
         </p>
         <label for="preview-key">Preview key</label>
-        <MaskedKey id="preview-key" value={view.previewKey} reveal="Show" copy="Copy preview key" />
+        <MaskedKey id="preview-key" value={view.previewKey} reveal="Reveal preview key" copy="Copy preview key" />
         <p class="muted small">
           {view.previewUrl ? (
             <>Preview links open drafts at <code>{view.previewUrl}</code> (site.yaml <code>previewUrl</code>); make one with <code>quire preview {site.id} &lt;slug&gt;</code>.</>

@@ -3,6 +3,7 @@ import { redeliver } from '../../delivery/redeliver.ts';
 import { attemptErrorText } from '../../store/state-store.ts';
 import { isKnownSite, refuseCommandLine, type CliContext } from '../context.ts';
 import { printable } from '../../text/printable.ts';
+import { withCode } from '../../problems/problem.ts';
 
 export async function runDeliveries(ctx: CliContext, opts: { site: string | null; json: boolean; limit: number }): Promise<number> {
   const deps = ctx.app.delivery();
@@ -55,7 +56,7 @@ export async function runRedeliver(ctx: CliContext, id: string | undefined): Pro
   const deps = ctx.app.delivery();
   const result = await redeliver(deps, id);
   if (!result.sent) {
-    ctx.err(result.message);
+    ctx.err(withCode(result.message, result.code));
     return 1;
   }
   (result.explanation.ok ? ctx.out : ctx.err)(`${result.explanation.message}\n(new delivery ${result.deliveryId}${result.willRetry ? ', will be retried' : ''})`);

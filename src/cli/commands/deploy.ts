@@ -7,7 +7,7 @@ import { deploy, edgeKeyGenerations, type DeploySummary } from '../../deploy/dep
 import { planExport } from '../../deploy/export-plan.ts';
 import { KEYS_FILE, readKeyGenerations } from '../../keys/key-generations.ts';
 import type { CliContext } from '../context.ts';
-import { withCode } from '../../problems/problem.ts';
+import { errorText, ProblemError, withCode } from '../../problems/problem.ts';
 
 export async function runDeploy({ config, out, err }: CliContext, opts: { dryRun: boolean; keepHours: number; concurrency: number }): Promise<number> {
   const { bucket, prefix, endpoint, region } = config.s3;
@@ -19,7 +19,7 @@ export async function runDeploy({ config, out, err }: CliContext, opts: { dryRun
   const started = performance.now();
   const manifest = readManifest(config.distDir);
   if (!manifest) {
-    err(`no build in ${config.distDir}: run \`quire build\` first`);
+    err(withCode(`no build in ${config.distDir}: run \`quire build\` first`, 'BUILD_MISSING'));
     return 1;
   }
   // keys.json unreadable is an error here: deploying without it could bring rotated keys back.
@@ -47,6 +47,12 @@ export async function runDeploy({ config, out, err }: CliContext, opts: { dryRun
     });
     out(summaryLine(summary, performance.now() - started));
     return 0;
+  } catch (e) {
+    // The storage's failures (bucket, credentials, endpoint) are problems with a fix, not SDK text.
+    if (!(e instanceof ProblemError)) throw e;
+    err(errorText(e));
+    err('Nothing more was deployed; run `quire deploy` again once this is fixed: objects already uploaded are not sent again.');
+    return 1;
   } finally {
     store.close();
   }

@@ -8,8 +8,8 @@ import { createCheckout, followCheckoutDir, type Checkout } from '../../follow/c
 import { createFollower, type Follower, type PublishOutcome } from '../../follow/follower.ts';
 import { displayUrl, FollowSourceError, parseFollowSource, redactUrl, type FollowSource } from '../../follow/follow-source.ts';
 import { createHookApp } from '../../follow/hook-routes.ts';
+import { errorText } from '../../problems/problem.ts';
 import { publish } from '../../publish/publish.ts';
-import { describeError } from '../../problems/problem.ts';
 import type { DeliveryDeps } from '../../delivery/delivery-runner.ts';
 import type { CliContext } from '../context.ts';
 import { printPlan, printReport } from './publish.ts';
@@ -69,7 +69,7 @@ export async function syncBeforeStart({ out, err }: CliContext, plan: FollowPlan
     out(`Checked out ${commit.slice(0, 12)} (${followedBranch(plan)}).`);
     return true;
   } catch (e) {
-    err(`Fetch failed: ${describeError(e)}`);
+    err(`Fetch failed: ${errorText(e)}`);
     if (await plan.checkout.head()) return true;
     const which = plan.source.branch === null ? 'its default branch; --branch <b> names another' : `--branch <b>; this is "${plan.source.branch}"`;
     err(`Nothing has been checked out from ${displayUrl(plan.source)} yet: check the URL, and the branch (${which}).`);

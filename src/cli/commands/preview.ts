@@ -2,6 +2,16 @@
 import { loadContent } from '../../content/load-content.ts';
 import { createPreviewToken, DEFAULT_PREVIEW_TTL_MS, MAX_PREVIEW_TTL_MS, parseDuration, previewLink } from '../../keys/preview-token.ts';
 import { isKnownSite, refuseCommandLine, type CliContext } from '../context.ts';
+import type { ArticleMeta } from '../../content/model.ts';
+import { withCode } from '../../problems/problem.ts';
+import { visibilityAt } from '../../schedule/windows.ts';
+
+/** What the article is now, as an editor says it: a published one ahead of its publishedAt is scheduled. */
+function stateOf(meta: Pick<ArticleMeta, 'status' | 'publishedAt' | 'expiresAt'>, now: number): string {
+  if (meta.status === 'draft') return 'draft';
+  const visibility = visibilityAt(meta, now);
+  return visibility === 'live' ? 'published' : visibility;
+}
 
 export async function runPreview(
   ctx: CliContext,
@@ -19,17 +29,18 @@ export async function runPreview(
   const content = await loadContent(app.content().dir);
   const loaded = content.sites.find((s) => s.site.id === opts.site);
   if (!loaded) {
-    err(`site "${opts.site}" has problems in its site.yaml: run \`quire build\` to see them`);
+    // Known a moment ago (isKnownSite), not there now: its folder went meanwhile.
+    err(withCode(`site "${opts.site}" is no longer in the content folder: run the command again`, 'SITE_UNKNOWN'));
     return 1;
   }
   const article = loaded.articles.find((a) => a.meta.slug === opts.slug);
   if (!article) {
-    err(`no article "${opts.slug}" in site "${opts.site}" (drafts count; the slug is the one in front matter or made from the file name)`);
+    err(withCode(`no article "${opts.slug}" in site "${opts.site}" (drafts count; the slug is the one in front matter or made from the file name)`, 'ARTICLE_UNKNOWN'));
     return 1;
   }
   const { previewUrl } = loaded.site;
   if (previewUrl === null) {
-    err(`site "${opts.site}" has no previewUrl: add one to ${opts.site}/site.yaml, e.g. previewUrl: ${new URL('/api/preview', loaded.site.url).href}?slug={slug}&token={token}`);
+    err(withCode(`site "${opts.site}" has no previewUrl: add one to ${opts.site}/site.yaml, e.g. previewUrl: ${new URL('/api/preview', loaded.site.url).href}?slug={slug}&token={token}`, 'PREVIEW_URL_MISSING'));
     return 1;
   }
   const { keyring } = await app.keys();
@@ -38,7 +49,7 @@ export async function runPreview(
   if (opts.json) out(JSON.stringify({ url, token, expiresAt }));
   else {
     out(url);
-    err(`Opens the ${article.meta.status} "${opts.slug}" until ${expiresAt} (UTC); anyone with the link can read it until then.`);
+    err(`Opens the ${stateOf(article.meta, opts.now)} "${opts.slug}" until ${expiresAt} (UTC); anyone with the link can read it until then.`);
   }
   return 0;
 }

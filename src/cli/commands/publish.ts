@@ -63,13 +63,25 @@ export function printPlan(plan: PublishPlan, { out, err }: Pick<CliContext, 'out
       out(`  ${s.siteId}: skipped, ${s.skipped}: ${feed} ${s.feedChanges} change${s.feedChanges === 1 ? '' : 's'} for the change feed, nothing sent (quire webhook set ${s.siteId} --url <https-url> --generate-secret)`);
       continue;
     }
-    const since = s.firstPublish ? 'first publish' : `since ${s.previousCommit ? s.previousCommit.slice(0, 12) : 'last publish'}${s.changedFiles !== null ? ` (${s.changedFiles} file${s.changedFiles === 1 ? '' : 's'} changed)` : ''}`;
+    const since = s.firstPublish ? 'first publish' : `since ${s.previousCommit ? s.previousCommit.slice(0, 12) : 'last publish'}${changedLine(s)}`;
     out(`  ${s.siteId}: ${s.events.length} event${s.events.length === 1 ? '' : 's'} ${verb}, ${since}${s.disabled ? ` — webhook DISABLED (${s.disabled}); set it again to resume` : ''}`);
     for (const e of s.events.slice(0, 50)) out(`    ${e.event.padEnd(11)} ${e.slug}`);
     if (s.events.length > 50) out(`    … and ${s.events.length - 50} more`);
     const notSent = notSentLine(s);
     if (notSent) out(`    ${notSent}`);
   }
+}
+
+/**
+ * ` (2 files changed)`, ` (1 file with uncommitted changes)`, ` (2 files changed, 1 file with uncommitted
+ * changes)`: an edit published from disk is not counted as committed, nor left out as "0 changed".
+ */
+function changedLine({ changedFiles, uncommittedFiles }: SiteReport): string {
+  const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
+  const uncommitted = uncommittedFiles ? `${files(uncommittedFiles)} with uncommitted changes` : null;
+  const committed = changedFiles !== null && (changedFiles > 0 || !uncommitted) ? `${files(changedFiles)} changed` : null;
+  const parts = [committed, uncommitted].filter((p) => p !== null);
+  return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
 /** Said out loud so nobody assumes the receiver removed what it was never told about. */

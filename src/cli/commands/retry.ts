@@ -3,6 +3,7 @@
 import { retryPending, type RetryOutcome, type RetryTarget } from '../../delivery/retry-now.ts';
 import { attemptErrorText } from '../../store/state-store.ts';
 import { isKnownSite, type CliContext } from '../context.ts';
+import { withCode } from '../../problems/problem.ts';
 
 /** How long to wait for a delivery another sender (a running server) is sending: its lease. */
 const WAIT_FOR_OTHERS_MS = 120_000;
@@ -16,7 +17,7 @@ export async function runRetry(ctx: CliContext, target: RetryTarget): Promise<nu
   }
   const result = await retryPending(deps, target, { waitForOthersMs: WAIT_FOR_OTHERS_MS, onOutcome: (o) => printOutcome(o, ctx) });
   if (!result.ok) {
-    ctx.err(result.message);
+    ctx.err(withCode(result.message, result.code));
     return 1;
   }
   const { outcomes } = result;

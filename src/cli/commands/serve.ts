@@ -28,6 +28,7 @@ import { startChangeTimer } from '../../schedule/change-timer.ts';
 import { queueWindowChanges } from '../../publish/window-changes.ts';
 import { forgetServedBuild, recordServedBuild } from '../../dist/served-build.ts';
 import { servedForOtherUrlMessage } from '../../dist/build-public-url.ts';
+import { errorText } from '../../problems/problem.ts';
 
 /** The worker's health when the state store could not be opened at start (no worker runs). */
 const NO_STATE_STORE: WorkerHealth = { running: false, error: 'the state store could not be opened at start' };
@@ -87,7 +88,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
       return result;
     } catch (cause) {
       observed.metrics?.observeBuild('failed');
-      err(printable(`Build failed: ${cause instanceof Error ? cause.message : String(cause)}`));
+      err(printable(`Build failed: ${errorText(cause)}`));
       return null;
     }
   };
@@ -112,7 +113,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
     try {
       recordServedBuild(config.stateDir, { pid: process.pid, distDir: buildSettings().distDir, buildId, publicUrl: app.publicUrl });
     } catch (e) {
-      if (!recordFailed) err(printable(`Cannot record the build served in ${config.stateDir} (a publish here will not wait for this server): ${e instanceof Error ? e.message : String(e)}`));
+      if (!recordFailed) err(printable(`Cannot record the build served in ${config.stateDir} (a publish here will not wait for this server): ${errorText(e)}`));
       recordFailed = true;
     }
   };
@@ -149,7 +150,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
           if (result.events.length) worker?.wake();
           return 'done';
         },
-        onError: (e) => err(printable(`Scheduled publishing: ${e instanceof Error ? e.message : String(e)}`)),
+        onError: (e) => err(printable(`Scheduled publishing: ${errorText(e)}`)),
       })
     : null;
   if (schedule) app.onClose(() => schedule.stop());
@@ -189,7 +190,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
     store.watch(() => newBuildServed('Loaded the new build.')),
   );
   // A keys.json that stops reading keeps the generations held now (never reverts them) and is reported.
-  const keyTimer = setInterval(() => generations.refresh((e) => err(e.message)), 1000);
+  const keyTimer = setInterval(() => generations.refresh((e) => err(errorText(e))), 1000);
   keyTimer.unref();
   app.onClose(() => clearInterval(keyTimer));
 
@@ -248,7 +249,7 @@ async function openDeliveryOrReport(ctx: CliContext): Promise<DeliveryDeps | nul
     return deps;
   } catch (e) {
     if (!(e instanceof StateStoreError || e instanceof StateDatabaseError)) throw e;
-    ctx.err(e.message);
+    ctx.err(errorText(e));
     ctx.err('The Content API is served; webhook delivery and the Publishing app are off until the state store reads again (fix it, then restart).');
     return null;
   }

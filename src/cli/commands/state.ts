@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { backupState, copySqliteStateToPostgres, StateBackupError, StateStoreError } from '../../store/state-store.ts';
 import type { CliContext } from '../context.ts';
-import { withCode } from '../../problems/problem.ts';
+import { errorText, withCode } from '../../problems/problem.ts';
 
 export function runStateBackup({ config, out, err }: CliContext, opts: { target: string; force: boolean }): number {
   const target = path.resolve(opts.target);
@@ -15,7 +15,7 @@ export function runStateBackup({ config, out, err }: CliContext, opts: { target:
     return 0;
   } catch (e) {
     if (!(e instanceof StateBackupError)) throw e;
-    err(e.message);
+    err(errorText(e));
     return 1;
   }
 }
@@ -33,7 +33,7 @@ export async function runMigrateToPostgres({ config, out, err }: CliContext): Pr
     return 0;
   } catch (e) {
     if (!(e instanceof StateStoreError)) throw e;
-    err(e.message);
+    err(errorText(e));
     return 1;
   }
 }

@@ -5,13 +5,14 @@ import { DEFAULT_TIMEZONE } from '../../content/model.ts';
 import { upcomingChanges } from '../../schedule/upcoming.ts';
 import { formatInZone, formatUtc } from '../../schedule/zone-time.ts';
 import { isKnownSite, type CliContext } from '../context.ts';
+import { withCode } from '../../problems/problem.ts';
 
 export async function runStatus(ctx: CliContext, opts: { site: string | null; json: boolean; now: number }): Promise<number> {
   const { app, config, out, err } = ctx;
   if (opts.site !== null && !(await isKnownSite(ctx, opts.site))) return 1;
   const manifest = readManifest(config.distDir);
   if (!manifest) {
-    err(`no build in ${config.distDir} yet: run \`quire build\` (or \`npm start\`) first`);
+    err(withCode(`no build in ${config.distDir} yet: run \`quire build\` (or \`npm start\`) first`, 'BUILD_MISSING'));
     return 1;
   }
   const zones = new Map((await discoverSites(app.content().dir, [])).map((s) => [s.id, s.timezone]));

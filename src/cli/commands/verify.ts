@@ -6,6 +6,7 @@ import { problemPathsFrom } from '../../follow/followed-content.ts';
 import { verifySite } from '../../integration/verify-site.ts';
 import { isKnownSite, refuseCommandLine, type CliContext } from '../context.ts';
 import { printable } from '../../text/printable.ts';
+import { withCode } from '../../problems/problem.ts';
 
 const MARK: Record<string, string> = { pass: 'pass', warn: 'WARN', fail: 'FAIL', error: 'ERROR', skipped: 'skip' };
 
@@ -33,7 +34,7 @@ export async function runVerify(ctx: CliContext, opts: { site: string | undefine
     { siteId: opts.site, baseUrl: opts.url ?? undefined, slugs: opts.slugs },
   );
   if (!r.ok) {
-    ctx.err(r.message);
+    ctx.err(withCode(r.message, r.code));
     return 1;
   }
   const { report } = r;

@@ -2,9 +2,10 @@
 import { buildDist } from '../../build/build.ts';
 import { testWebhook } from '../../delivery/test-connection.ts';
 import { generateWebhookSecret, saveWebhook } from '../../publish/webhook-settings.ts';
-import { isKnownSite, refuseCommandLine, type CliContext } from '../context.ts';
+import { isKnownSite, refuseCommandLine, unknownAction, type CliContext } from '../context.ts';
 import { reportBuild } from '../report.ts';
 import { problemPathsFrom } from '../../follow/followed-content.ts';
+import { withCode } from '../../problems/problem.ts';
 
 export interface WebhookArgs {
   action: string | undefined;
@@ -23,10 +24,12 @@ const USAGE = `usage:
   quire webhook remove <site>
   quire webhook test <site>`;
 
+const ACTIONS = ['set', 'show', 'remove', 'test'];
+
 export async function runWebhook(ctx: CliContext, args: WebhookArgs): Promise<number> {
   const { out, err, config } = ctx;
-  if (!args.action || !['set', 'show', 'remove', 'test'].includes(args.action) || (args.action !== 'show' && !args.site)) {
-    const why = !args.action ? 'needs an action' : !['set', 'show', 'remove', 'test'].includes(args.action) ? `unknown action "${args.action}"` : `${args.action} needs a site`;
+  if (!args.action || !ACTIONS.includes(args.action) || (args.action !== 'show' && !args.site)) {
+    const why = !args.action ? 'needs an action' : !ACTIONS.includes(args.action) ? unknownAction(args.action, ACTIONS) : `${args.action} needs a site`;
     return refuseCommandLine(err, `quire webhook: ${why}\n${USAGE}`);
   }
   if (args.site && !(await isKnownSite(ctx, args.site))) return 1;
@@ -89,7 +92,7 @@ export async function runWebhook(ctx: CliContext, args: WebhookArgs): Promise<nu
       }
       const result = await testWebhook({ ...deps, distDir: config.distDir }, site);
       if (!result.sent) {
-        err(result.message);
+        err(withCode(result.message, result.code));
         return 1;
       }
       (result.explanation.ok ? out : err)(`${result.explanation.message}\n(delivery ${result.deliveryId}: "updated" for ${result.slug})`);

@@ -3,6 +3,8 @@
 import { startFleetWorker } from '../../delivery/fleet-worker.ts';
 import { StateStoreError } from '../../store/state-store.ts';
 import type { CliContext } from '../context.ts';
+import { createLogger } from '../../observe/log-lines.ts';
+import { deliveryLine } from '../../observe/server-observability.ts';
 
 export async function runWorker(ctx: CliContext, opts: { concurrency: number; perHost: number | null; healthIntervalSeconds: number }): Promise<number> {
   if (ctx.config.databaseUrl === null) ctx.err('warning: QUIRE_DATABASE_URL is not set: this worker shares the SQLite state of this machine only');
@@ -24,6 +26,12 @@ export async function runWorker(ctx: CliContext, opts: { concurrency: number; pe
       return 1;
     }
   }
+  // One line per delivery attempt as it is recorded, as the server logs them (QUIRE_LOG_FORMAT),
+  // and the worker's own lines through the same logger, in order.
+  const logger = createLogger({ format: ctx.config.logFormat, write: (chunk) => process.stderr.write(chunk) });
+  ctx.app.onClose(() => logger.flush());
+  deps.log = logger.message;
+  deps.observeAttempt = (attempt) => logger.delivery(deliveryLine(attempt));
   const worker = startFleetWorker(deps, { concurrency: opts.concurrency, perHost: opts.perHost, healthIntervalMs: opts.healthIntervalSeconds * 1000 });
   const stop = (signal: string) => {
     ctx.err(`worker: ${signal}: no new claims; finishing what is in flight`);
