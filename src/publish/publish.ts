@@ -11,7 +11,7 @@ import { PayloadChangedError, readArticleBody, readListItems } from '../dist/loc
 import type { Manifest, ManifestSite } from '../dist/manifest.ts';
 import { ProblemError } from '../problems/problem.ts';
 import { isLiveAt } from '../schedule/windows.ts';
-import type { ArticleChange, Delivery, LockHolder, RecordedChange } from '../store/state-store.ts';
+import type { ArticleChange, Delivery, FeedBuild, LockHolder, RecordedChange } from '../store/state-store.ts';
 import { drainOutbox, type DeliveryDeps, type DrainOptions, type DrainSummary } from '../delivery/delivery-runner.ts';
 import { locateContentRepository } from '../git/repository.ts';
 import { changedFilesSince, NO_REVISION, readRevision } from './git-revision.ts';
@@ -194,7 +194,8 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
         const body = event === q.event ? q.body : readBody(settings.distDir, manifest, q.siteId, q.slug, event);
         await tx.outbox.enqueue({ siteId: q.siteId, slug: q.slug, event, body, origin: 'publish' }, started);
       }
-      for (const r of recorded) await tx.published.record(r.siteId, revision.commit, r.changes, started, r.sent);
+      // The feed state now stands for this build: a server still serving an older one records nothing from it.
+      for (const r of recorded) await tx.published.record(r.siteId, revision.commit, r.changes, started, r.sent, feedBuildOf(manifest));
     });
   }
 
@@ -220,6 +221,9 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
   if (!opts.dryRun) for (const siteId of siteIds) pending.push(...(await store.outbox.list({ siteId, states: ['pending'], limit: 10_000 })));
   return { status: 'done', ...plan, delivered: deliver, drain, pending, failed };
 }
+
+/** The build a manifest describes, as the feed state keeps it (see FeedBuild). */
+export const feedBuildOf = (manifest: Manifest): FeedBuild => ({ id: manifest.buildId, builtAt: Date.parse(manifest.builtAt) });
 
 /**
  * What a site serves at `nowMs`: its live articles' payload hashes, and the slugs that exist but

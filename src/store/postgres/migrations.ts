@@ -188,6 +188,10 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE change_positions;
   UPDATE store_identity SET id = substr(md5(random()::text || clock_timestamp()::text), 1, 16);
   `,
+  // 5: the build each site's change-feed state stands for (as SQLite's migration 8).
+  `
+  ALTER TABLE published_sites ADD COLUMN build_id text, ADD COLUMN built_at bigint;
+  `,
 ];
 
 const MIGRATION_LOCK = 'quire:migrations';
