@@ -1,6 +1,7 @@
 // `quire publish`: build, compare each site with what its receiver was last sent, queue the
 // events (recording the new state in the same transaction), then deliver what is due. Every
-// site's changes are recorded for the change feed, webhook or not (see PublishRecords).
+// site's changes are recorded for the change feed, webhook or not (see PublishRecords), unless a
+// running server recorded them already when it loaded the build (served-changes.ts).
 // Killed at any point, a rerun finds every undelivered event either still queued or not yet
 // recorded as sent, so nothing is lost; the request in flight may be repeated (receivers upsert).
 import { randomBytes } from 'node:crypto';
@@ -39,7 +40,7 @@ export interface SiteReport {
   siteId: string;
   /** Why nothing was planned for this site (no webhook), or null. */
   skipped: string | null;
-  /** Changes recorded for the change feed (since the site's last publish, webhook or not). */
+  /** Changes recorded for the change feed (since its state was last recorded, webhook or not). */
   feedChanges: number;
   disabled: string | null;
   firstPublish: boolean;
@@ -155,7 +156,9 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
     const webhook = await store.webhooks.get(siteId);
     const recorded = await store.published.get(siteId);
     const { current, withdrawn } = servedAt(manifest.sites[siteId]!, started, build.sites.find((s) => s.id === siteId)?.draftSlugs ?? []);
-    // The feed's story, whoever listens: what changed since the site's last publish.
+    // The feed's story, whoever listens: what changed since its state was recorded (by the last
+    // publish, or by a running server for what it served). Under the publish lock, which servers
+    // take to record too: nothing is recorded between this and the transaction below.
     const feedChanges = planEvents(current, withdrawn, (await store.published.feedState(siteId))?.articles ?? null, { extraEvents: true }).changes;
     const report: SiteReport = {
       siteId,
