@@ -1,7 +1,8 @@
 // GET /v1/changes: what changed for the key's site since a cursor, oldest first, read from the
-// change log the state store keeps of every publish (the record webhooks are queued from, so the
-// two tell the same story). Without `since`: the state the site's last publish recorded, every
-// article in it as `published`, with the cursor that state stands at. The Content API reads no
+// change log the state store keeps of every publish and of what a running server serves (each
+// build it loads, each go-live and expiry; webhooks are queued from the same records, so the two
+// tell the same story). Without `since`: the state last recorded, every article in it as
+// `published`, with the cursor that state stands at. The Content API reads no
 // state store itself: the process that has one hands its change log in (ApiDeps.changes).
 import { toIsoUtc } from '../content/dates.ts';
 import type { SiteContent } from '../dist/dist-reader.ts';
@@ -61,8 +62,8 @@ export async function answerChanges(params: URLSearchParams, site: SiteContent, 
 }
 
 /**
- * Every article of the recorded state as `published`, oldest change first. A site never
- * published has no history: its served list stands for it. An
+ * Every article of the recorded state as `published`, oldest change first. A site with nothing
+ * recorded yet has no history: its served list stands for it. An
  * article recorded before the log kept items takes the one it is served with.
  */
 function currentState(site: SiteContent, recorded: { slug: string; item: string | null; at: number }[] | null, now: number): FeedEntry[] {

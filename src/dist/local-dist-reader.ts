@@ -14,6 +14,8 @@ import { loadPreviewManifest, previewRootOf, previewTreeOf } from './preview-tre
 export interface LocalDistReader extends DistReader {
   /** The current snapshot, reloaded first if dist/ was rebuilt since (for callers without watch). */
   fresh(): DistSnapshot | null;
+  /** The slugs of the drafts of `snapshot`'s build per site (a site with none is absent); null when its preview tree cannot be read. */
+  draftSlugs(snapshot: DistSnapshot): Promise<ReadonlyMap<string, ReadonlySet<string>> | null>;
   /** Loads dist/ now; returns true when a different build was loaded. */
   reload(): boolean;
   /**
@@ -90,6 +92,10 @@ export function openLocalDist(distDir: string, stateDir: string, guard: ServedUr
     async readDrafts(snap, siteId) {
       const manifest = await previewOf(snap.buildId);
       return readDraftFiles(manifest.sites[siteId], siteId, snap.buildId, (key) => readPreviewFile(snap.buildId, key));
+    },
+    async draftSlugs(snap) {
+      const manifest = await previewOf(snap.buildId).catch(() => null);
+      return manifest && new Map(Object.entries(manifest.sites).map(([id, site]) => [id, new Set(Object.keys(site.drafts))]));
     },
     fresh() {
       changed();

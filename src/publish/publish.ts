@@ -1,6 +1,7 @@
 // `quire publish`: build, compare each site with what its receiver was last sent, queue the
 // events (recording the new state in the same transaction), then deliver what is due. Every
-// site's changes are recorded for the change feed, webhook or not (see PublishRecords).
+// site's changes are recorded for the change feed, webhook or not (see PublishRecords), unless a
+// running server recorded them already when it loaded the build (served-changes.ts).
 // Killed at any point, a rerun finds every undelivered event either still queued or not yet
 // recorded as sent, so nothing is lost; the request in flight may be repeated (receivers upsert).
 import { randomBytes } from 'node:crypto';
@@ -11,7 +12,7 @@ import { PayloadChangedError, readArticleBody, readListItems } from '../dist/loc
 import type { Manifest, ManifestSite } from '../dist/manifest.ts';
 import { ProblemError } from '../problems/problem.ts';
 import { isLiveAt } from '../schedule/windows.ts';
-import type { ArticleChange, Delivery, LockHolder, RecordedChange } from '../store/state-store.ts';
+import type { ArticleChange, Delivery, FeedBuild, LockHolder, RecordedChange } from '../store/state-store.ts';
 import { drainOutbox, type DeliveryDeps, type DrainOptions, type DrainSummary } from '../delivery/delivery-runner.ts';
 import { locateContentRepository } from '../git/repository.ts';
 import { changedFilesSince, NO_REVISION, readRevision, uncommittedFilesIn } from './git-revision.ts';
@@ -39,7 +40,7 @@ export interface SiteReport {
   siteId: string;
   /** Why nothing was planned for this site (no webhook), or null. */
   skipped: string | null;
-  /** Changes recorded for the change feed (since the site's last publish, webhook or not). */
+  /** Changes recorded for the change feed (since its state was last recorded, webhook or not). */
   feedChanges: number;
   disabled: string | null;
   firstPublish: boolean;
@@ -157,7 +158,9 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
     const webhook = await store.webhooks.get(siteId);
     const recorded = await store.published.get(siteId);
     const { current, withdrawn } = servedAt(manifest.sites[siteId]!, started, build.sites.find((s) => s.id === siteId)?.draftSlugs ?? []);
-    // The feed's story, whoever listens: what changed since the site's last publish.
+    // The feed's story, whoever listens: what changed since its state was recorded (by the last
+    // publish, or by a running server for what it served). Under the publish lock, which servers
+    // take to record too: nothing is recorded between this and the transaction below.
     const feedChanges = planEvents(current, withdrawn, (await store.published.feedState(siteId))?.articles ?? null, { extraEvents: true }).changes;
     const report: SiteReport = {
       siteId,
@@ -198,7 +201,8 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
         const body = event === q.event ? q.body : readBody(settings.distDir, manifest, q.siteId, q.slug, event);
         await tx.outbox.enqueue({ siteId: q.siteId, slug: q.slug, event, body, origin: 'publish' }, started);
       }
-      for (const r of recorded) await tx.published.record(r.siteId, revision.commit, r.changes, started, r.sent);
+      // The feed state now stands for this build: a server still serving an older one records nothing from it.
+      for (const r of recorded) await tx.published.record(r.siteId, revision.commit, r.changes, started, r.sent, feedBuildOf(manifest));
     });
   }
 
@@ -224,6 +228,9 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
   if (!opts.dryRun) for (const siteId of siteIds) pending.push(...(await store.outbox.list({ siteId, states: ['pending'], limit: 10_000 })));
   return { status: 'done', ...plan, delivered: deliver, drain, pending, failed };
 }
+
+/** The build a manifest describes, as the feed state keeps it (see FeedBuild). */
+export const feedBuildOf = (manifest: Manifest): FeedBuild => ({ id: manifest.buildId, builtAt: Date.parse(manifest.builtAt) });
 
 /**
  * What a site serves at `nowMs`: its live articles' payload hashes, and the slugs that exist but

@@ -115,11 +115,27 @@ export interface RecordedArticle {
   payloadHash: string | null;
 }
 
-/** A site's record (what its receiver was last sent, or what its last publish recorded): the commit and each slug's state. */
+/** A site's record (what its receiver was last sent, or its change feed's state): the commit and each slug's state. */
 export interface SitePublishRecord {
   commit: string | null;
   publishedAt: number;
   articles: Map<string, RecordedArticle>;
+}
+
+/**
+ * The build a site's feed state was last recorded from (by a publish, or by a server that loaded
+ * it): its id and when it was made. A server that serves an older build records nothing: another
+ * server, or a publish, has moved the feed on, and what that build serves would read as regressions.
+ */
+export interface FeedBuild {
+  id: string;
+  /** The manifest's builtAt (epoch ms). */
+  builtAt: number;
+}
+
+/** What a site's last recording made of its change feed's state, and the build that was (null: not known, recorded before builds were). */
+export interface FeedState extends SitePublishRecord {
+  build: FeedBuild | null;
 }
 
 export interface ArticleChange {
@@ -152,7 +168,7 @@ export interface ChangeEntry {
   type: ChangeType;
   /** The list item's JSON text for published and updated; null otherwise. */
   item: string | null;
-  /** The instant of the publish that recorded it (epoch ms). */
+  /** The instant it was recorded (the publish, or the server that loaded the build or reached the go-live or expiry; epoch ms). */
   at: number;
 }
 
@@ -162,9 +178,9 @@ export type ChangePage =
   /** The position is before the oldest kept entry (pruned) or after the newest the site's log ever made (another store's, or a restored one). */
   | { status: 'expired' };
 
-/** What a site's last publish recorded as published, and the log position it stands at. */
+/** What a site's feed state has as published, and the log position it stands at. */
 export interface PublishedNow {
-  /** null: the site was never published. */
+  /** null: nothing recorded for the site yet. */
   articles: { slug: string; item: string | null; at: number }[] | null;
   position: number;
 }

@@ -13,6 +13,8 @@ import type {
   DeliveryStats,
   DeliveryState,
   DeliveryWithBody,
+  FeedBuild,
+  FeedState,
   LockResult,
   NewDelivery,
   PublishedNow,
@@ -151,23 +153,26 @@ export interface Outbox {
 }
 
 /**
- * Two records per site. What its last publish recorded (every site, webhook or not): the change
- * feed's state, each change appended to its log. And, apart, what its webhook receiver was last
+ * Two records per site. The change feed's state (every site, webhook or not), recorded by each
+ * publish and by a server for what it serves (a build it loads, a go-live, an expiry), each change
+ * appended to its log, with the build it stands for. And, apart, what its webhook receiver was last
  * sent: the commit and, per slug, state and payload hash, advanced only by publishes that queue
- * for a registered webhook (a webhook registered later still hears everything on its first one).
+ * for a registered webhook and a server's go-lives and expiries (a webhook registered later still
+ * hears everything on its first publish).
  */
 export interface PublishRecords {
   /** What the site's receiver was last sent; null: never (its first publish with a webhook sends everything, or --baseline). */
   get(siteId: string): Promise<SitePublishRecord | null>;
-  /** What the site's last publish recorded for the change feed, webhook or not; null: never published. */
-  feedState(siteId: string): Promise<SitePublishRecord | null>;
+  /** The site's change-feed state, webhook or not; null: nothing recorded yet. */
+  feedState(siteId: string): Promise<FeedState | null>;
   /**
-   * Records a publish; call in the transaction that queues its deliveries. `changes` (since
+   * Records changes; call in the transaction that queues their deliveries. `changes` (since
    * feedState) are also appended to the site's change log (see ChangeLog); `sent` (since get) is
    * what was queued for its webhook: null when none is registered (what it was sent stays),
-   * omitted when it equals `changes` (the two records were equal).
+   * omitted when it equals `changes` (the two records were equal). `build`: the build the feed
+   * state now stands for; omitted, the one it stood for stays.
    */
-  record(siteId: string, commit: string | null, changes: RecordedChange[], now: number, sent?: ArticleChange[] | null): Promise<void>;
+  record(siteId: string, commit: string | null, changes: RecordedChange[], now: number, sent?: ArticleChange[] | null, build?: FeedBuild): Promise<void>;
   /** Forgets both of the site's records (its next publish is a first one) and its change history. */
   forget(siteId: string): Promise<void>;
 }
@@ -183,7 +188,7 @@ export interface ChangeLog {
   storeId(): Promise<string>;
   /** The site's entries after `position`, oldest first, at most `limit`; `expired` when history was lost since it. */
   after(siteId: string, position: number, limit: number): Promise<ChangePage>;
-  /** What the site's last publish recorded as published (null: never published), and the position that state stands at. */
+  /** What the site's feed state has as published (null: nothing recorded yet), and the position that state stands at. */
   publishedNow(siteId: string): Promise<PublishedNow>;
 }
 

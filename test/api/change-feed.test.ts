@@ -93,7 +93,7 @@ describe('the change feed on a running server', { timeout: 120_000 }, () => {
     const server = await startCli(['start'], e, /Content API on (\S+)\/v1/);
     try {
       const api = `${server.match[1]}/v1`;
-      // Never published yet: the state is the served list, and a cursor to follow from.
+      // Never published yet: the state the server recorded when it loaded its build, and a cursor to follow from.
       const initial = await get(`${api}/changes`, one);
       expect(initial.status).toBe(200);
       expect(initial.headers.get('cache-control')).toBe('no-store');
@@ -102,7 +102,7 @@ describe('the change feed on a running server', { timeout: 120_000 }, () => {
       expect(start.changes.map((c) => `${c.type}:${c.slug}`).sort()).toEqual(['published:alpha', 'published:beta', 'published:brief']);
       expect(start.more).toBe(false);
 
-      await cli('publish'); // first publish: alpha, beta, brief
+      await cli('publish'); // first publish: alpha, beta, brief to the webhook; nothing new for the feed
       p.write('one/articles/alpha.md', post('Alpha, revised'));
       await publishCommit('edit alpha', '2026-01-04T00:00:00Z');
       p.write('one/articles/gamma.md', post('Gamma'));
@@ -119,8 +119,11 @@ describe('the change feed on a running server', { timeout: 120_000 }, () => {
         .poll(() => webhookStory('one').filter((w) => w.slug === 'soon' || (w.slug === 'brief' && w.type === 'withdrawn')).length, { timeout: expiry - Date.now() + 15_000, interval: 250 })
         .toBe(2);
 
-      // The same story: per article, the same changes in the same order, with the same article.
-      const { changes, cursor } = await follow(api, one, start.cursor, 2);
+      // The same story: per article, the same changes in the same order, with the same article
+      // (the state the feed started from, then what changed since).
+      const followed = await follow(api, one, start.cursor, 2);
+      const changes = [...start.changes, ...followed.changes];
+      const cursor = followed.cursor;
       const webhooks = webhookStory('one');
       expect(types(changes)).toEqual(types(webhooks));
       expect(types(changes)).toEqual({
@@ -149,7 +152,7 @@ describe('the change feed on a running server', { timeout: 120_000 }, () => {
         });
       }
       expect(changes.find((c) => c.slug === 'alpha' && c.type === 'updated')).toMatchObject({ article: { title: 'Alpha, revised' } });
-      // `at` is each publish's instant: in order, and the go-live's no earlier than its time.
+      // `at` is each recording's instant: in order, and the go-live's no earlier than its time.
       const ats = changes.map((c) => Date.parse(c.at));
       expect(ats).toEqual([...ats].sort((a, b) => a - b));
       expect(Date.parse(changes.find((c) => c.slug === 'soon')!.at)).toBeGreaterThanOrEqual(goLive - 1000);

@@ -42,15 +42,15 @@ describe('the client and the change feed', { timeout: 90_000 }, () => {
       p.commit('b back to draft', '2026-01-04T00:00:00Z');
       await cli('publish');
 
-      // Five changes, two per answer: three answers, the last one saying nothing more waits.
+      // Three changes (the first state was recorded when the server loaded its build), two per
+      // answer: two answers, the last one saying nothing more waits.
       const answers: ChangeFeed[] = [];
       for await (const answer of quire.followChanges({ since: first.cursor, limit: 2 })) answers.push(answer);
-      expect(answers.map((a) => [a.changes.length, a.more])).toEqual([[2, true], [2, true], [1, false]]);
+      expect(answers.map((a) => [a.changes.length, a.more])).toEqual([[2, true], [1, false]]);
       const changes: ArticleChange[] = answers.flatMap((a) => a.changes);
       const story = changes.map((c) => `${c.type}:${c.slug}`);
-      expect(story.slice(0, 2).sort()).toEqual(['published:a', 'published:b']);
-      expect(story.slice(2, 4).sort()).toEqual(['published:c', 'updated:a']);
-      expect(story[4]).toBe('withdrawn:b');
+      expect(story.slice(0, 2).sort()).toEqual(['published:c', 'updated:a']);
+      expect(story[2]).toBe('withdrawn:b');
       expect(changes.find((c) => c.type === 'updated')).toMatchObject({ slug: 'a', id: 'a', article: { title: 'A, revised' } });
       // What the client gives is what the server sent.
       const raw = await fetch(`${server.match[1]}/v1/changes?since=${first.cursor}&limit=1000`, { headers: { authorization: `Bearer ${keys!.key}` } });

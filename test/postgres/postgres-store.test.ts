@@ -443,7 +443,7 @@ describe('quire state migrate-to-postgres', () => {
     const waiting = await sqlite.outbox.enqueue({ siteId: 's', slug: 'b', event: 'published', body: body('{"b":2}'), origin: 'publish' }, 20);
     await sqlite.outbox.recordAttempt(waiting, { url: HOOK.url, startedAt: 21, durationMs: 3, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null }, { state: 'pending', nextAttemptAt: 999 }, 22);
     await sqlite.published.record('s', 'abc', [{ slug: 'a', state: 'published', payloadHash: 'ha', item: '{"slug":"a"}' }, { slug: 'b', state: 'published', payloadHash: 'hb', item: '{"slug":"b"}' }], 20);
-    await sqlite.published.record('s', 'abd', [{ slug: 'b', state: 'withdrawn', payloadHash: null, item: null }], 30);
+    await sqlite.published.record('s', 'abd', [{ slug: 'b', state: 'withdrawn', payloadHash: null, item: null }], 30, undefined, { id: 'build-2', builtAt: 25 });
     await sqlite.keyGenerations.rotate('s', 1);
     await sqlite.keyGenerations.rotate('s.preview', 1);
     const before = {
@@ -456,6 +456,7 @@ describe('quire state migrate-to-postgres', () => {
       changes: await sqlite.changes.after('s', 0, 100),
       now: await sqlite.changes.publishedNow('s'),
     };
+    expect(before.feed!.build).toEqual({ id: 'build-2', builtAt: 25 });
     await sqlite.close();
 
     const url = freshDatabase();

@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildDist } from '../../src/build/build.ts';
 import { planEvents } from '../../src/publish/plan-events.ts';
 import { servedAt, withListItems } from '../../src/publish/publish.ts';
-import { queueWindowChanges as queueOrBusy } from '../../src/publish/window-changes.ts';
+import { loadLocalSnapshot } from '../../src/dist/local-dist-reader.ts';
+import type { Manifest } from '../../src/dist/manifest.ts';
+import { recordServedChanges } from '../../src/publish/served-changes.ts';
 import type { StateStore } from '../../src/store/state-store.ts';
 import { openTestStore } from '../helpers/test-store.ts';
 import { createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
@@ -39,11 +41,13 @@ async function setup(extraEvents: boolean) {
   return manifest;
 }
 
-/** Nothing else holds the publish lock in these tests: every call runs. */
-async function queueWindowChanges(...args: Parameters<typeof queueOrBusy>) {
-  const result = await queueOrBusy(...args);
+/** What a server serving the build does at `nowMs`; nothing else holds the publish lock in these tests: every call runs. */
+async function queueWindowChanges(store: StateStore, distDir: string, manifest: Manifest, nowMs: number) {
+  const snapshot = loadLocalSnapshot(distDir)!;
+  expect(snapshot.buildId).toBe(manifest.buildId);
+  const result = await recordServedChanges(store, { snapshot, distDir, drafts: new Map() }, nowMs);
   if (result.status !== 'done') throw new Error('the publish lock was busy');
-  return result;
+  return { status: result.status, events: result.events };
 }
 
 const queued = async () => (await store!.outbox.list({ siteId: 'one', states: ['pending'] })).map((d) => `${d.slug}:${d.event}`).sort();
@@ -79,7 +83,7 @@ describe('go-lives and expiries', () => {
     expect(await queued()).toEqual(['ending:unpublished', 'soon:published']);
   });
 
-  it('leaves a site never published alone, and a content change to `publish`', async () => {
+  it('sends nothing for a site never published: its first `publish` does', async () => {
     const manifest = await setup(false);
     await store!.published.forget('one');
     expect((await queueWindowChanges(store!, p.distDir, manifest, T0 + 30 * MIN)).events).toEqual([]);

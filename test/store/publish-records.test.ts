@@ -49,6 +49,19 @@ describe('publish records', () => {
     expect([await store.published.get('one'), await store.published.feedState('one')]).toEqual([null, null]);
   });
 
+  it('keeps the build the feed state stands for until a recording names another', async () => {
+    store = openSqliteStateStore(dir, SECRET);
+    await store.published.record('one', 'c1', [published('a')], 1000, null);
+    expect((await store.published.feedState('one'))!.build).toBeNull();
+    await store.published.record('one', 'c1', [published('a', 'h-a2')], 2000, null, { id: 'b1', builtAt: 1500 });
+    expect((await store.published.feedState('one'))!.build).toEqual({ id: 'b1', builtAt: 1500 });
+    // A go-live recorded from the same build, or a recording that names none: the build stays.
+    await store.published.record('one', 'c1', [published('b')], 3000, null);
+    expect((await store.published.feedState('one'))!.build).toEqual({ id: 'b1', builtAt: 1500 });
+    await store.published.record('one', 'c2', [], 4000, [], { id: 'b2', builtAt: 3500 });
+    expect(await store.published.feedState('one')).toMatchObject({ commit: 'c2', build: { id: 'b2', builtAt: 3500 } });
+  });
+
   it('a store from before keeps what its webhooks were sent: the record it had', async () => {
     const file = path.join(dir, STATE_DB_FILE);
     const old = new Database(file);
@@ -61,5 +74,6 @@ describe('publish records', () => {
     expect(await store.published.get('one')).toMatchObject({ commit: 'c1', publishedAt: 1000 });
     expect(states(await store.published.get('one'))).toEqual({ a: 'published:h-a' });
     expect(states(await store.published.feedState('one'))).toEqual({ a: 'published:h-a' });
+    expect((await store.published.feedState('one'))!.build).toBeNull(); // not known: recorded before builds were
   });
 });

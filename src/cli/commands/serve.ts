@@ -25,7 +25,7 @@ import type { TrustProxy } from '../../config/trust-proxy.ts';
 import { createReadiness, type WorkerHealth } from '../../observe/readiness.ts';
 import { timedReader } from '../../dist/timed-view.ts';
 import { startChangeTimer } from '../../schedule/change-timer.ts';
-import { queueWindowChanges } from '../../publish/window-changes.ts';
+import { recordServedChanges, type FeedRecording } from '../../publish/served-changes.ts';
 import { forgetServedBuild, recordServedBuild } from '../../dist/served-build.ts';
 import { servedForOtherUrlMessage } from '../../dist/build-public-url.ts';
 import { errorText } from '../../problems/problem.ts';
@@ -136,24 +136,28 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
   if (worker) app.onClose(() => worker.stop());
   const following = follow ? createFollowing(ctx, follow, { settings: buildSettings, caches, publishing, build, noteBuild, serveNewBuild: () => serveNewBuild('Loaded the new build.') }) : null;
   if (following) app.onClose(() => following.follower.stop());
-  // At each go-live and expiry: the webhooks it calls for, queued for the worker (once, under the
-  // publish lock; also what came due while no server ran).
-  const schedule = publishing
-    ? startChangeTimer({
-        nextChange: () => served.current()?.validUntil ?? null,
-        run: async (now) => {
-          const snapshot = store.current();
-          if (!snapshot) return 'done';
-          const result = await queueWindowChanges(publishing.store, buildSettings().distDir, snapshot.manifest, now);
-          if (result.status === 'busy') return 'busy';
-          for (const e of result.events) log(printable(`Scheduled: ${e.siteId}/${e.slug} ${e.event === 'published' ? 'went live' : 'expired'}; \`${e.event}\` queued`));
-          if (result.events.length) worker?.wake();
-          return 'done';
-        },
-        onError: (e) => err(printable(`Scheduled publishing: ${errorText(e)}`)),
-      })
-    : null;
+  // At each build loaded and each go-live and expiry: the change feed's changes, and the webhooks
+  // a go-live or an expiry calls for, queued for the worker (once, under the publish lock; also
+  // what came due while no server ran).
+  const noteFeed = feedNotes(log);
+  const recordWhatIsServed = async (now: number): Promise<'done' | 'busy'> => {
+    const snapshot = store.current();
+    if (!snapshot || !publishing) return 'done';
+    const result = await recordServedChanges(publishing.store, { snapshot, distDir: buildSettings().distDir, drafts: await store.draftSlugs(snapshot) }, now);
+    if (result.status === 'busy') return 'busy';
+    for (const e of result.events) log(printable(`Scheduled: ${e.siteId}/${e.slug} ${e.event === 'published' ? 'went live' : 'expired'}; \`${e.event}\` queued`));
+    for (const f of result.feed) noteFeed(snapshot.buildId, f);
+    if (result.events.length) worker?.wake();
+    return 'done';
+  };
+  const scheduleError = (e: unknown) => err(printable(`Recording what is served (change feed, go-lives): ${errorText(e)}`));
+  // Once before the API answers, so the feed it serves already has this build (unless a publish
+  // holds the lock: it records the build itself).
+  if (publishing) await recordWhatIsServed(Date.now()).catch(scheduleError);
+  const schedule = publishing ? startChangeTimer({ nextChange: () => served.current()?.validUntil ?? null, run: recordWhatIsServed, onError: scheduleError }) : null;
   if (schedule) app.onClose(() => schedule.stop());
+  // A build swapped in while that ran, before dist/ is watched (below), is taken up now.
+  serveNewBuild('Loaded the new build.');
   const hosts = allowedHosts({ publicUrl: config.publicUrl, listenHost: config.host, port: server.port });
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   const base = app.publicUrl;
@@ -232,6 +236,19 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
     process.once('SIGTERM', stop);
   });
   return 0;
+}
+
+/** Logs what a recording made of a site's change feed; a build not recorded is told once per site. */
+function feedNotes(log: (line: string) => void): (buildId: string, f: FeedRecording) => void {
+  const told = new Set<string>();
+  return (buildId, f) => {
+    if (f.status === 'recorded') return log(printable(`Change feed: ${f.siteId}: ${f.changes} change${f.changes === 1 ? '' : 's'} recorded (what this server serves)`));
+    const key = `${buildId}:${f.siteId}`;
+    if (told.has(key)) return;
+    told.add(key);
+    if (f.status === 'older') log(printable(`Change feed: ${f.siteId}: nothing recorded from this server's build: the feed stands for a newer one (built ${new Date(f.newer.builtAt).toISOString()}, by another server or a publish)`));
+    else log(printable(`Change feed: ${f.siteId}: nothing recorded from this build: an article left it and the build's preview tree, which tells a withdrawal from a deletion, cannot be read; the next build or publish records it`));
+  };
 }
 
 /** The start-up line about forwarded headers: whom they are read from. */

@@ -53,7 +53,7 @@ export async function copySqliteStateToPostgres(stateDir: string, url: string): 
       const attempts = all<Record<string, unknown>>('SELECT delivery_id, url, started_at, duration_ms, status, error, error_kind, reply_url, reply_id FROM attempts ORDER BY id');
       await insertRows(db, 'attempts', ['delivery_id', 'url', 'started_at', 'duration_ms', 'status', 'error', 'error_kind', 'reply_url', 'reply_id'], ['text', 'text', 'bigint', 'int', 'int', 'text', 'text', 'text', 'text'], attempts);
       const sites = all<Record<string, unknown>>('SELECT * FROM published_sites');
-      await insertRows(db, 'published_sites', ['site_id', 'commit_sha', 'published_at'], ['text', 'text', 'bigint'], sites);
+      await insertRows(db, 'published_sites', ['site_id', 'commit_sha', 'published_at', 'build_id', 'built_at'], ['text', 'text', 'bigint', 'text', 'bigint'], sites);
       await insertRows(db, 'published_articles', ['site_id', 'slug', 'state', 'payload_hash', 'item', 'changed_at'], ['text', 'text', 'text', 'text', 'text', 'bigint'], all('SELECT * FROM published_articles'));
       // The change log with its positions and the store's identity: feed cursors stay valid.
       await insertRows(db, 'article_changes', ['seq', 'site_id', 'slug', 'type', 'item', 'at'], ['bigint', 'text', 'text', 'text', 'text', 'bigint'], all('SELECT * FROM article_changes ORDER BY site_id, seq'));

@@ -196,6 +196,10 @@ export const MIGRATIONS: readonly string[] = [
     generation bigint NOT NULL CHECK (generation >= 1)
   );
   `,
+  // 6: the build each site's change-feed state stands for (as SQLite's migration 9).
+  `
+  ALTER TABLE published_sites ADD COLUMN build_id text, ADD COLUMN built_at bigint;
+  `,
 ];
 
 const MIGRATION_LOCK = 'quire:migrations';

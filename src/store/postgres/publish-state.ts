@@ -1,30 +1,41 @@
-// A site's two records on PostgreSQL (see the PublishRecords interface): what its last publish
-// recorded, the change feed's state (each change appended to the change log in the same
-// transaction), and what its webhook receiver was last sent.
-import type { ArticleChange, ChangeType, RecordedArticle, RecordedState, SitePublishRecord } from '../records.ts';
+// A site's two records on PostgreSQL (see the PublishRecords interface): the change feed's state
+// with the build it stands for (each change appended to the change log in the same transaction),
+// and what its webhook receiver was last sent.
+import type { ArticleChange, ChangeType, FeedState, RecordedArticle, RecordedState, SitePublishRecord } from '../records.ts';
 import type { PublishRecords } from '../state-interface.ts';
 import type { AppendableChangeLog } from './change-log.ts';
 import type { Db } from './connection.ts';
 
 export function createPublishRecords(db: Db, changeLog: AppendableChangeLog): PublishRecords {
-  const readRecord = async (siteId: string, sites: string, at: string, articles: string): Promise<SitePublishRecord | null> => {
-    const [site] = await db.rows<{ commit_sha: string | null; at: number }>(`SELECT commit_sha, ${at} AS at FROM ${sites} WHERE site_id = $1`, [siteId]);
-    if (!site) return null;
+  const articlesOf = async (siteId: string, table: string): Promise<Map<string, RecordedArticle>> => {
     const map = new Map<string, RecordedArticle>();
-    for (const a of await db.rows<{ slug: string; state: RecordedState; payload_hash: string | null }>(`SELECT slug, state, payload_hash FROM ${articles} WHERE site_id = $1`, [siteId])) {
+    for (const a of await db.rows<{ slug: string; state: RecordedState; payload_hash: string | null }>(`SELECT slug, state, payload_hash FROM ${table} WHERE site_id = $1`, [siteId])) {
       map.set(a.slug, { state: a.state, payloadHash: a.payload_hash });
     }
-    return { commit: site.commit_sha, publishedAt: site.at, articles: map };
+    return map;
   };
   return {
-    get: (siteId) => readRecord(siteId, 'webhook_sent_sites', 'sent_at', 'webhook_sent_articles'),
-    feedState: (siteId) => readRecord(siteId, 'published_sites', 'published_at', 'published_articles'),
-    record(siteId, commit, changes, now, sent: ArticleChange[] | null = changes) {
+    async get(siteId): Promise<SitePublishRecord | null> {
+      const [site] = await db.rows<{ commit_sha: string | null; at: number }>('SELECT commit_sha, sent_at AS at FROM webhook_sent_sites WHERE site_id = $1', [siteId]);
+      return site ? { commit: site.commit_sha, publishedAt: site.at, articles: await articlesOf(siteId, 'webhook_sent_articles') } : null;
+    },
+    async feedState(siteId): Promise<FeedState | null> {
+      const [site] = await db.rows<{ commit_sha: string | null; at: number; build_id: string | null; built_at: number | null }>(
+        'SELECT commit_sha, published_at AS at, build_id, built_at FROM published_sites WHERE site_id = $1',
+        [siteId],
+      );
+      if (!site) return null;
+      const build = site.build_id !== null && site.built_at !== null ? { id: site.build_id, builtAt: site.built_at } : null;
+      return { commit: site.commit_sha, publishedAt: site.at, articles: await articlesOf(siteId, 'published_articles'), build };
+    },
+    record(siteId, commit, changes, now, sent: ArticleChange[] | null = changes, build) {
       return db.atomically(async (tx) => {
+        // A recording without a build keeps the one the state stood for.
         await tx.run(
-          `INSERT INTO published_sites (site_id, commit_sha, published_at) VALUES ($1, $2, $3)
-           ON CONFLICT (site_id) DO UPDATE SET commit_sha = excluded.commit_sha, published_at = excluded.published_at`,
-          [siteId, commit, now],
+          `INSERT INTO published_sites (site_id, commit_sha, published_at, build_id, built_at) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (site_id) DO UPDATE SET commit_sha = excluded.commit_sha, published_at = excluded.published_at,
+             build_id = coalesce(excluded.build_id, published_sites.build_id), built_at = coalesce(excluded.built_at, published_sites.built_at)`,
+          [siteId, commit, now, build?.id ?? null, build?.builtAt ?? null],
         );
         if (changes.length) {
           // Each change in order, as SQLite records them one after another: `updated` is published

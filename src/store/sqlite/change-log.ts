@@ -1,8 +1,9 @@
-// The change log on SQLite: every article change a publish records, in order, with the list item
-// a published or updated article had then, at a position of its site's own; pruned per site to
-// the newest entries (retention is what makes an old cursor expire: see CHANGE_LOG_KEEP_PER_SITE).
-// Appended only by publish-state.ts, in the transaction that records the publish (and queues its
-// webhooks).
+// The change log on SQLite: every article change recorded (by a publish, or by a server for what
+// it serves), in order, with the list item a published or updated article had then, at a position
+// of its site's own; pruned per site to the newest entries (retention is what makes an old cursor
+// expire: see CHANGE_LOG_KEEP_PER_SITE).
+// Appended only by publish-state.ts, in the transaction that records the changes (and queues
+// their webhooks).
 import { CHANGE_LOG_KEEP_PER_SITE, type ChangeEntry, type ChangePage, type ChangeType, type PublishedNow } from '../records.ts';
 import type { ChangeLog } from '../state-interface.ts';
 import type { StateDb } from './database.ts';

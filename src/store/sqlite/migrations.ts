@@ -191,4 +191,11 @@ export const MIGRATIONS: readonly string[] = [
     generation INTEGER NOT NULL CHECK (generation >= 1)
   ) STRICT;
   `,
+  // 9: the build each site's change-feed state stands for (its id, and when it was made). A server
+  // records what it serves in the feed, except from a build older than that one: another server
+  // or a publish has moved the feed on. Null: recorded before this step.
+  `
+  ALTER TABLE published_sites ADD COLUMN build_id TEXT;
+  ALTER TABLE published_sites ADD COLUMN built_at INTEGER;
+  `,
 ];
