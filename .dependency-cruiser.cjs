@@ -5,8 +5,8 @@
 
 /** Folders that import only each other: what the content pipeline and every client is made of. */
 const FOUNDATIONS = '(text|cache|config|problems|content|git|render|net|verify|schedule|host)';
-/** Built output, keys and state: below everything that serves or delivers them. */
-const MODEL = '(build|dist|keys|store)';
+/** The compiler, the export format and its writer, what is served, keys and state: below everything that serves or delivers them. */
+const MODEL = '(compile|export|snapshot|keys|store)';
 /** What serves, delivers and watches: above the model, below the composition root. */
 const SERVICES = '(api|admin|mcp|publish|delivery|observe|integration|server|deploy)';
 
@@ -51,9 +51,37 @@ module.exports = {
     {
       name: 'model-below-services',
       severity: 'error',
-      comment: 'Builds, dist/, keys and the state store do not depend on what serves or delivers them.',
+      comment: 'The compiler, the export, the served snapshot, keys and the state store do not depend on what serves or delivers them.',
       from: { path: `^src/${MODEL}/` },
       to: { path: `^src/${SERVICES}/` },
+    },
+    {
+      name: 'export-format-stands-alone',
+      severity: 'error',
+      comment: 'src/export/ is the format of dist/ (its layout, manifest, lists, encodings): it knows nothing of how it is written, compiled or served.',
+      from: { path: '^src/export/', pathNot: '^src/export/writer/' },
+      to: { path: '^src/(compile|snapshot|export/writer)/' },
+    },
+    {
+      name: 'snapshot-reads-only',
+      severity: 'error',
+      comment: 'src/snapshot/ is what is served, read from an export: it may read the format, never the writer or the compiler.',
+      from: { path: '^src/snapshot/' },
+      to: { path: '^src/(compile|export/writer)/' },
+    },
+    {
+      name: 'writer-only-from-compiler',
+      severity: 'error',
+      comment: 'Only a build writes an export: src/export/writer/ is the compiler\'s.',
+      from: { path: '^src/', pathNot: '^src/(compile|export/writer)/' },
+      to: { path: '^src/export/writer/' },
+    },
+    {
+      name: 'compiler-only-from-entry-points-and-publish',
+      severity: 'error',
+      comment: 'Readers (the API, the web app, MCP, the edge, deploy, delivery) take the format and the snapshot, never the compiler: a build runs from a command, the composition root, or publish.',
+      from: { path: '^src/', pathNot: '^src/(compile|cli|app|publish)/' },
+      to: { path: '^src/compile/' },
     },
     {
       name: 'content-api-reads-dist-only',

@@ -12,9 +12,14 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const SRC = path.join(ROOT, 'src');
 export const CACHE_DIR = path.join(ROOT, 'node_modules', '.cache', 'quire-cli');
 
-// Entry points: the CLI, and the render worker under the name render-pool.ts starts it by
-// (`./render-worker-entry.mjs` next to the module), which in the bundle is this directory.
-const ENTRIES = { main: 'src/cli/main.ts', 'render-worker-entry': 'src/build/render-worker.ts' };
+// Entry points: the CLI, and the threads under the names their modules start them by
+// (`./render-worker-entry.mjs`, `./tree-helper-entry.mjs` next to the module), which in the
+// bundle is this directory.
+const ENTRIES = {
+  main: 'src/cli/main.ts',
+  'render-worker-entry': 'src/compile/render-worker.ts',
+  'tree-helper-entry': 'src/export/writer/tree-helper-thread.ts',
+};
 
 /** How the CLI's code is bundled; benchmarks that time parts of it bundle them the same way. */
 export const BUNDLE_OPTIONS = {

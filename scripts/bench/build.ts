@@ -69,7 +69,7 @@ export function rebuilds(count: number, runs = 5, corpus: CorpusVariant = 'stand
  * builds (what the watcher does), so no start-up and no state load per build.
  */
 export async function warmRebuilds(count: number, runs = 5, corpus: CorpusVariant = 'standard'): Promise<{ noChangeMs: number; oneChangeMs: number }> {
-  const { buildDist, createBuildCaches } = await import('../../src/build/build.ts');
+  const { buildExport, createBuildCaches } = await import('../../src/compile/build.ts');
   const { parseConfig } = await import('../../src/config/config.ts');
   const { openApp } = await import('../../src/app/app.ts');
   const p = project(count, corpus);
@@ -79,7 +79,7 @@ export async function warmRebuilds(count: number, runs = 5, corpus: CorpusVarian
     const caches = createBuildCaches(app.config.stateDir);
     const build = async () => {
       const t = performance.now();
-      const result = await buildDist(app.buildSettings, caches);
+      const result = await buildExport(app.buildSettings, caches);
       if (!result.ok) throw new Error('bench build failed');
       const ms = performance.now() - t;
       await result.cleanup();

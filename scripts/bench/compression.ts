@@ -12,8 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { createApiApp } from '../../src/api/app.ts';
-import { buildDist } from '../../src/build/build.ts';
-import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
+import { buildExport } from '../../src/compile/build.ts';
+import { openLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { listen } from '../../src/server/serve.ts';
 import { writeCorpus } from './corpus.ts';
@@ -87,12 +87,12 @@ export async function benchCompression(count = 1000, seconds = 4): Promise<{ qua
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-compression-'));
   const settings = { contentDir: path.join(dir, 'content'), distDir: path.join(dir, 'dist'), stateDir: path.join(dir, '.quire'), publicUrl: 'http://127.0.0.1' };
   writeCorpus(settings.contentDir, count);
-  await buildDist(settings);
+  await buildExport(settings);
   const articlesDir = path.join(settings.distDir, 'bench', 'articles');
   const bodies = fs.readdirSync(articlesDir).filter((f) => f.endsWith('.json')).map((f) => fs.readFileSync(path.join(articlesDir, f)));
   const quality = qualities(bodies, fs.readFileSync(path.join(settings.distDir, 'bench', 'articles.json')));
 
-  const store = openLocalDist(settings.distDir, settings.stateDir);
+  const store = openLocalSnapshot(settings.distDir, settings.stateDir);
   store.reload();
   const keyring = createKeyring('k'.repeat(40), { generationOf: () => 0 });
   const auth = { authorization: `Bearer ${keyring.keyFor('bench')}` };

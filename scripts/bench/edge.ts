@@ -7,12 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
 import { createApiApp } from '../../src/api/app.ts';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { deploy, edgeKeyGenerations } from '../../src/deploy/deploy.ts';
 import { planExport } from '../../src/deploy/export-plan.ts';
 import { openS3Store } from '../../src/deploy/s3-object-store.ts';
-import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
-import { readManifest } from '../../src/dist/local-dist.ts';
+import { openLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
+import { readManifest } from '../../src/export/export-files.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { listen } from '../../src/server/serve.ts';
 import { Miniflare } from 'miniflare';
@@ -35,8 +35,8 @@ export async function benchEdge(count = 1000, rounds = 3, seconds = 5): Promise<
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-edge-'));
   const settings = { contentDir: path.join(dir, 'content'), distDir: path.join(dir, 'dist'), stateDir: path.join(dir, '.quire'), publicUrl: 'http://127.0.0.1' };
   writeCorpus(settings.contentDir, count);
-  await buildDist(settings);
-  const store = openLocalDist(settings.distDir, settings.stateDir);
+  await buildExport(settings);
+  const store = openLocalSnapshot(settings.distDir, settings.stateDir);
   store.reload();
   const keyring = createKeyring(SECRET, { generationOf: () => 1 });
   const node = await listen(createApiApp({ store, keyring, publicUrl: settings.publicUrl }), 0, '127.0.0.1');
@@ -88,7 +88,7 @@ export async function benchDeploy(count = 10_000): Promise<DeployRow[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-deploy-'));
   const settings = { contentDir: path.join(dir, 'content'), distDir: path.join(dir, 'dist'), stateDir: path.join(dir, '.quire'), publicUrl: 'https://api.example.com' };
   writeCorpus(settings.contentDir, count);
-  await buildDist(settings);
+  await buildExport(settings);
   const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: path.join(dir, 's3'), configureBuckets: [{ name: 'bench', configs: [] }] });
   const { port } = await server.run();
   process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
@@ -104,7 +104,7 @@ export async function benchDeploy(count = 10_000): Promise<DeployRow[]> {
   try {
     const rows = [await timed(`cold, ${count} articles`), await timed('again, nothing changed')];
     editArticle(settings.contentDir, 7, 'bench');
-    await buildDist(settings);
+    await buildExport(settings);
     rows.push(await timed('one article changed'));
     return rows;
   } finally {

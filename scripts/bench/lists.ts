@@ -2,13 +2,13 @@
 // list index (what the server does) next to filtering and sorting every parsed item (what it did
 // before the index). The site is synthetic: list items of the API's shape, no rendering.
 //   npm run bench -- --only lists
-import { createFilteredList } from '../../src/dist/filtered-list.ts';
+import { createFilteredList } from '../../src/snapshot/filtered-list.ts';
 import type { ListQuery } from '../../src/api/list-query.ts';
-import { newestFirst } from '../../src/build/api-shapes.ts';
+import { newestFirst } from '../../src/articles/list-order.ts';
 import type { ArticleListItem } from '../../src/contract/article.ts';
-import { makeListIndex } from '../../src/dist/list-index.ts';
-import { listBody, listItemSpans } from '../../src/dist/list-body.ts';
-import { hashBytes } from '../../src/dist/content-hash.ts';
+import { makeListIndex } from '../../src/export/list-index.ts';
+import { listBody, listItemSpans } from '../../src/export/list-body.ts';
+import { hashBytes } from '../../src/export/content-hash.ts';
 import { ARTICLE_KINDS } from '../../src/content/model.ts';
 import { median } from './build.ts';
 

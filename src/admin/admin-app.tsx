@@ -4,8 +4,8 @@
 import { Hono, type Context } from 'hono';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import { ApiError } from '../api/api-error.ts';
-import type { DistReader, SiteContent } from '../dist/dist-reader.ts';
-import type { BuildFacts } from '../build/build.ts';
+import type { SnapshotReader, SiteContent } from '../snapshot/snapshot-reader.ts';
+import type { ContentFacts } from '../content/load-content.ts';
 import { printable } from '../text/printable.ts';
 import type { Keyring } from '../keys/api-keys.ts';
 import type { DeliveryDeps } from '../delivery/delivery-runner.ts';
@@ -43,7 +43,7 @@ export interface AdminDeps {
   trustProxy?: TrustProxy;
   contentDir: string;
   distDir: string;
-  dist: DistReader;
+  dist: SnapshotReader;
   keyring: Keyring;
   /** Rotates a key: a site id (its API key), or previewKeyName(site) (its preview key); done when it resolves. */
   rotateKey: (keyName: string) => Promise<unknown>;
@@ -53,7 +53,7 @@ export interface AdminDeps {
    * What the latest build read and found (the server keeps it): pages show this and never read
    * or parse content while answering a request.
    */
-  lastBuild: () => BuildFacts;
+  lastBuild: () => ContentFacts;
   /** Where a request's unexpected failure is logged (its page says only that it failed). */
   log?: (line: string) => void;
   /** Called after a change that should reach receivers soon (Redeliver queued behind another). */

@@ -1,4 +1,4 @@
-// The Articles tab's facts from what the last build kept (BuildFacts): every article's front
+// The Articles tab's facts from what the last build kept (ContentFacts): every article's front
 // matter as that build loaded it (drafts are not in dist/) and its problems, grouped by file.
 import path from 'node:path';
 import { formatPlace, type ContentIssue } from '../content/issues.ts';

@@ -1,6 +1,6 @@
 // Which bytes answer a request for a body: identity or a compressed variant, by the request's
 // Accept-Encoding (content-coding.ts), with the variant's own ETag. The build stores variants of
-// its lists and articles (src/dist/body-encodings.ts); bodies made at request time (a list
+// its lists and articles (src/export/body-encodings.ts); bodies made at request time (a list
 // remade at a go-live, a filtered page, a preview) are compressed here, once per content and at a
 // cheaper quality than the build's: the variants are kept by the body's ETag (a hash of its
 // bytes, so a remade list can never meet the variant of another), in a cache bounded in bytes.
@@ -9,9 +9,9 @@
 // a thread of libuv's pool (shared with file reads, images and previews, and DNS lookups) until it
 // is done, and any key can ask for many distinct pages. Past the cap a request gets another
 // coding it accepts (identity, unless refused) and, when none is left, COMPRESSION_BUSY (app.ts).
-import { encodeAtRequestTime, MIN_ENCODED_BYTES } from '../dist/body-encodings.ts';
-import type { Body } from '../dist/dist-reader.ts';
-import type { ContentCoding } from '../dist/layout.ts';
+import { encodeAtRequestTime, MIN_ENCODED_BYTES } from '../export/body-encodings.ts';
+import type { Body } from '../snapshot/snapshot-reader.ts';
+import type { ContentCoding } from '../export/layout.ts';
 import { acceptableCodings, type Coding } from './content-coding.ts';
 
 /** The ETag of `etag`'s content in `coding`: the suffix before the closing quote, as Apache's `-gzip`. */

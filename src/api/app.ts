@@ -1,20 +1,20 @@
 // The Content API: GET /v1/articles, /v1/articles/{slug} and /v1/changes, keyed per site, served from
 // pre-serialized bodies. Headers are set in the handlers (no middleware chain) to keep the
 // node-server fast path; CORS is open, caching is one hour with strong ETags, shortened so that
-// no cached answer outlives a scheduled go-live or expiry (src/dist/timed-view.ts). A preview
+// no cached answer outlives a scheduled go-live or expiry (src/snapshot/timed-view.ts). A preview
 // key gets drafts and scheduled articles too, never cacheable.
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { hashBytes } from '../dist/content-hash.ts';
-import { contentTypeOf, hashInImageName, parseAssetPath } from '../dist/layout.ts';
-import { listBody } from '../dist/list-body.ts';
+import { hashBytes } from '../export/content-hash.ts';
+import { contentTypeOf, hashInImageName, parseAssetPath } from '../export/layout.ts';
+import { listBody } from '../export/list-body.ts';
 import { MAX_SLUG_LENGTH, SLUG } from '../content/model.ts';
 import type { KeyGrant, KeyVerifier } from '../keys/api-keys.ts';
 import { limitRequestBodies } from './body-limit.ts';
 import { ApiError } from './api-error.ts';
 import { answerChanges, type ChangeHistory } from './change-feed.ts';
 import { BUSY, createAnswerEncoder, type AnswerEncoder, type Variant } from './answer-encoding.ts';
-import type { Body, DistReader, SiteContent } from '../dist/dist-reader.ts';
-import { timedReader, type ExpiringBody, type ServedReader, type TimedSiteContent } from '../dist/timed-view.ts';
+import type { Body, SnapshotReader, SiteContent } from '../snapshot/snapshot-reader.ts';
+import { timedReader, type ExpiringBody, type ServedReader, type TimedSiteContent } from '../snapshot/timed-view.ts';
 import { maxAgeUntil } from '../schedule/windows.ts';
 import { isPlainList, parseListQuery } from './list-query.ts';
 import { requestKey } from './request-key.ts';
@@ -27,12 +27,12 @@ import { createReadiness, type Readiness } from '../observe/readiness.ts';
 
 export interface ApiDeps {
   /** The build; served as it stands at each request's instant (timedReader). */
-  store: DistReader;
+  store: SnapshotReader;
   /**
    * Where a request's build comes from when that differs per request (the edge Worker reads only
    * the site and article a request names); default `store`. Health routes read `store`.
    */
-  storeOf?: (c: Context) => DistReader;
+  storeOf?: (c: Context) => SnapshotReader;
   /** The clock that decides what is live (default Date.now). */
   clock?: () => number;
   /** Checks keys: synchronously on Node; the edge's Web Crypto check may answer with a promise. */

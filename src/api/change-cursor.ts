@@ -5,7 +5,7 @@
 // change log (positions are per site: a cursor counts its own site's changes, no other's). Nothing in it is secret: a client that forges one reads only its own site's
 // changes. A short check of the rest makes a cursor cut short or mistyped malformed (400), not
 // another position.
-import { hashBytes } from '../dist/content-hash.ts';
+import { hashBytes } from '../export/content-hash.ts';
 
 export interface ChangeCursor {
   storeId: string;

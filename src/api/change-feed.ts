@@ -5,8 +5,8 @@
 // `published`, with the cursor that state stands at. The Content API reads no
 // state store itself: the process that has one hands its change log in (ApiDeps.changes).
 import { toIsoUtc } from '../content/dates.ts';
-import type { SiteContent } from '../dist/dist-reader.ts';
-import { splitListItems } from '../dist/list-body.ts';
+import type { SiteContent } from '../snapshot/snapshot-reader.ts';
+import { splitListItems } from '../export/list-body.ts';
 import { ApiError } from './api-error.ts';
 import { decodeCursor, encodeCursor, siteTag } from './change-cursor.ts';
 import { oneParam } from './list-query.ts';

@@ -1,6 +1,6 @@
 // Which content codings a request accepts (`Accept-Encoding`, RFC 9110 12.5.3), best first. Pure:
 // what the API does with the answer is in answer-encoding.ts.
-import { CONTENT_CODINGS, type ContentCoding } from '../dist/layout.ts';
+import { CONTENT_CODINGS, type ContentCoding } from '../export/layout.ts';
 
 export type Coding = ContentCoding | 'identity';
 

@@ -2,7 +2,7 @@
 // them the list is exactly the specified one; `total` counts what matches before paging.
 import { ARTICLE_KINDS } from '../content/model.ts';
 import { parseContentDate } from '../content/dates.ts';
-import type { ListFilter } from '../dist/filtered-list.ts';
+import type { ListFilter } from '../snapshot/filtered-list.ts';
 import { ApiError } from './api-error.ts';
 
 export const MAX_LIMIT = 1000;

@@ -2,7 +2,7 @@
 // other apps are mounted at its mount paths, a request's metric label is the pattern its path
 // falls under (a fixed, small set, so a slug, site, asset name or random path never becomes a
 // label value), and another method on one of the Content API's read-only paths is answered 405.
-import { ASSET_ROUTE, isAssetPath } from '../dist/layout.ts';
+import { ASSET_ROUTE, isAssetPath } from '../export/layout.ts';
 
 /** The Content API's own paths (Hono syntax): GET, HEAD and OPTIONS only. */
 export const API_ROUTES = {

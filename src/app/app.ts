@@ -3,12 +3,12 @@
 // an edge runtime) take an App; nothing below them opens a store, a client or a keyring itself.
 // Each part opens on first use, so a command pays only for what it touches, and a part that
 // cannot open (a damaged state store) fails where it is asked for, naming its file.
-import type { BuildSettings } from '../build/build.ts';
-import { readManifest } from '../dist/local-dist.ts';
-import type { Manifest } from '../dist/manifest.ts';
-import { openLocalDist, type LocalDistReader } from '../dist/local-dist-reader.ts';
-import { refusedBuildMessage } from '../dist/build-public-url.ts';
-import { runningServerUrl } from '../dist/served-build.ts';
+import type { BuildSettings } from '../compile/build.ts';
+import { readManifest } from '../export/export-files.ts';
+import type { Manifest } from '../export/manifest.ts';
+import { openLocalSnapshot, type LocalSnapshotReader } from '../snapshot/local-snapshot.ts';
+import { refusedBuildMessage } from '../snapshot/build-public-url.ts';
+import { runningServerUrl } from '../snapshot/served-build.ts';
 import type { QuireConfig } from '../config/config.ts';
 import { loadServerSecret } from '../config/server-secret.ts';
 import { createKeyring, type Keyring } from '../keys/api-keys.ts';
@@ -66,7 +66,7 @@ export interface App {
    */
   projectSites(contentDir?: string): Promise<Set<string>>;
   /** The reader of dist/ (not loaded yet: call `reload`). */
-  dist(): LocalDistReader;
+  dist(): LocalSnapshotReader;
   /** The state store (webhooks, outbox, publish state); StateStoreError when it cannot be read. */
   state(): StateStore;
   /** Delivery: the state store, the SSRF-safe webhook client and the clock. */
@@ -110,7 +110,7 @@ export function openApp(config: QuireConfig, { log }: AppOptions): App {
 
   // A process that serves takes up only builds made for its public URL; it says why it kept one.
   const dist = part(() =>
-    openLocalDist(config.distDir, config.stateDir, listeningPort === null ? null : { publicUrl: app.publicUrl, refused: (manifest) => log(refusedBuildMessage(manifest, app.publicUrl)) }),
+    openLocalSnapshot(config.distDir, config.stateDir, listeningPort === null ? null : { publicUrl: app.publicUrl, refused: (manifest) => log(refusedBuildMessage(manifest, app.publicUrl)) }),
   );
   const content = part((): ContentLocation => {
     const located = locateContent(config);

@@ -1,7 +1,7 @@
 // How build results read on a terminal.
 import { formatIssue } from '../content/issues.ts';
-import type { BuildResult } from '../build/build.ts';
-import type { Manifest } from '../dist/manifest.ts';
+import type { BuildResult } from '../compile/build.ts';
+import type { Manifest } from '../export/manifest.ts';
 import { visibilityAt, type Visibility } from '../schedule/windows.ts';
 import { printable } from '../text/printable.ts';
 

@@ -31,6 +31,17 @@ export interface LoadedSite {
   images: Map<string, ImageFile>;
 }
 
+/**
+ * What a build read and found: every site as loaded (drafts included) and every problem. Views
+ * that show content (the admin's Articles tab) read this instead of reading files themselves.
+ */
+export interface ContentFacts {
+  sites: readonly LoadedSite[];
+  issues: readonly ContentIssue[];
+}
+
+export const NO_CONTENT_FACTS: ContentFacts = Object.freeze({ sites: [], issues: [] });
+
 export interface LoadedContent {
   sites: LoadedSite[];
   issues: ContentIssue[];

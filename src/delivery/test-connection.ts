@@ -1,8 +1,8 @@
 // "Test connection": a real, signed delivery of the shape a spec-conforming receiver accepts and
 // that leaves no junk there — the site's most recent published article as an `updated` event
 // (an idempotent upsert). Sent once, not retried; logged with the other deliveries.
-import { webhookArticleJsonOf, webhookBody } from '../build/api-shapes.ts';
-import { readArticleBody, readManifest } from '../dist/local-dist.ts';
+import { webhookArticleJsonOf, webhookBody } from '../articles/shapes.ts';
+import { readArticleBody, readManifest } from '../export/export-files.ts';
 import type { CodeIn } from '../problems/catalogue.ts';
 import type { Problem } from '../problems/problem.ts';
 import { newLeaseOwner } from '../store/state-store.ts';

@@ -3,8 +3,8 @@
 // old build or the new one, never a mix; a failure anywhere before the switch leaves the old
 // build served, and a rerun skips what is already there. Then it prunes builds retired longer
 // than the grace period, deleting only objects no kept build references.
-import { buildKey, EXPORT_FORMAT, exportJson, objectKey, OBJECTS_PREFIX, parseBuild, parsePointer, parseSite, POINTER_KEY, type ExportBuild, type ExportPointer } from '../dist/object-export.ts';
-import type { Manifest } from '../dist/manifest.ts';
+import { buildKey, EXPORT_FORMAT, exportJson, objectKey, OBJECTS_PREFIX, parseBuild, parsePointer, parseSite, POINTER_KEY, type ExportBuild, type ExportPointer } from '../export/object-export.ts';
+import type { Manifest } from '../export/manifest.ts';
 import type { ExportPlan } from './export-plan.ts';
 import type { ObjectStore } from './object-store.ts';
 

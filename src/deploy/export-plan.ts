@@ -1,4 +1,4 @@
-// A build in dist/ as the objects of its export (src/dist/object-export.ts): every file the
+// A build in dist/ as the objects of its export (src/export/object-export.ts): every file the
 // manifest names, named by the hash of its bytes, each site's part, and the build's document.
 // dist/ holds no drafts (they are in the build's preview tree, outside it), so none is exported.
 //
@@ -7,11 +7,11 @@
 // it is uploaded, and checked against its name then: a dist/ swapped by a build meanwhile fails
 // the deploy instead of storing bytes under another file's name.
 import fs from 'node:fs';
-import { hashBytes } from '../dist/content-hash.ts';
-import { articleFile, contentTypeOf, listFile, siteTreeFiles } from '../dist/layout.ts';
-import { fileIn } from '../dist/local-dist.ts';
-import type { Manifest } from '../dist/manifest.ts';
-import { buildKey, EXPORT_FORMAT, exportJson, objectKey, type ExportBuild, type ExportSite } from '../dist/object-export.ts';
+import { hashBytes } from '../export/content-hash.ts';
+import { articleFile, contentTypeOf, listFile, siteTreeFiles } from '../export/layout.ts';
+import { fileIn } from '../export/export-files.ts';
+import type { Manifest } from '../export/manifest.ts';
+import { buildKey, EXPORT_FORMAT, exportJson, objectKey, type ExportBuild, type ExportSite } from '../export/object-export.ts';
 
 /** One object to store: the type it is served with, its length and its bytes (read on demand). */
 export interface PlannedObject {
@@ -21,10 +21,10 @@ export interface PlannedObject {
 }
 
 /** A file of dist/ no longer has the bytes its name says: a build replaced dist/ during the deploy. */
-export class DistChangedError extends Error {
+export class ExportChangedError extends Error {
   constructor(readonly file: string) {
     super(`${file} changed while it was deployed (a build replaced dist/): run \`quire deploy\` again`);
-    this.name = 'DistChangedError';
+    this.name = 'ExportChangedError';
   }
 }
 
@@ -37,7 +37,7 @@ function onDisk(file: string, hash: string, contentType: string): PlannedObject 
     size: () => (size ??= fs.statSync(file).size),
     bytes() {
       const bytes = fs.readFileSync(file);
-      if (hashBytes(bytes) !== hash) throw new DistChangedError(file);
+      if (hashBytes(bytes) !== hash) throw new ExportChangedError(file);
       return bytes;
     },
   };

@@ -6,7 +6,7 @@
 // says how to install it.
 import path from 'node:path';
 import type { Miniflare as MiniflareClass } from 'miniflare';
-import { readManifest } from '../dist/local-dist.ts';
+import { readManifest } from '../export/export-files.ts';
 import { KEYS_FILE, readKeyGenerations } from '../keys/key-generations.ts';
 import { ProblemError } from '../problems/problem.ts';
 import { deploy, edgeKeyGenerations, type DeploySummary } from './deploy.ts';

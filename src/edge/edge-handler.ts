@@ -7,8 +7,8 @@ import type { Hono } from 'hono';
 import { ApiError } from '../api/api-error.ts';
 import { createApiApp, errorResponse } from '../api/app.ts';
 import { requestKey } from '../api/request-key.ts';
-import type { DistReader, DistSnapshot } from '../dist/dist-reader.ts';
-import { parseAssetPath } from '../dist/layout.ts';
+import type { SnapshotReader, Snapshot } from '../snapshot/snapshot-reader.ts';
+import { parseAssetPath } from '../export/layout.ts';
 import { parseKey } from '../keys/key-shape.ts';
 import { createExportReader, type ExportBucket, type ObjectCache, type RequestNeeds } from './export-reader.ts';
 import { createWebCryptoKeyring } from './web-crypto-keyring.ts';
@@ -30,7 +30,7 @@ export interface EdgeSettings {
 
 const ARTICLE_PATH = /^\/v1\/articles\/([^/]+)$/;
 const STORE = Symbol('quire-request-store');
-type RequestEnv = { [STORE]: DistReader };
+type RequestEnv = { [STORE]: SnapshotReader };
 
 /** The site and article a request names, read as the app will read them. */
 export function requestNeeds(request: Request, url: URL): RequestNeeds {
@@ -65,8 +65,8 @@ export function createEdgeHandler(settings: EdgeSettings): { fetch(request: Requ
   const log = settings.log ?? (() => {});
   const reader = createExportReader({ bucket: settings.bucket, prefix: settings.prefix, pointerTtlMs: settings.pointerTtlMs, clock, objectCache: settings.objectCache ?? null });
   const keyring = createWebCryptoKeyring(settings.secret, { generationOf: (siteId) => reader.lastPointer()?.keyGenerations[siteId] ?? 1 });
-  let latest: DistSnapshot | null = null;
-  const noBuild: DistReader = { current: () => null, readImage: async () => null, readDrafts: async () => new Map() };
+  let latest: Snapshot | null = null;
+  const noBuild: SnapshotReader = { current: () => null, readImage: async () => null, readDrafts: async () => new Map() };
   let app: { url: string; app: Hono } | null = null;
   const appFor = (publicUrl: string): Hono => {
     if (app?.url !== publicUrl) {

@@ -1,4 +1,4 @@
-// The export (src/dist/object-export.ts) as the edge Worker reads it from a bucket binding: the
+// The export (src/export/object-export.ts) as the edge Worker reads it from a bucket binding: the
 // pointer, re-read at most every `pointerTtlMs`; a build's document and each site's part and
 // base content with its timed view (which articles are live now: made again only when the clock
 // passes its next go-live or expiry, as on the Node server), kept per build id, site and part
@@ -7,12 +7,12 @@
 // `related` the view cuts, made once per view, in a bounded cache of its own. A request gets a
 // snapshot of one build holding only the site its key or path names and the one article body it
 // asks for: no request loads a whole build.
-import { assembleSite, imageKey, type Body, type DistReader, type DistSnapshot, type EncodedVariants } from '../dist/dist-reader.ts';
-import { servedAs, servedBody, timedReader, type ExpiringBody, type ServedReader } from '../dist/timed-view.ts';
+import { assembleSite, imageKey, type Body, type SnapshotReader, type Snapshot, type EncodedVariants } from '../snapshot/snapshot-reader.ts';
+import { servedAs, servedBody, timedReader, type ExpiringBody, type ServedReader } from '../snapshot/timed-view.ts';
 import { isLiveAt } from '../schedule/windows.ts';
-import { articleFile, encodedFile, listFile, listIndexFile } from '../dist/layout.ts';
-import { MANIFEST_FORMAT, type Manifest } from '../dist/manifest.ts';
-import { buildKey, objectKey, parseBuild, parsePointer, parseSite, POINTER_KEY, type ExportBuild, type ExportPointer, type ExportSite } from '../dist/object-export.ts';
+import { articleFile, encodedFile, listFile, listIndexFile } from '../export/layout.ts';
+import { MANIFEST_FORMAT, type Manifest } from '../export/manifest.ts';
+import { buildKey, objectKey, parseBuild, parsePointer, parseSite, POINTER_KEY, type ExportBuild, type ExportPointer, type ExportSite } from '../export/object-export.ts';
 import { BoundedMap } from '../cache/bounded-map.ts';
 
 /** What the Worker needs of an R2 bucket binding. */
@@ -71,7 +71,7 @@ export interface ExportReader {
   /** The pointer read most recently, without reading (the key generations in force). */
   lastPointer(): ExportPointer | null;
   /** A reader of the pointed build holding what `needs` names. */
-  readerFor(pointer: ExportPointer, needs: RequestNeeds): Promise<DistReader>;
+  readerFor(pointer: ExportPointer, needs: RequestNeeds): Promise<SnapshotReader>;
 }
 
 export function createExportReader(options: ExportReaderOptions): ExportReader {
@@ -139,7 +139,7 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
       }, []);
       sites.weigh(`${build.buildId}:${siteId}:${partHash}`, [...files.values()].reduce((n, b) => n + b.length, 0));
       const manifest: Manifest = { ...manifestHeader(build), sites: { [siteId]: { ...part.site } } };
-      const snapshot: DistSnapshot = { buildId: build.buildId, manifest, sites: new Map([[siteId, site]]) };
+      const snapshot: Snapshot = { buildId: build.buildId, manifest, sites: new Map([[siteId, site]]) };
       const served = timedReader({ current: () => snapshot, readImage: async () => null, readDrafts: async () => new Map() }, clock);
       return { part, served };
     });
@@ -166,7 +166,7 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
       const siteId = needs.siteId;
       if (siteId === null || !Object.hasOwn(build.sites, siteId)) {
         // No site of this build named: a build without sites answers (401, 404, the documents).
-        const snapshot: DistSnapshot = { buildId: build.buildId, manifest: { ...manifestHeader(build), sites: {} }, sites: new Map() };
+        const snapshot: Snapshot = { buildId: build.buildId, manifest: { ...manifestHeader(build), sites: {} }, sites: new Map() };
         return { current: () => snapshot, readImage: async () => null, readDrafts: () => Promise.reject(new Error('drafts are not exported to the edge')) };
       }
       const { part, served } = await siteOf(build, siteId, build.sites[siteId]!);

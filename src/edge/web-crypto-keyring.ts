@@ -7,7 +7,7 @@
 // Preview keys are refused here: drafts are never exported, so the edge has nothing a preview
 // key may see that a site key may not (docs/SCALING.md, README).
 import { BoundedMap } from '../cache/bounded-map.ts';
-import { base64url } from '../dist/content-hash.ts';
+import { base64url } from '../export/content-hash.ts';
 import { keyMessage, MAX_MEMO_ENTRIES, parseKey, type KeyGenerations, type KeyGrant, type KeyVerifier } from '../keys/key-shape.ts';
 
 const encoder = new TextEncoder();

@@ -5,7 +5,7 @@
 // every page is fetched on it; a receiver's reply URL keeps its path but takes the base's origin
 // (replies remembered from older deliveries may name another host).
 import type { Article } from '../contract/article.ts';
-import { parseBody, type DistSnapshot } from '../dist/dist-reader.ts';
+import { parseBody, type Snapshot } from '../snapshot/snapshot-reader.ts';
 import type { SafeClient } from '../net/safe-client.ts';
 import type { CodeIn } from '../problems/catalogue.ts';
 import type { Problem } from '../problems/problem.ts';
@@ -27,7 +27,7 @@ export type VerifySiteResult =
   | ({ ok: false } & Problem<Extract<CodeIn<'verify'>, 'SITE_NOT_BUILT' | 'BASE_URL_INVALID' | 'SLUG_NOT_PUBLISHED'>>);
 
 export async function verifySite(
-  deps: { snapshot: DistSnapshot | null; outbox: Outbox; client: SafeClient; timeoutMs?: number },
+  deps: { snapshot: Snapshot | null; outbox: Outbox; client: SafeClient; timeoutMs?: number },
   input: VerifySiteInput,
 ): Promise<VerifySiteResult> {
   const site = deps.snapshot?.sites.get(input.siteId);

@@ -3,9 +3,9 @@
 // back at generation 1 and keys rotated away valid again. A dist/ built after a rotation remembers
 // it, so such a keys.json is refused, naming both files, instead of trusted.
 import path from 'node:path';
-import { MANIFEST_FILE } from '../dist/layout.ts';
-import { fileIn } from '../dist/local-dist.ts';
-import type { Manifest } from '../dist/manifest.ts';
+import { MANIFEST_FILE } from '../export/layout.ts';
+import { fileIn } from '../export/export-files.ts';
+import type { Manifest } from '../export/manifest.ts';
 import { PREVIEW_SUFFIX } from './api-keys.ts';
 import { KEYS_FILE, KeyStateError, readKeyGenerations, type KeyGenerationFile } from './key-generations.ts';
 

@@ -4,7 +4,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { parseBody, type DistSnapshot } from '../dist/dist-reader.ts';
+import { parseBody, type Snapshot } from '../snapshot/snapshot-reader.ts';
 import { verifySite } from '../integration/verify-site.ts';
 import type { Keyring } from '../keys/api-keys.ts';
 import type { SafeClient } from '../net/safe-client.ts';
@@ -14,7 +14,7 @@ import { ArticleListSchema, ArticleSchema, type ArticleList } from '../contract/
 import { SiteShape, TestWebhookShape, VerifyReportShape } from './schemas.ts';
 
 export interface McpDeps {
-  snapshot: () => DistSnapshot | null;
+  snapshot: () => Snapshot | null;
   keyring: Keyring;
   publicUrl: string;
   distDir: string;

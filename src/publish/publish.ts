@@ -6,10 +6,10 @@
 // recorded as sent, so nothing is lost; the request in flight may be repeated (receivers upsert).
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { buildDist, type BuildCaches, type BuildResult, type BuildSettings } from '../build/build.ts';
-import { webhookArticleJsonOf, webhookBody } from '../build/api-shapes.ts';
-import { PayloadChangedError, readArticleBody, readListItems } from '../dist/local-dist.ts';
-import type { Manifest, ManifestSite } from '../dist/manifest.ts';
+import { buildExport, type BuildCaches, type BuildResult, type BuildSettings } from '../compile/build.ts';
+import { webhookArticleJsonOf, webhookBody } from '../articles/shapes.ts';
+import { PayloadChangedError, readArticleBody, readListItems } from '../export/export-files.ts';
+import type { Manifest, ManifestSite } from '../export/manifest.ts';
 import { ProblemError } from '../problems/problem.ts';
 import { isLiveAt } from '../schedule/windows.ts';
 import type { ArticleChange, Delivery, FeedBuild, LockHolder, RecordedChange } from '../store/state-store.ts';
@@ -142,7 +142,7 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
   const repository = locateContentRepository(settings.contentDir);
   const reading = repository.then((r) => (r.issues.length ? NO_REVISION : readRevision(r.repository, settings.contentDir)));
   // A dry run computes the would-be manifest and leaves dist/ as it is.
-  const build = await buildDist(settings, deps.caches, { write: !opts.dryRun, repository });
+  const build = await buildExport(settings, deps.caches, { write: !opts.dryRun, repository });
   opts.onBuild?.(build);
   if (!build.ok || !build.manifest) return { status: 'build-failed', build };
   const manifest = build.manifest;

@@ -9,9 +9,9 @@
 // nothing for the feed: another server or a publish has moved it on, and what the older build
 // serves would read as going back.
 import { randomBytes } from 'node:crypto';
-import type { DistSnapshot, SiteContent } from '../dist/dist-reader.ts';
-import { splitListItems } from '../dist/list-body.ts';
-import type { ManifestSite } from '../dist/manifest.ts';
+import type { Snapshot, SiteContent } from '../snapshot/snapshot-reader.ts';
+import { splitListItems } from '../export/list-body.ts';
+import type { ManifestSite } from '../export/manifest.ts';
 import type { ArticleChange, FeedBuild, FeedState, RecordedChange, StateStore } from '../store/state-store.ts';
 import { planEvents, type PlannedEvent } from './plan-events.ts';
 import { feedBuildOf, publishingInThisProcess, servedAt } from './publish.ts';
@@ -20,7 +20,7 @@ import { queueWindowEvents } from './window-changes.ts';
 /** What a server serves: a build as loaded, and what is needed to tell and send its changes. */
 export interface ServedContent {
   /** The build as loaded: every published article with its window (not a timed view). */
-  snapshot: DistSnapshot;
+  snapshot: Snapshot;
   /** Where the build is on disk: webhook bodies are read from it. */
   distDir: string;
   /** Each site's drafts in the build (its preview tree; a site with none is absent); null: unknown. */

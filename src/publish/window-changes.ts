@@ -4,7 +4,7 @@
 // webhooks that opted in). Run by served-changes.ts inside its transaction under the publish lock,
 // from the recorded state, so a go-live is announced once, whichever of two servers, a restart or
 // a `publish` run gets there first. Content changes are not sent here: that is `publish`.
-import type { Manifest, ManifestSite } from '../dist/manifest.ts';
+import type { Manifest, ManifestSite } from '../export/manifest.ts';
 import { isLiveAt, visibilityAt } from '../schedule/windows.ts';
 import type { ArticleChange, SitePublishRecord, StateParts } from '../store/state-store.ts';
 import { readBody } from './publish.ts';

@@ -1,7 +1,7 @@
 // The render cache's file (<state dir>/cache/render.db): a local SQLite file of entries keyed by
 // text, whichever state store a server uses. It stays local on purpose: it is only a cache, every
 // machine builds with its own, and a lost or damaged one only means rendering again. What an
-// entry holds and when it is used is src/build/render-cache.ts's business; the statements are here.
+// entry holds and when it is used is src/compile/render-cache.ts's business; the statements are here.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDist, type BuildFacts } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
+import { type ContentFacts } from '../../src/content/load-content.ts';
 import { ADMIN_TOKEN, startAdminServer, type AdminServer } from '../helpers/admin-server.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
@@ -17,11 +18,11 @@ const ARTIFACTS = path.resolve(import.meta.dirname, '../../test-artifacts/admin'
 let p: TempProject;
 let server: AdminServer;
 let browser: Browser;
-let lastBuild: BuildFacts;
+let lastBuild: ContentFacts;
 
 /** Builds as `start` and `dev` do, keeping what the Articles tab shows. */
 async function build(): Promise<boolean> {
-  const result = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' });
+  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' });
   lastBuild = { sites: result.loaded, issues: result.issues };
   return result.ok;
 }

@@ -2,20 +2,20 @@
 // "broken" (not a draft), counted as such, with each problem's place, message, code and the
 // CLI's hint; a file whose front matter cannot be read still has its row.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDist } from '../../src/build/build.ts';
-import type { BuildFacts } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
+import type { ContentFacts } from '../../src/content/load-content.ts';
 import { signIn, startAdminServer, type AdminClient, type AdminServer } from '../helpers/admin-server.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
 let p: TempProject;
 let server: AdminServer;
 let admin: AdminClient;
-let lastBuild: BuildFacts;
-let settings: Parameters<typeof buildDist>[0];
+let lastBuild: ContentFacts;
+let settings: Parameters<typeof buildExport>[0];
 
 /** What the server keeps after each build, as `start` and `dev` do. */
 async function rebuild(): Promise<boolean> {
-  const result = await buildDist(settings);
+  const result = await buildExport(settings);
   lastBuild = { sites: result.loaded, issues: result.issues };
   return result.ok;
 }
@@ -28,7 +28,7 @@ beforeAll(async () => {
   p.write('one/articles/later.md', article({ title: 'A draft for later', status: 'draft' }));
   p.write('one/articles/was-live.md', article({ title: 'Was live', status: 'published', publishedAt: '2026-04-01' }));
   settings = { contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' };
-  expect((await buildDist(settings)).ok).toBe(true);
+  expect((await buildExport(settings)).ok).toBe(true);
   // Then an edit breaks a live article, a new published one has an unknown author, and one file's
   // front matter is not YAML: the next build fails and the last good dist/ stays.
   p.write('one/articles/was-live.md', article({ title: 'Was live', status: 'published', author: 'bob', publishedAt: '2026-04-01' }));

@@ -1,7 +1,7 @@
 // The Publishing tab's preview key over a real socket: shown masked with its own reveal and copy,
 // rotated on its own (the API key stays), and a rotation is what the API then checks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { verifyPreviewToken } from '../../src/receiver/verify-webhook.ts';
 import { signIn, startAdminServer, type AdminClient, type AdminServer } from '../helpers/admin-server.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
@@ -15,7 +15,7 @@ beforeAll(async () => {
   writeSite(p, 'one', 'name: Field Notes\nlang: en\nurl: https://one.example.com\npreviewUrl: https://one.example.com/api/preview?slug={slug}&token={token}\n');
   p.write('one/articles/first.md', article({ title: 'First', status: 'published', publishedAt: '2026-05-01' }));
   p.write('one/articles/idea.md', article({ title: 'An idea' }));
-  expect((await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
+  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
   server = await startAdminServer(p);
   admin = await signIn(server.url);
 }, 60_000);

@@ -3,7 +3,7 @@
 // flash (never in a URL), every problem of a failed save at its own field with the input kept,
 // and the app's own 404 page for any address under /admin.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { signIn, startAdminServer, type AdminClient, type AdminServer } from '../helpers/admin-server.ts';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
@@ -19,7 +19,7 @@ beforeAll(async () => {
   p.write('one/articles/first.md', article({ title: 'First', status: 'published', publishedAt: '2026-05-01' }));
   writeSite(p, 'two');
   p.write('two/articles/other.md', article({ title: 'Other', status: 'published', publishedAt: '2026-05-01' }));
-  expect((await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
+  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
   receiver = await startHttpsReceiver();
   server = await startAdminServer(p, { ca: receiver.caPem });
   admin = await signIn(server.url);

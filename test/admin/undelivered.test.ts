@@ -3,7 +3,7 @@
 // since are counted (Test connection is not), the badge says so and links to them, and a
 // successful Redeliver takes an article off.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { signIn, startAdminServer, type AdminClient, type AdminServer } from '../helpers/admin-server.ts';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   p = createTempProject();
   writeSite(p, 'one', 'name: Field Notes\nlang: en\nurl: https://one.example.com\n');
   for (const slug of ['a', 'b', 'c']) p.write(`one/articles/${slug}.md`, article({ title: slug.toUpperCase(), status: 'published', publishedAt: '2026-05-01' }));
-  expect((await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
+  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
   receiver = await startHttpsReceiver();
   server = await startAdminServer(p, { ca: receiver.caPem });
   admin = await signIn(server.url);

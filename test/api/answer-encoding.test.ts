@@ -4,8 +4,8 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { BUSY, createAnswerEncoder, type Variant } from '../../src/api/answer-encoding.ts';
-import { hashBytes } from '../../src/dist/content-hash.ts';
-import type { Body } from '../../src/dist/dist-reader.ts';
+import { hashBytes } from '../../src/export/content-hash.ts';
+import type { Body } from '../../src/snapshot/snapshot-reader.ts';
 
 /** A page made now: no stored variants. */
 function page(n: number): Body {

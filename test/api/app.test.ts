@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyring } from '../../src/keys/api-keys.ts';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { startTestApi, type TestApi } from '../helpers/api-server.ts';
 import { createResponseValidator, validateOpenApiDocument } from '../helpers/openapi.ts';
 import { article, type TempProject } from '../helpers/temp-content.ts';
@@ -264,7 +264,7 @@ describe('a new build', () => {
     const stop = api.store.watch(undefined, 50);
     try {
       project.write('alpha/articles/fresh.md', article({ title: 'Fresh', status: 'published', publishedAt: '2026-06-01T00:00:00Z', updatedAt: '2026-06-01T00:00:00Z' }));
-      const result = await buildDist({ contentDir: project.contentDir, distDir: project.distDir, stateDir: project.stateDir, publicUrl: 'http://127.0.0.1' });
+      const result = await buildExport({ contentDir: project.contentDir, distDir: project.distDir, stateDir: project.stateDir, publicUrl: 'http://127.0.0.1' });
       expect(result.ok).toBe(true);
       let slugs: string[] = [];
       for (let i = 0; i < 100 && !slugs.includes('fresh'); i++) {

@@ -9,9 +9,9 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnswerEncoder } from '../../src/api/answer-encoding.ts';
 import { createApiApp } from '../../src/api/app.ts';
-import { buildDist } from '../../src/build/build.ts';
-import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
-import { readManifest } from '../../src/dist/local-dist.ts';
+import { buildExport } from '../../src/compile/build.ts';
+import { openLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
+import { readManifest } from '../../src/export/export-files.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { listen, type RunningServer } from '../../src/server/serve.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
@@ -37,10 +37,10 @@ beforeAll(async () => {
   }
   p.write('one/articles/tiny.md', article({ title: 'Tiny', status: 'published', publishedAt: '2026-08-01T00:00:00Z' }, 'Hi.\n'));
   p.write('one/articles/soon.md', article({ title: 'Soon', status: 'published', publishedAt: '2026-11-26T13:00:00Z' }, LONG));
-  expect((await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
+  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
   const keyring = createKeyring('compressed-answers-secret-0123456789abcdef', { generationOf: () => 1 });
   key = keyring.keyFor('one');
-  const store = openLocalDist(p.distDir, p.stateDir);
+  const store = openLocalSnapshot(p.distDir, p.stateDir);
   store.reload();
   server = await listen(createApiApp({ store, keyring, publicUrl: 'http://127.0.0.1', clock: () => now }), 0, '127.0.0.1');
   base = `http://127.0.0.1:${server.port}`;

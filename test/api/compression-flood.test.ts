@@ -7,7 +7,7 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { PNG_BYTES } from './fixture.ts';
 import { startTestApiProcess, type TestApiProcess } from '../helpers/api-server-process.ts';
 import { seeded } from '../helpers/seeded-random.ts';
@@ -40,7 +40,7 @@ beforeAll(async () => {
   for (let i = 0; i < 5; i++) {
     p.write(`other/articles/o-${i}.md`, article({ title: `Other ${i}`, status: 'published', publishedAt: '2026-01-01T00:00:00Z', image: 'cover.png', imageAlt: 'A cover' }, Array.from({ length: 20 }, () => `${words(40)}.\n`).join('\n')));
   }
-  const result = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' });
+  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' });
   if (!result.ok) throw new Error(JSON.stringify(result.issues));
   api = await startTestApiProcess(p);
 }, 120_000);

@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newestFirst } from '../../src/build/api-shapes.ts';
+import { newestFirst } from '../../src/articles/list-order.ts';
 import type { ArticleListItem } from '../../src/contract/article.ts';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { ARTICLE_KINDS } from '../../src/content/model.ts';
 import { startTestApi, type TestApi } from '../helpers/api-server.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
@@ -30,7 +30,7 @@ beforeAll(async () => {
     if (kind === 'youtube' || kind === 'news') fields.sourceUrl = 'https://source.example.net/x';
     p.write(`big/articles/a-${i}.md`, article(fields, `Body ${i}.\n`));
   }
-  const result = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' });
+  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' });
   if (!result.ok) throw new Error(JSON.stringify(result.issues));
   api = await startTestApi(p);
   key = api.keyring.keyFor('big');
@@ -84,7 +84,7 @@ describe('GET /v1/articles with filters, over a real build', () => {
     p.write('big/articles/a-0.md', article({ title: 'Article 0, now news', status: 'published', kind: 'news', sourceUrl: 'https://source.example.net/y', publishedAt: DATES[4]!, updatedAt: DATES[0]! }, 'Changed.\n'));
     p.write('big/articles/a-1.md', article({ title: 'Article 1, withdrawn', status: 'draft' }));
     p.write('big/articles/new.md', article({ title: 'A new one', status: 'published', kind: 'programmatic', publishedAt: DATES[1]!, updatedAt: DATES[4]! }));
-    const result = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' });
+    const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' });
     expect(result.ok).toBe(true);
     expect(api.store.reload()).toBe(true);
     loadExpectations();

@@ -1,5 +1,5 @@
 // Two built sites in a temp project, for API tests.
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
 export const PNG_BYTES = Buffer.from(
@@ -25,7 +25,7 @@ export async function buildTwoSites(publicUrl = 'http://127.0.0.1'): Promise<Tem
   p.write('alpha/articles/news/news-flash.md', article({ title: 'News flash', status: 'published', kind: 'news', sourceUrl: 'https://source.example.net/x', publishedAt: '2026-04-01T12:00:00Z', updatedAt: '2026-04-01T12:00:00Z' }, 'Breaking.\n'));
   p.write('alpha/articles/a-draft.md', article({ title: 'A draft', publishedAt: '2026-05-01T00:00:00Z', updatedAt: '2026-05-01T00:00:00Z' }, 'Not yet.\n'));
   p.write('beta/articles/bonjour.md', article({ title: 'Bonjour', status: 'published', publishedAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' }, 'Salut.\n'));
-  const result = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl });
+  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl });
   if (!result.ok) throw new Error(`fixture build failed: ${JSON.stringify(result.issues)}`);
   return p;
 }

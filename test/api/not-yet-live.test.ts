@@ -4,9 +4,9 @@
 // on the old one, and no cache past it), and an image only drafts or not-yet-live articles use is
 // not served at /assets/ without the site's preview key. Preview keys see both all along.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDist } from '../../src/build/build.ts';
-import { readManifest } from '../../src/dist/local-dist.ts';
-import { previewRootOf, readPreviewManifest } from '../../src/dist/preview-trees.ts';
+import { buildExport } from '../../src/compile/build.ts';
+import { readManifest } from '../../src/export/export-files.ts';
+import { previewRootOf, readPreviewManifest } from '../../src/export/preview-trees.ts';
 import { startTestApi, type TestApi } from '../helpers/api-server.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
   p.write('one/articles/ending.md', article({ title: 'Ending', status: 'published', publishedAt: '2026-01-03', expiresAt: '2099-02-01T00:00:00Z', image: 'ending.png' }));
   p.write('one/articles/wip.md', article({ title: 'Work in progress', image: 'draft-only.png' }, '![d](../images/draft-and-live.png)\n'));
   p.write('two/articles/hello.md', article({ title: 'Hello', status: 'published', publishedAt: '2026-01-01' }));
-  expect((await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
+  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
   const manifest = readManifest(p.distDir)!;
   const m = manifest.sites.one!;
   const draftImages = readPreviewManifest(previewRootOf(p.stateDir), manifest.buildId)!.sites.one!.images;

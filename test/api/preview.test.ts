@@ -1,7 +1,7 @@
 // Preview keys on a real API server over a real build: drafts and scheduled articles with their
 // status, draft-only images served to them, and public keys seeing none of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { startTestApi, type TestApi } from '../helpers/api-server.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
@@ -16,7 +16,7 @@ beforeAll(async () => {
   p.write('one/articles/later.md', article({ title: 'Later', status: 'published', publishedAt: '2099-01-01T00:00:00Z', expiresAt: '2099-02-01T00:00:00Z' }));
   p.write('one/articles/draft.md', article({ title: 'Draft', image: 'cover.png' }, 'Secret words.\n\n![c](../images/cover.png)\n'));
   p.write('two/articles/other.md', article({ title: 'Other draft' }));
-  expect((await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
+  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
   api = await startTestApi(p);
 }, 60_000);
 afterAll(async () => {
@@ -81,7 +81,7 @@ describe('a draft-only edit', () => {
     writeSite(q, 'one');
     q.write('one/articles/live.md', article({ title: 'Live', status: 'published', publishedAt: '2026-01-01' }));
     q.write('one/articles/plan.md', article({ title: 'Plan' }, 'First draft words.\n'));
-    expect((await buildDist(settings)).ok).toBe(true);
+    expect((await buildExport(settings)).ok).toBe(true);
     const running = await startTestApi(q);
     const stop = running.store.watch(undefined, 50);
     try {
@@ -91,7 +91,7 @@ describe('a draft-only edit', () => {
       };
       expect(await draftHtml()).toContain('First draft words.');
       q.write('one/articles/plan.md', article({ title: 'Plan' }, 'Second draft words.\n'));
-      expect((await buildDist(settings)).written).toBe(true);
+      expect((await buildExport(settings)).written).toBe(true);
       for (let i = 0; i < 100 && !(await draftHtml()).includes('Second draft words.'); i++) await new Promise((r) => setTimeout(r, 50));
       expect(await draftHtml()).toContain('Second draft words.');
     } finally {

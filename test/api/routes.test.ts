@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createApiApp } from '../../src/api/app.ts';
 import { API_ROUTES, MOUNTS, isReadOnlyApiPath, routePattern, SERVICE_ROUTES } from '../../src/api/routes.ts';
-import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
+import { openLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { createMetrics } from '../../src/observe/metrics.ts';
 
@@ -13,7 +13,7 @@ describe('the route table', () => {
     const admin = new Hono();
     admin.get('/', (c) => c.text('admin'));
     const app = createApiApp({
-      store: openLocalDist('/nonexistent-dist', '/nonexistent-state'),
+      store: openLocalSnapshot('/nonexistent-dist', '/nonexistent-state'),
       keyring: createKeyring('test-secret-0123456789abcdef0123456789abcdef', { generationOf: () => 1 }),
       publicUrl: 'http://127.0.0.1',
       metrics: createMetrics({ pending: null }),

@@ -5,7 +5,7 @@
 // `astro build` with it is the Astro example's test (test/examples/).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quireLoader, type LoaderContext } from '../../src/astro/index.ts';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { startTestApi, type TestApi } from '../helpers/api-server.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
@@ -13,7 +13,7 @@ let p: TempProject;
 let api: TestApi;
 
 async function build(): Promise<void> {
-  const result = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' });
+  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' });
   if (!result.ok) throw new Error(JSON.stringify(result.issues));
   api?.store.reload();
 }

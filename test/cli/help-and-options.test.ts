@@ -78,7 +78,7 @@ describe('quire --version and quire --help', () => {
     expect(r.code).toBe(0);
     for (const spec of COMMANDS) expect(r.stdout).toMatch(new RegExp(`^  ${spec.name} `, 'm'));
     for (const s of SETTING_LINES) expect(r.stdout).toMatch(new RegExp(`^  ${s.name} `, 'm'));
-    // A hook for tests (still read: test/build/dist-swap.test.ts uses it) is no user's setting.
+    // A hook for tests (still read: test/export/writer/swap.test.ts uses it) is no user's setting.
     expect(r.stdout).not.toMatch(/QUIRE_TEST_/);
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const documented = [...readme.matchAll(/^\| `((?:QUIRE_|PORT|HOST)[A-Z0-9_]*)` \|/gm)].map((m) => m[1]);

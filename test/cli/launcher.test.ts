@@ -37,6 +37,7 @@ describe('the bundled CLI', () => {
     expect(path.basename(dir)).toBe(sourceFingerprint());
     expect(fs.existsSync(path.join(dir, 'main.mjs'))).toBe(true);
     expect(fs.existsSync(path.join(dir, 'render-worker-entry.mjs'))).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'tree-helper-entry.mjs'))).toBe(true);
     // Concurrent callers agree on one bundle.
     const again = await Promise.all([ensureBundle(), ensureBundle()]);
     expect(again).toEqual([dir, dir]);

@@ -2,7 +2,7 @@
 // paging, filters, ETag reuse, 404 → null and typed errors.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import {
   createClient,
   QuireApiError,
@@ -31,7 +31,7 @@ function writeArticle(i: number): void {
 }
 
 async function build(): Promise<void> {
-  const result = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' });
+  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' });
   if (!result.ok) throw new Error(JSON.stringify(result.issues));
 }
 

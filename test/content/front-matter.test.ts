@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { splitFrontMatter } from '../../src/content/front-matter.ts';
 import { loadContent } from '../../src/content/load-content.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
@@ -24,7 +24,7 @@ describe('front matter languages', () => {
     const marker = path.join(p.root, 'ran');
     p.write('site/articles/evil.md', jsFrontMatter(tag, marker));
     p.write('site/articles/fine.md', article({ title: 'Fine', status: 'published' }));
-    const result = await buildDist(settings());
+    const result = await buildExport(settings());
     expect(fs.existsSync(marker)).toBe(false);
     expect(result.ok).toBe(false);
     const found = result.issues.filter((i) => i.file.endsWith('evil.md'));
@@ -49,7 +49,7 @@ describe('front matter languages', () => {
     p.commit('old version', '2026-01-01T00:00:00Z');
     p.write('site/articles/story.md', article({ title: 'Story', status: 'published' }));
     p.commit('now YAML', '2026-02-01T00:00:00Z');
-    const result = await buildDist(settings());
+    const result = await buildExport(settings());
     expect(result.issues).toEqual([]);
     expect(fs.existsSync(marker)).toBe(false);
     // The old version was not read as published: publishedAt is the YAML version's commit.

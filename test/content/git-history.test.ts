@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
 let p: TempProject;
 afterEach(() => p?.cleanup());
 
 async function datesOf(slug: string) {
-  const result = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
+  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
   expect(result.issues.filter((i) => i.severity === 'error')).toEqual([]);
   const body = JSON.parse(fs.readFileSync(path.join(p.distDir, 'site', 'articles', `${slug}.json`), 'utf8'));
   return { publishedAt: body.publishedAt, updatedAt: body.updatedAt };

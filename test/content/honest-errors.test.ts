@@ -1,7 +1,7 @@
 // Every problem of every file in one run, one message per fault, paths relative to where you are.
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { formatIssue } from '../../src/content/issues.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
@@ -10,7 +10,7 @@ let p: TempProject;
 afterEach(() => p?.cleanup());
 
 async function printed(): Promise<string[]> {
-  const result = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
+  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
   return result.issues.map((i) => formatIssue(i, p.root).split('\n')[0]!);
 }
 

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { createFileBudget, walkFiles } from '../../src/content/content-files.ts';
 import { formatIssue, type ContentIssue } from '../../src/content/issues.ts';
 import { CONTENT_LIMITS } from '../../src/content/limits.ts';
@@ -19,7 +19,7 @@ async function build(bad: string, before: (proj: TempProject) => void = () => {}
   p.write('site/articles/good.md', article({ title: 'Good', status: 'published' }));
   p.write('site/articles/other.md', article({ title: 'Other', kind: 'podcast' }));
   p.write('site/articles/bad.md', bad);
-  const result = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
+  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
   const of = (name: string) => result.issues.filter((i) => path.basename(i.file) === name);
   return { bad: of('bad.md'), other: of('other.md'), ok: result.ok, all: result.issues };
 }

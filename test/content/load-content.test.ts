@@ -48,8 +48,8 @@ describe('content problems name file, line, column and code', () => {
     let all = issues;
     if (!all.some((i) => i.code === code)) {
       // Render-time problems (body images) come from the build.
-      const { buildDist } = await import('../../src/build/build.ts');
-      all = (await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' })).issues;
+      const { buildExport } = await import('../../src/compile/build.ts');
+      all = (await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' })).issues;
     }
     const found = all.find((i) => i.code === code);
     expect(found, JSON.stringify(all)).toBeDefined();

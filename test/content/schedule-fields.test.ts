@@ -1,7 +1,7 @@
 // The front matter and site.yaml fields scheduling and preview read: expiresAt, timezone, previewUrl.
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { formatIssue } from '../../src/content/issues.ts';
 import { loadContent } from '../../src/content/load-content.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
@@ -59,7 +59,7 @@ describe('expiresAt', () => {
     p.commit('first', '2026-05-01T00:00:00Z');
     p.write('s/articles/a.md', '---\ntitle: A\nstatus: published\nexpiresAt: 2026-04-01\n---\nBody\n');
     p.commit('expire', '2026-06-01T00:00:00Z');
-    const build = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
+    const build = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
     const found = build.issues.filter((i) => i.code === 'CONTENT_EXPIRY_BEFORE_PUBLISH');
     expect(found).toHaveLength(1);
     expect(found[0]!.file).toBe(path.join(p.contentDir, 's/articles/a.md'));

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
 let p: TempProject;
@@ -33,7 +33,7 @@ function link(target: string, rel: string): void {
 }
 
 async function build() {
-  const result = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
+  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
   return { result, symlinks: result.issues.filter((i) => i.code === 'CONTENT_SYMLINK').map((i) => `${path.relative(p.contentDir, i.file)}:${i.line}`) };
 }
 
@@ -73,7 +73,7 @@ describe('symbolic links in the content tree', () => {
     const clone = path.join(p.root, 'clone');
     p.git('clone', '-q', p.root, clone);
     expect(fs.lstatSync(path.join(clone, 'content/site/images')).isSymbolicLink()).toBe(true);
-    const result = await buildDist({ contentDir: path.join(clone, 'content'), distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
+    const result = await buildExport({ contentDir: path.join(clone, 'content'), distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
     expect(result.issues.map((i) => [path.relative(clone, i.file), i.code])).toContainEqual(['content/site/images', 'CONTENT_SYMLINK']);
     expect(distText()).not.toContain(SECRET);
   });

@@ -1,7 +1,7 @@
 // Test connection and Redeliver against a real HTTPS receiver: the explanation of each answer
 // says each thing once and promises retries only where the delivery gets them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { createSafeClient, type SafeClient } from '../../src/net/safe-client.ts';
 import type { DeliveryDeps } from '../../src/delivery/delivery-runner.ts';
 import { redeliver } from '../../src/delivery/redeliver.ts';
@@ -22,7 +22,7 @@ beforeAll(async () => {
   p = createTempProject();
   writeSite(p, 'one');
   p.write('one/articles/a.md', article({ title: 'A', status: 'published', publishedAt: '2026-01-01' }));
-  expect((await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'https://content.example.com' })).ok).toBe(true);
+  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'https://content.example.com' })).ok).toBe(true);
   receiver = await startHttpsReceiver();
   store = openTestStore(p.stateDir, SERVER_SECRET);
   client = createSafeClient({ allowPrivate: true, ca: receiver.caPem, log: () => {} });

@@ -6,11 +6,11 @@ import fs from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDist } from '../../src/build/build.ts';
-import { hashBytes } from '../../src/dist/content-hash.ts';
-import { articleFile, articleFiles, siteFiles, treeFiles } from '../../src/dist/layout.ts';
-import { readManifest } from '../../src/dist/local-dist.ts';
-import { buildKey, objectKey, parsePointer, POINTER_KEY } from '../../src/dist/object-export.ts';
+import { buildExport } from '../../src/compile/build.ts';
+import { hashBytes } from '../../src/export/content-hash.ts';
+import { articleFile, articleFiles, siteFiles, treeFiles } from '../../src/export/layout.ts';
+import { readManifest } from '../../src/export/export-files.ts';
+import { buildKey, objectKey, parsePointer, POINTER_KEY } from '../../src/export/object-export.ts';
 import { deploy, edgeKeyGenerations, type DeploySummary } from '../../src/deploy/deploy.ts';
 import { planExport } from '../../src/deploy/export-plan.ts';
 import type { ObjectStore } from '../../src/deploy/object-store.ts';
@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 async function build(p: TempProject): Promise<void> {
-  const result = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'https://api.example.com' });
+  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'https://api.example.com' });
   expect(result.ok, JSON.stringify(result.issues)).toBe(true);
 }
 

@@ -5,8 +5,8 @@
 // and filters, 304s, the machine-readable documents and a scheduled article included.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiApp } from '../../src/api/app.ts';
-import { buildDist } from '../../src/build/build.ts';
-import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
+import { buildExport } from '../../src/compile/build.ts';
+import { openLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
 import { createKeyring, type Keyring } from '../../src/keys/api-keys.ts';
 import type { KeyGenerationFile } from '../../src/keys/key-generations.ts';
 import { openCheckedKeyGenerations } from '../../src/keys/recorded-generations.ts';
@@ -51,11 +51,11 @@ beforeAll(async () => {
   p.write('alpha/articles/coming-soon.md', article({ title: 'Coming soon', status: 'published', publishedAt: '2099-01-01T00:00:00Z' }, 'Later.\n'));
   // Long enough for the build to store compressed variants of its body.
   p.write('alpha/articles/long-read.md', article({ title: 'A long read', status: 'published', publishedAt: '2026-02-15T00:00:00Z' }, Array.from({ length: 60 }, (_, i) => `Paragraph ${i} of a long read, with words enough to compress.`).join('\n\n') + '\n'));
-  expect((await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: PUBLIC_URL })).ok).toBe(true);
+  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: PUBLIC_URL })).ok).toBe(true);
   state = openStateStore(p.stateDir, TEST_SECRET);
   generations = await openCheckedKeyGenerations(p.stateDir, { records: state.keyGenerations }, ['alpha', 'beta']);
   keyring = createKeyring(TEST_SECRET, generations);
-  const store = openLocalDist(p.distDir, p.stateDir);
+  const store = openLocalSnapshot(p.distDir, p.stateDir);
   store.reload();
   node = await listen(createApiApp({ store, keyring, publicUrl: PUBLIC_URL }), 0, '127.0.0.1');
   nodeUrl = `http://127.0.0.1:${node.port}`;

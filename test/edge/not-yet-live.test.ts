@@ -5,13 +5,13 @@
 // site-view-cache.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Miniflare } from 'miniflare';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { deploy, edgeKeyGenerations } from '../../src/deploy/deploy.ts';
 import { planExport } from '../../src/deploy/export-plan.ts';
 import { openR2Store, type R2BucketLike } from '../../src/deploy/r2-object-store.ts';
-import { readManifest } from '../../src/dist/local-dist.ts';
-import type { ManifestSite } from '../../src/dist/manifest.ts';
-import { previewRootOf, readPreviewManifest } from '../../src/dist/preview-trees.ts';
+import { readManifest } from '../../src/export/export-files.ts';
+import type { ManifestSite } from '../../src/export/manifest.ts';
+import { previewRootOf, readPreviewManifest } from '../../src/export/preview-trees.ts';
 import { createEdgeHandler } from '../../src/edge/edge-handler.ts';
 import { createExportReader, type ExportBucket } from '../../src/edge/export-reader.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
@@ -37,7 +37,7 @@ beforeAll(async () => {
   p.write('one/articles/other.md', article({ title: 'Other', status: 'published', publishedAt: '2026-01-02' }));
   p.write('one/articles/launch.md', article({ title: 'Secret launch', status: 'published', publishedAt: '2099-01-01T00:00:00Z', image: 'launch.png' }));
   p.write('one/articles/wip.md', article({ title: 'Work in progress', image: 'draft-only.png' }));
-  expect((await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: PUBLIC_URL })).ok).toBe(true);
+  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: PUBLIC_URL })).ok).toBe(true);
   mf = new Miniflare({ modules: true, script: 'export default { fetch() { return new Response(null, { status: 404 }); } };', r2Buckets: ['EXPORT'] });
   bucket = (await mf.getR2Bucket('EXPORT')) as unknown as ExportBucket & R2BucketLike;
   const manifest = readManifest(p.distDir)!;

@@ -1,7 +1,7 @@
 // `npm run edge -- --port <n>` (`quire edge`): the Worker under workerd serving the current build,
 // as a user starts it; it prints its URL and answers there with the build's articles.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { runProgram, startProgram } from '../helpers/run-cli.ts';
 import { article, createTempProject, projectFolders, writeSite, type TempProject } from '../helpers/temp-content.ts';
@@ -12,7 +12,7 @@ beforeAll(async () => {
   p = createTempProject();
   writeSite(p, 'demo');
   p.write('demo/articles/hello.md', article({ title: 'Hello', status: 'published', publishedAt: '2026-01-01' }));
-  expect((await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
+  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
 });
 afterAll(() => p?.cleanup());
 

@@ -4,11 +4,11 @@
 // bucket (Miniflare's) with a clock the test moves; then end to end in the Worker under workerd.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Miniflare } from 'miniflare';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { deploy, edgeKeyGenerations } from '../../src/deploy/deploy.ts';
 import { planExport } from '../../src/deploy/export-plan.ts';
 import { openR2Store, type R2BucketLike } from '../../src/deploy/r2-object-store.ts';
-import { readManifest } from '../../src/dist/local-dist.ts';
+import { readManifest } from '../../src/export/export-files.ts';
 import { createEdgeHandler } from '../../src/edge/edge-handler.ts';
 import { createExportReader, type ExportBucket } from '../../src/edge/export-reader.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
@@ -25,7 +25,7 @@ let p: TempProject;
 let mf: Miniflare;
 let bucket: ExportBucket & R2BucketLike;
 
-const rebuild = async () => expect((await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: PUBLIC_URL })).ok).toBe(true);
+const rebuild = async () => expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: PUBLIC_URL })).ok).toBe(true);
 const deployNow = () => {
   const manifest = readManifest(p.distDir)!;
   return deploy({ store: openR2Store(bucket, 'test'), plan: planExport(p.distDir, manifest), keyGenerations: edgeKeyGenerations(manifest, null) });
@@ -120,7 +120,7 @@ describe('the Worker under workerd', () => {
     q.write('alpha/images/hour.png', 'bytes of the hour');
     q.write('alpha/articles/at-the-hour.md', article({ title: 'At the hour', status: 'published', publishedAt: at.toISOString(), image: 'hour.png' }, 'Now.\n'));
     q.write('alpha/articles/see-also.md', article({ title: 'See also', status: 'published', publishedAt: '2026-01-01', related: '[at-the-hour]' }, 'Also.\n'));
-    expect((await buildDist({ contentDir: q.contentDir, distDir: q.distDir, stateDir: q.stateDir, publicUrl: PUBLIC_URL })).ok).toBe(true);
+    expect((await buildExport({ contentDir: q.contentDir, distDir: q.distDir, stateDir: q.stateDir, publicUrl: PUBLIC_URL })).ok).toBe(true);
     const hourImage = `/assets/alpha/${readManifest(q.distDir)!.sites.alpha!.images['images/hour.png']}`;
     const edge = await startLocalEdge({ distDir: q.distDir, stateDir: q.stateDir, secret: TEST_SECRET, publicUrl: PUBLIC_URL, pointerTtlSeconds: 3600 });
     try {

@@ -3,8 +3,8 @@
 // that signs in and posts forms with the session's CSRF token, as a browser without script does.
 import { createAdminApp } from '../../src/admin/admin-app.tsx';
 import { createApiApp } from '../../src/api/app.ts';
-import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
-import type { BuildFacts } from '../../src/build/build.ts';
+import { openLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
+import type { ContentFacts } from '../../src/content/load-content.ts';
 import { loadContent } from '../../src/content/load-content.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { createSafeClient } from '../../src/net/safe-client.ts';
@@ -26,11 +26,11 @@ export interface AdminServer {
  * Serves `p.distDir` (build it first). `ca` trusts a test receiver's throwaway CA. `lastBuild` is
  * what the Articles tab shows; by default the content as loaded once, now.
  */
-export async function startAdminServer(p: TempProject, opts: { ca?: string; lastBuild?: () => BuildFacts; log?: (line: string) => void } = {}): Promise<AdminServer> {
+export async function startAdminServer(p: TempProject, opts: { ca?: string; lastBuild?: () => ContentFacts; log?: (line: string) => void } = {}): Promise<AdminServer> {
   const loaded = await loadContent(p.contentDir);
   const generations = new Map<string, number>();
   const keyring = createKeyring(TEST_SECRET, { generationOf: (s) => generations.get(s) ?? 1 });
-  const dist = openLocalDist(p.distDir, p.stateDir);
+  const dist = openLocalSnapshot(p.distDir, p.stateDir);
   dist.reload();
   const store = openTestStore(p.stateDir, TEST_SECRET);
   const client = createSafeClient({ allowPrivate: true, log: () => {}, ...(opts.ca ? { ca: opts.ca } : {}) });

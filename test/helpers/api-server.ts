@@ -1,13 +1,13 @@
 // A real Content API server on an ephemeral loopback port.
 import { createApiApp } from '../../src/api/app.ts';
-import { openLocalDist, type LocalDistReader } from '../../src/dist/local-dist-reader.ts';
+import { openLocalSnapshot, type LocalSnapshotReader } from '../../src/snapshot/local-snapshot.ts';
 import { createKeyring, type Keyring } from '../../src/keys/api-keys.ts';
 import { listen, type RunningServer } from '../../src/server/serve.ts';
 
 export interface TestApi {
   url: string;
   keyring: Keyring;
-  store: LocalDistReader;
+  store: LocalSnapshotReader;
   server: RunningServer;
   close(): Promise<void>;
 }
@@ -20,7 +20,7 @@ export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
  */
 export async function startTestApi(folders: { distDir: string; stateDir: string }, generations: Record<string, number> = {}, clock?: () => number): Promise<TestApi> {
   const keyring = createKeyring(TEST_SECRET, { generationOf: (s) => generations[s] ?? 1 });
-  const store = openLocalDist(folders.distDir, folders.stateDir);
+  const store = openLocalSnapshot(folders.distDir, folders.stateDir);
   store.reload();
   const server = await listen(createApiApp({ store, keyring, publicUrl: 'http://127.0.0.1', ...(clock ? { clock } : {}) }), 0, '127.0.0.1');
   const url = `http://127.0.0.1:${server.port}`;

@@ -3,8 +3,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
-import { buildDist } from '../../src/build/build.ts';
+import { openLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { buildMcpServer } from '../../src/mcp/build-mcp-server.ts';
 import { createSafeClient } from '../../src/net/safe-client.ts';
@@ -25,8 +25,8 @@ beforeAll(async () => {
   p.write('one/articles/a.md', article({ title: 'A', status: 'published', author: 'ann', publishedAt: '2026-01-01', updatedAt: '2026-01-02' }, 'Text of *A*.\n'));
   p.write('one/articles/b.md', article({ title: 'B', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-03' }));
   const settings = { contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'https://content.example.com' };
-  expect((await buildDist(settings)).ok).toBe(true);
-  const dist = openLocalDist(p.distDir, p.stateDir);
+  expect((await buildExport(settings)).ok).toBe(true);
+  const dist = openLocalSnapshot(p.distDir, p.stateDir);
   dist.reload();
   store = openStateStore(p.stateDir, SERVER_SECRET);
   const server = buildMcpServer({

@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiApp } from '../../src/api/app.ts';
-import { buildDist } from '../../src/build/build.ts';
-import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
+import { buildExport } from '../../src/compile/build.ts';
+import { openLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { createReadiness, type WorkerHealth } from '../../src/observe/readiness.ts';
 import { listen, type RunningServer } from '../../src/server/serve.ts';
@@ -21,8 +21,8 @@ beforeAll(async () => {
 });
 afterAll(() => p.cleanup());
 
-async function serveWith(distDir: string, worker: () => WorkerHealth): Promise<{ url: string; server: RunningServer; store: ReturnType<typeof openLocalDist> }> {
-  const store = openLocalDist(distDir, p.stateDir);
+async function serveWith(distDir: string, worker: () => WorkerHealth): Promise<{ url: string; server: RunningServer; store: ReturnType<typeof openLocalSnapshot> }> {
+  const store = openLocalSnapshot(distDir, p.stateDir);
   store.reload();
   const readiness = createReadiness({ buildServed: () => store.current() !== null, worker });
   const server = await listen(createApiApp({ store, keyring, publicUrl: 'http://127.0.0.1', readiness }), 0, '127.0.0.1');
@@ -76,7 +76,7 @@ describe('health checks', () => {
       const buildBefore = store.current()!.buildId;
       own.write('alpha/articles/a-draft.md', article({ title: 'A draft, rewritten', publishedAt: '2026-05-01T00:00:00Z', updatedAt: '2026-05-01T00:00:00Z' }, 'Still not yet.\n'));
       own.write('beta/articles/brouillon.md', article({ title: 'Brouillon' }, 'Pas encore.\n'));
-      const rebuilt = await buildDist({ contentDir: own.contentDir, distDir: own.distDir, stateDir: own.stateDir, publicUrl: 'http://127.0.0.1' });
+      const rebuilt = await buildExport({ contentDir: own.contentDir, distDir: own.distDir, stateDir: own.stateDir, publicUrl: 'http://127.0.0.1' });
       expect(rebuilt.ok).toBe(true);
       store.reload();
       expect(store.current()!.buildId).not.toBe(buildBefore);

@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readManifest } from '../../src/dist/local-dist.ts';
-import { loadBuildState } from '../../src/build/build-state.ts';
+import { readManifest } from '../../src/export/export-files.ts';
+import { loadBuildState } from '../../src/compile/build-state.ts';
 import { ProblemError } from '../../src/problems/problem.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiApp } from '../../src/api/app.ts';
 import { decodeCursor, encodeCursor } from '../../src/api/change-cursor.ts';
-import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
+import { openLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { listen, type RunningServer } from '../../src/server/serve.ts';
 import type { RecordedChange, StateStore } from '../../src/store/state-store.ts';
@@ -22,7 +22,7 @@ let url: string;
 beforeAll(async () => {
   p = await buildTwoSites();
   store = openTestStore(p.stateDir, 'server-secret-0123456789abcdef0123456789');
-  const dist = openLocalDist(p.distDir, p.stateDir);
+  const dist = openLocalSnapshot(p.distDir, p.stateDir);
   dist.reload();
   server = await listen(createApiApp({ store: dist, keyring, publicUrl: 'http://127.0.0.1', changes: store.changes }), 0, '127.0.0.1');
   url = `http://127.0.0.1:${server.port}/v1/changes`;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { recordServedBuild } from '../../src/dist/served-build.ts';
+import { recordServedBuild } from '../../src/snapshot/served-build.ts';
 import { processStartTime } from '../../src/host/processes.ts';
 import { verifyWebhook } from '../../src/receiver/verify-webhook.ts';
 import type { ReceivedRequest } from '../helpers/https-receiver.ts';

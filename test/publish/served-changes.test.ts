@@ -2,9 +2,9 @@
 // reads it (its drafts from the build's preview tree), the test store (SQLite; PostgreSQL with
 // QUIRE_TEST_STORE=postgres), the clock injected.
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildDist } from '../../src/build/build.ts';
-import type { DistSnapshot } from '../../src/dist/dist-reader.ts';
-import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
+import { buildExport } from '../../src/compile/build.ts';
+import type { Snapshot } from '../../src/snapshot/snapshot-reader.ts';
+import { openLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
 import { recordServedChanges, type FeedRecording } from '../../src/publish/served-changes.ts';
 import type { StateStore } from '../../src/store/state-store.ts';
 import { openTestStore } from '../helpers/test-store.ts';
@@ -33,11 +33,11 @@ function setup(): void {
   store = openTestStore(p.stateDir, 'server-secret-0123456789abcdef0123456789');
 }
 
-const reader = () => openLocalDist(p.distDir, p.stateDir);
+const reader = () => openLocalSnapshot(p.distDir, p.stateDir);
 
 /** Builds the content as it is now and loads it as a server does. */
-async function build(): Promise<DistSnapshot> {
-  const result = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
+async function build(): Promise<Snapshot> {
+  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
   expect(result.ok).toBe(true);
   const dist = reader();
   expect(dist.reload()).toBe(true);
@@ -45,7 +45,7 @@ async function build(): Promise<DistSnapshot> {
 }
 
 /** What a server serving `snapshot` records at `nowMs` (its drafts unknown with `drafts: null`); nothing else holds the publish lock here. */
-async function serve(snapshot: DistSnapshot, nowMs = T0, drafts: 'read' | null = 'read'): Promise<FeedRecording[]> {
+async function serve(snapshot: Snapshot, nowMs = T0, drafts: 'read' | null = 'read'): Promise<FeedRecording[]> {
   const result = await recordServedChanges(store!, { snapshot, distDir: p.distDir, drafts: drafts && (await reader().draftSlugs(snapshot)) }, nowMs);
   if (result.status !== 'done') throw new Error('the publish lock was busy');
   return result.feed;
@@ -94,7 +94,7 @@ describe('what a server serves, in the change feed', () => {
 
     // Another server still serves the first build (made earlier): at its go-lives, or when it
     // restarts, it must not take the revision back.
-    const builtAt = (snapshot: DistSnapshot, ms: number): DistSnapshot => ({ ...snapshot, manifest: { ...snapshot.manifest, builtAt: new Date(ms).toISOString() } });
+    const builtAt = (snapshot: Snapshot, ms: number): Snapshot => ({ ...snapshot, manifest: { ...snapshot.manifest, builtAt: new Date(ms).toISOString() } });
     const made = Date.parse(second.manifest.builtAt);
     expect(await serve(builtAt(first, made - MIN), T0 + MIN)).toEqual([{ siteId: 'one', status: 'older', newer: { id: second.buildId, builtAt: made } }]);
     expect(await log()).toEqual(['published:a', 'published:b', 'published:c', 'updated:a']);

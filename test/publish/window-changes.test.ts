@@ -1,11 +1,11 @@
 // Go-lives and expiries announced at their instant, from the recorded publish state: a real
 // build, a real SQLite state store, the clock injected.
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildDist } from '../../src/build/build.ts';
+import { buildExport } from '../../src/compile/build.ts';
 import { planEvents } from '../../src/publish/plan-events.ts';
 import { servedAt, withListItems } from '../../src/publish/publish.ts';
-import { loadLocalSnapshot } from '../../src/dist/local-dist-reader.ts';
-import type { Manifest } from '../../src/dist/manifest.ts';
+import { loadLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
+import type { Manifest } from '../../src/export/manifest.ts';
 import { recordServedChanges } from '../../src/publish/served-changes.ts';
 import type { StateStore } from '../../src/store/state-store.ts';
 import { openTestStore } from '../helpers/test-store.ts';
@@ -29,7 +29,7 @@ async function setup(extraEvents: boolean) {
   p.write('one/articles/now.md', post('publishedAt: 2026-11-01T00:00:00Z\n'));
   p.write('one/articles/soon.md', post('publishedAt: 2026-11-26T12:10:00Z\n'));
   p.write('one/articles/ending.md', post('publishedAt: 2026-11-01T00:00:00Z\nexpiresAt: 2026-11-26T12:20:00Z\n'));
-  const build = await buildDist({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
+  const build = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
   expect(build.ok).toBe(true);
   const manifest = build.manifest!;
   store = openTestStore(p.stateDir, 'server-secret-0123456789abcdef0123456789');

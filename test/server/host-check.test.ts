@@ -12,7 +12,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiApp } from '../../src/api/app.ts';
 import { parseTrustProxy } from '../../src/config/trust-proxy.ts';
-import { openLocalDist } from '../../src/dist/local-dist-reader.ts';
+import { openLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { allowedHosts, allowedHostsOnly, isAllowedHost, type AllowedHosts } from '../../src/server/host-check.ts';
 import { listen, type RunningServer } from '../../src/server/serve.ts';
@@ -78,7 +78,7 @@ describe('the check in front of every route', () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-host-'));
-    const store = openLocalDist(dir, path.join(dir, '.quire'));
+    const store = openLocalSnapshot(dir, path.join(dir, '.quire'));
     const keyring = createKeyring('test-secret-0123456789abcdef0123456789abcdef', { generationOf: () => 1 });
     const admin = new Hono();
     admin.get('/sign-in', (c) => c.text('sign in'));

@@ -2,7 +2,7 @@
 // the edge Worker (src/edge/). The bucket comes from QUIRE_S3_*, checked before anything is read.
 import path from 'node:path';
 import { ConfigError } from '../../config/config.ts';
-import { readManifest } from '../../dist/local-dist.ts';
+import { readManifest } from '../../export/export-files.ts';
 import { deploy, edgeKeyGenerations, type DeploySummary } from '../../deploy/deploy.ts';
 import { planExport } from '../../deploy/export-plan.ts';
 import { KEYS_FILE, readKeyGenerations } from '../../keys/key-generations.ts';

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { loadServerSecret } from '../../config/server-secret.ts';
 import { startLocalEdge } from '../../deploy/local-edge.ts';
 import { contentRepoWranglerToml } from '../../deploy/worker-bundle.ts';
-import { MANIFEST_FILE } from '../../dist/layout.ts';
-import { fileIn } from '../../dist/local-dist.ts';
+import { MANIFEST_FILE } from '../../export/layout.ts';
+import { fileIn } from '../../export/export-files.ts';
 import { ProblemError, withCode } from '../../problems/problem.ts';
 import type { CliContext } from '../context.ts';
 

@@ -3,7 +3,7 @@
 // `quire publish`), its build's facts shown by the admin's Articles tab.
 import path from 'node:path';
 import type { Hono } from 'hono';
-import type { BuildCaches, BuildResult, BuildSettings } from '../../build/build.ts';
+import type { BuildCaches, BuildResult, BuildSettings } from '../../compile/build.ts';
 import { createCheckout, followCheckoutDir, type Checkout } from '../../follow/checkout.ts';
 import { createFollower, type Follower, type PublishOutcome } from '../../follow/follower.ts';
 import { displayUrl, FollowSourceError, parseFollowSource, redactUrl, type FollowSource } from '../../follow/follow-source.ts';

@@ -3,18 +3,18 @@
 // first when there is none).
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { PACKAGE_VERSION } from '../../app/package-version.ts';
-import { buildDist } from '../../build/build.ts';
+import { buildExport } from '../../compile/build.ts';
 import { formatIssue } from '../../content/issues.ts';
 import { problemPathsFrom } from '../../follow/followed-content.ts';
 import { buildMcpServer } from '../../mcp/build-mcp-server.ts';
 import type { CliContext } from '../context.ts';
-import { timedReader } from '../../dist/timed-view.ts';
+import { timedReader } from '../../snapshot/timed-view.ts';
 
 export async function runMcp({ app, config, err }: CliContext): Promise<number> {
   const dist = app.dist();
   if (!dist.reload()) {
     const settings = app.buildSettings;
-    const build = await buildDist(settings);
+    const build = await buildExport(settings);
     for (const issue of build.issues) err(formatIssue(issue, problemPathsFrom(settings)));
     dist.reload();
   }

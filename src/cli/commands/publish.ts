@@ -1,7 +1,7 @@
 // `quire publish [--site <id>] [--dry-run] [--baseline]` (npm run publish).
 import { publish, type PublishPlan, type PublishReport, type SiteReport } from '../../publish/publish.ts';
 import { attemptErrorText } from '../../store/state-store.ts';
-import { untilServed } from '../../dist/served-build.ts';
+import { untilServed } from '../../snapshot/served-build.ts';
 import { isKnownSite, type CliContext } from '../context.ts';
 import { reportBuild } from '../report.ts';
 import { problemPathsFrom } from '../../follow/followed-content.ts';

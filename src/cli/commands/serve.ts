@@ -6,7 +6,8 @@ import chokidar from 'chokidar';
 import { Hono } from 'hono';
 import { createAdminApp, renderAdminRefusal } from '../../admin/admin-app.tsx';
 import { printable } from '../../text/printable.ts';
-import { buildDist, createBuildCaches, NO_BUILD_FACTS, type BuildFacts, type BuildResult } from '../../build/build.ts';
+import { buildExport, createBuildCaches, type BuildResult } from '../../compile/build.ts';
+import { NO_CONTENT_FACTS, type ContentFacts } from '../../content/load-content.ts';
 import { createApiApp } from '../../api/app.ts';
 import { openListener } from '../../server/serve.ts';
 import { connectionCap, DEFAULT_CONNECTION_LIMITS, openFileLimit } from '../../server/connection-limits.ts';
@@ -23,11 +24,11 @@ import { createFollowing, followedBranch, followedContentDir, planFollow, syncBe
 import { displayUrl } from '../../follow/follow-source.ts';
 import type { TrustProxy } from '../../config/trust-proxy.ts';
 import { createReadiness, type WorkerHealth } from '../../observe/readiness.ts';
-import { timedReader } from '../../dist/timed-view.ts';
+import { timedReader } from '../../snapshot/timed-view.ts';
 import { startChangeTimer } from '../../schedule/change-timer.ts';
 import { recordServedChanges, type FeedRecording } from '../../publish/served-changes.ts';
-import { forgetServedBuild, recordServedBuild } from '../../dist/served-build.ts';
-import { servedForOtherUrlMessage } from '../../dist/build-public-url.ts';
+import { forgetServedBuild, recordServedBuild } from '../../snapshot/served-build.ts';
+import { servedForOtherUrlMessage } from '../../snapshot/build-public-url.ts';
 import { errorText } from '../../problems/problem.ts';
 
 /** The worker's health when the state store could not be opened at start (no worker runs). */
@@ -73,7 +74,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
   app.listening(server.port);
 
   // What the admin's Articles tab shows: the last build's facts, never content read per request.
-  let lastBuild: BuildFacts = NO_BUILD_FACTS;
+  let lastBuild: ContentFacts = NO_CONTENT_FACTS;
   const noteBuild = (result: BuildResult) => {
     // Paths in a followed checkout read as in the repository (content/…), not in the state dir.
     reportBuild(result, result.ok ? out : err, problemPathsFrom(buildSettings()));
@@ -83,7 +84,7 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
   // A build that fails, even by throwing, leaves the last good dist/ served and this process up.
   const build = async (): Promise<BuildResult | null> => {
     try {
-      const result = await buildDist(buildSettings(), caches);
+      const result = await buildExport(buildSettings(), caches);
       noteBuild(result);
       return result;
     } catch (cause) {

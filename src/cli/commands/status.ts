@@ -1,5 +1,5 @@
 // `quire status`: what goes live or expires next, per the build being served (dist/).
-import { readManifest } from '../../dist/local-dist.ts';
+import { readManifest } from '../../export/export-files.ts';
 import { discoverSites } from '../../content/load-content.ts';
 import { DEFAULT_TIMEZONE } from '../../content/model.ts';
 import { upcomingChanges } from '../../schedule/upcoming.ts';

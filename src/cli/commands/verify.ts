@@ -1,6 +1,6 @@
 // `quire verify <site> [--url <base>] [--slug <s>]… [--json]`: verify_integration as a table.
-import { loadLocalSnapshot } from '../../dist/local-dist-reader.ts';
-import { buildDist } from '../../build/build.ts';
+import { loadLocalSnapshot } from '../../snapshot/local-snapshot.ts';
+import { buildExport } from '../../compile/build.ts';
 import { reportBuild } from '../report.ts';
 import { problemPathsFrom } from '../../follow/followed-content.ts';
 import { verifySite } from '../../integration/verify-site.ts';
@@ -20,7 +20,7 @@ export async function runVerify(ctx: CliContext, opts: { site: string | undefine
   let snapshot = loadLocalSnapshot(ctx.config.distDir);
   if (!snapshot?.sites.has(opts.site)) {
     const settings = ctx.app.buildSettings;
-    const build = await buildDist(settings);
+    const build = await buildExport(settings);
     if (!build.ok) {
       reportBuild(build, ctx.err, problemPathsFrom(settings));
       ctx.err('Not verified: the content does not build.');

@@ -1,5 +1,5 @@
 // `quire webhook set|show|remove|test <site>`.
-import { buildDist } from '../../build/build.ts';
+import { buildExport } from '../../compile/build.ts';
 import { testWebhook } from '../../delivery/test-connection.ts';
 import { generateWebhookSecret, saveWebhook } from '../../publish/webhook-settings.ts';
 import { isKnownSite, refuseCommandLine, unknownAction, type CliContext } from '../context.ts';
@@ -84,7 +84,7 @@ export async function runWebhook(ctx: CliContext, args: WebhookArgs): Promise<nu
     default: {
       // Test what the content publishes now, not whatever dist/ holds (maybe nothing yet).
       const settings = ctx.app.buildSettings;
-      const build = await buildDist(settings);
+      const build = await buildExport(settings);
       if (!build.ok) {
         reportBuild(build, err, problemPathsFrom(settings));
         err('Not tested: the content does not build.');
