@@ -1,9 +1,12 @@
-// `npm run problems:tables`: writes the README's code tables from src/problems/catalogue.ts.
+// `npm run problems:tables`: writes the code tables of docs/api.md and docs/problem-codes.md from
+// src/problems/catalogue.ts.
 import fs from 'node:fs';
-import { withProblemTables } from '../src/problems/tables.ts';
+import { PROBLEM_TABLE_PAGES, withProblemTables } from '../src/problems/tables.ts';
 
-const file = new URL('../README.md', import.meta.url);
-const before = fs.readFileSync(file, 'utf8');
-const after = withProblemTables(before);
-if (after !== before) fs.writeFileSync(file, after);
-process.stdout.write(after === before ? 'README.md: code tables up to date\n' : 'README.md: code tables written\n');
+for (const page of PROBLEM_TABLE_PAGES) {
+  const file = new URL(`../${page}`, import.meta.url);
+  const before = fs.readFileSync(file, 'utf8');
+  const after = withProblemTables(before);
+  if (after !== before) fs.writeFileSync(file, after);
+  process.stdout.write(after === before ? `${page}: code tables up to date\n` : `${page}: code tables written\n`);
+}

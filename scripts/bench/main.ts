@@ -1,4 +1,4 @@
-// `npm run bench [-- --only build,parse,api,compression,lists,deliveries,publish,eleventy,ratio,edge,deploy] [--sizes 1000,4000,10000]
+// `npm run bench [-- --only build,parse,api,compression,lists,deliveries,fleet,publish,eleventy,ratio,edge,deploy] [--sizes 1000,4000,10000]
 // [--corpus standard|dense]`: every benchmark, printed as Markdown tables for docs/benchmarks.md.
 // `ratio` is only the alternating Quire/Eleventy rounds that `eleventy` ends with.
 import os from 'node:os';

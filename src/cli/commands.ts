@@ -166,7 +166,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: { force: { type: 'boolean', help: 'replace an existing backup at <dir>' } },
     positionals: { max: 2 },
     notes: [
-      '<dir> is made as a folder holding quire.db, keys.json and secret; README.md says how to restore it.',
+      '<dir> is made as a folder holding quire.db, keys.json and secret; docs/server.md (Backup and restore) says how to restore it.',
       'migrate-to-postgres copies quire.db (webhooks, deliveries with their attempts, publish records) into the empty PostgreSQL database of QUIRE_DATABASE_URL; stop every server and publish first.',
     ],
   },

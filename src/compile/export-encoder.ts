@@ -7,7 +7,7 @@
 // render workers already take every core, so the pool's threads only compete with them, and
 // handing each body over and back (a stream, a callback, a promise per coding) cost ~0.1-0.3 s
 // more CPU per 2,000 articles than compressing in place, and its per-thread allocations more
-// peak RSS (docs/benchmarks.md, "a cold build's output"). With more cores the pool keeps this
+// peak RSS (docs/benchmarks-log.md, "a cold build's output"). With more cores the pool keeps this
 // thread, which feeds the workers, free. Large bodies (a list) always go to the pool, so that
 // writing the list's index overlaps them.
 import os from 'node:os';

@@ -73,7 +73,7 @@ const WORKER_OLD_SPACE_MB = 256;
 // Rendering allocates a few MB of short-lived objects per document. With V8's default 16 MB
 // semi-spaces a worker ran ~460 scavenges per 2,000 documents and the collector's helper threads
 // took a third of the build's CPU; 32 MB semi-spaces (V8 sizes the young generation as three of
-// them) cut a 4,000-article build's CPU by ~10 % for ~32 MB more per worker (docs/benchmarks.md).
+// them) cut a 4,000-article build's CPU by ~10 % for ~32 MB more per worker (docs/benchmarks-log.md).
 export const WORKER_YOUNG_GENERATION_MB = 96;
 
 export function defaultWorkerCount(): number {

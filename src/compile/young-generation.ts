@@ -2,7 +2,7 @@
 // a young generation grow to 128 MB (two 64 MB semi-spaces) where Node 20 stopped at 32 MB, and
 // a build's main thread, which keeps a chunk of articles alive while it allocates their JSON,
 // grows it to the full 128 MB: ~100 MB of peak RSS at 10,000 articles for no CPU gained
-// (docs/benchmarks.md). Its maximum is fixed when the heap is made, so it is capped here by turning
+// (docs/benchmarks-log.md). Its maximum is fixed when the heap is made, so it is capped here by turning
 // off growth once it reaches MAIN_YOUNG_GENERATION_MB: V8 reads the growth factor each time it
 // grows a young generation. That flag is the whole process's, so threads started from here on
 // (the render workers) begin at the size they would grow to, within their own resourceLimits,

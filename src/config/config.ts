@@ -181,7 +181,7 @@ const SETTINGS = {
   QUIRE_S3_PREFIX: { read: keyPrefix, about: '`quire deploy`: a key prefix inside the bucket, e.g. quire/production (default: none)' },
   QUIRE_S3_ENDPOINT: { read: httpUrl, about: '`quire deploy`: the endpoint of an S3-compatible service other than AWS, e.g. https://<account>.r2.cloudflarestorage.com (default: AWS S3)' },
   QUIRE_S3_REGION: { read: region, about: '`quire deploy`: the bucket\'s region (default auto, as R2 wants)' },
-  // Read like the others, but no user sets it: left out of `quire --help` and the README.
+  // Read like the others, but no user sets it: left out of `quire --help` and docs/settings.md.
   QUIRE_TEST_SWAP_PAUSE_FILE: { read: text, about: 'tests only: a build writes this file and waits between the two renames of its dist/ swap', testOnly: true },
 } satisfies Record<string, { read: (v: string) => unknown; about: string; testOnly?: true }>;
 

@@ -1,4 +1,4 @@
-// When a failed delivery is tried again. Documented in README ("Delivery and retries").
+// When a failed delivery is tried again. Documented in docs/webhooks.md ("Delivery").
 //
 // Retried: network errors, timeouts, 408, 429 (a longer Retry-After honoured) and 5xx. Not retried: other
 // 4xx, and 3xx (redirects are never followed). 410 Gone also disables the webhook.

@@ -96,7 +96,7 @@ QUIRE_POINTER_TTL_SECONDS = "10"
 export function contentRepoWranglerToml(dir: string): string {
   const main = path.relative(dir, path.join(quirePackageRoot(), WORKER_ENTRY)).split(path.sep).join('/');
   return `# The Quire Content API as a Cloudflare Worker, reading the export \`quire deploy\` writes to R2.
-# Written by \`quire edge --init\`; see Quire's README, "The API at the edge". Set the bucket below,
+# Written by \`quire edge --init\`; see Quire's docs/edge.md, "The API at the edge". Set the bucket below,
 # then the secret (the same one the keys were made with) and deploy:
 #   npx wrangler secret put QUIRE_SECRET
 #   npx wrangler deploy

@@ -5,7 +5,7 @@
 // answers without a promise; comparison is constant-time after a length check.
 //
 // Preview keys are refused here: drafts are never exported, so the edge has nothing a preview
-// key may see that a site key may not (docs/SCALING.md, README).
+// key may see that a site key may not (docs/SCALING.md, docs/edge.md).
 import { BoundedMap } from '../cache/bounded-map.ts';
 import { base64url } from '../export/content-hash.ts';
 import { keyMessage, MAX_MEMO_ENTRIES, parseKey, type KeyGenerations, type KeyGrant, type KeyVerifier } from '../keys/key-shape.ts';

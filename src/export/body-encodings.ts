@@ -1,7 +1,7 @@
 // The compressed variants of a body (brotli and gzip), made the same way by the build (stored
 // beside the body in dist/) and by the API for bodies made at request time. Compression runs on
 // libuv's thread pool (zlib's async calls), so the thread that calls it goes on with its work.
-// Why these settings: docs/benchmarks.md ("Compressed answers"; brotli 6 for articles: "A cold
+// Why these settings: docs/benchmarks-log.md ("compressed answers"; brotli 6 for articles: "a cold
 // build's output").
 //
 // zlib is taken from the running Node process, not imported: the edge Worker bundles the API app

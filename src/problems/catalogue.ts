@@ -1,9 +1,10 @@
 // Every code Quire reports, in one table: what it means and what to do about it. A code used
 // anywhere in src/ is typed from this table, so a code that is not here does not compile; the
-// README's code tables and the OpenAPI error enum are checked against it (test/problems/).
+// code tables in docs/ (api.md, problem-codes.md) and the OpenAPI error enum are checked against
+// it (test/problems/).
 // The data has no imports, so any module (and the browser-free admin views) can use it.
 
-/** Where a code is reported; each area has its own table in the README. */
+/** Where a code is reported; each area has its own table in the docs (docs/problem-codes.md, docs/api.md). */
 export type ProblemArea =
   /** The Content API's JSON error body (`{"error": {status, code, message}}`). */
   | 'api'
@@ -22,7 +23,7 @@ export type ProblemArea =
 
 export interface CodeEntry {
   readonly area: ProblemArea;
-  /** What happened, in a few words (the README's tables show it). */
+  /** What happened, in a few words (the docs' tables show it). */
   readonly meaning: string;
   /** What to do about it. */
   readonly fix: string;
@@ -31,7 +32,7 @@ export interface CodeEntry {
 }
 
 export const CATALOGUE = {
-  // The Content API, in the order of the README's table.
+  // The Content API, in the order of the table in docs/api.md.
   QUERY_INVALID: { area: 'api', status: 400, meaning: 'a list parameter has a bad value', fix: 'Correct the parameter the message names (see `/openapi.json`).' },
   CURSOR_INVALID: { area: 'api', status: 400, meaning: 'a `since` of GET /v1/changes that is not a cursor this API made, or one made for another site', fix: 'Pass back the `cursor` of an earlier answer as it is, with the same site\'s key; or start again without `since`.' },
   API_KEY_MISSING: { area: 'api', status: 401, meaning: 'no key', fix: 'Send the site\'s key as `Authorization: Bearer <key>` or `?key=<key>`.' },
@@ -218,7 +219,7 @@ export type CodeIn<A extends ProblemArea> = {
   [K in ProblemCode]: (typeof CATALOGUE)[K]['area'] extends A ? K : never;
 }[ProblemCode];
 
-/** The codes of one area in catalogue order (the README's tables and the OpenAPI enum use it). */
+/** The codes of one area in catalogue order (the docs' tables and the OpenAPI enum use it). */
 export function codesIn<A extends ProblemArea>(area: A): CodeIn<A>[] {
   return (Object.keys(CATALOGUE) as ProblemCode[]).filter((code) => CATALOGUE[code].area === area) as CodeIn<A>[];
 }

@@ -1,6 +1,10 @@
-// The README's code tables, made from the catalogue: `npm run problems:tables` writes them between
-// their markers, and a test fails when the README's copy differs.
+// The docs' code tables, made from the catalogue: `npm run problems:tables` writes them between
+// their markers, and a test fails when a page's copy differs.
 import { CATALOGUE, codesIn, type ProblemArea } from './catalogue.ts';
+
+/** The pages (relative to the repository) that hold the code tables: the Content API's errors on
+ * its own page, every other area on the problem-code reference. */
+export const PROBLEM_TABLE_PAGES = ['docs/api.md', 'docs/problem-codes.md'] as const;
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
@@ -19,9 +23,9 @@ export function problemTable(area: ProblemArea): string {
 
 const marker = (area: ProblemArea) => ({ open: `<!-- problem-codes:${area} -->`, close: `<!-- /problem-codes:${area} -->` });
 
-/** The README with every marked table made anew from the catalogue (areas without markers untouched). */
-export function withProblemTables(readme: string): string {
-  let out = readme;
+/** A page with every marked table made anew from the catalogue (areas without markers untouched). */
+export function withProblemTables(page: string): string {
+  let out = page;
   for (const area of new Set(Object.values(CATALOGUE).map((e) => e.area))) {
     const { open, close } = marker(area);
     const start = out.indexOf(open);
@@ -32,6 +36,6 @@ export function withProblemTables(readme: string): string {
   return out;
 }
 
-/** The areas whose tables the README marks. */
-export const markedAreas = (readme: string): ProblemArea[] =>
-  [...new Set(Object.values(CATALOGUE).map((e) => e.area))].filter((area) => readme.includes(marker(area).open) && readme.includes(marker(area).close));
+/** The areas whose tables a page marks. */
+export const markedAreas = (page: string): ProblemArea[] =>
+  [...new Set(Object.values(CATALOGUE).map((e) => e.area))].filter((area) => page.includes(marker(area).open) && page.includes(marker(area).close));

@@ -5,7 +5,7 @@
 // questions with node:crypto, synchronously.
 //
 // Verify the RAW body bytes: JSON.parse + JSON.stringify changes the bytes (spacing, escapes,
-// key order) and the signature no longer matches. See README "Receiving webhooks".
+// key order) and the signature no longer matches. See docs/webhooks.md, "Receiving webhooks".
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   bytesOf,

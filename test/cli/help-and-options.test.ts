@@ -73,15 +73,15 @@ describe('quire --version and quire --help', () => {
     expect(r).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
-  it('lists every command and every setting a user sets (the settings table and the README\'s agree), no test-only one', async () => {
+  it('lists every command and every setting a user sets (the settings table and docs/settings.md agree), no test-only one', async () => {
     const r = await runCli(['--help'], {});
     expect(r.code).toBe(0);
     for (const spec of COMMANDS) expect(r.stdout).toMatch(new RegExp(`^  ${spec.name} `, 'm'));
     for (const s of SETTING_LINES) expect(r.stdout).toMatch(new RegExp(`^  ${s.name} `, 'm'));
     // A hook for tests (still read: test/export/writer/swap.test.ts uses it) is no user's setting.
     expect(r.stdout).not.toMatch(/QUIRE_TEST_/);
-    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const documented = [...readme.matchAll(/^\| `((?:QUIRE_|PORT|HOST)[A-Z0-9_]*)` \|/gm)].map((m) => m[1]);
+    const settingsPage = fs.readFileSync(path.join(ROOT, 'docs/settings.md'), 'utf8');
+    const documented = [...settingsPage.matchAll(/^\| `((?:QUIRE_|PORT|HOST)[A-Z0-9_]*)` \|/gm)].map((m) => m[1]);
     expect(documented).toContain('QUIRE_ADMIN_TOKEN');
     for (const name of documented) expect(r.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
     expect(SETTING_LINES.map((s) => s.name).sort()).toEqual([...documented].sort());

@@ -1,12 +1,12 @@
 // The problem catalogue is the one list of codes: every code in src/ is in it, every code in it
-// is used, and the README's tables and the OpenAPI error enum say the same as it.
+// is used, and the docs' tables and the OpenAPI error enum say the same as it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../src/api/openapi.ts';
 import { verifySite } from '../../src/integration/verify-site.ts';
 import { CATALOGUE, codesIn, isProblemCode, type CodeEntry, type ProblemCode } from '../../src/problems/catalogue.ts';
-import { markedAreas, problemTable, withProblemTables } from '../../src/problems/tables.ts';
+import { markedAreas, PROBLEM_TABLE_PAGES, problemTable, withProblemTables } from '../../src/problems/tables.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const CATALOGUE_FILE = path.join(root, 'src/problems/catalogue.ts');
@@ -61,12 +61,14 @@ describe('the problem catalogue', () => {
 });
 
 describe('what is made from the catalogue', () => {
-  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const pages = PROBLEM_TABLE_PAGES.map((page) => ({ page, text: fs.readFileSync(path.join(root, page), 'utf8') }));
 
-  it("README's code tables are the catalogue's (npm run problems:tables writes them)", () => {
-    expect(markedAreas(readme).sort()).toEqual([...new Set(Object.values(CATALOGUE).map((e) => e.area))].sort());
-    expect(readme).toBe(withProblemTables(readme));
-    expect(readme).toContain(problemTable('api'));
+  it("the docs' code tables are the catalogue's (npm run problems:tables writes them)", () => {
+    // Every area's table is on exactly one of the pages.
+    const marked = pages.flatMap((p) => markedAreas(p.text));
+    expect([...marked].sort()).toEqual([...new Set(Object.values(CATALOGUE).map((e) => e.area))].sort());
+    for (const p of pages) expect(p.text, p.page).toBe(withProblemTables(p.text));
+    expect(pages.find((p) => p.page === 'docs/api.md')!.text).toContain(problemTable('api'));
   });
 
   it('the OpenAPI error code enum and its examples are the catalogue\'s API codes', () => {

@@ -1,5 +1,5 @@
 // patches/mdast-util-from-markdown+*.patch: the compiler hands every event handler one context
-// object instead of a clone per event (the clone is the slow path measured in docs/benchmarks.md).
+// object instead of a clone per event (the clone is the slow path measured in docs/benchmarks-log.md).
 // If an upgrade drops the patch, parsing stays correct but a third slower; this says so.
 import { fromMarkdown, type CompileContext } from 'mdast-util-from-markdown';
 import { describe, expect, it } from 'vitest';

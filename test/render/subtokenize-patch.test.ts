@@ -1,7 +1,7 @@
 // patches/micromark-util-subtokenize+*.patch and micromark's postprocess: the chunks of a document
 // (flow in containers, content, text) are expanded in one walk (`subtokenizeAll`) instead of by
 // calling `subtokenize` until it finds nothing left, a walk per level of nesting
-// (docs/benchmarks.md). The events must be the same, positions and token types included: the
+// (docs/benchmarks-log.md). The events must be the same, positions and token types included: the
 // container exits moved before their line endings, blank line endings retyped, task list items.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,6 +1,6 @@
 // patches/mdast-util-to-hast+*.patch: the definitions of a document are collected by a plain
 // pre-order walk instead of unist-util-visit (whose per-node closures and ancestor arrays were a
-// tenth of rendering link-heavy documents, docs/benchmarks.md). Same order, so the same
+// tenth of rendering link-heavy documents, docs/benchmarks-log.md). Same order, so the same
 // definition wins when a label is defined twice.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,7 +1,7 @@
 // A state restored from `quire state backup` is a new store for the change feed: its log goes
 // back to the backup's moment and then grows again over the same positions, so a cursor made
 // before the restore could skip or repeat changes. Through real parts (a git repository, `quire
-// publish`, `quire state backup`, a restore as the README says, `quire start`): every cursor made
+// publish`, `quire state backup`, a restore as docs/server.md says, `quire start`): every cursor made
 // before a restore answers 410 CURSOR_EXPIRED, even once the log has grown past its position,
 // and restoring the same backup twice makes two different stores.
 import fs from 'node:fs';
@@ -31,7 +31,7 @@ describe('a restored state and change-feed cursors', { timeout: 120_000 }, () =>
       await cli('publish');
     };
     const restore = (backupDir: string) => {
-      // As the README says: move the state aside, copy the backup's files into a new folder.
+      // As docs/server.md says: move the state aside, copy the backup's files into a new folder.
       fs.renameSync(project.stateDir, `${project.stateDir}.old-${commits}`);
       fs.mkdirSync(project.stateDir, { mode: 0o700 });
       for (const f of fs.readdirSync(backupDir)) fs.copyFileSync(path.join(backupDir, f), path.join(project.stateDir, f));

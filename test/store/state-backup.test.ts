@@ -1,5 +1,5 @@
 // `quire state backup` end to end: taken while a real server process delivers from the outbox,
-// then restored into a fresh state folder as README says, and used there.
+// then restored into a fresh state folder as docs/server.md says, and used there.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -62,7 +62,7 @@ describe('quire state backup', { timeout: 120_000 }, () => {
     expect(generations.prepare('SELECT name, generation FROM key_generations').all()).toEqual([{ name: 'one', generation: 2 }]);
     generations.close();
 
-    // Restore as README says: a new state folder, the backup's files copied in.
+    // Restore as docs/server.md says: a new state folder, the backup's files copied in.
     const restored = path.join(p.root, 'restored-state');
     fs.mkdirSync(restored, { mode: 0o700 });
     for (const f of fs.readdirSync(backupDir)) fs.copyFileSync(path.join(backupDir, f), path.join(restored, f));

@@ -58,7 +58,7 @@ export function runEdgeInit({ out, err }: Pick<CliContext, 'out' | 'err'>, dir: 
   const main = /^main = "([^"]+)"/m.exec(fs.readFileSync(file, 'utf8'))![1];
   out(`  made   wrangler.toml (main = "${main}", the Worker of the Quire installed here)`);
   out('');
-  out('Deploy the Worker (README, "The API at the edge"):');
+  out('Deploy the Worker (Quire\'s docs/edge.md, "The API at the edge"):');
   out('  1. set bucket_name in wrangler.toml to the bucket `quire deploy` fills (QUIRE_S3_BUCKET)');
   out('  2. npx wrangler secret put QUIRE_SECRET    the secret your keys were made with (.quire/secret if you never set one)');
   out('  3. npx wrangler deploy');

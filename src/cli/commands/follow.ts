@@ -49,7 +49,7 @@ export function planFollow({ config }: CliContext, args: FollowArgs): FollowPlan
 /**
  * A process's command line is readable by every local user (`ps`): the URL's credentials are
  * taken out of this process's own, as far as it can (the command typed stays in the shell's
- * history, and is visible until here; README says to prefer git's credential helpers).
+ * history, and is visible until here; docs/own-repository.md says to prefer git's credential helpers).
  */
 function hideFromProcessTitle(secretUrl: string): void {
   process.title = [path.basename(process.argv[0] ?? 'node'), ...process.argv.slice(1)].map((a) => (a === secretUrl ? redactUrl(a) : a)).join(' ');
