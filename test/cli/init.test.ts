@@ -109,7 +109,7 @@ describe('quire init', () => {
     ]);
     const build = await runCli(['build'], env(root), root);
     expect(build.stderr).toBe('');
-    expect(build.stdout).toMatch(/^Built 2 published articles \(0 drafts\) in 2 sites/);
+    expect(build.stdout).toMatch(/^Built 2 articles \(2 live, 0 drafts\) in 2 sites/);
     expect(fs.existsSync(path.join(root, 'dist', 'second-site', 'articles', 'hello-world.json'))).toBe(true);
   });
 
