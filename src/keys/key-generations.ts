@@ -12,7 +12,6 @@ import { isMissingFile, ProblemError } from '../problems/problem.ts';
 import type { KeyGenerationRecords } from '../store/state-store.ts';
 import { PREVIEW_SUFFIX, type KeyGenerations } from './api-keys.ts';
 
-export const KEYS_FILE = 'keys.json';
 /** A site id, or a site id and PREVIEW_SUFFIX: what keys.json keeps generations under. */
 const KEY_NAME = new RegExp(`^${SITE_ID.source.slice(1, -1)}(?:\\${PREVIEW_SUFFIX})?$`);
 const MAX_KEYS_FILE_BYTES = 1024 * 1024;

@@ -9,7 +9,8 @@ import { MANIFEST_FILE } from '../export/layout.ts';
 import { fileIn, readManifest } from '../export/export-files.ts';
 import type { Manifest } from '../export/manifest.ts';
 import { previewImageFile, type PreviewManifest } from '../export/preview-tree.ts';
-import { loadPreviewManifest, previewRootOf, previewTreeOf } from '../export/preview-trees.ts';
+import { loadPreviewManifest, previewTreeOf } from '../export/preview-trees.ts';
+import { previewRootOf } from '../config/state-layout.ts';
 
 export interface LocalSnapshotReader extends SnapshotReader {
   /** The current snapshot, reloaded first if dist/ was rebuilt since (for callers without watch). */

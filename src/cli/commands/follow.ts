@@ -4,7 +4,8 @@
 import path from 'node:path';
 import type { Hono } from 'hono';
 import type { BuildCaches, BuildResult, BuildSettings } from '../../compile/build.ts';
-import { createCheckout, followCheckoutDir, type Checkout } from '../../follow/checkout.ts';
+import { followCheckoutDir } from '../../config/state-layout.ts';
+import { createCheckout, type Checkout } from '../../follow/checkout.ts';
 import { createFollower, type Follower, type PublishOutcome } from '../../follow/follower.ts';
 import { displayUrl, FollowSourceError, parseFollowSource, redactUrl, type FollowSource } from '../../follow/follow-source.ts';
 import { createHookApp } from '../../follow/hook-routes.ts';

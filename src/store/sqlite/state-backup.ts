@@ -10,10 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ProblemError } from '../../problems/problem.ts';
-import { STATE_DB_FILE } from './database.ts';
+import { KEYS_FILE, SECRET_FILE, STATE_DB_FILE, stateDbFileOf } from '../../config/state-layout.ts';
 
 /** What a backup folder holds: the database, then the state files that are present. */
-export const BACKUP_FILES = [STATE_DB_FILE, 'keys.json', 'secret'] as const;
+export const BACKUP_FILES = [STATE_DB_FILE, KEYS_FILE, SECRET_FILE] as const;
 
 export class StateBackupError extends ProblemError<'STATE_BACKUP_REFUSED'> {
   constructor(message: string) {
@@ -29,7 +29,7 @@ export interface BackupSummary {
 }
 
 export function backupState(stateDir: string, target: string, opts: { force: boolean }): BackupSummary {
-  const source = path.join(stateDir, STATE_DB_FILE);
+  const source = stateDbFileOf(stateDir);
   if (!fs.existsSync(source)) throw new StateBackupError(`no state to back up: ${source} does not exist`);
   const replacing = checkTarget(target, opts.force);
   fs.mkdirSync(path.dirname(target), { recursive: true });
