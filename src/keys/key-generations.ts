@@ -53,7 +53,7 @@ export function readKeyGenerations(file: string): Record<string, number> | null 
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
     if (err instanceof KeyStateError) throw err;
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (isMissingFile(err)) return null;
     throw broken((err as Error).message, err);
   }
   let data: unknown;

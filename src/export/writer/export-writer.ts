@@ -16,6 +16,7 @@ import { fileIn, writeManifest } from '../export-files.ts';
 import type { Manifest } from '../manifest.ts';
 import { findLeftovers, newTreePaths, SPARE_CHANGES_FILE, sparePath } from './work-dir.ts';
 import { startTreeHelper, type TreeHelper } from './tree-helper.ts';
+import { isMissingFile } from '../../problems/problem.ts';
 
 interface SpareChanges {
   /** buildId of the dist/ the spare was replaced by. */
@@ -130,7 +131,7 @@ export class ExportWriter {
       fs.renameSync(this.distDir, this.old);
       hadOld = true;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if (!isMissingFile(err)) throw err; // no dist/ yet
     }
     // Between these renames there is no dist/: a build killed here is undone by the next one
     // (recoverInterruptedSwap in work-dir.ts).
@@ -214,7 +215,7 @@ export class ExportWriter {
       try {
         fs.unlinkSync(fileIn(this.tmp, rel));
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        if (!isMissingFile(err)) throw err;
       }
       this.changed.push(rel);
       emptied.add(path.dirname(rel));
@@ -263,7 +264,7 @@ function claimSpare(distDir: string, tmp: string, previous: Manifest): boolean {
     try {
       fs.unlinkSync(file);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if (!isMissingFile(err)) throw err;
     }
     if (!linkOrCopy(fileIn(distDir, rel), file)) emptied.add(path.dirname(rel));
   }
@@ -287,8 +288,7 @@ function linkOrCopy(source: string, target: string): boolean {
   try {
     fs.linkSync(source, target);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
+    if (isMissingFile(err)) {
       if (!fs.existsSync(source)) return false; // removed by the last build: stays removed
       fs.mkdirSync(path.dirname(target), { recursive: true });
       return linkOrCopy(source, target);

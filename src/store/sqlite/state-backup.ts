@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { ProblemError } from '../../problems/problem.ts';
+import { isMissingFile, ProblemError } from '../../problems/problem.ts';
 import { KEYS_FILE, SECRET_FILE, STATE_DB_FILE, stateDbFileOf } from '../../config/state-layout.ts';
 
 /** What a backup folder holds: the database, then the state files that are present. */
@@ -55,6 +55,8 @@ function checkTarget(target: string, force: boolean): boolean {
   try {
     stat = fs.lstatSync(target);
   } catch (e) {
+    // Only ENOENT: with ENOTDIR (a file on the target's path) no backup can be written there,
+    // and this refusal names the path where making the folder would fail on its own.
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw new StateBackupError(`cannot check ${target}: ${(e as Error).message}`);
   }
@@ -87,7 +89,7 @@ function copyIfPresent(source: string, dest: string): boolean {
   try {
     fs.copyFileSync(source, dest, fs.constants.COPYFILE_EXCL);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !fs.existsSync(source)) return false;
+    if (isMissingFile(e) && !fs.existsSync(source)) return false;
     throw new StateBackupError(`cannot copy ${source}: ${(e as Error).message}`);
   }
   fs.chmodSync(dest, 0o600);
