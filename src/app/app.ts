@@ -11,6 +11,7 @@ import { refusedBuildMessage } from '../snapshot/build-public-url.ts';
 import { runningServerUrl } from '../snapshot/served-build.ts';
 import type { QuireConfig } from '../config/config.ts';
 import { loadServerSecret } from '../config/server-secret.ts';
+import { decidePublicUrl } from '../config/public-url.ts';
 import { createKeyring, type Keyring } from '../keys/api-keys.ts';
 import { discoverSites } from '../content/load-content.ts';
 import { SITE_ID } from '../content/model.ts';
@@ -22,7 +23,6 @@ import { VERIFIED_SITE } from '../net/target-policy.ts';
 import type { DeliveryDeps } from '../delivery/delivery-runner.ts';
 import { USER_AGENT } from '../delivery/signing.ts';
 import { openStateStore, StateDatabaseError, StateStoreError, type StateStore } from '../store/state-store.ts';
-import { decidePublicUrl } from './public-url.ts';
 import { locateContent, type ContentLocation } from '../follow/followed-content.ts';
 import { shownPath } from '../text/shown-path.ts';
 
@@ -34,7 +34,7 @@ export interface Keys {
 export interface App {
   readonly config: QuireConfig;
   /**
-   * Where clients reach the Content API, without trailing slash (see public-url.ts). Decided on
+   * Where clients reach the Content API, without trailing slash (see src/config/public-url.ts). Decided on
    * first read; a process that serves calls `listening` before anything reads it.
    */
   readonly publicUrl: string;
@@ -157,7 +157,7 @@ export function openApp(config: QuireConfig, { log }: AppOptions): App {
   const decideOnce = (): string => {
     const server = config.publicUrl === null && listeningPort === null ? runningServerUrl(config.stateDir, config.distDir) : null;
     if (server) log(`Public URL: ${server.publicUrl}, the one of the server running on this dist/ (pid ${server.pid}): what is built here is made for it (QUIRE_PUBLIC_URL sets another)`);
-    return decidePublicUrl(config.publicUrl, listeningPort ?? config.port, server?.publicUrl ?? null);
+    return decidePublicUrl(config.publicUrl, server?.publicUrl ?? null, `http://localhost:${listeningPort ?? config.port}`);
   };
   const verifyClient = part(
     () => createSafeClient({ allowPrivate: config.allowPrivateTargets, policy: VERIFIED_SITE, log: clientLog }),

@@ -1,12 +1,13 @@
 // The one argument parser of the `quire` command: each command declares its options (with their
-// types and bounds) and its usage text as data (commands.ts); this turns argv into checked
-// values, `--help`, or an error that says what to type instead. Nothing here runs a command.
+// types, bounds and defaults) and its usage text as data (commands.ts); this turns argv into
+// checked values, `--help`, or an error that says what to type instead. Nothing here runs a
+// command. An option's default is its spec's: the value a command gets, and what --help says.
 import { closestName } from '../text/closest-name.ts';
 
 export type OptionSpec =
   | { type: 'boolean'; help: string }
-  | { type: 'string'; value: string; help: string; multiple?: boolean }
-  | { type: 'integer'; value: string; help: string; min: number; max: number };
+  | { type: 'string'; value: string; help: string; multiple?: boolean; default?: string }
+  | { type: 'integer'; value: string; help: string; min: number; max: number; default?: number };
 
 export interface CommandSpec {
   name: string;
@@ -37,18 +38,40 @@ export type ParsedArgs =
   | { kind: 'error'; message: string }
   | { kind: 'ok'; values: ArgValues; positionals: string[] };
 
+/** What was typed; `…OrDefault` also reads the option's default from its spec. */
 export class ArgValues {
-  constructor(private readonly values: ReadonlyMap<string, string | boolean | number | string[]>) {}
+  constructor(
+    private readonly values: ReadonlyMap<string, string | boolean | number | string[]>,
+    private readonly options: CommandSpec['options'],
+  ) {}
   flag(name: string): boolean {
     return this.values.get(name) === true;
   }
+  /** The value given; undefined when the option was not typed. */
   string(name: string): string | undefined {
     const v = this.values.get(name);
     return typeof v === 'string' ? v : undefined;
   }
+  /** The value given; undefined when the option was not typed. */
   integer(name: string): number | undefined {
     const v = this.values.get(name);
     return typeof v === 'number' ? v : undefined;
+  }
+  /** The value given, else the spec's default (an option without one is a mistake in commands.ts). */
+  stringOrDefault(name: string): string {
+    const fallback = this.defaultOf(name);
+    if (typeof fallback !== 'string') throw new Error(`--${name} has no string default in its command's spec`);
+    return this.string(name) ?? fallback;
+  }
+  /** The value given, else the spec's default (an option without one is a mistake in commands.ts). */
+  integerOrDefault(name: string): number {
+    const fallback = this.defaultOf(name);
+    if (typeof fallback !== 'number') throw new Error(`--${name} has no integer default in its command's spec`);
+    return this.integer(name) ?? fallback;
+  }
+  private defaultOf(name: string): string | number | undefined {
+    const option = this.options[name];
+    return option && 'default' in option ? option.default : undefined;
   }
   list(name: string): string[] {
     const v = this.values.get(name);
@@ -118,7 +141,7 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
   if (positionals.length > spec.positionals.max) {
     return error(`quire ${spec.name}: unexpected argument ${JSON.stringify(positionals[spec.positionals.max])}`);
   }
-  return { kind: 'ok', values: new ArgValues(values), positionals };
+  return { kind: 'ok', values: new ArgValues(values, spec.options), positionals };
 }
 
 /** The usage lines alone (for errors). */
@@ -131,9 +154,10 @@ export function helpText(spec: CommandSpec): string {
   const lines = [`quire ${spec.name} — ${spec.summary}`, '', usageText(spec)];
   const options = Object.entries(spec.options);
   const label = (name: string, o: OptionSpec) => `--${name}${o.type === 'boolean' ? '' : ` <${o.value}>`}`;
+  const about = (o: OptionSpec) => ('default' in o && o.default !== undefined ? `${o.help} (default ${o.default})` : o.help);
   const width = Math.max(...options.map(([n, o]) => label(n, o).length), '-h, --help'.length);
   lines.push('', 'options:');
-  for (const [name, o] of options) lines.push(`  ${label(name, o).padEnd(width)}  ${o.help}`);
+  for (const [name, o] of options) lines.push(`  ${label(name, o).padEnd(width)}  ${about(o)}`);
   lines.push(`  ${'-h, --help'.padEnd(width)}  print this help and do nothing else`);
   if (spec.notes?.length) lines.push('', ...spec.notes);
   return lines.join('\n');

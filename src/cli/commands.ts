@@ -1,5 +1,8 @@
 // Every `quire` command as data: its options (types, bounds), its usage and help text. main.ts
 // parses argv against these and dispatches; `quire --help` and `quire <command> --help` print them.
+// An option's default is here, once: the parser hands it to the command and --help prints it.
+import { DEFAULT_PORT } from '../config/config.ts';
+import { DEFAULT_PREVIEW_TTL } from '../keys/preview-token.ts';
 import type { CommandSpec } from './args.ts';
 
 const site = { type: 'string', value: 'id', help: 'only this site (an id from content/<site>/)' } as const;
@@ -34,12 +37,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: {
       follow: { type: 'string', value: 'git-url-or-path', help: 'keep a checkout of this repository (in the state dir) and build and publish its branch as it changes' },
       branch: { type: 'string', value: 'b', help: 'the branch to follow (default: the repository\'s default branch, the one its HEAD names)' },
-      interval: { type: 'integer', value: 'seconds', help: 'fetch every this many seconds (default 60; 0: only on push notifications)', min: 0, max: 86_400 },
+      interval: { type: 'integer', value: 'seconds', help: 'fetch every this many seconds; 0: only on push notifications', min: 0, max: 86_400, default: 60 },
     },
     settingOptions: listenSettings,
     positionals: { max: 0 },
     notes: [
-      'Serves on PORT (default 8787) until stopped; also delivers queued webhooks every 5 s.',
+      `Serves on PORT (default ${DEFAULT_PORT}) until stopped; also delivers queued webhooks every 5 s.`,
       'With --follow, content comes from the checkout\'s content/ folder; each new commit is built and',
       'published as `quire publish` does (same lock, outbox and retries). With QUIRE_GIT_HOOK_SECRET set,',
       'POST /hooks/git (GitHub X-Hub-Signature-256 or GitLab X-Gitlab-Token) fetches at once.',
@@ -115,9 +118,9 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: 'only deliver queued webhooks, until stopped; run any number, on any number of machines (npm run worker)',
     usage: ['worker [--concurrency <n>] [--per-host <n>] [--health-interval <seconds>]'],
     options: {
-      concurrency: { type: 'integer', value: 'n', help: 'deliveries sent at once by this worker (default 16)', min: 1, max: 1000 },
+      concurrency: { type: 'integer', value: 'n', help: 'deliveries sent at once by this worker', min: 1, max: 1000, default: 16 },
       'per-host': { type: 'integer', value: 'n', help: 'requests in flight to one receiving host at most, across every worker of the state (default: no cap)', min: 1, max: 10_000 },
-      'health-interval': { type: 'integer', value: 'seconds', help: 'how often it logs what it sent and what is pending (default 60)', min: 1, max: 86_400 },
+      'health-interval': { type: 'integer', value: 'seconds', help: 'how often it logs what it sent and what is pending', min: 1, max: 86_400, default: 60 },
     },
     positionals: { max: 0 },
     notes: [
@@ -143,7 +146,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'deliveries',
     summary: 'every delivery attempt: time, event, slug, status, duration, error, reply URL',
     usage: ['deliveries [--site <id>] [--json] [--limit <n>]', 'deliveries --stats [--json]', 'deliveries retry [<delivery-id> | --site <id>]'],
-    options: { site, json, stats: { type: 'boolean', help: 'the whole outbox instead of the log: pending, in flight, senders, the last hour\'s attempts' }, limit: { type: 'integer', value: 'n', help: 'at most this many attempts, newest first (default 200)', min: 1, max: 100_000 } },
+    options: { site, json, stats: { type: 'boolean', help: 'the whole outbox instead of the log: pending, in flight, senders, the last hour\'s attempts' }, limit: { type: 'integer', value: 'n', help: 'at most this many attempts, newest first', min: 1, max: 100_000, default: 200 } },
     positionals: { max: 2 },
     notes: [
       '`retry` sends pending deliveries (waiting for their next attempt after a failure) now, in this process,',
@@ -186,7 +189,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: 'print a signed link that opens a draft (or any article) on the site\'s preview route',
     usage: ['preview <site> <slug> [--ttl <duration>] [--json]'],
     options: {
-      ttl: { type: 'string', value: 'duration', help: 'how long the link works: 90m, 24h (default), 7d; at most 30d' },
+      ttl: { type: 'string', value: 'duration', help: 'how long the link works: 90m, 24h, 7d; at most 30d', default: DEFAULT_PREVIEW_TTL },
       json: { type: 'boolean', help: 'print {"url", "token", "expiresAt"}' },
     },
     positionals: { max: 2 },
@@ -201,7 +204,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: 'run the edge Worker locally under workerd on the current build; --init: a wrangler.toml to deploy it (npm run edge)',
     usage: ['edge [--port <n>]', 'edge --init'],
     options: {
-      port: { type: 'integer', value: 'n', help: 'listen on this port of 127.0.0.1 (default 8788; 0: any free port)', min: 0, max: 65_535 },
+      port: { type: 'integer', value: 'n', help: 'listen on this port of 127.0.0.1; 0: any free port', min: 0, max: 65_535, default: 8788 },
       init: { type: 'boolean', help: 'write wrangler.toml here, for `npx wrangler deploy` of the installed Quire\'s Worker; runs nothing' },
     },
     positionals: { max: 0 },
@@ -219,8 +222,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: ['deploy [--dry-run] [--keep-hours <n>] [--concurrency <n>]'],
     options: {
       'dry-run': { type: 'boolean', help: 'say what would be uploaded and removed, without writing anything' },
-      'keep-hours': { type: 'integer', value: 'n', help: 'keep a build this long after it stopped being current, then prune it (default 24)', min: 0, max: 24 * 365 },
-      concurrency: { type: 'integer', value: 'n', help: 'uploads at once (default 16)', min: 1, max: 256 },
+      'keep-hours': { type: 'integer', value: 'n', help: 'keep a build this long after it stopped being current, then prune it', min: 0, max: 24 * 365, default: 24 },
+      concurrency: { type: 'integer', value: 'n', help: 'uploads at once', min: 1, max: 256, default: 16 },
     },
     positionals: { max: 0 },
     notes: [

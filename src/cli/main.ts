@@ -93,11 +93,16 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
       return (await import('./commands/init.ts')).runInit(ctx, { dir: positionals[0] ?? '.', site: values.string('site') ?? null, now: new Date() });
     case 'build':
       return (await import('./commands/build.ts')).runBuild(ctx);
-    case 'start':
+    case 'start': {
+      const url = values.string('follow');
+      if (url === undefined && (values.string('branch') !== undefined || values.integer('interval') !== undefined)) {
+        return refuseCommandLine(err, 'quire start: --branch and --interval go with --follow <git-url-or-path>');
+      }
       return (await import('./commands/serve.ts')).runServer(ctx, {
         watch: false,
-        follow: { url: values.string('follow'), branch: values.string('branch'), intervalSeconds: values.integer('interval') },
+        follow: url === undefined ? undefined : { url, branch: values.string('branch'), intervalSeconds: values.integerOrDefault('interval') },
       });
+    }
     case 'dev':
       return (await import('./commands/serve.ts')).runServer(ctx, { watch: true });
     case 'keys':
@@ -120,7 +125,7 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
       return (await import('./commands/preview.ts')).runPreview(ctx, {
         site: positionals[0] ?? null,
         slug: positionals[1] ?? null,
-        ttl: values.string('ttl') ?? null,
+        ttl: values.stringOrDefault('ttl'),
         json: values.flag('json'),
         now: Date.now(),
       });
@@ -137,7 +142,7 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
     case 'publish':
       return (await import('./commands/publish.ts')).runPublish(ctx, { site: values.string('site') ?? null, dryRun: values.flag('dry-run'), baseline: values.flag('baseline'), deliver: !values.flag('no-deliver') });
     case 'worker':
-      return (await import('./commands/worker.ts')).runWorker(ctx, { concurrency: values.integer('concurrency') ?? 16, perHost: values.integer('per-host') ?? null, healthIntervalSeconds: values.integer('health-interval') ?? 60 });
+      return (await import('./commands/worker.ts')).runWorker(ctx, { concurrency: values.integerOrDefault('concurrency'), perHost: values.integer('per-host') ?? null, healthIntervalSeconds: values.integerOrDefault('health-interval') });
     case 'deliveries':
       if (positionals.length && positionals[0] !== 'retry') return refuseCommandLine(err, `quire deliveries: ${unknownAction(positionals[0]!, ['retry'])}\n${helpText(spec)}`);
       if (positionals[0] === 'retry') {
@@ -152,7 +157,7 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
         }
         return (await import('./commands/deliveries.ts')).runDeliveryStats(ctx, { json: values.flag('json'), now: Date.now() });
       }
-      return (await import('./commands/deliveries.ts')).runDeliveries(ctx, { site: values.string('site') ?? null, json: values.flag('json'), limit: values.integer('limit') ?? 200 });
+      return (await import('./commands/deliveries.ts')).runDeliveries(ctx, { site: values.string('site') ?? null, json: values.flag('json'), limit: values.integerOrDefault('limit') });
     case 'redeliver':
       return (await import('./commands/deliveries.ts')).runRedeliver(ctx, positionals[0]);
     case 'state':
@@ -167,9 +172,9 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
         if (values.integer('port') !== undefined) return refuseCommandLine(err, `quire edge --init: writes wrangler.toml and runs nothing; it takes no --port\n${helpText(spec)}`);
         return (await import('./commands/edge.ts')).runEdgeInit(ctx, process.cwd());
       }
-      return (await import('./commands/edge.ts')).runEdge(ctx, { port: values.integer('port') ?? 8788 });
+      return (await import('./commands/edge.ts')).runEdge(ctx, { port: values.integerOrDefault('port') });
     case 'deploy':
-      return (await import('./commands/deploy.ts')).runDeploy(ctx, { dryRun: values.flag('dry-run'), keepHours: values.integer('keep-hours') ?? 24, concurrency: values.integer('concurrency') ?? 16 });
+      return (await import('./commands/deploy.ts')).runDeploy(ctx, { dryRun: values.flag('dry-run'), keepHours: values.integerOrDefault('keep-hours'), concurrency: values.integerOrDefault('concurrency') });
     case 'mcp':
       return (await import('./commands/mcp.ts')).runMcp(ctx); // serves MCP over stdio until stdin closes
     case 'verify':

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { isMissingFile } from '../problems/problem.ts';
 
 export const VENDOR_DIR = 'vendor';
 
@@ -113,7 +114,7 @@ function readJson(file: string): JsonFile | null | Error {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (isMissingFile(e)) return null;
     return new Error(`${path.basename(file)} cannot be read`);
   }
   let data: unknown;

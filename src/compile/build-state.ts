@@ -7,9 +7,9 @@
 // deserialized the objects in 60-110 ms; the flat arrays take 4-17 ms and parsing the front
 // matter 30-40 ms, and a save writes the JSON it loaded instead of serializing objects again.
 import fs from 'node:fs';
-import path from 'node:path';
 import v8 from 'node:v8';
 import { ensureStateDir, makePrivateDir } from '../config/state-dir.ts';
+import { buildStateFileOf, cacheDirOf } from '../config/state-layout.ts';
 import type { GitHistoryCache } from '../git/git-history.ts';
 import type { ContentIssue } from '../content/issues.ts';
 import type { SourceCache, SourceEntry } from '../content/load-content.ts';
@@ -33,8 +33,7 @@ export function emptyBuildState(): BuildState {
   return { sources: new Map(), imageHashes: new Map(), git: { head: null, changes: new Map(), published: new Map() }, checked: new Map() };
 }
 
-// v8 serialization: Maps as they are, and several times faster than JSON for this shape.
-const stateFile = (stateDir: string) => path.join(stateDir, 'cache', 'build-state.v8');
+// v8 serialization (buildStateFileOf): Maps as they are, and several times faster than JSON for this shape.
 
 /**
  * On disk, `checked` keeps the keys of sources that rendered without problems in one list (nearly
@@ -75,7 +74,7 @@ const NO_PROBLEMS: RenderProblem[] = Object.freeze([]) as unknown as RenderProbl
  * be read is a ProblemError naming it: a permission error is not a missing file.
  */
 export function loadBuildState(stateDir: string): BuildState {
-  const file = stateFile(stateDir);
+  const file = buildStateFileOf(stateDir);
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(file);
@@ -96,10 +95,10 @@ export function loadBuildState(stateDir: string): BuildState {
 }
 
 export function saveBuildState(stateDir: string, state: BuildState): void {
-  const file = stateFile(stateDir);
+  const file = buildStateFileOf(stateDir);
   try {
     ensureStateDir(stateDir);
-    makePrivateDir(path.dirname(file));
+    makePrivateDir(cacheDirOf(stateDir));
     writeBuildState(file, state);
   } catch (err) {
     throw new Error(`could not save the build state to ${file} (${err instanceof Error ? err.message : String(err)}): is the state dir writable? dist/ was left as it was`, { cause: err });

@@ -3,7 +3,6 @@
 // the build in dist/ does nothing; unchanged articles are reused from the previous dist/.
 // Drafts go to the build's preview tree in the state dir (src/export/preview-trees.ts), in place
 // under the build id before dist/ is swapped, so the dist/ a reader sees always has its drafts.
-import path from 'node:path';
 import { toIsoUtc } from '../content/dates.ts';
 import { readGitDates, type DateQuery } from '../git/git-history.ts';
 import { locateContentRepository, type RepositoryLookup } from '../git/repository.ts';
@@ -13,13 +12,15 @@ import { keyGenerationsToRecord } from '../keys/key-record.ts';
 import { RENDERER_VERSION } from '../render/renderer-version.ts';
 import { loadBuildState, saveBuildState, type BuildState } from './build-state.ts';
 import { compileSite, type CompiledSite, type PreviousSite } from './compile-site.ts';
-import { ExportWriter, startBuildHelper, type HelperSlot } from '../export/writer/export-writer.ts';
+import { ExportWriter } from '../export/writer/export-writer.ts';
+import { startBuildHelper, type HelperSlot } from '../export/writer/build-helper.ts';
 import { recoverInterruptedSwap } from '../export/writer/work-dir.ts';
 import { hashBytes } from '../export/content-hash.ts';
 import { readListItems, readManifest } from '../export/export-files.ts';
 import { MANIFEST_FORMAT, type Manifest, type ManifestSite } from '../export/manifest.ts';
 import { PREVIEW_FORMAT, type PreviewManifest, type PreviewSite } from '../export/preview-tree.ts';
-import { previewRootOf, readPreviewManifest, sweepPreviewTrees } from '../export/preview-trees.ts';
+import { readPreviewManifest, sweepPreviewTrees } from '../export/preview-trees.ts';
+import { previewRootOf } from '../config/state-layout.ts';
 import { PreviewWriter } from '../export/writer/preview-writer.ts';
 import { holdYoungGeneration } from './young-generation.ts';
 import { createRenderCache, type RenderCache } from './render-cache.ts';
@@ -66,7 +67,7 @@ export interface BuildResult {
 }
 
 export function createBuildCaches(stateDir: string): BuildCaches {
-  return { state: loadBuildState(stateDir), render: createRenderCache(path.join(stateDir, 'cache')) };
+  return { state: loadBuildState(stateDir), render: createRenderCache(stateDir) };
 }
 
 export interface BuildOptions {

@@ -11,8 +11,8 @@
 // build, and the build renders.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { makePrivateDir } from '../config/state-dir.ts';
+import { cacheDirOf, legacyRenderEntriesOf, renderCacheFileOf } from '../config/state-layout.ts';
 import type { RenderInput, RenderOutput } from '../render/render-markdown.ts';
 import { RENDERER_VERSION } from '../render/renderer-version.ts';
 import { isDamagedCacheFile, openRenderCacheFile, removeRenderCacheFile, type RenderCacheFile } from '../store/render-cache-file.ts';
@@ -38,13 +38,11 @@ export interface RenderCache {
   stats: { hits: number; misses: number };
 }
 
-const RENDER_CACHE_FILE = 'render.db';
-
 /** Entries also kept in memory, for a watcher's rebuilds; the disk holds them all. */
 const MEMORY_ENTRIES = 512;
 
-/** `dir`: where render.db lives; null keeps entries in memory only. */
-export function createRenderCache(dir: string | null): RenderCache {
+/** `stateDir`: the state dir whose cache folder holds the file; null keeps entries in memory only. */
+export function createRenderCache(stateDir: string | null): RenderCache {
   const memory = new Map<string, Entry>();
   const remember = (key: string, entry: Entry) => {
     memory.delete(key);
@@ -54,15 +52,15 @@ export function createRenderCache(dir: string | null): RenderCache {
   const stats = { hits: 0, misses: 0 };
   let pending: [string, string][] = [];
   // Opened on first use: a build with nothing to render never loads SQLite.
-  let disk: RenderCacheFile | null | undefined = dir ? undefined : null;
+  let disk: RenderCacheFile | null | undefined = stateDir ? undefined : null;
   const onDisk = <T>(use: (d: RenderCacheFile) => T): T | undefined => {
-    if (disk === undefined) disk = openDisk(dir!);
+    if (disk === undefined) disk = openDisk(stateDir!);
     if (!disk) return undefined;
     try {
       return use(disk);
     } catch (err) {
       // Rendering again is always correct; a broken cache must not fail a build.
-      const file = path.join(dir!, RENDER_CACHE_FILE);
+      const file = renderCacheFileOf(stateDir!);
       warn(file, err);
       disk.close();
       // A damaged file is deleted and the next use starts a new one (a watcher keeps its cache);
@@ -122,7 +120,7 @@ export function createRenderCache(dir: string | null): RenderCache {
       pending.push([key, JSON.stringify(entry)]);
     },
     flush,
-    isCold: () => memory.size === 0 && (disk === null || (disk === undefined && !fs.existsSync(path.join(dir!, RENDER_CACHE_FILE)))),
+    isCold: () => memory.size === 0 && (disk === null || (disk === undefined && !fs.existsSync(renderCacheFileOf(stateDir!)))),
   };
 }
 
@@ -142,12 +140,12 @@ function parseEntry(text: string): Entry | undefined {
   }
 }
 
-function openDisk(dir: string): RenderCacheFile | null {
-  const file = path.join(dir, RENDER_CACHE_FILE);
+function openDisk(stateDir: string): RenderCacheFile | null {
+  const file = renderCacheFileOf(stateDir);
   try {
     // Its entries are every article's body, drafts included: the folder is its user's only.
-    makePrivateDir(dir);
-    removeLegacyEntries(dir);
+    makePrivateDir(cacheDirOf(stateDir));
+    removeLegacyEntries(stateDir);
     try {
       return openRenderCacheFile(file);
     } catch (err) {
@@ -162,9 +160,9 @@ function openDisk(dir: string): RenderCacheFile | null {
 }
 
 /** Earlier versions kept a file per entry in cache/render/; best effort, never a reason to fail. */
-function removeLegacyEntries(dir: string): void {
+function removeLegacyEntries(stateDir: string): void {
   try {
-    fs.rmSync(path.join(dir, 'render'), { recursive: true, force: true });
+    fs.rmSync(legacyRenderEntriesOf(stateDir), { recursive: true, force: true });
   } catch {
     // kept: it only takes space
   }

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { ProblemError } from '../problems/problem.ts';
 import { DEFAULT_MAX_BODY_BYTES } from './defaults.ts';
+import { checkBaseUrl } from './public-url.ts';
 
 export { DEFAULT_MAX_BODY_BYTES };
 import { NO_TRUSTED_PROXY, parseTrustProxy, TrustProxyValueError, type TrustProxy } from './trust-proxy.ts';
@@ -22,7 +23,7 @@ export interface QuireConfig {
   readonly distDir: string;
   /**
    * QUIRE_PUBLIC_URL without trailing slash, or null. The URL a process uses is decided from this
-   * and the port its server listens on, once, by `src/app/public-url.ts`.
+   * and the port its server listens on, once, by `src/config/public-url.ts`.
    */
   readonly publicUrl: string | null;
   /** Development and tests only: let webhooks and checks reach loopback and private addresses. */
@@ -103,11 +104,11 @@ function absoluteUrl(v: string, example: string): URL {
   }
 }
 
+/** A base URL (public-url.ts checks it), without trailing slashes. */
 function httpUrl(v: string): string {
-  const url = absoluteUrl(v, 'https://api.example.com');
-  if (!/^https?:$/.test(url.protocol)) throw new Invalid('must use http or https');
-  if (url.search || url.hash) throw new Invalid('must not have a query or fragment');
-  return v;
+  const checked = checkBaseUrl(v);
+  if (!checked.ok) throw new Invalid(checked.problem);
+  return checked.url;
 }
 
 function postgresUrl(v: string): string {
@@ -228,7 +229,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     contentDir: path.resolve(cwd, e.QUIRE_CONTENT_DIR ?? 'content'),
     contentDirSet: e.QUIRE_CONTENT_DIR !== undefined,
     distDir: path.resolve(cwd, e.QUIRE_DIST_DIR ?? 'dist'),
-    publicUrl: e.QUIRE_PUBLIC_URL?.replace(/\/+$/, '') ?? null,
+    publicUrl: e.QUIRE_PUBLIC_URL ?? null,
     allowPrivateTargets: e.QUIRE_ALLOW_PRIVATE_TARGETS ?? false,
     webhookTimeoutMs: e.QUIRE_WEBHOOK_TIMEOUT_MS ?? 10_000,
     publishRetryWindowMs: e.QUIRE_PUBLISH_RETRY_WINDOW_MS ?? 15_000,
@@ -243,6 +244,6 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     gitHookSecret: e.QUIRE_GIT_HOOK_SECRET ?? null,
     followMaxBytes: e.QUIRE_FOLLOW_MAX_BYTES ?? DEFAULT_FOLLOW_MAX_BYTES,
     testSwapPauseFile: e.QUIRE_TEST_SWAP_PAUSE_FILE ? path.resolve(cwd, e.QUIRE_TEST_SWAP_PAUSE_FILE) : null,
-    s3: Object.freeze({ bucket: e.QUIRE_S3_BUCKET ?? null, prefix: e.QUIRE_S3_PREFIX ?? '', endpoint: e.QUIRE_S3_ENDPOINT?.replace(/\/+$/, '') ?? null, region: e.QUIRE_S3_REGION ?? 'auto' }),
+    s3: Object.freeze({ bucket: e.QUIRE_S3_BUCKET ?? null, prefix: e.QUIRE_S3_PREFIX ?? '', endpoint: e.QUIRE_S3_ENDPOINT ?? null, region: e.QUIRE_S3_REGION ?? 'auto' }),
   });
 }

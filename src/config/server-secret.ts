@@ -2,14 +2,14 @@
 // (mode 0600) on first use and reused after, so keys stay stable across restarts.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import type { QuireConfig } from './config.ts';
 import { ensureStateDir } from './state-dir.ts';
+import { secretFileOf } from './state-layout.ts';
 
 export function loadServerSecret(config: Pick<QuireConfig, 'secret' | 'stateDir'>): string {
   if (config.secret) return config.secret;
   ensureStateDir(config.stateDir);
-  const file = path.join(config.stateDir, 'secret');
+  const file = secretFileOf(config.stateDir);
   try {
     fs.writeFileSync(file, randomBytes(32).toString('hex') + '\n', { flag: 'wx', mode: 0o600 });
   } catch (err) {

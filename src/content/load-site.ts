@@ -8,6 +8,7 @@ import { CONTENT_LIMITS } from './limits.ts';
 import { DEFAULT_ARTICLE_PATH, DEFAULT_TIMEZONE, LANG_TAG, SITE_ID, type Author, type Site } from './model.ts';
 import { decodeUtf8 } from './parse-article.ts';
 import { parseYamlMapping } from './yaml-fields.ts';
+import { isMissingFile } from '../problems/problem.ts';
 
 const SITE_FIELDS = ['name', 'lang', 'url', 'articlePath', 'timezone', 'previewUrl'] as const;
 const AUTHOR_FIELDS = ['name', 'bio', 'url'] as const;
@@ -40,7 +41,7 @@ export async function loadSite(dir: string, issues: ContentIssue[]): Promise<Sit
   try {
     stat = await fs.lstat(file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read ${file}`, { cause: err });
+    if (!isMissingFile(err)) throw new Error(`cannot read ${file}`, { cause: err });
   }
   if (stat?.isSymbolicLink()) {
     issues.push(symlinkIssue(file));

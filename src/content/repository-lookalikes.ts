@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { issue, START, type ContentIssue } from './issues.ts';
 import { CONTENT_LIMITS } from './limits.ts';
+import { isMissingFile } from '../problems/problem.ts';
 
 /** Entries the scan looks at before it gives up (and fails): the whole tree, not only the sites' folders. */
 export const MAX_SCANNED_ENTRIES = CONTENT_LIMITS.files * 2;
@@ -32,7 +33,7 @@ export function findRepositoryLookalikes(contentDir: string): ContentIssue[] {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       // The root's absence is the loader's problem to report (CONTENT_NO_SITES).
-      if (folder === contentDir && code === 'ENOENT') return issues;
+      if (folder === contentDir && isMissingFile(err)) return issues;
       issues.push(issue(folder, START, 'CONTENT_UNREADABLE', `cannot list the folder (${code ?? 'error'}), so it cannot be checked for repository files`));
       continue;
     }

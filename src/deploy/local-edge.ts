@@ -4,10 +4,10 @@
 // brings workerd, about 150 MB, which a content repository that serves from Node never needs):
 // it is loaded from the repository that runs `quire edge`, and its absence is a problem that
 // says how to install it.
-import path from 'node:path';
 import type { Miniflare as MiniflareClass } from 'miniflare';
 import { readManifest } from '../export/export-files.ts';
-import { KEYS_FILE, readKeyGenerations } from '../keys/key-generations.ts';
+import { keysFileOf } from '../config/state-layout.ts';
+import { readKeyGenerations } from '../keys/key-generations.ts';
 import { ProblemError } from '../problems/problem.ts';
 import { deploy, edgeKeyGenerations, type DeploySummary } from './deploy.ts';
 import { planExport } from './export-plan.ts';
@@ -74,7 +74,7 @@ export async function startLocalEdge(options: LocalEdgeOptions): Promise<LocalEd
       async deploy() {
         const manifest = readManifest(options.distDir);
         if (!manifest) throw new Error(`no build in ${options.distDir}: run \`quire build\` first`);
-        const generations = readKeyGenerations(path.join(options.stateDir, KEYS_FILE));
+        const generations = readKeyGenerations(keysFileOf(options.stateDir));
         return deploy({ store, plan: planExport(options.distDir, manifest), keyGenerations: edgeKeyGenerations(manifest, generations) });
       },
       close: () => mf.dispose(),

@@ -7,6 +7,7 @@ import type { Hono } from 'hono';
 import { ApiError } from '../api/api-error.ts';
 import { createApiApp, errorResponse } from '../api/app.ts';
 import { requestKey } from '../api/request-key.ts';
+import { decidePublicUrl } from '../config/public-url.ts';
 import type { SnapshotReader, Snapshot } from '../snapshot/snapshot-reader.ts';
 import { parseAssetPath } from '../export/layout.ts';
 import { parseKey } from '../keys/key-shape.ts';
@@ -100,7 +101,7 @@ export function createEdgeHandler(settings: EdgeSettings): { fetch(request: Requ
         log(`reading the export: ${err instanceof Error ? err.message : String(err)}`);
         return errorResponse(new ApiError('CONTENT_UNAVAILABLE', 'the content could not be read; try again', { 'retry-after': '5' }));
       }
-      const publicUrl = settings.publicUrl ?? latest?.manifest.publicUrl ?? url.origin;
+      const publicUrl = decidePublicUrl(settings.publicUrl, latest?.manifest.publicUrl ?? null, url.origin);
       return sentAsIs(await appFor(publicUrl).fetch(request, { [STORE]: store } satisfies RequestEnv));
     },
   };

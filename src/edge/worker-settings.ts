@@ -1,5 +1,6 @@
 // The Worker's settings, read from its bindings (wrangler.toml [vars], secrets, the R2 binding)
 // once per isolate and checked: what is wrong is listed, all at once, in the Worker's log.
+import { checkBaseUrl } from '../config/public-url.ts';
 import type { EdgeSettings } from './edge-handler.ts';
 import type { ExportBucket, ObjectCache } from './export-reader.ts';
 
@@ -21,11 +22,12 @@ export function edgeSettings(env: WorkerEnv): EdgeSettings | string[] {
   if (!env.QUIRE_SECRET || env.QUIRE_SECRET.length < 32) problems.push('QUIRE_SECRET: must be the server secret the keys were made with, at least 32 characters (wrangler secret put QUIRE_SECRET)');
   const ttl = env.QUIRE_POINTER_TTL_SECONDS ?? String(DEFAULT_POINTER_TTL_SECONDS);
   if (!/^\d{1,5}$/.test(ttl)) problems.push('QUIRE_POINTER_TTL_SECONDS: must be a whole number of seconds');
-  const publicUrl = env.QUIRE_PUBLIC_URL?.replace(/\/+$/, '') || null;
-  if (publicUrl !== null && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(publicUrl)) problems.push('QUIRE_PUBLIC_URL: must be an absolute http(s) URL without query or fragment');
+  // Checked as the Node process checks it; empty counts as unset there too.
+  const publicUrl = env.QUIRE_PUBLIC_URL ? checkBaseUrl(env.QUIRE_PUBLIC_URL) : null;
+  if (publicUrl?.ok === false) problems.push(`QUIRE_PUBLIC_URL: ${publicUrl.problem}`);
   const prefix = (env.QUIRE_S3_PREFIX ?? '').replace(/^\/+|\/+$/g, '');
   if (problems.length) return problems;
   const cache = (globalThis as { caches?: { default?: ObjectCache } }).caches?.default ?? null;
-  return { bucket: env.QUIRE_EXPORT, secret: env.QUIRE_SECRET!, prefix, publicUrl, pointerTtlMs: Number(ttl) * 1000, objectCache: cache, log: (line) => console.error(line) };
+  return { bucket: env.QUIRE_EXPORT, secret: env.QUIRE_SECRET!, prefix, publicUrl: publicUrl?.ok ? publicUrl.url : null, pointerTtlMs: Number(ttl) * 1000, objectCache: cache, log: (line) => console.error(line) };
 }
 

@@ -1,4 +1,5 @@
-// Where builds keep their preview trees (preview-tree.ts): `<state dir>/preview/<buildId>/`, one
+// Where builds keep their preview trees (preview-tree.ts): `<state dir>/preview/<buildId>/` (the
+// root: previewRootOf, src/config/state-layout.ts), one
 // per build. In the state dir, not in or beside dist/: dist/ is the public export, and the state
 // dir is private (mode 0700, files 0600; its render cache already holds drafts' output) and is
 // never published. Trees link only to each other, never to dist/, so the state dir may be on
@@ -21,9 +22,6 @@ export const PREVIEW_FILE_MODE = 0o600;
 /** A build id as the build makes it (content-hash.ts: base64url), the only folder name a tree has. */
 const BUILD_ID = /^[A-Za-z0-9_-]+$/;
 const WORK_NAME = /^\.(tmp|old)-(\d+)-[0-9a-f]+$/;
-
-/** The folder of every build's preview tree, in the state dir. */
-export const previewRootOf = (stateDir: string): string => path.join(stateDir, 'preview');
 
 /** The preview tree of build `buildId`; throws on an id a build could not have made (it becomes a path). */
 export function previewTreeOf(root: string, buildId: string): string {

@@ -56,10 +56,6 @@ export interface CheckoutOptions {
   maxBytes: number;
 }
 
-export function followCheckoutDir(stateDir: string): string {
-  return path.join(stateDir, 'follow', 'checkout');
-}
-
 export function createCheckout(dir: string, source: FollowSource, opts: CheckoutOptions): Checkout {
   const repository: GitTarget = { kind: 'repository', gitDir: path.join(dir, '.git'), workTree: dir };
   const git = (args: string[], extra: { signal?: AbortSignal } = {}) => runGit(repository, args, { ...opts, ...extra });

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { QuireConfig } from '../config/config.ts';
 import { isMissingFile } from '../problems/problem.ts';
-import { followCheckoutDir } from './checkout.ts';
+import { followCheckoutDir } from '../config/state-layout.ts';
 
 export interface ContentLocation {
   /** The content tree. */

@@ -12,7 +12,6 @@ import { isMissingFile, ProblemError } from '../problems/problem.ts';
 import type { KeyGenerationRecords } from '../store/state-store.ts';
 import { PREVIEW_SUFFIX, type KeyGenerations } from './api-keys.ts';
 
-export const KEYS_FILE = 'keys.json';
 /** A site id, or a site id and PREVIEW_SUFFIX: what keys.json keeps generations under. */
 const KEY_NAME = new RegExp(`^${SITE_ID.source.slice(1, -1)}(?:\\${PREVIEW_SUFFIX})?$`);
 const MAX_KEYS_FILE_BYTES = 1024 * 1024;
@@ -54,7 +53,7 @@ export function readKeyGenerations(file: string): Record<string, number> | null 
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
     if (err instanceof KeyStateError) throw err;
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (isMissingFile(err)) return null;
     throw broken((err as Error).message, err);
   }
   let data: unknown;

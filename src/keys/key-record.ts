@@ -2,12 +2,12 @@
 // record of rotations; when it is lost or reset while QUIRE_SECRET stays, every site would be
 // back at generation 1 and keys rotated away valid again. A dist/ built after a rotation remembers
 // it, so such a keys.json is refused, naming both files, instead of trusted.
-import path from 'node:path';
 import { MANIFEST_FILE } from '../export/layout.ts';
 import { fileIn } from '../export/export-files.ts';
 import type { Manifest } from '../export/manifest.ts';
 import { PREVIEW_SUFFIX } from './api-keys.ts';
-import { KEYS_FILE, KeyStateError, readKeyGenerations, type KeyGenerationFile } from './key-generations.ts';
+import { keysFileOf } from '../config/state-layout.ts';
+import { KeyStateError, readKeyGenerations, type KeyGenerationFile } from './key-generations.ts';
 
 /**
  * What a build records: keys.json's generations, never lower than what the previous build
@@ -17,7 +17,7 @@ import { KEYS_FILE, KeyStateError, readKeyGenerations, type KeyGenerationFile } 
 export function keyGenerationsToRecord(stateDir: string, previous: Record<string, number> | undefined): Record<string, number> {
   let current: Record<string, number> = {};
   try {
-    current = readKeyGenerations(path.join(stateDir, KEYS_FILE)) ?? {};
+    current = readKeyGenerations(keysFileOf(stateDir)) ?? {};
   } catch (err) {
     if (!(err instanceof KeyStateError)) throw err;
   }

@@ -9,7 +9,9 @@
 import { createHmac } from 'node:crypto';
 
 export const PREVIEW_TOKEN_LABEL = 'quire-preview-token';
-export const DEFAULT_PREVIEW_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long a preview link works when not told (`quire preview --ttl`; the web app's links). */
+export const DEFAULT_PREVIEW_TTL = '24h';
+export const DEFAULT_PREVIEW_TTL_MS = parseDuration(DEFAULT_PREVIEW_TTL)!;
 /** A link handed out for longer than this is more of a leak than a preview. */
 export const MAX_PREVIEW_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 

@@ -6,11 +6,11 @@
 // generation written by hand) raises the store to it: a higher generation brings no key back.
 // Only this project's keys are compared: another project may share a PostgreSQL state, and its
 // keys are its own (a key the store has and keys.json lacks is still never served lower).
-import path from 'node:path';
 import { ProblemError } from '../problems/problem.ts';
 import type { KeyGenerationRecords } from '../store/state-store.ts';
 import { previewKeyName } from './api-keys.ts';
-import { atLeast, KEYS_FILE, keyOfSite, openKeyGenerations, readKeyGenerations, writeKeyGenerations, type KeyGenerationFile } from './key-generations.ts';
+import { keysFileOf } from '../config/state-layout.ts';
+import { atLeast, keyOfSite, openKeyGenerations, readKeyGenerations, writeKeyGenerations, type KeyGenerationFile } from './key-generations.ts';
 
 export class KeyStateBehindError extends ProblemError<'KEY_STATE_BEHIND_STORE'> {
   constructor(message: string) {
@@ -34,7 +34,7 @@ export function keyNamesOf(siteIds: Iterable<string>): string[] {
  * unchecked (the caller says so) and refuses rotations.
  */
 export async function openCheckedKeyGenerations(stateDir: string, store: StoreRecords, siteIds: Iterable<string>): Promise<KeyGenerationFile> {
-  const file = path.join(stateDir, KEYS_FILE);
+  const file = keysFileOf(stateDir);
   const read = readKeyGenerations(file);
   if ('unreadable' in store) return openKeyGenerations(file, read ?? {}, store);
   const recorded = await store.records.all();
@@ -57,7 +57,7 @@ export interface RestoredKey {
  * to keys.json's. A keys.json that cannot be read is left for the operator (KeyStateError).
  */
 export async function restoreKeysFile(stateDir: string, records: KeyGenerationRecords, siteIds: Iterable<string>): Promise<{ file: string; restored: RestoredKey[] }> {
-  const file = path.join(stateDir, KEYS_FILE);
+  const file = keysFileOf(stateDir);
   const read = readKeyGenerations(file) ?? {};
   const recorded = await records.all();
   await records.raise(read);

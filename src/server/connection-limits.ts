@@ -8,6 +8,7 @@ import type { Server, Socket } from 'node:net';
 import type { TrustProxy } from '../config/trust-proxy.ts';
 import { clientKey } from './client-address.ts';
 import { isTrustedProxy } from './trusted-proxy.ts';
+import { isMissingFile } from '../problems/problem.ts';
 
 export interface ConnectionLimits {
   /** Open connections at most; more are closed as they arrive. */
@@ -56,7 +57,7 @@ export function openFileLimit(): number | null {
   try {
     text = fs.readFileSync('/proc/self/limits', 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (isMissingFile(err)) return null;
     throw err;
   }
   const m = /^Max open files\s+(\d+|unlimited)\s/m.exec(text);

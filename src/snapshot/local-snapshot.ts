@@ -9,7 +9,9 @@ import { MANIFEST_FILE } from '../export/layout.ts';
 import { fileIn, readManifest } from '../export/export-files.ts';
 import type { Manifest } from '../export/manifest.ts';
 import { previewImageFile, type PreviewManifest } from '../export/preview-tree.ts';
-import { loadPreviewManifest, previewRootOf, previewTreeOf } from '../export/preview-trees.ts';
+import { loadPreviewManifest, previewTreeOf } from '../export/preview-trees.ts';
+import { previewRootOf } from '../config/state-layout.ts';
+import { isMissingFile } from '../problems/problem.ts';
 
 export interface LocalSnapshotReader extends SnapshotReader {
   /** The current snapshot, reloaded first if dist/ was rebuilt since (for callers without watch). */
@@ -38,7 +40,7 @@ export function loadLocalSnapshot(distDir: string): Snapshot | null {
       return snapshot;
     } catch (err) {
       // A build swapped in while we read: its files need not match the manifest we read first.
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || readManifest(distDir)?.buildId !== manifest.buildId) continue;
+      if (isMissingFile(err) || readManifest(distDir)?.buildId !== manifest.buildId) continue;
       throw err;
     }
   }

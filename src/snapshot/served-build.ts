@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureStateDir } from '../config/state-dir.ts';
+import { servedBuildFileOf } from '../config/state-layout.ts';
 import { isProcessRunning, processStartTime } from '../host/processes.ts';
 import { isMissingFile } from '../problems/problem.ts';
 import { readManifest } from '../export/export-files.ts';
@@ -24,14 +25,13 @@ export interface ServedBuild {
   publicUrl: string | null;
 }
 
-const RECORD_FILE = 'served-build.json';
 /** A record is well under this; a bigger file is not one (it is never read whole). */
 const MAX_RECORD_BYTES = 4096;
 
 /** Written after each swap, by rename: a reader sees the previous record or this one, never part. */
 export function recordServedBuild(stateDir: string, served: Omit<ServedBuild, 'startedAt'>): void {
   ensureStateDir(stateDir);
-  const file = path.join(stateDir, RECORD_FILE);
+  const file = servedBuildFileOf(stateDir);
   const part = `${file}.${served.pid}.part`;
   fs.writeFileSync(part, JSON.stringify({ ...served, startedAt: processStartTime(served.pid), distDir: path.resolve(served.distDir) }), { mode: 0o600 });
   fs.renameSync(part, file);
@@ -40,14 +40,14 @@ export function recordServedBuild(stateDir: string, served: Omit<ServedBuild, 's
 /** Removes the record when it is this process's (a server that stops serves nothing). */
 export function forgetServedBuild(stateDir: string, pid: number): void {
   const served = readServedBuild(stateDir);
-  if (served !== null && served !== 'unreadable' && served.pid === pid) fs.rmSync(path.join(stateDir, RECORD_FILE), { force: true });
+  if (served !== null && served !== 'unreadable' && served.pid === pid) fs.rmSync(servedBuildFileOf(stateDir), { force: true });
 }
 
 /** The record, null when there is none, 'unreadable' when the file is there but is not one. */
 export function readServedBuild(stateDir: string): ServedBuild | null | 'unreadable' {
   let text: string;
   try {
-    text = readCapped(path.join(stateDir, RECORD_FILE));
+    text = readCapped(servedBuildFileOf(stateDir));
   } catch (err) {
     return isMissingFile(err) ? null : 'unreadable';
   }

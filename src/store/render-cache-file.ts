@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
+import { isMissingFile } from '../problems/problem.ts';
 
 export interface RenderCacheFile {
   /** The entry stored under `key`, if any. */
@@ -64,7 +65,7 @@ function onlyForItsUser(file: string): void {
     try {
       fs.chmodSync(file + suffix, 0o600);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if (!isMissingFile(err)) throw err;
     }
   }
 }

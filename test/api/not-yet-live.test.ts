@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExport } from '../../src/compile/build.ts';
 import { readManifest } from '../../src/export/export-files.ts';
-import { previewRootOf, readPreviewManifest } from '../../src/export/preview-trees.ts';
+import { previewRootOf } from '../../src/config/state-layout.ts';
+import { readPreviewManifest } from '../../src/export/preview-trees.ts';
 import { startTestApi, type TestApi } from '../helpers/api-server.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 

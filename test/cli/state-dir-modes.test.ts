@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { followCheckoutDir } from '../../src/follow/checkout.ts';
+import { followCheckoutDir } from '../../src/config/state-layout.ts';
 import { runProgram, startProgram } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 

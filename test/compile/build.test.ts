@@ -7,7 +7,8 @@ import { buildExport, createBuildCaches } from '../../src/compile/build.ts';
 import { webhookArticleJsonOf } from '../../src/articles/shapes.ts';
 import { hashBytes } from '../../src/export/content-hash.ts';
 import { readArticleBody, readManifest } from '../../src/export/export-files.ts';
-import { previewRootOf, readPreviewManifest } from '../../src/export/preview-trees.ts';
+import { previewRootOf } from '../../src/config/state-layout.ts';
+import { readPreviewManifest } from '../../src/export/preview-trees.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
 let p: TempProject;

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildExport } from '../../src/compile/build.ts';
 import { openLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
-import { previewRootOf, sweepPreviewTrees } from '../../src/export/preview-trees.ts';
+import { previewRootOf } from '../../src/config/state-layout.ts';
+import { sweepPreviewTrees } from '../../src/export/preview-trees.ts';
 import { timedReader } from '../../src/snapshot/timed-view.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 

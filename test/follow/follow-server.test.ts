@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { followCheckoutDir } from '../../src/follow/checkout.ts';
+import { followCheckoutDir } from '../../src/config/state-layout.ts';
 import { verifyWebhook } from '../../src/receiver/verify-webhook.ts';
 import { ADMIN_TOKEN, signIn } from '../helpers/admin-server.ts';
 import { RECEIVER_SECRET, useReceiverProject } from '../helpers/receiver-project.ts';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { STATE_DB_FILE } from '../../src/store/sqlite/database.ts';
+import { STATE_DB_FILE } from '../../src/config/state-layout.ts';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
 import { openSqliteStateStore, type SqliteStateStore } from '../../src/store/sqlite/sqlite-state-store.ts';
 import type { RecordedChange } from '../../src/store/state-store.ts';

@@ -1,11 +1,11 @@
 // `quire deploy [--dry-run]` (npm run deploy): the current build to S3-compatible storage, for
 // the edge Worker (src/edge/). The bucket comes from QUIRE_S3_*, checked before anything is read.
-import path from 'node:path';
 import { ConfigError } from '../../config/config.ts';
 import { readManifest } from '../../export/export-files.ts';
 import { deploy, edgeKeyGenerations, type DeploySummary } from '../../deploy/deploy.ts';
 import { planExport } from '../../deploy/export-plan.ts';
-import { KEYS_FILE, readKeyGenerations } from '../../keys/key-generations.ts';
+import { keysFileOf } from '../../config/state-layout.ts';
+import { readKeyGenerations } from '../../keys/key-generations.ts';
 import type { CliContext } from '../context.ts';
 import { errorText, ProblemError, withCode } from '../../problems/problem.ts';
 
@@ -23,7 +23,7 @@ export async function runDeploy({ config, out, err }: CliContext, opts: { dryRun
     return 1;
   }
   // keys.json unreadable is an error here: deploying without it could bring rotated keys back.
-  const keyGenerations = edgeKeyGenerations(manifest, readKeyGenerations(path.join(config.stateDir, KEYS_FILE)));
+  const keyGenerations = edgeKeyGenerations(manifest, readKeyGenerations(keysFileOf(config.stateDir)));
   const plan = planExport(config.distDir, manifest);
   const { openS3Store } = await import('../../deploy/s3-object-store.ts');
   const store = openS3Store({ bucket, prefix, endpoint, region });

@@ -4,7 +4,8 @@
 import path from 'node:path';
 import type { Hono } from 'hono';
 import type { BuildCaches, BuildResult, BuildSettings } from '../../compile/build.ts';
-import { createCheckout, followCheckoutDir, type Checkout } from '../../follow/checkout.ts';
+import { followCheckoutDir } from '../../config/state-layout.ts';
+import { createCheckout, type Checkout } from '../../follow/checkout.ts';
 import { createFollower, type Follower, type PublishOutcome } from '../../follow/follower.ts';
 import { displayUrl, FollowSourceError, parseFollowSource, redactUrl, type FollowSource } from '../../follow/follow-source.ts';
 import { createHookApp } from '../../follow/hook-routes.ts';
@@ -15,9 +16,9 @@ import type { CliContext } from '../context.ts';
 import { printPlan, printReport } from './publish.ts';
 
 export interface FollowArgs {
-  url: string | undefined;
+  url: string;
   branch: string | undefined;
-  intervalSeconds: number | undefined;
+  intervalSeconds: number;
 }
 
 export interface FollowPlan {
@@ -26,13 +27,8 @@ export interface FollowPlan {
   checkout: Checkout;
 }
 
-export const DEFAULT_FOLLOW_INTERVAL_SECONDS = 60;
-
-/** The checked options, null when not following, or an error message (a usage error: exit 2). */
-export function planFollow({ config }: CliContext, args: FollowArgs): FollowPlan | null | string {
-  if (args.url === undefined) {
-    return args.branch !== undefined || args.intervalSeconds !== undefined ? '--branch and --interval go with --follow <git-url-or-path>' : null;
-  }
+/** The checked options, or an error message (a usage error: exit 2). */
+export function planFollow({ config }: CliContext, args: FollowArgs): FollowPlan | string {
   let source: FollowSource;
   try {
     source = parseFollowSource(args.url, args.branch ?? null, process.cwd());
@@ -41,7 +37,7 @@ export function planFollow({ config }: CliContext, args: FollowArgs): FollowPlan
     throw e;
   }
   if (source.credentials) hideFromProcessTitle(args.url);
-  const intervalSeconds = args.intervalSeconds ?? DEFAULT_FOLLOW_INTERVAL_SECONDS;
+  const { intervalSeconds } = args;
   if (intervalSeconds === 0 && config.gitHookSecret === null) return '--interval 0 fetches only on push notifications: set QUIRE_GIT_HOOK_SECRET for POST /hooks/git';
   return { source, intervalSeconds, checkout: createCheckout(followCheckoutDir(config.stateDir), source, { maxBytes: config.followMaxBytes }) };
 }

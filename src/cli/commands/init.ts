@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SITE_ID } from '../../content/model.ts';
-import { withCode } from '../../problems/problem.ts';
+import { isMissingFile, withCode } from '../../problems/problem.ts';
 import { refuseCommandLine, type CliContext } from '../context.ts';
 import { GITIGNORE_LINES, gitignoreText, siteFiles, templateFiles, type TemplateFile } from '../init-template.ts';
 import { vendorQuireTarball } from '../vendor-tarball.ts';
@@ -114,7 +114,7 @@ function readGitignore(file: string): string | null | Error {
   try {
     st = fs.lstatSync(file);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (isMissingFile(e)) return null;
     throw e;
   }
   if (!st.isFile()) return new Error(`${file} is not a regular file`);

@@ -1,6 +1,6 @@
 // `quire preview <site> <slug>`: a signed, expiring link to one article on the site's preview route.
 import { loadContent } from '../../content/load-content.ts';
-import { createPreviewToken, DEFAULT_PREVIEW_TTL_MS, MAX_PREVIEW_TTL_MS, parseDuration, previewLink } from '../../keys/preview-token.ts';
+import { createPreviewToken, MAX_PREVIEW_TTL_MS, parseDuration, previewLink } from '../../keys/preview-token.ts';
 import { isKnownSite, refuseCommandLine, type CliContext } from '../context.ts';
 import type { ArticleMeta } from '../../content/model.ts';
 import { withCode } from '../../problems/problem.ts';
@@ -15,13 +15,13 @@ function stateOf(meta: Pick<ArticleMeta, 'status' | 'publishedAt' | 'expiresAt'>
 
 export async function runPreview(
   ctx: CliContext,
-  opts: { site: string | null; slug: string | null; ttl: string | null; json: boolean; now: number },
+  opts: { site: string | null; slug: string | null; ttl: string; json: boolean; now: number },
 ): Promise<number> {
   const { app, out, err } = ctx;
   if (!opts.site || !opts.slug) {
     return refuseCommandLine(err, 'usage: quire preview <site> <slug> [--ttl <duration>] [--json]');
   }
-  const ttlMs = opts.ttl === null ? DEFAULT_PREVIEW_TTL_MS : parseDuration(opts.ttl);
+  const ttlMs = parseDuration(opts.ttl);
   if (ttlMs === null || ttlMs <= 0 || ttlMs > MAX_PREVIEW_TTL_MS) {
     return refuseCommandLine(err, `quire preview: --ttl "${opts.ttl}" is not a duration from 1s to 30d (e.g. 90m, 24h, 7d)`);
   }

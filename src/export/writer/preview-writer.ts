@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { previewManifestJson, previewTreeFiles, PREVIEW_MANIFEST_FILE, type PreviewManifest } from '../preview-tree.ts';
 import { PREVIEW_DIR_MODE, PREVIEW_FILE_MODE, previewTreeOf, workTreePath } from '../preview-trees.ts';
+import { isMissingFile } from '../../problems/problem.ts';
 
 export class PreviewWriter {
   /** When the build began writing: trees finished since are another build's (sweepPreviewTrees). */
@@ -89,9 +90,8 @@ function linkFrom(source: string, target: string): boolean {
   try {
     fs.linkSync(source, target);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return false;
-    if (code === 'EEXIST') throw err;
+    if (isMissingFile(err)) return false;
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw err;
     fs.copyFileSync(source, target, fs.constants.COPYFILE_EXCL);
     fs.chmodSync(target, PREVIEW_FILE_MODE);
   }

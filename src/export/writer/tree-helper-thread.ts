@@ -1,10 +1,12 @@
 // The tree helper's thread (tree-helper.ts starts it): file-system chores of a build that need no
-// JavaScript state, so that they overlap the build's own work. Only node:fs and node:path.
+// JavaScript state, so that they overlap the build's own work. Only node:fs and node:path (with the
+// export's file names and isMissingFile).
 import fs from 'node:fs';
 import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { MANIFEST_FILE } from '../layout.ts';
 import type { TreeHelperJob, TreeHelperReply } from './tree-helper.ts';
+import { isMissingFile } from '../../problems/problem.ts';
 
 /**
  * Every file of `from` (but its manifest) linked at the same place under `to`; a file already
@@ -29,7 +31,7 @@ function linkTree(from: string, to: string): string[] {
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EEXIST') continue;
-        if (code === 'ENOENT') continue; // gone from the old tree meanwhile
+        if (isMissingFile(err)) continue; // gone from the old tree meanwhile
         fs.copyFileSync(source, target, fs.constants.COPYFILE_EXCL);
       }
       linked.push(name);

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { isProcessRunning } from '../../host/processes.ts';
 import { MANIFEST_FILE } from '../layout.ts';
 import { fileIn } from '../export-files.ts';
+import { isMissingFile } from '../../problems/problem.ts';
 
 const GITIGNORE = '# Build byproducts of Quire (the tree being written, the spare): never committed.\n*\n';
 const TREE_NAME = /^(tmp|old)-(\d+)-[0-9a-f]+$/;
@@ -46,7 +47,7 @@ function listTrees(distDir: string): TreeEntry[] {
     try {
       names = fs.readdirSync(dir);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      if (isMissingFile(err)) return;
       throw err;
     }
     for (const name of names) {
@@ -93,7 +94,9 @@ export function recoverInterruptedSwap(distDir: string): string | null {
     fs.renameSync(pick.file, distDir);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOENT') return null; // another process restored it first
+    // Another process restored it first: dist/ is there now, or the tree is gone from its place.
+    // Only ENOENT: ENOTDIR here means a file stands where dist/ goes, a fault to report.
+    if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOENT') return null;
     throw err;
   }
   if (pick.kind === 'spare') fs.rmSync(path.join(distDir, SPARE_CHANGES_FILE), { force: true });

@@ -5,10 +5,10 @@
 // stay valid), the API key generations — so no history is lost. Leases are not copied (no sender of the old
 // state may run meanwhile: a held publish lock refuses the copy); locks are the new database's.
 import fs from 'node:fs';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { isAlive } from '../owners.ts';
-import { openStateDb, STATE_DB_FILE } from '../sqlite/database.ts';
+import { stateDbFileOf } from '../../config/state-layout.ts';
+import { openStateDb } from '../sqlite/database.ts';
 import { StateStoreError } from '../state-store-error.ts';
 import { createPool, describeUrl, explainConnectionError, inTransaction, poolDb, type Db } from './connection.ts';
 import { createKeyGenerationRecords } from './key-generations.ts';
@@ -27,7 +27,7 @@ export interface CopySummary {
 const CHUNK = 500;
 
 export async function copySqliteStateToPostgres(stateDir: string, url: string): Promise<CopySummary> {
-  const file = path.join(stateDir, STATE_DB_FILE);
+  const file = stateDbFileOf(stateDir);
   if (!fs.existsSync(file)) throw new StateStoreError(`${file} does not exist: there is no SQLite state to copy`);
   openStateDb(stateDir).close(); // its schema brought up to date first: the copy reads the latest
   const sqlite = new Database(file, { readonly: true, fileMustExist: true });

@@ -3,19 +3,17 @@
 // file is never taken for a new store (that would silently drop every webhook registration).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ensureStateDir } from '../../config/state-dir.ts';
+import { stateDbFileOf } from '../../config/state-layout.ts';
 import { isMissingFile } from '../../problems/problem.ts';
 import { StateStoreError } from '../state-store-error.ts';
 import { MIGRATIONS } from './migrations.ts';
 
 export type StateDb = Database.Database;
 
-export const STATE_DB_FILE = 'quire.db';
-
 export function openStateDb(stateDir: string): StateDb {
-  const file = path.join(stateDir, STATE_DB_FILE);
+  const file = stateDbFileOf(stateDir);
   try {
     ensureStateDir(stateDir);
   } catch (e) {

@@ -1,8 +1,8 @@
 // The state store on SQLite (<state dir>/quire.db): the database and the operations over it.
-import path from 'node:path';
 import { createSecretBox } from '../secret-box.ts';
 import type { ChangeLog, HostSlots, KeyGenerationRecords, Locks, Outbox, PublishRecords, StateParts, StateStore, Webhooks } from '../state-interface.ts';
-import { openStateDb, STATE_DB_FILE, type StateDb } from './database.ts';
+import { stateDbFileOf } from '../../config/state-layout.ts';
+import { openStateDb, type StateDb } from './database.ts';
 import { createHostSlots } from './host-slots.ts';
 import { createKeyGenerationRecords } from './key-generations.ts';
 import { tryLock } from './locks.ts';
@@ -50,7 +50,7 @@ export function openSqliteStateStore(stateDir: string, serverSecret: string, cha
     ...partsThrough(queued),
     locks,
     hostSlots: promised<HostSlots>(createHostSlots(db), queued),
-    keyGenerations: { where: `the state store ${path.join(stateDir, STATE_DB_FILE)}`, ...promised<Omit<KeyGenerationRecords, 'where'>>(createKeyGenerationRecords(db), queued) },
+    keyGenerations: { where: `the state store ${stateDbFileOf(stateDir)}`, ...promised<Omit<KeyGenerationRecords, 'where'>>(createKeyGenerationRecords(db), queued) },
     // IMMEDIATE: the write lock is taken at the start, so a transaction that reads and then
     // writes never finds another process's write in between (SQLITE_BUSY without waiting).
     // Nested transactions of an operation inside become savepoints.

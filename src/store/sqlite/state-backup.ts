@@ -9,11 +9,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { ProblemError } from '../../problems/problem.ts';
-import { STATE_DB_FILE } from './database.ts';
+import { isMissingFile, ProblemError } from '../../problems/problem.ts';
+import { KEYS_FILE, SECRET_FILE, STATE_DB_FILE, stateDbFileOf } from '../../config/state-layout.ts';
 
 /** What a backup folder holds: the database, then the state files that are present. */
-export const BACKUP_FILES = [STATE_DB_FILE, 'keys.json', 'secret'] as const;
+export const BACKUP_FILES = [STATE_DB_FILE, KEYS_FILE, SECRET_FILE] as const;
 
 export class StateBackupError extends ProblemError<'STATE_BACKUP_REFUSED'> {
   constructor(message: string) {
@@ -29,7 +29,7 @@ export interface BackupSummary {
 }
 
 export function backupState(stateDir: string, target: string, opts: { force: boolean }): BackupSummary {
-  const source = path.join(stateDir, STATE_DB_FILE);
+  const source = stateDbFileOf(stateDir);
   if (!fs.existsSync(source)) throw new StateBackupError(`no state to back up: ${source} does not exist`);
   const replacing = checkTarget(target, opts.force);
   fs.mkdirSync(path.dirname(target), { recursive: true });
@@ -55,6 +55,8 @@ function checkTarget(target: string, force: boolean): boolean {
   try {
     stat = fs.lstatSync(target);
   } catch (e) {
+    // Only ENOENT: with ENOTDIR (a file on the target's path) no backup can be written there,
+    // and this refusal names the path where making the folder would fail on its own.
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw new StateBackupError(`cannot check ${target}: ${(e as Error).message}`);
   }
@@ -87,7 +89,7 @@ function copyIfPresent(source: string, dest: string): boolean {
   try {
     fs.copyFileSync(source, dest, fs.constants.COPYFILE_EXCL);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !fs.existsSync(source)) return false;
+    if (isMissingFile(e) && !fs.existsSync(source)) return false;
     throw new StateBackupError(`cannot copy ${source}: ${(e as Error).message}`);
   }
   fs.chmodSync(dest, 0o600);
