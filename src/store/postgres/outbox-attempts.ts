@@ -12,11 +12,11 @@ import { prepared, type Db } from './connection.ts';
  */
 const RECORD_ATTEMPTS = prepared('record_attempts', `
   WITH v AS (
-    SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::bigint[])
-      AS v(id, url, started_at, duration_ms, status, error, error_kind, reply_url, reply_id, error_text, state, next_at, at)
+    SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::bigint[], $14::text[])
+      AS v(id, url, started_at, duration_ms, status, error, error_kind, reply_url, reply_id, error_text, state, next_at, at, redirect_to)
   ), attempt_rows AS (
-    INSERT INTO attempts (delivery_id, url, started_at, duration_ms, status, error, error_kind, reply_url, reply_id)
-    SELECT id, url, started_at, duration_ms, status, error, error_kind, reply_url, reply_id FROM v
+    INSERT INTO attempts (delivery_id, url, started_at, duration_ms, status, error, error_kind, reply_url, reply_id, redirect_to)
+    SELECT id, url, started_at, duration_ms, status, error, error_kind, reply_url, reply_id, redirect_to FROM v
   ), settled AS (
     UPDATE deliveries d SET attempts = d.attempts + 1, last_status = v.status, last_error = v.error_text,
       reply_url = COALESCE(v.reply_url, d.reply_url), reply_id = COALESCE(v.reply_id, d.reply_id),
@@ -49,6 +49,7 @@ export function createAttempts(db: Db): Attempts {
         col((r) => r.id), col((r) => r.attempt.url), col((r) => r.attempt.startedAt), col((r) => Math.round(r.attempt.durationMs)), col((r) => r.attempt.status),
         col((r) => r.attempt.error), col((r) => r.attempt.errorKind ?? null), col((r) => r.attempt.replyUrl), col((r) => r.attempt.replyId),
         col((r) => attemptErrorText(r.attempt)), col((r) => r.verdict.state), col((r) => (r.verdict.state === 'pending' ? r.verdict.nextAttemptAt : null)), col((r) => r.now),
+        col((r) => r.attempt.redirectTo ?? null),
       ]);
     },
 
