@@ -1,5 +1,7 @@
 // What a client call fails with: typed errors told apart by `kind`; an API error carries the API's
 // stable `code`, so callers branch on the code, never on a message. No Node built-ins here (see index.ts).
+// Plain Errors, not Quire's ProblemError: they are thrown in site owners' code, and `quire/client`
+// takes nothing of Quire but the contract's types (a dependency rule).
 import type { ApiErrorCode } from '../contract/error-codes.ts';
 
 /** The Content API answered with an error (`{"error": {status, code, message}}`), or with something that is not the API's answer. */

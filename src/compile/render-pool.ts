@@ -51,6 +51,10 @@ export interface RenderPool {
   readonly lost: number;
 }
 
+/**
+ * Renders asked of, or pending in, a pool that was closed: the build that owned it has failed or
+ * ended, and reports what stopped it. An internal signal, not a problem anyone is shown.
+ */
 export class RenderPoolClosedError extends Error {
   constructor() {
     super('the render pool was closed');

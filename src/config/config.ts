@@ -80,6 +80,7 @@ export class ConfigError extends ProblemError<'CONFIG_INVALID'> {
 
 // Hand-written checks rather than a schema library: this runs before every command, and
 // loading zod alone cost ~100 ms of each command's start.
+/** One setting's check failed: not a problem of its own, it becomes a line of the ConfigError. */
 class Invalid extends Error {}
 
 const wholeNumber = (min: number, max: number, what = 'a whole number') => (v: string) => {

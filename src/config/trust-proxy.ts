@@ -1,6 +1,7 @@
 // QUIRE_TRUST_PROXY: which socket peers are reverse proxies whose X-Forwarded-* headers are
 // believed. Off by default: then those headers are written by whoever sends the request.
 import ipaddr from 'ipaddr.js';
+import { ProblemError } from '../problems/problem.ts';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
@@ -14,9 +15,9 @@ export type TrustProxy =
 
 export const NO_TRUSTED_PROXY: TrustProxy = Object.freeze({ kind: 'none' });
 
-export class TrustProxyValueError extends Error {
+export class TrustProxyValueError extends ProblemError<'CONFIG_INVALID'> {
   constructor(message: string) {
-    super(message);
+    super('CONFIG_INVALID', message);
     this.name = 'TrustProxyValueError';
   }
 }

@@ -69,14 +69,3 @@ export function sortIssues(issues: ContentIssue[]): ContentIssue[] {
 
 export const hasErrors = (issues: readonly ContentIssue[]): boolean =>
   issues.some((i) => i.severity === 'error');
-
-/** Thrown when a build cannot go on; carries every problem found. */
-export class ContentError extends Error {
-  readonly issues: ContentIssue[];
-  constructor(issues: ContentIssue[]) {
-    const errors = issues.filter((i) => i.severity === 'error').length;
-    super(`Content has ${errors} error${errors === 1 ? '' : 's'}`);
-    this.name = 'ContentError';
-    this.issues = issues;
-  }
-}

@@ -3,9 +3,11 @@
 // for quick retries) and by the server's background worker.
 import type { SafeClient } from '../net/safe-client.ts';
 import { newLeaseOwner, type ClaimedDelivery, type StateStore, type WebhookRecord } from '../store/state-store.ts';
+import type { AttemptOutcome } from './attempt-outcome.ts';
+import { attemptRecordOf, NO_WEBHOOK_WORDS } from './attempt-record.ts';
 import { attemptDelivery, DEFAULT_TIMEOUT_MS, type AttemptResult } from './deliver.ts';
 import { hostOf, type HostCap } from './host-cap.ts';
-import { nextDelayMs } from './retry-policy.ts';
+import { nextDelayMs, retryDecisionOf } from './retry-policy.ts';
 
 export interface DeliveryDeps {
   store: StateStore;
@@ -301,12 +303,8 @@ async function deliverClaimed(
   const started = deps.now();
   const target = await targets.get(delivery.siteId);
   if (!target) {
-    const result: AttemptResult = {
-      attempt: { url: '', startedAt: started, durationMs: 0, status: null, error: 'no webhook registered for this site', errorKind: null, replyUrl: null, replyId: null },
-      outcome: { kind: 'fail', disable: false },
-      summary: 'no webhook registered for this site',
-      errorKind: 'no_webhook',
-    };
+    const outcome: AttemptOutcome = { kind: 'no_webhook', message: NO_WEBHOOK_WORDS };
+    const result: AttemptResult = { attempt: attemptRecordOf({ url: '', startedAt: started, durationMs: 0 }, outcome), outcome };
     await recorder.recordAttempt(id, result.attempt, { state: 'failed' }, started);
     deps.observeAttempt?.({ delivery, verdict: 'failed', result });
     return { verdict: 'failed', result };
@@ -326,18 +324,19 @@ async function deliverClaimed(
   }
   const now = deps.now();
   const attemptsMade = delivery.attempts + 1;
+  const decision = retryDecisionOf(result.outcome);
   let verdict: 'delivered' | 'failed' | 'pending';
-  if (result.outcome.kind === 'success') {
+  if (decision.kind === 'success') {
     verdict = 'delivered';
     await recorder.recordAttempt(id, result.attempt, { state: 'delivered' }, now);
-  } else if (result.outcome.kind === 'retry') {
-    const delay = nextDelayMs(attemptsMade, result.outcome.retryAfterMs, deps.random);
+  } else if (decision.kind === 'retry') {
+    const delay = nextDelayMs(attemptsMade, decision.retryAfterMs, deps.random);
     verdict = delay === null ? 'failed' : 'pending';
     await recorder.recordAttempt(id, result.attempt, delay === null ? { state: 'failed' } : { state: 'pending', nextAttemptAt: now + delay }, now);
   } else {
     verdict = 'failed';
     await recorder.recordAttempt(id, result.attempt, { state: 'failed' }, now);
-    if (result.outcome.disable) {
+    if (decision.disable) {
       await webhooks.disable(delivery.siteId, 'the receiver answered 410 Gone', now);
       deps.log?.(`webhook of ${delivery.siteId} disabled: the receiver answered 410 Gone; set it again to re-enable`);
     }

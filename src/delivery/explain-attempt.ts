@@ -1,9 +1,11 @@
 // Plain words for what happened to a delivery attempt, and what to do about it: shown by
-// `webhook test`, the web app's Test connection and the MCP test_webhook tool.
+// `webhook test`, the web app's Test connection and the MCP test_webhook tool. The words are the
+// catalogue's, made from the outcome's facts.
 import type { CodeIn } from '../problems/catalogue.ts';
-import type { Problem } from '../problems/problem.ts';
-import { attemptErrorText, type AttemptRecord } from '../store/state-store.ts';
-import { redirectTargetOf } from './deliver.ts';
+import { fixFor, problemOf, type Problem } from '../problems/problem.ts';
+import type { AttemptRecord } from '../store/state-store.ts';
+import type { AttemptOutcome } from './attempt-outcome.ts';
+import { outcomeOfRecord } from './attempt-record.ts';
 
 /** A URL that can never be reached as saved is reported with the same code as when saving it. */
 export type ExplanationCode = CodeIn<'delivery'> | 'URL_INVALID';
@@ -17,48 +19,62 @@ export interface Explanation extends Problem<ExplanationCode> {
  * `willRetry`: whether this delivery gets another attempt on its own. A Test connection is sent
  * once, so its explanation must not promise retries.
  */
-export function explainAttempt(a: AttemptRecord, { willRetry }: { willRetry: boolean }): Explanation {
-  const ms = `${a.durationMs} ms`;
-  const afterThis = willRetry ? '' : ' This attempt is not retried: send it again once the receiver is fixed.';
-  if (a.status !== null) {
-    const s = a.status;
-    if (s >= 200 && s < 300) {
-      const where = a.replyUrl ? ` It says the article is at ${a.replyUrl}${a.replyId ? ` (id ${a.replyId})` : ''}.` : '';
-      const note = a.error ? ` Note: ${a.error}.` : '';
-      return { ok: true, code: 'DELIVERED', message: `Success: the receiver accepted the delivery with HTTP ${s} in ${ms}.${where}${note}` };
-    }
-    if (s === 401 || s === 403) {
-      return { ok: false, code: 'REJECTED_SECRET', message: `The receiver rejected the secret or signature (HTTP ${s}). Make sure it uses the same secret as saved here, and computes the HMAC over the raw request body, not re-serialized JSON.` };
-    }
-    if (s >= 300 && s < 400) {
-      const target = redirectTargetOf(a.error);
-      return { ok: false, code: 'REDIRECT', message: `The receiver answered with a redirect (HTTP ${s}${target ? ` to ${target}` : ''}). Redirects are not followed and the secret is not forwarded: save the final URL as the webhook URL.` };
-    }
-    if (s === 404 || s === 405) return { ok: false, code: 'NOT_FOUND', message: `The receiver has no endpoint for POST at this URL (HTTP ${s}). Check the path.` };
-    if (s === 410) return { ok: false, code: 'GONE', message: 'The receiver answered 410 Gone, so the webhook was disabled. Save it again to re-enable it.' };
-    if (s === 429) return { ok: false, code: 'RATE_LIMITED', message: `The receiver is rate-limiting (HTTP 429).${willRetry ? ' This delivery is retried after the time it asks for.' : ' This attempt is not retried: send it again later.'}` };
-    if (s >= 500) return { ok: false, code: 'RECEIVER_ERROR', message: `The receiver failed with HTTP ${s}. Check its logs.${willRetry ? ' This delivery is retried with backoff.' : afterThis}` };
-    return { ok: false, code: 'REJECTED', message: `The receiver refused the delivery with HTTP ${s}. ${a.error ?? ''}`.trim() };
-  }
-  const detail = a.error ?? 'unknown error';
-  switch (a.errorKind) {
-    case 'non_public':
-      return { ok: false, code: 'TARGET_NOT_PUBLIC', message: `Refused before connecting: ${detail}. Webhook receivers must be reachable on a public address.` };
-    case 'dns':
-      return { ok: false, code: 'DNS_FAILED', message: `The host name could not be resolved (${detail}). Check the URL for typos and that its DNS record exists.` };
+export function explainOutcome(outcome: AttemptOutcome, { willRetry, durationMs }: { willRetry: boolean; durationMs: number }): Explanation {
+  const failed = (problem: Problem<ExplanationCode>): Explanation => ({ ok: false, ...problem });
+  switch (outcome.kind) {
+    case 'delivered':
+      return { ok: true, ...problemOf('DELIVERED', { status: outcome.status, durationMs, replyUrl: outcome.replyUrl, replyId: outcome.replyId, note: outcome.note }) };
+    case 'http_failure':
+      return failed(failingAnswer(outcome, willRetry));
+    case 'redirect':
+      return failed(problemOf('REDIRECT', { status: outcome.status, location: outcome.location }));
     case 'refused':
-      return { ok: false, code: 'CONNECTION_REFUSED', message: `The connection was refused (${detail}). Nothing is listening at that host and port; check that the receiver is running.` };
+      if (outcome.code === 'URL_HOST_NOT_PUBLIC') return failed(problemOf('TARGET_NOT_PUBLIC', { detail: outcome.message }));
+      return failed({ code: 'URL_INVALID', message: `${outcome.message}. ${fixFor('URL_INVALID')}` });
     case 'timeout':
-      return { ok: false, code: 'TIMEOUT', message: `No answer in time (${detail}). The receiver must reply within the time-out; do slow work after answering.` };
-    case 'tls':
-      return { ok: false, code: 'TLS_FAILED', message: `The TLS handshake failed (${detail}). The receiver needs a valid certificate for its host name from a public certificate authority.` };
-    case 'reset':
-      return { ok: false, code: 'CONNECTION_RESET', message: `The connection was closed before an answer (${detail}).` };
-    case 'not_https':
-    case 'credentials':
-    case 'url_invalid':
-      return { ok: false, code: 'URL_INVALID', message: `${detail}. Save a valid https URL.` };
-    default:
-      return { ok: false, code: 'NETWORK_ERROR', message: `The request failed: ${attemptErrorText(a) ?? 'unknown error'}.` };
+      return failed(problemOf('TIMEOUT', { detail: outcome.message }));
+    case 'network':
+      return failed(networkFailure(outcome));
+    case 'no_webhook':
+      return failed(problemOf('NETWORK_ERROR', { detail: outcome.message }));
   }
+}
+
+function failingAnswer(outcome: Extract<AttemptOutcome, { kind: 'http_failure' }>, willRetry: boolean): Problem<ExplanationCode> {
+  const { status } = outcome;
+  switch (outcome.code) {
+    case 'REJECTED_SECRET':
+      return problemOf('REJECTED_SECRET', { status });
+    case 'NOT_FOUND':
+      return problemOf('NOT_FOUND', { status });
+    case 'GONE':
+      return problemOf('GONE', {});
+    case 'RATE_LIMITED':
+      return problemOf('RATE_LIMITED', { willRetry });
+    case 'RECEIVER_ERROR':
+      return problemOf('RECEIVER_ERROR', { status, willRetry });
+    case 'REJECTED':
+      return problemOf('REJECTED', { status, recorded: outcome.message });
+  }
+}
+
+function networkFailure(outcome: Extract<AttemptOutcome, { kind: 'network' }>): Problem<ExplanationCode> {
+  const detail = outcome.message;
+  switch (outcome.failure) {
+    case 'dns':
+      return problemOf('DNS_FAILED', { detail });
+    case 'refused':
+      return problemOf('CONNECTION_REFUSED', { detail });
+    case 'tls':
+      return problemOf('TLS_FAILED', { detail });
+    case 'reset':
+      return problemOf('CONNECTION_RESET', { detail });
+    case 'network':
+      return problemOf('NETWORK_ERROR', { detail: `network: ${detail}` }); // as the log shows it
+  }
+}
+
+/** A recorded attempt explained (its outcome read back from the record). */
+export function explainAttempt(a: AttemptRecord, { willRetry }: { willRetry: boolean }): Explanation {
+  return explainOutcome(outcomeOfRecord(a), { willRetry, durationMs: a.durationMs });
 }

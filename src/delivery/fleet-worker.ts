@@ -72,7 +72,7 @@ export function startFleetWorker(deps: DeliveryDeps, opts: FleetWorkerOptions): 
           concurrency: opts.concurrency,
           stop: () => stopping,
           onAttempt: (_id, r) => {
-            if (r.outcome.kind === 'success') window.sent++;
+            if (r.outcome.kind === 'delivered') window.sent++;
             else window.failed++;
           },
         },

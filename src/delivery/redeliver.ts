@@ -5,7 +5,7 @@ import type { Problem } from '../problems/problem.ts';
 import { newLeaseOwner } from '../store/state-store.ts';
 import type { AttemptResult } from './deliver.ts';
 import { sendOne, type DeliveryDeps } from './delivery-runner.ts';
-import { explainAttempt, type Explanation } from './explain-attempt.ts';
+import { explainOutcome, type Explanation } from './explain-attempt.ts';
 
 export type RedeliverResult =
   | ({ sent: false } & Problem<Extract<CodeIn<'delivery-request'>, 'DELIVERY_NOT_FOUND' | 'STILL_PENDING' | 'SUPERSEDED' | 'NO_WEBHOOK' | 'BUSY'>>)
@@ -28,5 +28,6 @@ export async function redeliver(deps: DeliveryDeps, deliveryId: string, siteId: 
   const sent = await sendOne(deps, id, owner);
   if (!sent) return { sent: false, code: 'BUSY', message: `another delivery of "${original.slug}" is in flight; ${id} is queued and will be sent after it` };
   const willRetry = sent.verdict === 'pending';
-  return { sent: true, deliveryId: id, attempt: sent.result.attempt, explanation: explainAttempt(sent.result.attempt, { willRetry }), willRetry };
+  const { attempt, outcome } = sent.result;
+  return { sent: true, deliveryId: id, attempt, explanation: explainOutcome(outcome, { willRetry, durationMs: attempt.durationMs }), willRetry };
 }

@@ -1,7 +1,11 @@
 // When a failed delivery is tried again. Documented in docs/webhooks.md ("Delivery").
 //
-// Retried: network errors, timeouts, 408, 429 (a longer Retry-After honoured) and 5xx. Not retried: other
-// 4xx, and 3xx (redirects are never followed). 410 Gone also disables the webhook.
+// Retried: network errors, timeouts, a host that resolves to a non-public address (its DNS may
+// change), 408, 429 (a longer Retry-After honoured) and 5xx. Not retried: other 4xx, 3xx
+// (redirects are never followed), and a URL that can never be reached as registered (not a URL,
+// not https, credentials in it). 410 Gone also disables the webhook.
+import type { AttemptOutcome, RetryDecision } from './attempt-outcome.ts';
+
 // Delay after the nth failed attempt, ±20 % jitter so many failed deliveries do not return in
 // step; after the last one the delivery is marked failed (about 2 days after the first).
 
@@ -21,15 +25,30 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 export const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 const JITTER = 0.2;
 
-export type Outcome =
-  | { kind: 'success' }
-  | { kind: 'retry'; retryAfterMs: number | null }
-  | { kind: 'fail'; disable: boolean };
-
-export function classifyStatus(status: number, retryAfter: string | undefined, now: number): Outcome {
+/** What an answer with this status means for its delivery (classify-attempt.ts reads the rest of the answer). */
+export function classifyStatus(status: number, retryAfter: string | undefined, now: number): RetryDecision {
   if (status >= 200 && status < 300) return { kind: 'success' };
   if (status === 429 || status === 408 || status >= 500) return { kind: 'retry', retryAfterMs: parseRetryAfter(retryAfter, now) };
   return { kind: 'fail', disable: status === 410 };
+}
+
+/** What an attempt's outcome means for its delivery. */
+export function retryDecisionOf(outcome: AttemptOutcome): RetryDecision {
+  switch (outcome.kind) {
+    case 'delivered':
+      return { kind: 'success' };
+    case 'http_failure':
+      return outcome.retry;
+    case 'refused':
+      // A URL refused as registered stays refused until it is changed; a host may resolve elsewhere later.
+      return outcome.code === 'URL_HOST_NOT_PUBLIC' ? { kind: 'retry', retryAfterMs: null } : { kind: 'fail', disable: false };
+    case 'network':
+    case 'timeout':
+      return { kind: 'retry', retryAfterMs: null };
+    case 'redirect':
+    case 'no_webhook':
+      return { kind: 'fail', disable: false };
+  }
 }
 
 /** Retry-After as delta-seconds or an HTTP date; null when absent or unreadable. */

@@ -8,7 +8,7 @@ import type { Problem } from '../problems/problem.ts';
 import { newLeaseOwner } from '../store/state-store.ts';
 import { attemptDelivery, type AttemptResult } from './deliver.ts';
 import type { DeliveryDeps } from './delivery-runner.ts';
-import { explainAttempt, type Explanation } from './explain-attempt.ts';
+import { explainOutcome, type Explanation } from './explain-attempt.ts';
 
 export type TestResult =
   | ({ sent: false } & Problem<Extract<CodeIn<'delivery-request'>, 'NO_WEBHOOK' | 'NO_ARTICLE'>>)
@@ -28,8 +28,8 @@ export async function testWebhook(deps: DeliveryDeps & { distDir: string }, site
   const body = Buffer.from(webhookBody('updated', json));
   const id = await outbox.enqueue({ siteId, slug, event: 'updated', body, origin: 'test' }, now, { owner: newLeaseOwner('test'), until: now + 300_000 });
   const result = await attemptDelivery(deps.client, (await outbox.get(id))!, { url: webhook.url, secret }, { now, ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}) });
-  const verdict = result.outcome.kind === 'success' ? 'delivered' : 'failed';
+  const verdict = result.outcome.kind === 'delivered' ? 'delivered' : 'failed';
   await outbox.recordAttempt(id, result.attempt, { state: verdict }, deps.now());
   deps.observeAttempt?.({ delivery: { id, siteId, slug, event: 'updated', attempts: 0 }, verdict, result });
-  return { sent: true, deliveryId: id, slug, attempt: result.attempt, explanation: explainAttempt(result.attempt, { willRetry: false }) };
+  return { sent: true, deliveryId: id, slug, attempt: result.attempt, explanation: explainOutcome(result.outcome, { willRetry: false, durationMs: result.attempt.durationMs }) };
 }

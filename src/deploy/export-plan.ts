@@ -12,6 +12,7 @@ import { articleFile, contentTypeOf, listFile, siteTreeFiles } from '../export/l
 import { fileIn } from '../export/export-files.ts';
 import type { Manifest } from '../export/manifest.ts';
 import { buildKey, EXPORT_FORMAT, exportJson, objectKey, type ExportBuild, type ExportSite } from '../export/object-export.ts';
+import { ProblemError } from '../problems/problem.ts';
 
 /** One object to store: the type it is served with, its length and its bytes (read on demand). */
 export interface PlannedObject {
@@ -21,9 +22,9 @@ export interface PlannedObject {
 }
 
 /** A file of dist/ no longer has the bytes its name says: a build replaced dist/ during the deploy. */
-export class ExportChangedError extends Error {
+export class ExportChangedError extends ProblemError<'DEPLOY_INTERRUPTED'> {
   constructor(readonly file: string) {
-    super(`${file} changed while it was deployed (a build replaced dist/): run \`quire deploy\` again`);
+    super('DEPLOY_INTERRUPTED', `${file} changed while it was deployed (a build replaced dist/): run \`quire deploy\` again`);
     this.name = 'ExportChangedError';
   }
 }

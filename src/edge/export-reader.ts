@@ -14,6 +14,7 @@ import { articleFile, encodedFile, listFile, listIndexFile } from '../export/lay
 import { MANIFEST_FORMAT, type Manifest } from '../export/manifest.ts';
 import { buildKey, objectKey, parseBuild, parsePointer, parseSite, POINTER_KEY, type ExportBuild, type ExportPointer, type ExportSite } from '../export/object-export.ts';
 import { BoundedMap } from '../cache/bounded-map.ts';
+import { ProblemError } from '../problems/problem.ts';
 
 /** What the Worker needs of an R2 bucket binding. */
 export interface ExportBucket {
@@ -58,9 +59,9 @@ interface LoadedSite {
   served: ServedReader;
 }
 
-export class ExportUnreadableError extends Error {
+export class ExportUnreadableError extends ProblemError<'EXPORT_UNREADABLE'> {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super('EXPORT_UNREADABLE', message, options);
     this.name = 'ExportUnreadableError';
   }
 }

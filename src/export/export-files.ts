@@ -50,7 +50,11 @@ export function readListItems(distDir: string, siteId: string, expectedHash?: st
   return splitListItems(bytes);
 }
 
-/** The payload on disk is not the one the manifest describes: another build replaced it. */
+/**
+ * The payload on disk is not the one the manifest describes: another build replaced it. Not a
+ * problem of its own: only publish checks payloads against the manifest, and it reports this as
+ * PUBLISH_INTERRUPTED, with what to do.
+ */
 export class PayloadChangedError extends Error {
   constructor(readonly file: string) {
     super(`${file} does not match its hash in the manifest`);

@@ -17,6 +17,7 @@
 // the same part, so a deploy and the Worker skip it whole. Readers see the old build or the new
 // one, never a mix: nothing a build names is uploaded after the pointer that names it.
 import type { ManifestSite } from './manifest.ts';
+import { ProblemError } from '../problems/problem.ts';
 
 export const EXPORT_FORMAT = 1;
 export const POINTER_KEY = 'current.json';
@@ -57,9 +58,9 @@ export interface ExportPointer {
   retired: Record<string, string>;
 }
 
-export class ExportFormatError extends Error {
+export class ExportFormatError extends ProblemError<'EXPORT_UNREADABLE'> {
   constructor(readonly key: string, why: string) {
-    super(`${key} is not a Quire export document (${why})`);
+    super('EXPORT_UNREADABLE', `${key} is not a Quire export document (${why})`);
     this.name = 'ExportFormatError';
   }
 }

@@ -4,10 +4,12 @@
 // out of it: git gets them through the environment (credentials.ts), never on its command line,
 // and what Quire prints shows the URL without them.
 import path from 'node:path';
+import { ProblemError } from '../problems/problem.ts';
 
-export class FollowSourceError extends Error {
+/** `--follow` or `--branch` refused (a usage error: `quire start` exits 2). */
+export class FollowSourceError extends ProblemError<'COMMAND_LINE_INVALID'> {
   constructor(message: string) {
-    super(message);
+    super('COMMAND_LINE_INVALID', message);
     this.name = 'FollowSourceError';
   }
 }

@@ -1,18 +1,18 @@
 // Turns what Node throws during an outbound request into one of a few kinds with a message in
 // plain words, so callers can decide (retry or not) and show the reason without reading errnos.
-export type NetErrorKind =
-  | 'url_invalid'
-  | 'not_https'
-  | 'credentials'
-  | 'non_public'
-  | 'dns'
-  | 'refused'
-  | 'reset'
-  | 'timeout'
-  | 'tls'
-  | 'network';
+import type { RefusalKind } from './target-url.ts';
 
-/** A failure we raise ourselves (refused address, timeout); carries its kind through Node's error paths. */
+/** Why an exchange got no answer: the target policy refused it (named after its code), or the network failed. */
+export type NetErrorKind = RefusalKind | NetworkFailureKind | 'timeout';
+
+/** What the network did: no name, a refused or reset connection, a failed handshake, or another error. */
+export type NetworkFailureKind = 'dns' | 'refused' | 'reset' | 'tls' | 'network';
+
+/**
+ * A failure we raise ourselves (refused address, timeout); carries its kind through Node's error
+ * paths (a socket's destroy, a lookup's callback) to describeNetError, which makes it data. Not a
+ * problem (ProblemError): it never leaves src/net/ as a thrown error.
+ */
 export class NetFailure extends Error {
   readonly kind: NetErrorKind;
   constructor(kind: NetErrorKind, message: string, options?: { cause?: unknown }) {

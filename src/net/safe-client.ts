@@ -14,10 +14,10 @@ import { checkHost } from './host-policy.ts';
 import { exchange, type HttpOutcome } from './https-exchange.ts';
 import type { NetErrorKind } from './net-errors.ts';
 import { WEBHOOK_TARGETS, type TargetPolicy } from './target-policy.ts';
-import { bareHost, checkTargetUrl, type TargetErrorCode } from './target-url.ts';
+import { bareHost, checkTargetUrl, REFUSAL_KINDS } from './target-url.ts';
 
 export type { HttpOutcome } from './https-exchange.ts';
-export type { NetErrorKind } from './net-errors.ts';
+export type { NetErrorKind, NetworkFailureKind } from './net-errors.ts';
 export type { Resolver } from './guarded-lookup.ts';
 
 export interface SafeClientOptions {
@@ -65,13 +65,6 @@ const DEFAULT_USER_AGENT = 'Quire';
 const MAX_ACCEPTED_TARGETS = 1024;
 const CLIENT_OWNED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
 
-const KIND_BY_CODE: Record<TargetErrorCode, NetErrorKind> = {
-  URL_INVALID: 'url_invalid',
-  URL_NOT_HTTPS: 'not_https',
-  URL_HAS_CREDENTIALS: 'credentials',
-  URL_HOST_NOT_PUBLIC: 'non_public',
-};
-
 export const ALLOW_PRIVATE_WARNING =
   'WARNING: SSRF protection is OFF (allowPrivate): outbound requests may reach loopback and private addresses. ' +
   'Use this only for local development and tests, never in production.';
@@ -114,7 +107,7 @@ export function createSafeClient({
     let target = acceptedTargets.get(unsafeUrl);
     if (!target) {
       const checked = checkTargetUrl(unsafeUrl, { allowPrivate, policy });
-      if (!checked.ok) return refuse(KIND_BY_CODE[checked.code], checked.message);
+      if (!checked.ok) return refuse(REFUSAL_KINDS[checked.code], checked.message);
       if (acceptedTargets.size >= MAX_ACCEPTED_TARGETS) acceptedTargets.clear();
       target = { url: checked.url, host: bareHost(checked.url) };
       acceptedTargets.set(unsafeUrl, target);

@@ -11,6 +11,25 @@ export type TargetErrorCode = Extract<CodeIn<'webhook-input'>, 'URL_INVALID' | '
 
 export type TargetCheck = { ok: true; url: URL } | ({ ok: false } & Problem<TargetErrorCode>);
 
+/**
+ * Each refusal's name where it is data rather than a problem: an exchange's failure `kind` and a
+ * stored attempt's error kind (attempts recorded by every release hold these names). One name
+ * per code, read both ways: nothing else relates the two.
+ */
+export const REFUSAL_KINDS = {
+  URL_INVALID: 'url_invalid',
+  URL_NOT_HTTPS: 'not_https',
+  URL_HAS_CREDENTIALS: 'credentials',
+  URL_HOST_NOT_PUBLIC: 'non_public',
+} as const satisfies Record<TargetErrorCode, string>;
+
+export type RefusalKind = (typeof REFUSAL_KINDS)[TargetErrorCode];
+
+/** The code of a refusal named by its kind; null for any other kind (a network failure). */
+export function refusalCodeOf(kind: string): TargetErrorCode | null {
+  return (Object.keys(REFUSAL_KINDS) as TargetErrorCode[]).find((code) => REFUSAL_KINDS[code] === kind) ?? null;
+}
+
 /** The URL's host without IPv6 brackets, as sockets and `lookup` want it. */
 export const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
 

@@ -1,5 +1,6 @@
 // The server's logs and metrics, made once from its settings: the logger (stderr), the metrics
 // registry when QUIRE_METRICS=1, the request observer, and the delivery attempts' observer.
+import { logKind } from '../delivery/attempt-outcome.ts';
 import type { ObservedAttempt } from '../delivery/delivery-runner.ts';
 import { createLogger, type DeliveryLine, type LogFormat, type Logger } from './log-lines.ts';
 import { createMetrics, type Metrics, type PendingDeliveries } from './metrics.ts';
@@ -24,7 +25,7 @@ export function deliveryLine({ delivery, verdict, result }: ObservedAttempt): De
     attempt: delivery.attempts + 1,
     result: RESULT[verdict],
     status: result.attempt.status,
-    errorKind: result.errorKind,
+    errorKind: logKind(result.outcome),
     ms: result.attempt.durationMs,
   };
 }

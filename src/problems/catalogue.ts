@@ -1,4 +1,5 @@
-// Every code Quire reports, in one table: what it means and what to do about it. A code used
+// Every code Quire reports, in one table: what it means and what to do about it (and, for codes
+// reported with facts from one place, the message made from them). A code used
 // anywhere in src/ is typed from this table, so a code that is not here does not compile; the
 // code tables in docs/ (api.md, problem-codes.md) and the OpenAPI error enum are checked against
 // it (test/problems/).
@@ -29,7 +30,15 @@ export interface CodeEntry {
   readonly fix: string;
   /** API codes only: the HTTP status it is sent with. */
   readonly status?: number;
+  /**
+   * The message, made from typed parameters, where one place reports the code with its facts
+   * (what a delivery attempt came to): the CLI, the web app and MCP then say the same words.
+   */
+  readonly message?: (params: never) => string;
 }
+
+/** The end of an explanation of an attempt that is not retried on its own (a Test connection is sent once). */
+const notRetried = (then: string) => ` This attempt is not retried: send it again ${then}.`;
 
 export const CATALOGUE = {
   // The Content API, in the order of the table in docs/api.md.
@@ -68,6 +77,8 @@ export const CATALOGUE = {
   DEPLOY_ACCESS_DENIED: { area: 'setup', meaning: '`quire deploy`: the storage service refused the credentials or the access (401, 403: unknown key, wrong secret, no permission on the bucket)', fix: 'Check `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY`, and that the key may list, read, write and delete objects in the bucket.' },
   DEPLOY_STORAGE_UNREACHABLE: { area: 'setup', meaning: '`quire deploy`: the storage service cannot be reached (nothing listens, unknown host, TLS failed, no answer in time)', fix: 'Check `QUIRE_S3_ENDPOINT` (unset for AWS S3), `QUIRE_S3_REGION` and the network.' },
   DEPLOY_STORAGE_FAILED: { area: 'setup', meaning: '`quire deploy`: the storage service answered another error (the message has its status, code and words)', fix: 'Read the service\'s message; then run `quire deploy` again: what was uploaded is not sent again, and the build served stays until the switch.' },
+  DEPLOY_INTERRUPTED: { area: 'setup', meaning: '`quire deploy`: a file of `dist/` changed while it was uploaded (a build replaced `dist/` meanwhile); the pointer was not switched, the build served stays', fix: 'Run `quire deploy` again once the build is done: what was uploaded is not sent again.' },
+  EXPORT_UNREADABLE: { area: 'setup', meaning: 'an object of the export in object storage (the pointer, a build\'s or a site\'s document, a file it names) is missing or is not one this version reads (`quire deploy`; the edge Worker logs it and answers 503 `CONTENT_UNAVAILABLE`)', fix: 'Deploy again (`quire deploy`) with this version of Quire; a pointer a newer version wrote needs that version.' },
   COMMAND_LINE_INVALID: { area: 'setup', meaning: 'a command line Quire cannot run: an unknown command, action or option, a bad or missing value, an argument too many (exit status 2)', fix: 'Correct what the message names; `quire <command> --help` shows the command\'s usage.' },
   INSTALL_NOT_CLONABLE: { area: 'setup', meaning: '`quire init` (a warning; it wrote the repository): package.json installs Quire from a file outside the repository (`file:../…`), which a fresh clone, and so the workflow\'s `npm ci`, does not have, and init could not copy it into `vendor/` (the message says why)', fix: 'Copy the tarball into `vendor/` and `npm install ./vendor/quire-<version>.tgz` (or install Quire from a git URL); commit package.json, package-lock.json and `vendor/`.' },
   EDGE_RUNTIME_MISSING: { area: 'setup', meaning: '`quire edge` runs the Worker under workerd through Miniflare, which is not installed where Quire is (it is not a dependency of Quire: it brings workerd, about 150 MB)', fix: 'Install it in the content repository: `npm install --save-dev miniflare@4`.' },
@@ -93,21 +104,67 @@ export const CATALOGUE = {
   SECRET_INVALID: { area: 'webhook-input', meaning: 'the secret has characters other than visible ASCII, or a `whsec_` secret carries too few bytes', fix: 'Generate one (`--generate-secret`).' },
 
   // What a delivery attempt came to.
-  DELIVERED: { area: 'delivery', meaning: 'the receiver accepted the delivery (2xx)', fix: 'Nothing.' },
-  REJECTED_SECRET: { area: 'delivery', meaning: 'the receiver answered 401 or 403: it rejected the secret or signature', fix: 'Give the receiver the secret saved here; compute the HMAC over the raw body, not re-serialized JSON.' },
-  REDIRECT: { area: 'delivery', meaning: 'the receiver answered with a redirect (3xx), which is not followed', fix: 'Save the final URL as the webhook URL.' },
-  NOT_FOUND: { area: 'delivery', meaning: 'the receiver answered 404 or 405: no endpoint for POST at this URL', fix: 'Check the path of the webhook URL.' },
-  GONE: { area: 'delivery', meaning: 'the receiver answered 410: the webhook was disabled', fix: 'Save the webhook again to re-enable it; missed events are queued again.' },
-  RATE_LIMITED: { area: 'delivery', meaning: 'the receiver answered 429', fix: 'Nothing for a queued delivery (retried after the time asked for); send a test again later.' },
-  RECEIVER_ERROR: { area: 'delivery', meaning: 'the receiver failed with a 5xx', fix: 'Check the receiver\'s logs; queued deliveries are retried with backoff.' },
-  REJECTED: { area: 'delivery', meaning: 'the receiver refused the delivery with another 4xx', fix: 'Read the receiver\'s answer in the delivery log.' },
-  TARGET_NOT_PUBLIC: { area: 'delivery', meaning: 'refused before connecting: the host resolved to a non-public address', fix: 'Point the webhook at a receiver on a public address.' },
-  DNS_FAILED: { area: 'delivery', meaning: 'the host name could not be resolved', fix: 'Check the URL for typos and that its DNS record exists.' },
-  CONNECTION_REFUSED: { area: 'delivery', meaning: 'nothing listens at that host and port', fix: 'Check that the receiver is running.' },
-  CONNECTION_RESET: { area: 'delivery', meaning: 'the connection was closed before an answer', fix: 'Check the receiver (and any proxy before it) for crashes or limits.' },
-  TIMEOUT: { area: 'delivery', meaning: 'no answer within `QUIRE_WEBHOOK_TIMEOUT_MS`', fix: 'Answer first and do slow work after answering.' },
-  TLS_FAILED: { area: 'delivery', meaning: 'the TLS handshake failed', fix: 'Give the receiver a valid certificate for its host name from a public authority.' },
-  NETWORK_ERROR: { area: 'delivery', meaning: 'the request failed for another network reason', fix: 'Read the message; check the receiver\'s network.' },
+  DELIVERED: {
+    area: 'delivery', meaning: 'the receiver accepted the delivery (2xx)', fix: 'Nothing.',
+    message: (p: { status: number; durationMs: number; replyUrl: string | null; replyId: string | null; note: string | null }) =>
+      `Success: the receiver accepted the delivery with HTTP ${p.status} in ${p.durationMs} ms.${p.replyUrl ? ` It says the article is at ${p.replyUrl}${p.replyId ? ` (id ${p.replyId})` : ''}.` : ''}${p.note ? ` Note: ${p.note}.` : ''}`,
+  },
+  REJECTED_SECRET: {
+    area: 'delivery', meaning: 'the receiver answered 401 or 403: it rejected the secret or signature', fix: 'Give the receiver the secret saved here; compute the HMAC over the raw body, not re-serialized JSON.',
+    message: (p: { status: number }) => `The receiver rejected the secret or signature (HTTP ${p.status}). Make sure it uses the same secret as saved here, and computes the HMAC over the raw request body, not re-serialized JSON.`,
+  },
+  REDIRECT: {
+    area: 'delivery', meaning: 'the receiver answered with a redirect (3xx), which is not followed', fix: 'Save the final URL as the webhook URL.',
+    message: (p: { status: number; location: string | null }) => `The receiver answered with a redirect (HTTP ${p.status}${p.location ? ` to ${p.location}` : ''}). Redirects are not followed and the secret is not forwarded: save the final URL as the webhook URL.`,
+  },
+  NOT_FOUND: {
+    area: 'delivery', meaning: 'the receiver answered 404 or 405: no endpoint for POST at this URL', fix: 'Check the path of the webhook URL.',
+    message: (p: { status: number }) => `The receiver has no endpoint for POST at this URL (HTTP ${p.status}). Check the path.`,
+  },
+  GONE: {
+    area: 'delivery', meaning: 'the receiver answered 410: the webhook was disabled', fix: 'Save the webhook again to re-enable it; missed events are queued again.',
+    message: (_: object) => 'The receiver answered 410 Gone, so the webhook was disabled. Save it again to re-enable it.',
+  },
+  RATE_LIMITED: {
+    area: 'delivery', meaning: 'the receiver answered 429', fix: 'Nothing for a queued delivery (retried after the time asked for); send a test again later.',
+    message: (p: { willRetry: boolean }) => `The receiver is rate-limiting (HTTP 429).${p.willRetry ? ' This delivery is retried after the time it asks for.' : notRetried('later')}`,
+  },
+  RECEIVER_ERROR: {
+    area: 'delivery', meaning: 'the receiver failed with a 5xx', fix: 'Check the receiver\'s logs; queued deliveries are retried with backoff.',
+    message: (p: { status: number; willRetry: boolean }) => `The receiver failed with HTTP ${p.status}. Check its logs.${p.willRetry ? ' This delivery is retried with backoff.' : notRetried('once the receiver is fixed')}`,
+  },
+  REJECTED: {
+    area: 'delivery', meaning: 'the receiver refused the delivery with another 4xx', fix: 'Read the receiver\'s answer in the delivery log.',
+    message: (p: { status: number; recorded: string }) => `The receiver refused the delivery with HTTP ${p.status}. ${p.recorded}`.trim(),
+  },
+  TARGET_NOT_PUBLIC: {
+    area: 'delivery', meaning: 'refused before connecting: the host resolved to a non-public address', fix: 'Point the webhook at a receiver on a public address.',
+    message: (p: { detail: string }) => `Refused before connecting: ${p.detail}. Webhook receivers must be reachable on a public address.`,
+  },
+  DNS_FAILED: {
+    area: 'delivery', meaning: 'the host name could not be resolved', fix: 'Check the URL for typos and that its DNS record exists.',
+    message: (p: { detail: string }) => `The host name could not be resolved (${p.detail}). Check the URL for typos and that its DNS record exists.`,
+  },
+  CONNECTION_REFUSED: {
+    area: 'delivery', meaning: 'nothing listens at that host and port', fix: 'Check that the receiver is running.',
+    message: (p: { detail: string }) => `The connection was refused (${p.detail}). Nothing is listening at that host and port; check that the receiver is running.`,
+  },
+  CONNECTION_RESET: {
+    area: 'delivery', meaning: 'the connection was closed before an answer', fix: 'Check the receiver (and any proxy before it) for crashes or limits.',
+    message: (p: { detail: string }) => `The connection was closed before an answer (${p.detail}).`,
+  },
+  TIMEOUT: {
+    area: 'delivery', meaning: 'no answer within `QUIRE_WEBHOOK_TIMEOUT_MS`', fix: 'Answer first and do slow work after answering.',
+    message: (p: { detail: string }) => `No answer in time (${p.detail}). The receiver must reply within the time-out; do slow work after answering.`,
+  },
+  TLS_FAILED: {
+    area: 'delivery', meaning: 'the TLS handshake failed', fix: 'Give the receiver a valid certificate for its host name from a public authority.',
+    message: (p: { detail: string }) => `The TLS handshake failed (${p.detail}). The receiver needs a valid certificate for its host name from a public certificate authority.`,
+  },
+  NETWORK_ERROR: {
+    area: 'delivery', meaning: 'the request failed for another network reason', fix: 'Read the message; check the receiver\'s network.',
+    message: (p: { detail: string }) => `The request failed: ${p.detail}.`,
+  },
 
   // Why a delivery was not sent.
   DELIVERY_NOT_FOUND: { area: 'delivery-request', meaning: 'no delivery with that id (for that site)', fix: 'Take the id from `quire deliveries` or the Deliveries tab.' },

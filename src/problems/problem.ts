@@ -23,6 +23,18 @@ export function errorText(err: unknown): string {
 /** What to do about a code (the catalogue's `fix`). */
 export const fixFor = (code: ProblemCode): string => CATALOGUE[code].fix;
 
+/** The codes whose catalogue entry makes their message from parameters. */
+export type TemplatedCode = { [C in ProblemCode]: (typeof CATALOGUE)[C] extends { message: (params: never) => string } ? C : never }[ProblemCode];
+
+/** What the message of a templated code is made from. */
+export type MessageParams<C extends TemplatedCode> = (typeof CATALOGUE)[C] extends { message: (params: infer P) => string } ? P : never;
+
+/** A problem with the catalogue's message for its code, made from `params`. */
+export function problemOf<C extends TemplatedCode>(code: C, params: MessageParams<C>): Problem<C> {
+  const template = (CATALOGUE[code] as { message: (params: MessageParams<C>) => string }).message;
+  return { code, message: template(params) };
+}
+
 /** A problem that stops a command or the server; every error class Quire throws on purpose is one. */
 export class ProblemError<C extends ProblemCode = ProblemCode> extends Error implements Problem<C> {
   readonly code: C;

@@ -78,6 +78,8 @@ export interface AttemptRecord {
   errorKind?: NetErrorKind | null;
   replyUrl: string | null;
   replyId: string | null;
+  /** Where a redirect (3xx) pointed, if it said; absent or null otherwise. */
+  redirectTo?: string | null;
 }
 
 /** An attempt's error as people read it: a network failure's kind in front (`timeout: …`). */

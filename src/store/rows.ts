@@ -53,6 +53,7 @@ export interface AttemptRow {
   error_kind: NetErrorKind | null;
   reply_url: string | null;
   reply_id: string | null;
+  redirect_to: string | null;
 }
 
 export const toAttemptLogEntry = (r: AttemptRow): AttemptLogEntry => ({
@@ -70,6 +71,7 @@ export const toAttemptLogEntry = (r: AttemptRow): AttemptLogEntry => ({
   errorKind: r.error_kind,
   replyUrl: r.reply_url,
   replyId: r.reply_id,
+  redirectTo: r.redirect_to,
 });
 
 /** The outbox's figures for DeliveryStats (besides the counts per state), in either store's parameter syntax. */

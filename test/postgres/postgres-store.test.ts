@@ -377,6 +377,23 @@ describe('migrations', () => {
     expect(versions.map((v) => v.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
   });
 
+  it('a redirect recorded before its target had a column: taken out of its words, once', async () => {
+    const url = freshDatabase();
+    await sql(url, MIGRATIONS.slice(0, 6).join(';\n'));
+    await sql(url, `CREATE TABLE quire_schema (version integer PRIMARY KEY, applied_at bigint NOT NULL); INSERT INTO quire_schema VALUES (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0)`);
+    await sql(url, `INSERT INTO deliveries (id, site_id, slug, event, origin, state, created_at) VALUES ('dlv_1', 'one', 'a', 'published', 'publish', 'failed', 0);
+      INSERT INTO attempts (delivery_id, url, started_at, duration_ms, status, error) VALUES
+        ('dlv_1', 'https://r.example.com/', 1, 5, 301, 'redirect (301 to https://r.example.com/new?a=(1)) not followed: register the final URL'),
+        ('dlv_1', 'https://r.example.com/', 2, 5, 302, 'redirect (302) not followed: register the final URL'),
+        ('dlv_1', 'https://r.example.com/', 3, 5, 503, 'HTTP 503: busy')`);
+    const log = (await open(url).outbox.attemptLog()).reverse();
+    expect(log.map((a) => [a.redirectTo, a.error])).toEqual([
+      ['https://r.example.com/new?a=(1)', 'redirect (301 to https://r.example.com/new?a=(1)) not followed: register the final URL'],
+      [null, 'redirect (302) not followed: register the final URL'],
+      [null, 'HTTP 503: busy'],
+    ]);
+  });
+
   it('a database from a newer Quire is refused', async () => {
     const url = freshDatabase();
     await open(url).outbox.pendingSummary();

@@ -1,3 +1,4 @@
+import { outcomeOfRecord } from '../../delivery/attempt-record.ts';
 import type { RetryOutcome } from '../../delivery/retry-now.ts';
 import { attemptErrorText, type AttemptLogEntry, type UndeliveredEntry } from '../../store/state-store.ts';
 import type { Flash } from './layout.tsx';
@@ -5,7 +6,7 @@ import { CsrfField, formatTime } from './layout.tsx';
 import { SiteFrame } from './site-frame.tsx';
 
 function statusBadge(a: AttemptLogEntry) {
-  if (a.status !== null && a.status >= 200 && a.status < 300) return <span class="badge ok">{a.status}</span>;
+  if (outcomeOfRecord(a).kind === 'delivered') return <span class="badge ok">{a.status}</span>;
   return <span class="badge err">{a.status ?? 'no answer'}</span>;
 }
 

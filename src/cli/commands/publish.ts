@@ -25,8 +25,9 @@ export async function runPublish(ctx: CliContext, opts: { site: string | null; d
       onPlan: (plan) => printPlan(plan, ctx),
       onAttempt: (id, r) => {
         const a = r.attempt;
-        const line = `  ${a.status !== null && a.status < 300 ? '✓' : '✗'} ${id}  ${a.status ?? '---'}  ${a.durationMs} ms${a.error ? `  ${attemptErrorText(a)}` : ''}${a.replyUrl ? `  → ${a.replyUrl}` : ''}`;
-        (a.status !== null && a.status < 300 ? out : err)(line);
+        const delivered = r.outcome.kind === 'delivered';
+        const line = `  ${delivered ? '✓' : '✗'} ${id}  ${a.status ?? '---'}  ${a.durationMs} ms${a.error ? `  ${attemptErrorText(a)}` : ''}${a.replyUrl ? `  → ${a.replyUrl}` : ''}`;
+        (delivered ? out : err)(line);
       },
     },
   );

@@ -50,8 +50,8 @@ export async function copySqliteStateToPostgres(stateDir: string, url: string): 
       await insertRows(db, 'deliveries', ['id', 'site_id', 'slug', 'event', 'origin', 'state', 'attempts', 'next_attempt_at', 'created_at', 'settled_at', 'last_status', 'last_error', 'reply_url', 'reply_id'], ['text', 'text', 'text', 'text', 'text', 'text', 'int', 'bigint', 'bigint', 'bigint', 'int', 'text', 'text', 'text'], deliveries);
       await insertRows(db, 'delivery_bodies', ['delivery_id', 'body'], ['text', 'bytea'], deliveries.map((d) => ({ delivery_id: d.id, body: d.body ?? Buffer.alloc(0) })));
       // In their order: the log's newest-first tie-break is the attempt's id.
-      const attempts = all<Record<string, unknown>>('SELECT delivery_id, url, started_at, duration_ms, status, error, error_kind, reply_url, reply_id FROM attempts ORDER BY id');
-      await insertRows(db, 'attempts', ['delivery_id', 'url', 'started_at', 'duration_ms', 'status', 'error', 'error_kind', 'reply_url', 'reply_id'], ['text', 'text', 'bigint', 'int', 'int', 'text', 'text', 'text', 'text'], attempts);
+      const attempts = all<Record<string, unknown>>('SELECT delivery_id, url, started_at, duration_ms, status, error, error_kind, reply_url, reply_id, redirect_to FROM attempts ORDER BY id');
+      await insertRows(db, 'attempts', ['delivery_id', 'url', 'started_at', 'duration_ms', 'status', 'error', 'error_kind', 'reply_url', 'reply_id', 'redirect_to'], ['text', 'text', 'bigint', 'int', 'int', 'text', 'text', 'text', 'text', 'text'], attempts);
       const sites = all<Record<string, unknown>>('SELECT * FROM published_sites');
       await insertRows(db, 'published_sites', ['site_id', 'commit_sha', 'published_at', 'build_id', 'built_at'], ['text', 'text', 'bigint', 'text', 'bigint'], sites);
       await insertRows(db, 'published_articles', ['site_id', 'slug', 'state', 'payload_hash', 'item', 'changed_at'], ['text', 'text', 'text', 'text', 'text', 'bigint'], all('SELECT * FROM published_articles'));

@@ -200,6 +200,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE published_sites ADD COLUMN build_id text, ADD COLUMN built_at bigint;
   `,
+  // 7: where a redirect pointed, in its own column (as SQLite's migration 10).
+  `
+  ALTER TABLE attempts ADD COLUMN redirect_to text;
+  UPDATE attempts SET redirect_to = substr(error, 18, length(error) - 17 - 38)
+   WHERE status BETWEEN 300 AND 399 AND error LIKE 'redirect (___ to %) not followed: register the final URL';
+  `,
 ];
 
 const MIGRATION_LOCK = 'quire:migrations';

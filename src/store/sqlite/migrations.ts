@@ -198,4 +198,11 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE published_sites ADD COLUMN build_id TEXT;
   ALTER TABLE published_sites ADD COLUMN built_at INTEGER;
   `,
+  // 10: where a redirect pointed, in its own column; it was only in the attempt's words
+  // (`redirect (302 to <url>) not followed: register the final URL`), taken out of them once here.
+  `
+  ALTER TABLE attempts ADD COLUMN redirect_to TEXT;
+  UPDATE attempts SET redirect_to = substr(error, 18, length(error) - 17 - 38)
+   WHERE status BETWEEN 300 AND 399 AND error LIKE 'redirect (___ to %) not followed: register the final URL';
+  `,
 ];

@@ -88,9 +88,9 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
   );
   // Positional parameters: binding by position is cheaper than by name, and these two run for
   // every attempt.
-  const insertAttempt = db.prepare<[string, string, number, number, number | null, string | null, string | null, string | null, string | null]>(
-    `INSERT INTO attempts (delivery_id, url, started_at, duration_ms, status, error, error_kind, reply_url, reply_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  const insertAttempt = db.prepare<[string, string, number, number, number | null, string | null, string | null, string | null, string | null, string | null]>(
+    `INSERT INTO attempts (delivery_id, url, started_at, duration_ms, status, error, error_kind, reply_url, reply_id, redirect_to)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // The new state: the verdict's, unless the delivery was superseded meanwhile (it stays so).
   const settle = db.prepare<[number | null, string | null, string | null, string | null, string, string, number | null, string, number, string]>(
@@ -184,7 +184,7 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
     recordAttempts(records: { id: string; attempt: AttemptRecord; verdict: AttemptVerdict; now: number }[]): void {
       db.transaction(() => {
         for (const { id, attempt: a, verdict, now } of records) {
-          insertAttempt.run(id, a.url, a.startedAt, a.durationMs, a.status, a.error, a.errorKind ?? null, a.replyUrl, a.replyId);
+          insertAttempt.run(id, a.url, a.startedAt, a.durationMs, a.status, a.error, a.errorKind ?? null, a.replyUrl, a.replyId, a.redirectTo ?? null);
           const { state } = verdict;
           settle.run(a.status, attemptErrorText(a), a.replyUrl, a.replyId, state, state, state === 'pending' ? verdict.nextAttemptAt : null, state, now, id);
         }
