@@ -93,9 +93,9 @@ describe('Quire installed into a content repository', () => {
     expect(execFileSync('git', ['-C', ROOT, 'check-ignore', '--no-index', name], { encoding: 'utf8' }).trim()).toBe(name);
   });
 
-  it('ships the CLI, the built kits and nothing of its own repository (tests, content, scripts)', () => {
+  it('ships the CLI, the built kits and the docs, nothing else of its own repository (tests, content, scripts)', () => {
     const pkg = path.join(repo, 'node_modules', 'quire');
-    expect(fs.readdirSync(pkg).sort()).toEqual(['README.md', 'astro', 'bin', 'client', 'package.json', 'receiver', 'src', 'tsconfig.json']);
+    expect(fs.readdirSync(pkg).sort()).toEqual(['README.md', 'astro', 'bin', 'client', 'docs', 'package.json', 'receiver', 'src', 'tsconfig.json']);
   });
 
   it('its kits import by their package names in plain Node', async () => {
