@@ -2,16 +2,14 @@
 // CA); publish; the webhooks land; verify_integration, called through the MCP SDK's own client
 // over stdio, passes every check for every article. An update refreshes lastmod and still
 // passes. Then the site is broken one way at a time, and exactly the matching check fails.
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExampleSite, type SiteFault } from '../../examples/site/site.ts';
 import { startHttpsApp, type HttpsApp } from '../helpers/https-receiver.ts';
-import { cliEnv, runCli, startCli } from '../helpers/run-cli.ts';
+import { quireStdio, runCli, startCli } from '../helpers/run-cli.ts';
 import { article, createTempProject, type TempProject } from '../helpers/temp-content.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const SECRET = 'example-site-webhook-secret-000000';
 
 interface Check { id: string; status: string; code: string; message: string; fix: string | null }
@@ -67,13 +65,7 @@ beforeAll(async () => {
   const set = await runCli(['webhook', 'set', 'notes', '--url', `${siteUrl}/webhooks/quire`, '--secret', SECRET], env);
   expect(set.code, set.stderr).toBe(0);
 
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [path.join(ROOT, 'bin', 'quire.js'), 'mcp'],
-    env: cliEnv(env) as Record<string, string>,
-    cwd: ROOT,
-    stderr: 'pipe',
-  });
+  const transport = new StdioClientTransport({ ...quireStdio(['mcp'], env), stderr: 'pipe' });
   mcp = new Client({ name: 'quire-e2e', version: '1.0.0' });
   await mcp.connect(transport);
 }, 180_000);
