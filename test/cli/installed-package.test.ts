@@ -172,7 +172,7 @@ describe('Quire installed into a content repository', () => {
       // Each step as the runner runs it, in a shell; dependencies from npm's cache when it has them.
       const results = [];
       for (const step of steps) results.push(await run('sh', ['-c', step], clone, { npm_config_prefer_offline: 'true' }));
-      expect(results[1]!.stdout).toMatch(/^Built 1 published article/);
+      expect(results[1]!.stdout).toMatch(/^Built 1 article \(1 live, 0 drafts\)/);
 
       // The commented publish job's step, against a local HTTPS receiver.
       const secret = 'a-receiver-secret-0123456789abcdef';
