@@ -3,12 +3,34 @@
 // entry points) → src/app/ (the composition root) → what serves and delivers → what builds
 // and keeps state → the foundations. See docs/ARCHITECTURE.md.
 
-/** Folders that import only each other: what the content pipeline and every client is made of. */
-const FOUNDATIONS = '(text|cache|config|problems|content|git|render|net|verify|schedule|host)';
-/** The compiler, the export format and its writer, what is served, keys and state: below everything that serves or delivers them. */
-const MODEL = '(compile|export|snapshot|keys|store)';
-/** What serves, delivers and watches: above the model, below the composition root. */
-const SERVICES = '(api|admin|mcp|publish|delivery|observe|integration|server|deploy)';
+/**
+ * Every folder of src/, in the layer it belongs to. A layer's rules are below; a folder in none
+ * would escape them all, so one is refused (the unlayered-folder rules, and
+ * test/structure/layers.test.ts for a folder that imports nothing of src/ and nothing imports).
+ * docs/ARCHITECTURE.md ("Folders") names the same layers with the same members.
+ */
+const LAYERS = {
+  /** Where a process starts: the command line, and the Worker at the edge (its own composition root). */
+  'entry points': ['cli', 'edge'],
+  /** Opens what a process needs; only the command line takes it. */
+  'composition root': ['app'],
+  /** What serves, delivers, deploys and watches: above the model, below the composition root. */
+  SERVICES: ['api', 'admin', 'mcp', 'publish', 'delivery', 'follow', 'observe', 'integration', 'server', 'deploy'],
+  /** What an article is, the compiler, the export format and its writer, what is served, keys and state: below everything that serves or delivers them. */
+  MODEL: ['articles', 'compile', 'export', 'snapshot', 'keys', 'store'],
+  /** Folders that import only each other: what the content pipeline and every client is made of. */
+  FOUNDATIONS: ['text', 'cache', 'config', 'problems', 'content', 'contract', 'git', 'render', 'net', 'verify', 'schedule', 'host'],
+  /** Site owners' code: packages of their own, each kept to what it may take by its rules. */
+  kits: ['receiver', 'client', 'astro'],
+};
+
+/** One layer's folders as a path alternative: `(text|cache|…)`. */
+const anyOf = (folders) => `(${folders.join('|')})`;
+const FOUNDATIONS = anyOf(LAYERS.FOUNDATIONS);
+const MODEL = anyOf(LAYERS.MODEL);
+const SERVICES = anyOf(LAYERS.SERVICES);
+/** A module in a folder that some layer names. */
+const IN_A_LAYER = `^src/${anyOf(Object.values(LAYERS).flat())}/`;
 
 module.exports = {
   forbidden: [
@@ -26,6 +48,20 @@ module.exports = {
       scope: 'folder',
       from: {},
       to: { circular: true },
+    },
+    {
+      name: 'unlayered-folder-imports',
+      severity: 'error',
+      comment: 'A folder of src/ in no layer escapes every rule of the layers: name it in LAYERS (and in docs/ARCHITECTURE.md).',
+      from: { path: '^src/', pathNot: IN_A_LAYER },
+      to: {},
+    },
+    {
+      name: 'unlayered-folder-imported',
+      severity: 'error',
+      comment: 'A folder of src/ in no layer escapes every rule of the layers: name it in LAYERS (and in docs/ARCHITECTURE.md).',
+      from: {},
+      to: { path: '^src/', pathNot: IN_A_LAYER },
     },
     {
       name: 'cli-is-the-entry-point',
@@ -51,7 +87,7 @@ module.exports = {
     {
       name: 'model-below-services',
       severity: 'error',
-      comment: 'The compiler, the export, the served snapshot, keys and the state store do not depend on what serves or delivers them.',
+      comment: 'What an article is, the compiler, the export, the served snapshot, keys and the state store do not depend on what serves or delivers them.',
       from: { path: `^src/${MODEL}/` },
       to: { path: `^src/${SERVICES}/` },
     },
@@ -96,6 +132,13 @@ module.exports = {
       comment: "src/receiver/ is the site owner's kit, copied as it is: it imports nothing else of Quire.",
       from: { path: '^src/receiver/' },
       to: { path: '^src/', pathNot: '^src/receiver/' },
+    },
+    {
+      name: 'receiver-only-from-outside',
+      severity: 'error',
+      comment: "src/receiver/ (`quire/receiver`) is for site owners' servers; nothing in Quire imports it.",
+      from: { path: '^src/', pathNot: '^src/receiver/' },
+      to: { path: '^src/receiver/' },
     },
     {
       name: 'sql-only-in-store',
@@ -171,3 +214,7 @@ module.exports = {
     // No cache: with one, an edited file's new imports were missed locally (a CI clone has none anyway).
   },
 };
+
+// Not a setting of dependency-cruiser (its schema refuses unknown keys, and this one is not
+// enumerable): the layers, for test/structure/layers.test.ts.
+Object.defineProperty(module.exports, 'layers', { value: LAYERS });

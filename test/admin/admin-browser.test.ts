@@ -9,7 +9,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../src/receiver/verify-webhook.ts';
-import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.ts';
+import { useHttpsReceiver } from '../helpers/receiver-project.ts';
 import { startCli } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
@@ -21,7 +21,7 @@ const SECRET = 'receiver-secret-for-browser-test-42';
 const ARTIFACTS = path.resolve(import.meta.dirname, '../../test-artifacts/admin');
 
 let p: TempProject;
-let receiver: HttpsReceiver;
+const receiver = useHttpsReceiver();
 let server: Awaited<ReturnType<typeof startCli>>;
 let browser: Browser;
 let base: string;
@@ -34,7 +34,6 @@ beforeAll(async () => {
   p.write('one/authors/ann.yaml', 'name: Ann\n');
   p.write('one/articles/first.md', article({ title: 'The first article', status: 'published', author: 'ann', publishedAt: '2026-05-01', updatedAt: '2026-05-02' }, 'Hello.\n'));
   p.write('one/articles/later.md', article({ title: 'A draft for later', status: 'draft' }));
-  receiver = await startHttpsReceiver();
   receiver.respond((req) => (verifyWebhook(req.rawBody, req.headers, SECRET).ok ? { status: 200, json: { url: 'https://one.example.com/blog/first', id: 'first' } } : { status: 401 }));
   server = await startCli(
     ['start'],
@@ -57,7 +56,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await receiver?.close();
   p?.cleanup();
 });
 

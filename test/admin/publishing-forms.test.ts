@@ -5,11 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExport } from '../../src/compile/build.ts';
 import { signIn, startAdminServer, type AdminClient, type AdminServer } from '../helpers/admin-server.ts';
-import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.ts';
+import { useHttpsReceiver } from '../helpers/receiver-project.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
 let p: TempProject;
-let receiver: HttpsReceiver;
+const receiver = useHttpsReceiver();
 let server: AdminServer;
 let admin: AdminClient;
 
@@ -20,14 +20,12 @@ beforeAll(async () => {
   writeSite(p, 'two');
   p.write('two/articles/other.md', article({ title: 'Other', status: 'published', publishedAt: '2026-05-01' }));
   expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
-  receiver = await startHttpsReceiver();
   server = await startAdminServer(p, { ca: receiver.caPem });
   admin = await signIn(server.url);
 }, 60_000);
 
 afterAll(async () => {
   await server?.close();
-  await receiver?.close();
   p?.cleanup();
 });
 

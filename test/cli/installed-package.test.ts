@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { verifyWebhook } from '../../src/receiver/verify-webhook.ts';
-import { startHttpsReceiver, testPki } from '../helpers/https-receiver.ts';
+import { startHttpsReceiver } from '../helpers/https-receiver.ts';
 import { startProgram } from '../helpers/run-cli.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -177,7 +177,7 @@ describe('Quire installed into a content repository', () => {
       // The commented publish job's step, against a local HTTPS receiver.
       const secret = 'a-receiver-secret-0123456789abcdef';
       receiver.respond((req) => (verifyWebhook(req.rawBody, req.headers, secret).ok ? { status: 200 } : { status: 401 }));
-      const local = { QUIRE_ALLOW_PRIVATE_TARGETS: '1', NODE_EXTRA_CA_CERTS: (await testPki()).caFile };
+      const local = { QUIRE_ALLOW_PRIVATE_TARGETS: '1', NODE_EXTRA_CA_CERTS: receiver.caFile };
       await run(NPX, ['--no', 'quire', 'webhook', 'set', 'my-site', '--url', `${receiver.url}/hooks/quire`, '--secret', secret], clone, local);
       const published = await run('sh', ['-c', 'npx --no quire publish'], clone, local);
       expect(published.stdout).toMatch(/delivered/i);

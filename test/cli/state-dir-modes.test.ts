@@ -7,12 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { followCheckoutDir } from '../../src/config/state-layout.ts';
-import { runProgram, startProgram } from '../helpers/run-cli.ts';
+import { quireCommand, runProgram, startProgram } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
-const MAIN = path.resolve(import.meta.dirname, '../../bin/quire.js');
 /** `quire <args>` run by a shell that set umask 022 first (as a login shell usually has it). */
-const UNDER_UMASK_022 = ['-c', 'umask 022 && exec "$0" "$@"', process.execPath, MAIN];
+const quire = quireCommand([]);
+const UNDER_UMASK_022 = ['-c', 'umask 022 && exec "$0" "$@"', quire.command, ...quire.args];
 
 const projects: TempProject[] = [];
 const folders: string[] = [];

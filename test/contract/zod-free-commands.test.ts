@@ -6,10 +6,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProgram, startProgram } from '../helpers/run-cli.ts';
+import { quireCommand, runProgram, startProgram } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
-const MAIN = path.resolve(import.meta.dirname, '../../bin/quire.js');
 /** Marks zod's own code in a bundle file (class names esbuild keeps as strings). */
 const ZOD = /\$ZodType|"ZodError"/;
 
@@ -47,7 +46,8 @@ describe('commands that need no schema at run time load no zod', { timeout: 120_
 
   it('quire build', async () => {
     const log = path.join(dir, 'build.log');
-    const r = await runProgram(process.execPath, ['--import', hook, MAIN, 'build'], env(log));
+    const build = quireCommand(['build'], ['--import', hook]);
+    const r = await runProgram(build.command, build.args, env(log));
     expect(r.code, r.stderr).toBe(0);
     const files = bundleFilesLoaded(log);
     expect(files.length).toBeGreaterThan(0);
@@ -59,7 +59,8 @@ describe('commands that need no schema at run time load no zod', { timeout: 120_
 
   it('quire start, serving /openapi.json', async () => {
     const log = path.join(dir, 'start.log');
-    const server = await startProgram(process.execPath, ['--import', hook, MAIN, 'start'], env(log), /curl -H "Authorization: Bearer \S+" (\S+)\/v1\/articles\n/, 60_000);
+    const start = quireCommand(['start'], ['--import', hook]);
+    const server = await startProgram(start.command, start.args, env(log), /curl -H "Authorization: Bearer \S+" (\S+)\/v1\/articles\n/, 60_000);
     try {
       const res = await fetch(`${server.match[1]}/openapi.json`);
       expect(res.status).toBe(200);

@@ -8,12 +8,12 @@ import { redeliver } from '../../src/delivery/redeliver.ts';
 import { testWebhook } from '../../src/delivery/test-connection.ts';
 import type { StateStore } from '../../src/store/state-store.ts';
 import { openTestStore } from '../helpers/test-store.ts';
-import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.ts';
+import { useHttpsReceiver } from '../helpers/receiver-project.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
 const SERVER_SECRET = 's'.repeat(40);
 let p: TempProject;
-let receiver: HttpsReceiver;
+const receiver = useHttpsReceiver();
 let store: StateStore;
 let client: SafeClient;
 let deps: DeliveryDeps & { distDir: string };
@@ -23,7 +23,6 @@ beforeAll(async () => {
   writeSite(p, 'one');
   p.write('one/articles/a.md', article({ title: 'A', status: 'published', publishedAt: '2026-01-01' }));
   expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'https://content.example.com' })).ok).toBe(true);
-  receiver = await startHttpsReceiver();
   store = openTestStore(p.stateDir, SERVER_SECRET);
   client = createSafeClient({ allowPrivate: true, ca: receiver.caPem, log: () => {} });
   deps = { store, client, now: Date.now, sleep: async () => {}, distDir: p.distDir };
@@ -33,7 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   client?.close();
   await store?.close();
-  await receiver?.close();
   p?.cleanup();
 });
 

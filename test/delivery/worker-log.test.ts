@@ -1,22 +1,16 @@
 // `quire worker` says what it sends as it sends it: one log line per delivery attempt, as the
 // server writes them (text by default, JSON with QUIRE_LOG_FORMAT=json), long before its health
 // line (every minute by default). A real worker process against a real HTTPS receiver.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpsReceiver, testPki, type HttpsReceiver } from '../helpers/https-receiver.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useHttpsReceiver } from '../helpers/receiver-project.ts';
 import { runCli, startCli } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 const SECRET = 'receiver-shared-secret-for-worker-0123456789';
-let receiver: HttpsReceiver;
-let caFile: string;
+const receiver = useHttpsReceiver();
 let p: TempProject;
 
-beforeAll(async () => {
-  caFile = (await testPki()).caFile;
-  receiver = await startHttpsReceiver();
-});
-afterAll(() => receiver.close());
 afterEach(() => p?.cleanup());
 
 const envFor = (extra: Record<string, string> = {}) => ({
@@ -24,7 +18,7 @@ const envFor = (extra: Record<string, string> = {}) => ({
   QUIRE_DIST_DIR: p.distDir,
   QUIRE_STATE_DIR: p.stateDir,
   QUIRE_ALLOW_PRIVATE_TARGETS: '1',
-  NODE_EXTRA_CA_CERTS: caFile,
+  NODE_EXTRA_CA_CERTS: receiver.caFile,
   ...extra,
 });
 

@@ -11,10 +11,10 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createThrowawayCa, issueServerCertificate } from '../../examples/site/throwaway-ca.ts';
 import { substitute, testedBlock } from '../helpers/doc-blocks.ts';
-import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.ts';
+import { issueCertificate } from '../helpers/https-receiver.ts';
 import { findNginx, freePort, startNginx, type RunningNginx } from '../helpers/nginx.ts';
+import { useHttpsReceiver } from '../helpers/receiver-project.ts';
 import { startCli } from '../helpers/run-cli.ts';
 import { article, createTempProject, projectFolders, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
@@ -24,7 +24,7 @@ const SECRET = 'receiver-secret-for-the-nginx-test';
 
 let p: TempProject;
 let dir: string;
-let receiver: HttpsReceiver;
+const receiver = useHttpsReceiver();
 let quire: Awaited<ReturnType<typeof startCli>>;
 let nginx: RunningNginx;
 let browser: Browser;
@@ -51,14 +51,13 @@ beforeAll(async () => {
   writeSite(p, 'one', 'name: Field Notes\nlang: en\nurl: https://one.example.com\n');
   p.write('one/articles/first.md', article({ title: 'The first article', status: 'published', publishedAt: '2026-05-01' }, `Hello.\n\n${'A longer paragraph, so the body is stored compressed too.\n\n'.repeat(40)}`));
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-nginx-'));
-  receiver = await startHttpsReceiver();
   receiver.respond(() => ({ status: 200, json: { ok: true } }));
 
-  const ca = await createThrowawayCa('Quire nginx test CA');
-  caPem = ca.certPem;
-  const leaf = await issueServerCertificate(ca, { names: ['localhost'], ips: ['127.0.0.1'] });
+  // nginx's certificate from the test CA, for the name nginx is reached by.
+  caPem = receiver.caPem;
+  const leaf = await issueCertificate({ names: ['localhost'], ips: ['127.0.0.1'] });
   fs.mkdirSync(path.join(dir, 'tls'));
-  fs.writeFileSync(path.join(dir, 'tls', 'fullchain.pem'), `${leaf.certPem.trim()}\n${ca.certPem.trim()}\n`);
+  fs.writeFileSync(path.join(dir, 'tls', 'fullchain.pem'), `${leaf.certPem.trim()}\n${caPem.trim()}\n`);
   fs.writeFileSync(path.join(dir, 'tls', 'privkey.pem'), leaf.keyPem, { mode: 0o600 });
 
   [httpsPort, httpPort] = [await freePort(), await freePort()];
@@ -100,7 +99,6 @@ afterAll(async () => {
   await browser?.close();
   await nginx?.stop();
   await quire?.stop();
-  await receiver?.close();
   p?.cleanup();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });

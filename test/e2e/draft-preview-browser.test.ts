@@ -2,28 +2,22 @@
 // its preview route, `quire preview` making the link, and Chromium opening it. The site checks
 // the token with the receiver kit and fetches the draft with the preview key; a tampered or
 // expired link, or another article's, opens nothing.
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExampleSite } from '../../examples/site/site.ts';
-import { testPki } from '../helpers/https-receiver.ts';
+import { startHttpsApp, type HttpsApp } from '../helpers/https-receiver.ts';
 import { runCli, startCli } from '../helpers/run-cli.ts';
 import { article, createTempProject, type TempProject } from '../helpers/temp-content.ts';
 
 let p: TempProject;
 let quire: Awaited<ReturnType<typeof startCli>>;
-let siteServer: https.Server;
+let siteServer: HttpsApp;
 let browser: Browser;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  const pki = await testPki();
-  let handler: ((req: Request) => Response | Promise<Response>) | null = null;
-  siteServer = serve({ fetch: (req: Request) => handler!(req), port: 0, hostname: '127.0.0.1', createServer: https.createServer, serverOptions: { key: pki.keyPem, cert: pki.certPem } }) as https.Server;
-  await new Promise<void>((r) => (siteServer.listening ? r() : siteServer.once('listening', () => r())));
-  const siteUrl = `https://127.0.0.1:${(siteServer.address() as AddressInfo).port}`;
+  siteServer = await startHttpsApp();
+  const siteUrl = siteServer.url;
 
   p = createTempProject();
   p.write('notes/site.yaml', `name: Notes\nlang: en\nurl: ${siteUrl}\npreviewUrl: ${siteUrl}/api/preview?slug={slug}&token={token}\n`);
@@ -33,14 +27,14 @@ beforeAll(async () => {
   quire = await startCli(['start'], { ...env, PORT: '0' }, /Content API on (\S+)\/v1/);
   const keys = JSON.parse((await runCli(['keys', '--json'], env)).stdout) as { key: string; previewKey: string }[];
   const site = createExampleSite({ secret: 'unused-webhook-secret-000000000', apiBase: `${quire.match[1]}/v1`, apiKey: keys[0]!.key, previewKey: keys[0]!.previewKey, publicUrl: siteUrl });
-  handler = site.app.fetch;
+  siteServer.setHandler(site.app.fetch);
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--ignore-certificate-errors'] });
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
   await quire?.stop();
-  siteServer?.close();
+  await siteServer?.close();
   p?.cleanup();
 });
 

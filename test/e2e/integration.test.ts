@@ -2,19 +2,14 @@
 // CA); publish; the webhooks land; verify_integration, called through the MCP SDK's own client
 // over stdio, passes every check for every article. An update refreshes lastmod and still
 // passes. Then the site is broken one way at a time, and exactly the matching check fails.
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { serve } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExampleSite, type SiteFault } from '../../examples/site/site.ts';
-import { testPki } from '../helpers/https-receiver.ts';
-import { cliEnv, runCli, startCli } from '../helpers/run-cli.ts';
+import { startHttpsApp, type HttpsApp } from '../helpers/https-receiver.ts';
+import { quireStdio, runCli, startCli } from '../helpers/run-cli.ts';
 import { article, createTempProject, type TempProject } from '../helpers/temp-content.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const SECRET = 'example-site-webhook-secret-000000';
 
 interface Check { id: string; status: string; code: string; message: string; fix: string | null }
@@ -22,7 +17,7 @@ interface Report { ok: boolean; summary: string; articles: { slug: string; url: 
 
 let p: TempProject;
 let quire: Awaited<ReturnType<typeof startCli>>;
-let siteServer: https.Server;
+let siteServer: HttpsApp;
 let site: ReturnType<typeof createExampleSite>;
 let mcp: Client;
 let env: Record<string, string>;
@@ -40,18 +35,9 @@ async function verify(): Promise<Report> {
 const failing = (r: Report) => r.articles.flatMap((a) => a.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => ({ slug: a.slug, id: c.id, code: c.code, fix: c.fix })));
 
 beforeAll(async () => {
-  const pki = await testPki();
   // The site's server first: its URL goes into site.yaml. Requests wait for the app below.
-  let handler: ((req: Request) => Response | Promise<Response>) | null = null;
-  siteServer = serve({
-    fetch: (req: Request) => handler!(req),
-    port: 0,
-    hostname: '127.0.0.1',
-    createServer: https.createServer,
-    serverOptions: { key: pki.keyPem, cert: pki.certPem },
-  }) as https.Server;
-  await new Promise<void>((r) => (siteServer.listening ? r() : siteServer.once('listening', () => r())));
-  siteUrl = `https://127.0.0.1:${(siteServer.address() as AddressInfo).port}`;
+  siteServer = await startHttpsApp();
+  siteUrl = siteServer.url;
 
   p = createTempProject({ git: true });
   p.write('notes/site.yaml', `name: Notes\nlang: en\nurl: ${siteUrl}\n`);
@@ -67,25 +53,19 @@ beforeAll(async () => {
     QUIRE_DIST_DIR: p.distDir,
     QUIRE_STATE_DIR: p.stateDir,
     QUIRE_ALLOW_PRIVATE_TARGETS: '1',
-    NODE_EXTRA_CA_CERTS: pki.caFile,
+    NODE_EXTRA_CA_CERTS: siteServer.caFile,
     QUIRE_ADMIN_TOKEN: 'e2e-admin-token-0000000000',
   };
   quire = await startCli(['start'], { ...env, PORT: '0' }, /Publishing app: (\S+)\/admin/);
   const apiBase = `${quire.match[1]!.replace('localhost', '127.0.0.1')}/v1`;
   const key = quire.output().match(/key: (pk_notes\.\S+)/)![1]!;
   site = createExampleSite({ secret: SECRET, apiBase, apiKey: key, publicUrl: siteUrl });
-  handler = site.app.fetch;
+  siteServer.setHandler(site.app.fetch);
 
   const set = await runCli(['webhook', 'set', 'notes', '--url', `${siteUrl}/webhooks/quire`, '--secret', SECRET], env);
   expect(set.code, set.stderr).toBe(0);
 
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [path.join(ROOT, 'bin', 'quire.js'), 'mcp'],
-    env: cliEnv(env) as Record<string, string>,
-    cwd: ROOT,
-    stderr: 'pipe',
-  });
+  const transport = new StdioClientTransport({ ...quireStdio(['mcp'], env), stderr: 'pipe' });
   mcp = new Client({ name: 'quire-e2e', version: '1.0.0' });
   await mcp.connect(transport);
 }, 180_000);
@@ -93,7 +73,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await mcp?.close();
   await quire?.stop();
-  siteServer?.close();
+  await siteServer?.close();
   p?.cleanup();
 });
 

@@ -1,8 +1,58 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assetPath, assetUrl, hashInImageName, imageName, isAssetPath, parseAssetPath, treeFiles } from '../../src/export/layout.ts';
+import {
+  articleFile,
+  articleFiles,
+  assetPath,
+  assetUrl,
+  contentTypeOf,
+  encodedFile,
+  hashInImageName,
+  imageFile,
+  imageName,
+  isAssetPath,
+  listFile,
+  listIndexFile,
+  MANIFEST_FILE,
+  parseAssetPath,
+  siteFiles,
+  siteTreeFiles,
+  treeFiles,
+} from '../../src/export/layout.ts';
 
 describe('dist/ layout', () => {
+  it('names the manifest, a site\'s list and its index, bodies, images and their compressed variants', () => {
+    expect(MANIFEST_FILE).toBe('manifest.json');
+    expect(listFile('one')).toBe('one/articles.json');
+    expect(listIndexFile('one')).toBe('one/articles.index.json');
+    expect(articleFile('one', 'hello-world')).toBe('one/articles/hello-world.json');
+    expect(imageFile('one', 'd/pic.ab.png')).toBe('one/images/d/pic.ab.png');
+    expect(encodedFile('one/articles.json', 'br')).toBe('one/articles.json.br');
+    expect(encodedFile('one/articles/a.json', 'gzip')).toBe('one/articles/a.json.gz');
+    expect(siteFiles('one')).toEqual(['one/articles.json', 'one/articles.index.json']);
+    expect(siteFiles('one', ['br', 'gzip'])).toEqual(['one/articles.json', 'one/articles.json.br', 'one/articles.json.gz', 'one/articles.index.json']);
+    expect(articleFiles('one', 'a')).toEqual(['one/articles/a.json']);
+    expect(articleFiles('one', 'a', ['gzip'])).toEqual(['one/articles/a.json', 'one/articles/a.json.gz']);
+  });
+
+  it('names the compressed variants the manifest lists, site by site', () => {
+    const site = { listEncodings: ['br'] as const, articles: { a: { encodings: ['br', 'gzip'] as const }, b: {} }, images: {} };
+    expect(siteTreeFiles('one', site).sort()).toEqual(
+      ['one/articles.json', 'one/articles.json.br', 'one/articles.index.json', 'one/articles/a.json', 'one/articles/a.json.br', 'one/articles/a.json.gz', 'one/articles/b.json'].sort(),
+    );
+    expect(treeFiles({ sites: { one: site, two: { articles: {}, images: {} } } }).sort()).toEqual([...siteTreeFiles('one', site), 'two/articles.json', 'two/articles.index.json'].sort());
+  });
+
+  it('serves images with the type of their extension, in any case', () => {
+    expect(contentTypeOf('a/b.abc.PNG')).toBe('image/png');
+    expect(contentTypeOf('x.h.jpeg')).toBe('image/jpeg');
+    expect(contentTypeOf('x.h.jpg')).toBe('image/jpeg');
+    expect(contentTypeOf('x.h.svg')).toBe('image/svg+xml');
+    expect(contentTypeOf('x.h.webp')).toBe('image/webp');
+    expect(contentTypeOf('x.h.html')).toBe('application/octet-stream');
+    expect(contentTypeOf('d.png/noext')).toBe('application/octet-stream');
+  });
+
   it('names every file of a tree from its manifest', () => {
     const tree = { sites: { one: { articles: { a: {}, b: {} }, images: { 'images/x.png': 'x.0123.png', 'images/d/y.jpg': 'd/y.4567.jpg' } } } };
     expect(treeFiles(tree).sort()).toEqual(

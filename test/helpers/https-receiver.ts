@@ -3,13 +3,16 @@
 // request's raw bytes and counts TCP connections (to prove none was made, or that one was reused).
 // Trust it in-process with `ca: receiver.caPem`, or in a child process with
 // NODE_EXTRA_CA_CERTS=receiver.caFile. The default certificate names localhost, *.quire.test,
-// 127.0.0.1 and ::1, so a test resolver can map any *.quire.test name here.
+// 127.0.0.1 and ::1, so a test resolver can map any *.quire.test name here. A test file that needs
+// one receiver for all its tests takes it from useHttpsReceiver() (receiver-project.ts); a web
+// app (a fetch handler, e.g. the example site) is served on the same CA by startHttpsApp().
 import fs from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { serve } from '@hono/node-server';
 import { createThrowawayCa, issueServerCertificate } from '../../examples/site/throwaway-ca.ts';
 
 export interface TestPki {
@@ -180,3 +183,43 @@ export async function startHttpsReceiver(
     },
   };
 }
+
+export type FetchHandler = (req: Request) => Response | Promise<Response>;
+
+export interface HttpsApp {
+  /** https://127.0.0.1:<port> */
+  url: string;
+  caPem: string;
+  caFile: string;
+  /** The app that answers from now on (until then, requests fail): set once the app knows `url`. */
+  setHandler(handler: FetchHandler): void;
+  close(): Promise<void>;
+}
+
+/** A web app on HTTPS with the test CA's default certificate: a receiving site that answers as a real one would. */
+export async function startHttpsApp(): Promise<HttpsApp> {
+  const { certPem, keyPem, caPem, caFile } = await testPki();
+  let handler: FetchHandler | null = null;
+  const server = serve({
+    fetch: (req: Request) => handler!(req),
+    port: 0,
+    hostname: '127.0.0.1',
+    createServer: https.createServer,
+    serverOptions: { key: keyPem, cert: certPem },
+  }) as https.Server;
+  await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    caPem,
+    caFile,
+    setHandler(next) {
+      handler = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+

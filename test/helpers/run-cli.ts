@@ -14,6 +14,20 @@ export interface CliResult {
   stderr: string;
 }
 
+/**
+ * The command that runs `quire <args>` as users do (`node bin/quire.js …`), with Node's own
+ * options first (e.g. `--import` a hook): for a tool that starts it itself (an MCP client, a
+ * shell that sets a umask first).
+ */
+export function quireCommand(args: string[], nodeOptions: string[] = []): { command: string; args: string[] } {
+  return { command: NODE, args: [...nodeOptions, MAIN, ...args] };
+}
+
+/** `quire <args>` as a stdio client starts it (the MCP SDK's transport): the command, the CLI's environment, the repository as its folder. */
+export function quireStdio(args: string[], env: Record<string, string>): { command: string; args: string[]; env: Record<string, string>; cwd: string } {
+  return { ...quireCommand(args), env: cliEnv(env) as Record<string, string>, cwd: ROOT };
+}
+
 export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
   delete env.QUIRE_SECRET;
@@ -24,7 +38,8 @@ export function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 export function runCli(args: string[], env: Record<string, string>, cwd = ROOT): Promise<CliResult> {
-  return runProgram(NODE, [MAIN, ...args], env, cwd);
+  const quire = quireCommand(args);
+  return runProgram(quire.command, quire.args, env, cwd);
 }
 
 /** Any program, with the CLI's environment (e.g. a tool that starts `quire` itself). */
@@ -48,7 +63,8 @@ export function startCli(
   timeoutMs = 30_000,
   cwd = ROOT,
 ): Promise<{ child: ChildProcess; output: () => string; match: RegExpMatchArray; stop: () => Promise<void> }> {
-  return startProgram(NODE, [MAIN, ...args], env, ready, timeoutMs, cwd);
+  const quire = quireCommand(args);
+  return startProgram(quire.command, quire.args, env, ready, timeoutMs, cwd);
 }
 
 /**
@@ -98,7 +114,8 @@ export function startProgram(
  * workers and anything else it started) and its eventual result.
  */
 export function spawnCli(args: string[], env: Record<string, string>): { child: ChildProcess; kill: () => void; result: Promise<CliResult> } {
-  const child = spawn(NODE, [MAIN, ...args], { cwd: ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const quire = quireCommand(args);
+  const child = spawn(quire.command, quire.args, { cwd: ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const kill = () => process.kill(-child.pid!, 'SIGKILL');
   let stdout = '';
   let stderr = '';

@@ -6,12 +6,11 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runProgram } from '../helpers/run-cli.ts';
+import { quireCommand, quireStdio, runProgram } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const INSPECTOR = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
-const QUIRE = path.join(ROOT, 'bin', 'quire.js');
 
 let p: TempProject;
 let env: Record<string, string>;
@@ -46,7 +45,8 @@ function unportable(schema: unknown, at: string): string[] {
 describe('tool schema portability', { timeout: 60_000 }, () => {
   it('the MCP Inspector CLI (--strict) lists every tool and reports no portability finding', async () => {
     const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-    const r = await runProgram(process.execPath, [INSPECTOR, '--cli', '--method', 'tools/list', '--strict', ...envArgs, process.execPath, QUIRE, 'mcp'], env);
+    const mcp = quireCommand(['mcp']);
+    const r = await runProgram(process.execPath, [INSPECTOR, '--cli', '--method', 'tools/list', '--strict', ...envArgs, mcp.command, ...mcp.args], env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/Schema portability|Warning: tool|Error: tool|portability error/);
     const tools = (JSON.parse(r.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort();
@@ -55,7 +55,7 @@ describe('tool schema portability', { timeout: 60_000 }, () => {
 
   it('every input and output schema the SDK client receives keeps to the portable rules', async () => {
     const client = new Client({ name: 'portability-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [QUIRE, 'mcp'], env: cliEnv(env) as Record<string, string>, cwd: ROOT, stderr: 'pipe' }));
+    await client.connect(new StdioClientTransport({ ...quireStdio(['mcp'], env), stderr: 'pipe' }));
     try {
       const { tools } = await client.listTools();
       expect(tools).toHaveLength(6);

@@ -2,15 +2,11 @@
 // connection at all. Each refusal has a control case that reaches the same receiver once the
 // guard is lifted, so a counter stuck at zero cannot pass for a guard.
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSafeClient, type Resolver, type SafeClient } from '../../src/net/safe-client.ts';
-import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.ts';
+import { useHttpsReceiver } from '../helpers/receiver-project.ts';
 
-let receiver: HttpsReceiver;
-beforeAll(async () => {
-  receiver = await startHttpsReceiver({ handler: () => ({ status: 200, body: 'reached' }) });
-});
-afterAll(() => receiver.close());
+const receiver = useHttpsReceiver({ handler: () => ({ status: 200, body: 'reached' }) });
 
 /** A resolver that always answers `addresses` and remembers what it was asked. */
 function resolveTo(...addresses: string[]): Resolver & { calls: string[] } {

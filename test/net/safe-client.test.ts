@@ -2,15 +2,12 @@
 // is allowed here (allowPrivate, as QUIRE_ALLOW_PRIVATE_TARGETS does in development); the guard
 // itself is tested in safe-client-ssrf.test.ts.
 import net from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ALLOW_PRIVATE_WARNING, createSafeClient, type Resolver, type SafeClient, type SafeClientOptions } from '../../src/net/safe-client.ts';
-import { issueCertificate, startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.ts';
+import { issueCertificate, startHttpsReceiver } from '../helpers/https-receiver.ts';
+import { useHttpsReceiver } from '../helpers/receiver-project.ts';
 
-let receiver: HttpsReceiver;
-beforeAll(async () => {
-  receiver = await startHttpsReceiver();
-});
-afterAll(() => receiver.close());
+const receiver = useHttpsReceiver();
 afterEach(() => receiver.respond(() => ({})));
 
 const toLoopback: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];

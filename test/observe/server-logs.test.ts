@@ -1,22 +1,16 @@
 // A real `quire start` with JSON logs and metrics on: every request and delivery attempt is one
 // line, and no line ever holds a site key, a webhook secret or the admin token — sent in `?key=`,
 // in a percent-encoded name, in Authorization, or in a form. Real HTTPS receiver, real socket.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, signIn } from '../helpers/admin-server.ts';
-import { startHttpsReceiver, testPki, type HttpsReceiver } from '../helpers/https-receiver.ts';
+import { useHttpsReceiver } from '../helpers/receiver-project.ts';
 import { runCli, startCli } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
 const SECRET = 'receiver-shared-secret-for-logs-0123456789';
-let receiver: HttpsReceiver;
-let caFile: string;
+const receiver = useHttpsReceiver();
 let p: TempProject;
 
-beforeAll(async () => {
-  caFile = (await testPki()).caFile;
-  receiver = await startHttpsReceiver();
-});
-afterAll(() => receiver.close());
 afterEach(() => p?.cleanup());
 
 const envFor = (extra: Record<string, string>) => ({
@@ -24,7 +18,7 @@ const envFor = (extra: Record<string, string>) => ({
   QUIRE_DIST_DIR: p.distDir,
   QUIRE_STATE_DIR: p.stateDir,
   QUIRE_ALLOW_PRIVATE_TARGETS: '1',
-  NODE_EXTRA_CA_CERTS: caFile,
+  NODE_EXTRA_CA_CERTS: receiver.caFile,
   QUIRE_ADMIN_TOKEN: ADMIN_TOKEN,
   PORT: '0',
   ...extra,

@@ -1,22 +1,17 @@
 // `quire webhook` and `quire publish` end to end: real git repos in temp dirs, the real CLI in a
 // child process, a real HTTPS receiver with a throwaway CA, signatures re-computed from the bytes.
 import { createHmac } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../src/receiver/verify-webhook.ts';
-import { startHttpsReceiver, testPki, type HttpsReceiver, type ReceivedRequest } from '../helpers/https-receiver.ts';
+import { startHttpsReceiver, type ReceivedRequest } from '../helpers/https-receiver.ts';
+import { useHttpsReceiver } from '../helpers/receiver-project.ts';
 import { runCli, spawnCli, startCli } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
 const SECRET = 'receiver-shared-secret-0123456789';
-let receiver: HttpsReceiver;
-let caFile: string;
+const receiver = useHttpsReceiver();
 let p: TempProject;
 
-beforeAll(async () => {
-  caFile = (await testPki()).caFile;
-  receiver = await startHttpsReceiver();
-});
-afterAll(() => receiver.close());
 beforeEach(() => {
   receiver.requests.length = 0;
   receiver.respond(verifying(() => ({ status: 200 })));
@@ -38,7 +33,7 @@ const env = (extra: Record<string, string> = {}) => ({
   QUIRE_DIST_DIR: p.distDir,
   QUIRE_STATE_DIR: p.stateDir,
   QUIRE_ALLOW_PRIVATE_TARGETS: '1',
-  NODE_EXTRA_CA_CERTS: caFile,
+  NODE_EXTRA_CA_CERTS: receiver.caFile,
   QUIRE_PUBLISH_RETRY_WINDOW_MS: '15000',
   ...extra,
 });

@@ -6,11 +6,11 @@ import { createSafeClient, type SafeClient } from '../../src/net/safe-client.ts'
 import { compareLastmod } from '../../src/verify/lastmod.ts';
 import { urlDifference } from '../../src/verify/urls.ts';
 import { verifyIntegration, type ArticleToVerify } from '../../src/verify/verify-integration.ts';
-import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.ts';
+import { useHttpsReceiver } from '../helpers/receiver-project.ts';
 
 const HTML = '<p>Hello <a href="https://example.com/x">there</a>.</p>\n<img src="https://img.example.com/a.png" alt="A">';
 const UPDATED = '2026-04-03T15:30:00Z';
-let site: HttpsReceiver;
+const site = useHttpsReceiver();
 let client: SafeClient;
 let routes: Record<string, { status?: number; headers?: Record<string, string>; body: string | Buffer; hang?: boolean }>;
 
@@ -30,7 +30,6 @@ async function run(a: ArticleToVerify = article) {
 }
 
 beforeAll(async () => {
-  site = await startHttpsReceiver();
   site.respond((req) => {
     const r = routes[req.path.split('?')[0]!];
     if (!r) return { status: 404, body: 'not found' };
@@ -40,7 +39,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   client.close();
-  await site.close();
 });
 
 describe('verify_integration checks', () => {
