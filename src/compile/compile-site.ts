@@ -9,12 +9,13 @@ import { assertInsideFolder } from '../content/content-files.ts';
 import { CONTENT_LIMITS } from '../content/limits.ts';
 import { readMarkdown, type LoadedSite } from '../content/load-content.ts';
 import { fieldPlace, type ArticleKeys, type ArticleSource } from '../content/model.ts';
-import type { RelatedArticle } from '../contract/article.ts';
 import { renderFailed, type RenderProblem } from '../render/render-context.ts';
 import type { RenderInput, RenderOutput } from '../render/render-markdown.ts';
 import { RENDERER_VERSION } from '../render/renderer-version.ts';
 import { collectGarbage } from './collect-garbage.ts';
-import { toListItem, webhookArticleJson, type ArticleBody } from '../articles/shapes.ts';
+import { articleDates, expiryNotAfterHistory } from '../articles/dates.ts';
+import { chooseExcerpt } from '../articles/excerpt.ts';
+import { articleBody, relatedArticles, toListItem, webhookArticleJson } from '../articles/shapes.ts';
 import { newestFirst } from '../articles/list-order.ts';
 import { hashBytes, hashParts } from '../export/content-hash.ts';
 import { articleFile, imageFile, listFile, listIndexFile } from '../export/layout.ts';
@@ -110,7 +111,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   const context = hashBytes(JSON.stringify([RENDERER_VERSION, deps.publicUrl, imagesKey, siteKey, [...authors.values()]]));
   const keysOf = (source: ArticleSource): ArticleKeys => {
     const { meta } = source;
-    const related = meta.related.length ? relatedOf(source, published) : [];
+    const related = meta.related.length ? relatedArticles(meta, published) : [];
     const dates = deps.dates.get(source.file) ?? null;
     const extra = related.length || dates ? JSON.stringify([related, dates]) : '';
     const memo = source.memo?.keys;
@@ -126,7 +127,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   for (const source of loaded.articles) {
     const { meta } = source;
     const { checkKey, inputKey } = keysOf(source);
-    if (meta.status === 'published') checkExpiryAgainstGit(source, deps.dates.get(source.file), issues);
+    if (meta.status === 'published') checkExpiryAgainstHistory(source, deps.dates.get(source.file), issues);
     if (meta.status !== 'published') {
       // A draft's preview files (src/snapshot/preview-view.ts) are taken over like a published
       // article's when nothing they depend on changed.
@@ -188,28 +189,20 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
       if (!renderFailed(out.problems)) deps.checked.set(checkKey, out.problems);
       reportProblems(source, out.problems, issues);
       const { meta } = source;
-      const dates = deps.dates.get(source.file);
       const use = meta.status === 'published' ? useImage : useDraftImage;
       const frontImage = meta.image?.kind === 'file' ? use(meta.image.sitePath) : undefined;
       out.images.forEach(use);
-      const author = meta.author ? authors.get(meta.author) : undefined;
-      const body: ArticleBody = {
-        slug: meta.slug,
-        title: meta.title,
-        metaDescription: meta.metaDescription,
-        lang: meta.lang ?? site.lang,
+      const body = articleBody({
+        meta,
+        siteLang: site.lang,
         html: out.html,
         markdown: inputs[i]!.markdown,
-        imageUrl: meta.image?.kind === 'url' ? meta.image.url : (frontImage?.url ?? null),
-        imageAlt: meta.imageAlt,
-        publishedAt: meta.publishedAt ?? dates?.publishedAt ?? null,
-        updatedAt: meta.updatedAt ?? dates?.updatedAt ?? null,
-        kind: meta.kind,
-        sourceUrl: meta.sourceUrl,
-        related: relatedOf(source, published),
-        author: author ? { name: author.name, bio: author.bio, url: author.url } : null,
-      };
-      const item = toListItem(body, meta.excerpt ?? (out.excerpt || meta.metaDescription || ''));
+        imageFileUrl: frontImage?.url ?? null,
+        related: relatedArticles(meta, published),
+        author: meta.author ? (authors.get(meta.author) ?? null) : null,
+        dates: articleDates(meta, deps.dates.get(source.file)),
+      });
+      const item = toListItem(body, chooseExcerpt(meta, out.excerpt));
       // Each body is encoded to UTF-8 once, and those bytes are hashed, written and compressed.
       const bodyBytes = Buffer.from(JSON.stringify(body));
       const articleImages = [...new Set([...(meta.image?.kind === 'file' ? [meta.image.sitePath] : []), ...out.images])];
@@ -319,23 +312,15 @@ interface ListEntry {
   json: Uint8Array;
 }
 
-/** `related`, resolved to the slug and title of published articles only, in the order given. */
-function relatedOf(source: ArticleSource, published: Map<string, string>): RelatedArticle[] {
-  return source.meta.related
-    .filter((r) => r.slug !== source.meta.slug && published.has(r.slug))
-    .map((r) => ({ slug: r.slug, title: published.get(r.slug)! }));
-}
-
 /**
  * An `expiresAt` at or before the date git gives as first published: the article would never be
- * served. (Against a publishedAt in front matter, parseArticle has already checked it.)
+ * served.
  */
-function checkExpiryAgainstGit(source: ArticleSource, dates: FileDates | undefined, issues: ContentIssue[]): void {
-  const { expiresAt, publishedAt } = source.meta;
-  const fromGit = dates?.publishedAt;
-  if (!expiresAt || publishedAt || !fromGit || Date.parse(expiresAt) > Date.parse(fromGit)) return;
+function checkExpiryAgainstHistory(source: ArticleSource, dates: FileDates | undefined, issues: ContentIssue[]): void {
+  const fromGit = expiryNotAfterHistory(source.meta, dates);
+  if (fromGit === null) return;
   issues.push(
-    issue(source.file, fieldPlace(source.meta, 'expiresAt'), 'CONTENT_EXPIRY_BEFORE_PUBLISH', `\`expiresAt\` (${expiresAt}) is not after the date the article was first published (${fromGit}, from git history)`, {
+    issue(source.file, fieldPlace(source.meta, 'expiresAt'), 'CONTENT_EXPIRY_BEFORE_PUBLISH', `\`expiresAt\` (${source.meta.expiresAt}) is not after the date the article was first published (${fromGit}, from git history)`, {
       hint: 'set expiresAt later, or remove it',
     }),
   );
