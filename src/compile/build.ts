@@ -188,6 +188,7 @@ async function build(
         await compileSite(loaded, {
           publicUrl: settings.publicUrl,
           dates,
+          keys: state.keys,
           renderCache: caches.render,
           imageHashes: state.imageHashes,
           checked: state.checked,

@@ -8,10 +8,9 @@ import { issue, type ContentIssue } from '../content/issues.ts';
 import { assertInsideFolder } from '../content/content-files.ts';
 import { CONTENT_LIMITS } from '../content/limits.ts';
 import { readMarkdown, type LoadedSite } from '../content/load-content.ts';
-import { fieldPlace, type ArticleKeys, type ArticleSource } from '../content/model.ts';
+import { fieldPlace, type ArticleSource } from '../content/model.ts';
 import { renderFailed, type RenderProblem } from '../render/render-context.ts';
 import type { RenderInput, RenderOutput } from '../render/render-markdown.ts';
-import { RENDERER_VERSION } from '../render/renderer-version.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { articleDates, expiryNotAfterHistory } from '../articles/dates.ts';
 import { chooseExcerpt } from '../articles/excerpt.ts';
@@ -26,6 +25,7 @@ import type { ExportWriter } from '../export/writer/export-writer.ts';
 import { previewArticleFile, previewImageFile, previewItemFile, type PreviewDraft, type PreviewSite } from '../export/preview-tree.ts';
 import type { PreviewWriter } from '../export/writer/preview-writer.ts';
 import type { ContentCoding } from '../export/layout.ts';
+import { articleKeysOf, type ArticleKeyMemo } from './article-keys.ts';
 import { createExportEncoder } from './export-encoder.ts';
 import { createImageResolver, type ImageHashCache, type PublishedImage } from './images.ts';
 import type { RenderCache } from './render-cache.ts';
@@ -40,10 +40,13 @@ export interface PreviousSite {
 
 export interface CompileDeps {
   publicUrl: string;
+  /** Dates from the history of the published articles that need them (src/articles/dates.ts). */
   dates: Map<string, FileDates>;
+  /** Build keys of the source versions already seen (the build state's). */
+  keys: ArticleKeyMemo;
   renderCache: RenderCache;
   imageHashes: ImageHashCache;
-  /** Render problems by check key; see checkKeyOf. */
+  /** Render problems by check key (article-keys.ts). */
   checked: Map<string, RenderProblem[]>;
   /** Worker threads for large batches; without it everything renders in this thread. */
   pool?: RenderPool;
@@ -79,8 +82,6 @@ const YIELD_EVERY = 64;
 export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues: ContentIssue[]): Promise<CompiledSite> {
   const { site, authors } = loaded;
   const images = createImageResolver(site.id, loaded.images, deps.publicUrl, deps.imageHashes);
-  const imagesKey = hashBytes(JSON.stringify([...loaded.images.values()].map((i) => [i.sitePath, i.size, i.mtimeMs])));
-  const siteKey = JSON.stringify([RENDERER_VERSION, deps.publicUrl, site.name, site.lang, site.url, site.articlePath]);
   const published = new Map<string, string>(); // slug → title, for `related`
   for (const a of loaded.articles) if (a.meta.status === 'published') published.set(a.meta.slug, a.meta.title);
 
@@ -104,25 +105,7 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   const todo: { source: ArticleSource; checkKey: string; inputKey: string }[] = [];
   let reused = 0;
 
-  // An article's keys hash its file with everything else its output depends on. Unchanged, they
-  // are taken from the last build (source.memo) instead of being hashed again (at 10,000
-  // articles that was 20,000 serializations and hashes, a tenth of a one-change rebuild): the
-  // file is the same version when its memo is, and the rest is `context` (site-wide) and `extra`.
-  const context = hashBytes(JSON.stringify([RENDERER_VERSION, deps.publicUrl, imagesKey, siteKey, [...authors.values()]]));
-  const keysOf = (source: ArticleSource): ArticleKeys => {
-    const { meta } = source;
-    const related = meta.related.length ? relatedArticles(meta, published) : [];
-    const dates = deps.dates.get(source.file) ?? null;
-    const extra = related.length || dates ? JSON.stringify([related, dates]) : '';
-    const memo = source.memo?.keys;
-    if (memo && memo.context === context && memo.extra === extra) return memo;
-    const checkKey = hashBytes(JSON.stringify([RENDERER_VERSION, deps.publicUrl, source.sitePath, source.hash, meta.lang ?? site.lang, imagesKey]));
-    const author = meta.author ? (authors.get(meta.author) ?? null) : null;
-    const inputKey = hashBytes(JSON.stringify([checkKey, siteKey, author, related, dates]));
-    const keys = { context, extra, checkKey, inputKey };
-    if (source.memo) source.memo.keys = keys;
-    return keys;
-  };
+  const keysOf = articleKeysOf(loaded, { publicUrl: deps.publicUrl, dates: deps.dates, memo: deps.keys, published });
 
   for (const source of loaded.articles) {
     const { meta } = source;
