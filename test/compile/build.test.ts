@@ -289,7 +289,7 @@ describe('static export', () => {
 
 describe('a build of many chunks', () => {
   it('writes every article of every chunk once, with its own body', async () => {
-    const { CHUNK } = await import('../../src/compile/compile-site.ts');
+    const { CHUNK } = await import('../../src/compile/render-in-chunks.ts');
     p = createTempProject();
     writeSite(p, 'site');
     const count = 2 * CHUNK + 7; // three chunks: two under way at once, then a short one
