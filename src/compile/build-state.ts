@@ -16,10 +16,13 @@ import type { SourceCache, SourceEntry } from '../content/load-content.ts';
 import type { RenderProblem } from '../render/render-context.ts';
 import { fixFor, isMissingFile, ProblemError } from '../problems/problem.ts';
 import { RENDERER_VERSION } from '../render/renderer-version.ts';
+import type { ArticleKeyMemo, ArticleKeys } from './article-keys.ts';
 import type { ImageHashCache } from './images.ts';
 
 export interface BuildState {
   sources: SourceCache;
+  /** The build keys last computed for each entry of `sources`. */
+  keys: ArticleKeyMemo;
   imageHashes: ImageHashCache;
   git: GitHistoryCache;
   /** Render problems by check key (source, renderer, images): empty when the body was fine. */
@@ -30,7 +33,7 @@ export interface BuildState {
 const FORMAT = `build-state-6:${RENDERER_VERSION}`;
 
 export function emptyBuildState(): BuildState {
-  return { sources: new Map(), imageHashes: new Map(), git: { head: null, changes: new Map(), published: new Map() }, checked: new Map() };
+  return { sources: new Map(), keys: new WeakMap(), imageHashes: new Map(), git: { head: null, changes: new Map(), published: new Map() }, checked: new Map() };
 }
 
 // v8 serialization (buildStateFileOf): Maps as they are, and several times faster than JSON for this shape.
@@ -40,7 +43,7 @@ export function emptyBuildState(): BuildState {
  * all of them) apart from those with problems: 10,000 strings deserialize much faster than
  * 10,000 map entries each holding an empty array.
  */
-interface StoredState extends Omit<BuildState, 'checked' | 'sources'> {
+interface StoredState extends Omit<BuildState, 'checked' | 'sources' | 'keys'> {
   sources: StoredSource[];
   checked: { fine: string[]; problems: [string, RenderProblem[]][] };
 }
@@ -52,17 +55,17 @@ interface StoredState extends Omit<BuildState, 'checked' | 'sources'> {
 type StoredSource = [string, number, number, number, number, string, string | null, number, ContentIssue[] | null, StoredKeys | null];
 type StoredKeys = [string, string, string, string];
 
-function storeSource(file: string, e: SourceEntry): StoredSource {
+function storeSource(file: string, e: SourceEntry, k: ArticleKeys | undefined): StoredSource {
   if (e.meta && e.metaJson === undefined) e.metaJson = JSON.stringify(e.meta); // kept: the next save reuses it
-  const keys: StoredKeys | null = e.keys ? [e.keys.context, e.keys.extra, e.keys.checkKey, e.keys.inputKey] : null;
+  const keys: StoredKeys | null = k ? [k.context, k.extra, k.checkKey, k.inputKey] : null;
   return [file, e.size, e.mtimeMs, e.ctimeMs, e.ino, e.hash, e.meta ? e.metaJson! : null, e.bodyLine, e.issues ?? null, keys];
 }
 
-function loadSource([file, size, mtimeMs, ctimeMs, ino, hash, metaJson, bodyLine, issues, keys]: StoredSource): [string, SourceEntry] {
+function loadSource([file, size, mtimeMs, ctimeMs, ino, hash, metaJson, bodyLine, issues, keys]: StoredSource, memo: ArticleKeyMemo): [string, SourceEntry] {
   const entry: SourceEntry = { size, mtimeMs, ctimeMs, ino, hash, meta: metaJson === null ? null : JSON.parse(metaJson), bodyLine };
   if (metaJson !== null) entry.metaJson = metaJson;
   if (issues) entry.issues = issues;
-  if (keys) entry.keys = { context: keys[0], extra: keys[1], checkKey: keys[2], inputKey: keys[3] };
+  if (keys) memo.set(entry, { context: keys[0], extra: keys[1], checkKey: keys[2], inputKey: keys[3] });
   return [file, entry];
 }
 
@@ -88,7 +91,8 @@ export function loadBuildState(stateDir: string): BuildState {
     const { fine, problems } = raw.state.checked;
     const checked = new Map<string, RenderProblem[]>(problems);
     for (const key of fine) checked.set(key, NO_PROBLEMS);
-    return { ...raw.state, sources: new Map(raw.state.sources.map(loadSource)), checked };
+    const keys: ArticleKeyMemo = new WeakMap();
+    return { ...raw.state, sources: new Map(raw.state.sources.map((stored) => loadSource(stored, keys))), keys, checked };
   } catch {
     return emptyBuildState(); // damaged (a torn write, another format): start afresh
   }
@@ -112,8 +116,8 @@ function writeBuildState(file: string, state: BuildState): void {
     if (found.length) problems.push([key, found]);
     else fine.push(key);
   }
-  const sources = Array.from(state.sources, ([file, entry]) => storeSource(file, entry));
-  const stored: StoredState = { ...state, sources, checked: { fine, problems } };
+  const sources = Array.from(state.sources, ([file, entry]) => storeSource(file, entry, state.keys.get(entry)));
+  const stored: StoredState = { sources, imageHashes: state.imageHashes, git: state.git, checked: { fine, problems } };
   const data = v8.serialize({ format: FORMAT, state: stored });
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, data, { mode: 0o600 });

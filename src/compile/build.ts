@@ -4,6 +4,7 @@
 // Drafts go to the build's preview tree in the state dir (src/export/preview-trees.ts), in place
 // under the build id before dist/ is swapped, so the dist/ a reader sees always has its drafts.
 import { toIsoUtc } from '../content/dates.ts';
+import { datesFromHistory } from '../articles/dates.ts';
 import { readGitDates, type DateQuery } from '../git/git-history.ts';
 import { locateContentRepository, type RepositoryLookup } from '../git/repository.ts';
 import { hasErrors, sortIssues, type ContentIssue } from '../content/issues.ts';
@@ -127,9 +128,10 @@ async function build(
   const issues = content.issues;
   issues.push(...repositoryIssues);
   const queries: DateQuery[] = content.sites.flatMap((s) =>
-    s.articles
-      .filter((a) => a.meta.status === 'published' && (!a.meta.publishedAt || !a.meta.updatedAt))
-      .map((a) => ({ file: a.file, mtimeMs: a.mtimeMs, wantPublishedAt: !a.meta.publishedAt })),
+    s.articles.flatMap((a) => {
+      const wanted = datesFromHistory(a.meta);
+      return wanted ? [{ file: a.file, mtimeMs: a.mtimeMs, wantPublishedAt: wanted.publishedAt }] : [];
+    }),
   );
   const dates = queries.length ? await readGitDates(repository, settings.contentDir, queries, state.git) : new Map();
   const previous = readManifest(settings.distDir);
@@ -187,6 +189,7 @@ async function build(
         await compileSite(loaded, {
           publicUrl: settings.publicUrl,
           dates,
+          keys: state.keys,
           renderCache: caches.render,
           imageHashes: state.imageHashes,
           checked: state.checked,

@@ -7,7 +7,7 @@ import { createFileBudget, readContentFile, symlinkIssue, tooLargeIssue, walkFil
 import { issue, START, type ContentIssue } from './issues.ts';
 import { CONTENT_LIMITS } from './limits.ts';
 import { loadAuthors, loadSite, standInSite } from './load-site.ts';
-import { fieldPlace, slugFromFileName, type ArticleKeys, type ArticleMeta, type ArticleSource, type Author, type Site } from './model.ts';
+import { fieldPlace, slugFromFileName, type ArticleMeta, type ArticleSource, type Author, type Site } from './model.ts';
 import { parseArticle, splitBody } from './parse-article.ts';
 
 export interface ImageFile {
@@ -60,8 +60,6 @@ export interface SourceEntry {
   meta: ArticleMeta | null;
   /** `meta` as JSON, once the build state has been saved or loaded with it (see build-state.ts). */
   metaJson?: string;
-  /** The build keys last computed for this version of the file. */
-  keys?: ArticleKeys;
   bodyLine: number;
   /** Absent when there are none (most files): one array less per article in the build state. */
   issues?: ContentIssue[];
@@ -182,7 +180,7 @@ async function loadArticles(
       mtimeMs: stat.mtimeMs,
       meta: entry.meta,
       bodyLine: entry.bodyLine,
-      memo: entry,
+      version: entry,
     };
   }
   files.forEach((file, i) => results[i] === null && unread.push(file));

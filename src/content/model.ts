@@ -97,20 +97,11 @@ export interface ArticleSource {
   /** Line of the file where the body starts (1-based). */
   bodyLine: number;
   /**
-   * Where the build keeps what it computed from this version of the file, for the next build
-   * (the build state's entry for it); absent for sources made without one.
+   * This version of the file: the same object for as long as the file is unchanged (the loader's
+   * entry for it), under which the build keeps what it computed from it for the next build;
+   * absent for sources made without one.
    */
-  memo?: { keys?: ArticleKeys };
-}
-
-/** An article's build keys (see compile-site.ts), with what they were computed under. */
-export interface ArticleKeys {
-  /** Hash of the site-wide inputs: renderer, public URL, site settings, authors, images. */
-  context: string;
-  /** The article's own inputs beyond its file: resolved related titles and git dates, as JSON ('' when none). */
-  extra: string;
-  checkKey: string;
-  inputKey: string;
+  version?: object;
 }
 
 export const FRONT_MATTER_FIELDS = [

@@ -2,6 +2,7 @@
 // ones too, each item and body with a `status` ("draft", "scheduled" or "published") and, where
 // set, its `expiresAt`. Expired articles are withdrawn for previews as for everyone. Drafts come
 // from the build's preview tree (preview-tree.ts: outside dist/, never what public readers load).
+import { newestFirst } from '../articles/list-order.ts';
 import { hashBytes } from '../export/content-hash.ts';
 import type { Body, Draft, SiteContent } from './snapshot-reader.ts';
 import { createFilteredList } from './filtered-list.ts';
@@ -39,11 +40,6 @@ interface Entry {
   body: Uint8Array;
 }
 
-const descending = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0);
-/** The list's order (newest first, as the build sorts; see articles/list-order.ts), drafts by the same rule. */
-const newestFirst = (a: Entry, b: Entry) =>
-  descending(a.publishedAt ?? '', b.publishedAt ?? '') || descending(a.updatedAt ?? '', b.updatedAt ?? '') || -descending(a.slug, b.slug);
-
 export function previewAt(site: SiteContent, m: ManifestSite, drafts: ReadonlyMap<string, Draft>, nowMs: number): SiteContent {
   const items = splitListItems(site.list.bytes);
   if (!items) throw new Error(`the list of site "${site.id}" is not one a build wrote`);
@@ -58,7 +54,7 @@ export function previewAt(site: SiteContent, m: ManifestSite, drafts: ReadonlyMa
   for (const [slug, { entry: d, item, body }] of drafts) {
     entries.push({ slug, status: 'draft', kind: d.kind, publishedAt: d.publishedAt, updatedAt: d.updatedAt, expiresAt: d.expiresAt ?? null, item, body });
   }
-  entries.sort(newestFirst);
+  entries.sort(newestFirst); // the build's list order, drafts by the same rule
   const fieldsOf = (e: Entry) => ({ status: e.status, ...(e.expiresAt ? { expiresAt: e.expiresAt } : {}) });
   const itemBytes = entries.map((e) => withFields(e.item, fieldsOf(e)));
   const list = listBody(site.summary, itemBytes);

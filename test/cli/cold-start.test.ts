@@ -1,11 +1,11 @@
 // `quire start` from a fresh state, on a content tree large enough for the build to collect
-// garbage between render chunks (compile-site.ts, collect-garbage.ts) while the store and the
+// garbage between render chunks (render-in-chunks.ts, collect-garbage.ts) while the store and the
 // render cache hold SQLite statements: the process must build, serve and shut down cleanly. A
 // native addon whose objects cannot be finalized by that collection aborts the process instead.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHUNK } from '../../src/compile/compile-site.ts';
+import { CHUNK } from '../../src/compile/render-in-chunks.ts';
 import { startCli } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 

@@ -143,7 +143,7 @@ describe('static export', () => {
     setup();
     expect((await buildExport(settings())).ok).toBe(true);
     const keysOf = (caches: ReturnType<typeof createBuildCaches>) =>
-      new Map([...caches.state.sources].map(([file, e]) => [path.basename(file), e.keys!]));
+      new Map([...caches.state.sources].map(([file, e]) => [path.basename(file), caches.state.keys.get(e)!]));
     const load = () => createBuildCaches(p.stateDir); // as a new process does
     const before = keysOf(load());
     expect([...before.values()].every((k) => k && k.checkKey)).toBe(true);
@@ -158,7 +158,7 @@ describe('static export', () => {
     // They are taken, not recomputed: a remembered key is what the build uses.
     const caches = load();
     const live = [...caches.state.sources].find(([file]) => file.endsWith('live.md'))![1];
-    live.keys = { ...live.keys!, inputKey: 'remembered' };
+    caches.state.keys.set(live, { ...caches.state.keys.get(live)!, inputKey: 'remembered' });
     p.write('site/articles/live-two.md', article({ title: 'Live two', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-03' }, 'Third words.\n'));
     expect((await buildExport(settings(), caches)).ok).toBe(true);
     expect(readManifest(p.distDir)!.sites.site!.articles.live!.inputKey).toBe('remembered');
@@ -290,7 +290,7 @@ describe('static export', () => {
 
 describe('a build of many chunks', () => {
   it('writes every article of every chunk once, with its own body', async () => {
-    const { CHUNK } = await import('../../src/compile/compile-site.ts');
+    const { CHUNK } = await import('../../src/compile/render-in-chunks.ts');
     p = createTempProject();
     writeSite(p, 'site');
     const count = 2 * CHUNK + 7; // three chunks: two under way at once, then a short one

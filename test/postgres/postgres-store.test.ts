@@ -63,6 +63,10 @@ const indexReads = async (url: string) =>
 const HOOK = { url: 'https://hooks.example.com', secret: 's'.repeat(30) };
 
 describe('the outbox on PostgreSQL', () => {
+  it('says its writes are round trips to a server, so senders let the attempts recorded meanwhile make a group', () => {
+    expect(open(ADMIN).writes).toBe('round-trip');
+  });
+
   it('supersedes, claims exclusively, keeps one slug at a time, and reschedules as SQLite does', async () => {
     const store = open(freshDatabase());
     await store.webhooks.save('s', HOOK, 0);

@@ -67,6 +67,10 @@ describe('state store', () => {
     }
   });
 
+  it('says its writes are local, so senders write the attempts recorded meanwhile as soon as a group is written', () => {
+    expect(store.writes).toBe('local');
+  });
+
   it('refuses a database from a newer Quire', () => {
     store.db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
     expect(() => openStateDb(dir)).toThrow(/newer than this Quire knows/);

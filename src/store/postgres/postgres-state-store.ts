@@ -45,6 +45,7 @@ export function openPostgresStateStore(url: string, serverSecret: string, opts: 
   };
   const onPool = poolDb(pool, ready);
   return {
+    writes: 'round-trip',
     ...partsOn(onPool, claims),
     hostSlots: createHostSlots(onPool),
     keyGenerations: createKeyGenerationRecords(onPool, `the PostgreSQL state at ${describeUrl(url)}`),

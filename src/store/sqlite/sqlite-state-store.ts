@@ -47,6 +47,7 @@ export function openSqliteStateStore(stateDir: string, serverSecret: string, cha
   };
   return {
     db,
+    writes: 'local',
     ...partsThrough(queued),
     locks,
     hostSlots: promised<HostSlots>(createHostSlots(db), queued),
