@@ -8,7 +8,7 @@ import { createAdminApp, renderAdminRefusal } from '../../admin/admin-app.tsx';
 import { printable } from '../../text/printable.ts';
 import { buildExport, createBuildCaches, type BuildResult } from '../../compile/build.ts';
 import { NO_CONTENT_FACTS, type ContentFacts } from '../../content/load-content.ts';
-import { createApiApp } from '../../api/app.ts';
+import { createServerRouter } from '../../app/server-router.ts';
 import { openListener } from '../../server/serve.ts';
 import { connectionCap, DEFAULT_CONNECTION_LIMITS, openFileLimit } from '../../server/connection-limits.ts';
 import { allowedHosts, allowedHostsOnly, describeAllowedHosts } from '../../server/host-check.ts';
@@ -19,7 +19,7 @@ import { StateDatabaseError, StateStoreError } from '../../store/state-store.ts'
 import { refuseCommandLine, type CliContext } from '../context.ts';
 import type { DeliveryDeps } from '../../delivery/delivery-runner.ts';
 import { createServerObservability } from '../../observe/server-observability.ts';
-import { MOUNTS, routePattern } from '../../api/routes.ts';
+import { routePattern } from '../../api/routes.ts';
 import { createFollowing, followedBranch, followedContentDir, planFollow, syncBeforeStart, type FollowArgs } from './follow.ts';
 import { displayUrl } from '../../follow/follow-source.ts';
 import type { TrustProxy } from '../../config/trust-proxy.ts';
@@ -177,19 +177,22 @@ export async function runServer(ctx: CliContext, opts: { watch: boolean; follow?
     wakeDeliveries: () => worker?.wake(),
     log,
   });
-  server.serve(createApiApp({
-    store: served,
-    keyring,
-    publicUrl: base,
-    log,
-    mounts: [{ path: MOUNTS.admin, app: admin, renderError: renderAdminRefusal }, ...(following?.hooks ? [{ path: MOUNTS.hooks, app: following.hooks }] : [])],
+  server.serve(createServerRouter({
+    api: {
+      store: served,
+      keyring,
+      publicUrl: base,
+      log,
+      noteSite: observed.requests.noteSite,
+      // GET /v1/changes reads the change log of the state every publish records into.
+      changes: publishing?.store.changes ?? null,
+    },
+    admin: { app: admin, renderError: renderAdminRefusal },
+    hooks: following?.hooks ?? null,
+    hostCheck: hosts ? allowedHostsOnly(hosts, config.trustProxy) : null,
     maxBodyBytes: config.maxBodyBytes,
     readiness: createReadiness({ buildServed: () => store.current() !== null, worker: () => worker?.health() ?? NO_STATE_STORE }),
     metrics: observed.metrics,
-    noteSite: observed.requests.noteSite,
-    // GET /v1/changes reads the change log of the state every publish records into.
-    changes: publishing?.store.changes ?? null,
-    hostCheck: hosts ? allowedHostsOnly(hosts, config.trustProxy) : null,
   }));
   app.onClose(
     store.watch(() => newBuildServed('Loaded the new build.')),
