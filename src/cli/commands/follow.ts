@@ -12,7 +12,7 @@ import { errorText } from '../../problems/problem.ts';
 import { publish } from '../../publish/publish.ts';
 import type { DeliveryDeps } from '../../delivery/delivery-runner.ts';
 import type { CliContext } from '../context.ts';
-import { printPlan, printReport } from './publish.ts';
+import { printPlan, printReport } from '../../app/publish-report.ts';
 
 export interface FollowArgs {
   url: string | undefined;

@@ -12,7 +12,7 @@ import { createServerRouter } from '../../app/server-router.ts';
 import { openListener } from '../../server/serve.ts';
 import { connectionCap, DEFAULT_CONNECTION_LIMITS, openFileLimit } from '../../server/connection-limits.ts';
 import { allowedHosts, allowedHostsOnly, describeAllowedHosts } from '../../server/host-check.ts';
-import { reportBuild } from '../report.ts';
+import { reportBuild } from '../../app/build-report.ts';
 import { problemPathsFrom } from '../../follow/followed-content.ts';
 import { startDeliveryWorker } from '../../delivery/delivery-worker.ts';
 import { StateDatabaseError, StateStoreError } from '../../store/state-store.ts';
