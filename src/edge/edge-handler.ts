@@ -1,8 +1,9 @@
-// The Content API at the edge: the same Hono app as the Node server (src/api/app.ts), over the
-// export in a bucket. Before the app runs, the request's needs are read from it (the site its key
-// or asset path names, the article its path names) and only those objects are loaded; the app
-// then answers exactly as on Node: same routes, bodies, ETags, 304s and headers. Keys are checked
-// with Web Crypto against the generations of the deployed pointer.
+// The Content API at the edge, assembled here: the same routes as the Node server's
+// (src/api/app.ts) and its health checks, over the export in a bucket. Before the app runs, the
+// request's needs are read from it (the site its key or asset path names, the article its path
+// names) and only those objects are loaded; the app then answers exactly as on Node: same
+// routes, bodies, ETags, 304s and headers. Keys are checked with Web Crypto against the
+// generations of the deployed pointer.
 import { Hono } from 'hono';
 import { ApiError } from '../api/api-error.ts';
 import { addApiRoutes } from '../api/app.ts';
