@@ -2,8 +2,8 @@
 // route that takes a body later): a declared Content-Length over the cap is answered 413 before a
 // byte of the body is read; a chunked body is counted as it arrives and refused once it passes
 // the cap. The connection is closed after the 413, so the rest of the body is not read either.
-// Registered for the methods that carry bodies only (`BODY_METHODS`): GET routes keep their
-// single-handler fast path.
+// Registered for the methods that carry bodies only (`BODY_METHODS`): a GET does not pass
+// through it.
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
 import { ApiError } from '../api-error.ts';
