@@ -71,6 +71,13 @@ module.exports = {
       to: { path: '^src/cli/' },
     },
     {
+      name: 'commands-stand-alone',
+      severity: 'error',
+      comment: 'A command parses its arguments and calls its process (src/app/); what two commands share lives there, not in one of them.',
+      from: { path: '^src/cli/commands/' },
+      to: { path: '^src/cli/commands/' },
+    },
+    {
       name: 'app-only-from-entry-points',
       severity: 'error',
       comment: 'src/app/ opens what a process needs; only entry points take it, everything else is handed its parts.',

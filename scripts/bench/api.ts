@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createApiApp } from '../../src/api/app.ts';
+import { createServerRouter } from '../../src/app/server-router.ts';
 import { openLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
 import { buildExport } from '../../src/compile/build.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
@@ -49,12 +50,12 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
   const keyring = createKeyring('k'.repeat(40), { generationOf: () => 0 });
   const key = keyring.keyFor('bench');
   const quire = await listen(createApiApp({ store, keyring, publicUrl: settings.publicUrl }), 0, '127.0.0.1');
-  // The same app as `quire start` runs it: one log line per request (to a file, written as to
+  // The server's router as `quire start` runs it (without its host check): one log line per request (to a file, written as to
   // stderr: synchronously) and metrics on.
   const logFile = fs.openSync(path.join(dir, 'requests.log'), 'a');
   const observedServer = (metrics: boolean) => {
     const observed = createServerObservability({ format: 'text', metrics, pending: () => ({ count: 0, oldestCreatedAt: null }), routePattern, write: (chunk) => fs.writeSync(logFile, chunk) });
-    const app = createApiApp({ store, keyring, publicUrl: settings.publicUrl, metrics: observed.metrics, noteSite: observed.requests.noteSite });
+    const app = createServerRouter({ api: { store, keyring, publicUrl: settings.publicUrl, noteSite: observed.requests.noteSite }, metrics: observed.metrics });
     return listen(app, 0, '127.0.0.1', undefined, observed.requests.attach);
   };
   const quireLogged = await observedServer(false);

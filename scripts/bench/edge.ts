@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
-import { createApiApp } from '../../src/api/app.ts';
+import { createServerRouter } from '../../src/app/server-router.ts';
 import { buildExport } from '../../src/compile/build.ts';
 import { deploy, edgeKeyGenerations } from '../../src/deploy/deploy.ts';
 import { planExport } from '../../src/deploy/export-plan.ts';
@@ -39,7 +39,8 @@ export async function benchEdge(count = 1000, rounds = 3, seconds = 5): Promise<
   const store = openLocalSnapshot(settings.distDir, settings.stateDir);
   store.reload();
   const keyring = createKeyring(SECRET, { generationOf: () => 1 });
-  const node = await listen(createApiApp({ store, keyring, publicUrl: settings.publicUrl }), 0, '127.0.0.1');
+  // The server's router: the API with /healthz beside it (the baseline row).
+  const node = await listen(createServerRouter({ api: { store, keyring, publicUrl: settings.publicUrl } }), 0, '127.0.0.1');
   const edge = await startLocalEdge({ ...settings, secret: SECRET, publicUrl: settings.publicUrl, pointerTtlSeconds: 10 });
   await edge.deploy();
   const auth = { authorization: `Bearer ${keyring.keyFor('bench')}` };

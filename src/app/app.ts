@@ -1,6 +1,7 @@
 // The composition root: what a Quire process works with, opened in one place and closed in the
-// reverse order. Entry points (the CLI's commands, the server, the MCP server; later a worker and
-// an edge runtime) take an App; nothing below them opens a store, a client or a keyring itself.
+// reverse order: what a one-shot command runs on, and what each process module beside this one
+// (server-process.ts, worker-process.ts, mcp-process.ts) assembles its process from; nothing below
+// them opens a store, a client or a keyring itself. (The edge Worker has none of these parts.)
 // Each part opens on first use, so a command pays only for what it touches, and a part that
 // cannot open (a damaged state store) fails where it is asked for, naming its file.
 import type { BuildSettings } from '../compile/build.ts';

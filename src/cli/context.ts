@@ -2,6 +2,7 @@
 // where to print.
 import fs from 'node:fs';
 import type { App } from '../app/app.ts';
+import type { Output } from '../app/output.ts';
 import type { QuireConfig } from '../config/config.ts';
 import { discoverSites } from '../content/load-content.ts';
 import type { ContentIssue } from '../content/issues.ts';
@@ -10,12 +11,10 @@ import { isMissingFile, withCode } from '../problems/problem.ts';
 import { shownPath } from '../text/shown-path.ts';
 import { closestName } from '../text/closest-name.ts';
 
-export interface CliContext {
+export interface CliContext extends Output {
   app: App;
   /** The App's config. */
   config: QuireConfig;
-  out: (line: string) => void;
-  err: (line: string) => void;
 }
 
 /**

@@ -1,13 +1,18 @@
-// The Content API at the edge: the same Hono app as the Node server (src/api/app.ts), over the
-// export in a bucket. Before the app runs, the request's needs are read from it (the site its key
-// or asset path names, the article its path names) and only those objects are loaded; the app
-// then answers exactly as on Node: same routes, bodies, ETags, 304s and headers. Keys are checked
-// with Web Crypto against the generations of the deployed pointer.
-import type { Hono } from 'hono';
+// The Content API at the edge, assembled here: the same routes as the Node server's
+// (src/api/app.ts) and its health checks, over the export in a bucket. Before the app runs, the
+// request's needs are read from it (the site its key or asset path names, the article its path
+// names) and only those objects are loaded; the app then answers exactly as on Node: same
+// routes, bodies, ETags, 304s and headers. Keys are checked with Web Crypto against the
+// generations of the deployed pointer.
+import { Hono } from 'hono';
 import { ApiError } from '../api/api-error.ts';
-import { createApiApp, errorResponse } from '../api/app.ts';
+import { addApiRoutes } from '../api/app.ts';
+import { answerProblems, errorResponse, noRoute } from '../api/error-response.ts';
 import { requestKey } from '../api/request-key.ts';
 import { decidePublicUrl } from '../config/public-url.ts';
+import { SERVICE_ROUTES } from '../api/routes.ts';
+import { addHealthRoutes } from '../observe/health-routes.ts';
+import { createReadiness } from '../observe/readiness.ts';
 import type { SnapshotReader, Snapshot } from '../snapshot/snapshot-reader.ts';
 import { parseAssetPath } from '../export/layout.ts';
 import { parseKey } from '../keys/key-shape.ts';
@@ -69,21 +74,23 @@ export function createEdgeHandler(settings: EdgeSettings): { fetch(request: Requ
   let latest: Snapshot | null = null;
   const noBuild: SnapshotReader = { current: () => null, readImage: async () => null, readDrafts: async () => new Map() };
   let app: { url: string; app: Hono } | null = null;
+  /** The edge's app: the API and the health checks (no metrics: the platform has its own). */
   const appFor = (publicUrl: string): Hono => {
-    if (app?.url !== publicUrl) {
-      app = {
-        url: publicUrl,
-        app: createApiApp({
-          store: { current: () => latest, readImage: async () => null, readDrafts: async () => new Map() },
-          storeOf: (c) => (c.env as RequestEnv)[STORE],
-          keyring,
-          clock,
-          publicUrl,
-          log,
-        }),
-      };
-    }
-    return app.app;
+    if (app?.url === publicUrl) return app.app;
+    const root = new Hono();
+    addApiRoutes(root, {
+      store: { current: () => latest, readImage: async () => null, readDrafts: async () => new Map() },
+      storeOf: (c) => (c.env as RequestEnv)[STORE],
+      keyring,
+      clock,
+      publicUrl,
+      log,
+    });
+    addHealthRoutes(root, SERVICE_ROUTES, { readiness: createReadiness({ buildServed: () => latest !== null }), metrics: null });
+    root.notFound(noRoute);
+    root.onError(answerProblems({ log }));
+    app = { url: publicUrl, app: root };
+    return root;
   };
 
   return {

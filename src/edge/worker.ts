@@ -5,7 +5,7 @@
 // Node API: `npm run check:structure` and test/edge/portable.test.ts hold it to that. A Worker
 // module exports its handlers only.
 import { ApiError } from '../api/api-error.ts';
-import { errorResponse } from '../api/app.ts';
+import { errorResponse } from '../api/error-response.ts';
 import { createEdgeHandler } from './edge-handler.ts';
 import { edgeSettings, type WorkerEnv } from './worker-settings.ts';
 

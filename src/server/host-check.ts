@@ -65,15 +65,17 @@ export function isAllowedHost(allowed: AllowedHosts, host: string, fromProxy: bo
  * before any route. A request without a Host header is let through: HTTP/1.0 health checks send
  * none, and a browser always does.
  */
-export function allowedHostsOnly(allowed: AllowedHosts, trust: TrustProxy): MiddlewareHandler {
-  return async (c, next) => {
+export const allowedHostsOnly = (allowed: AllowedHosts, trust: TrustProxy): MiddlewareHandler => {
+  if (!Number.isInteger(allowed?.loopbackPort)) throw new TypeError('allowedHostsOnly: allowed must be the hosts of allowedHosts()');
+  if (typeof trust?.kind !== 'string') throw new TypeError('allowedHostsOnly: trust must be the parsed QUIRE_TRUST_PROXY');
+  return async function hostCheck(c, next) {
     const { host, fromProxy } = requestHost(c, trust);
     if ((fromProxy || c.req.header('host') !== undefined) && !isAllowedHost(allowed, host, fromProxy)) {
       throw new ApiError('HOST_NOT_ALLOWED', `this server does not answer for the host "${host}": address it by QUIRE_PUBLIC_URL's host, or on its machine by localhost with its port`);
     }
     await next();
   };
-}
+};
 
 /** For the start-up banner: which hosts are answered. */
 export function describeAllowedHosts(allowed: AllowedHosts | null, trust: TrustProxy): string {

@@ -1,23 +1,25 @@
-// The server's route table is the one list: the API app registers exactly its routes, metric
-// labels come from it (and the mounts), and nothing a client sends becomes a label.
+// The server's route table is the one list: the server's router registers exactly its routes,
+// metric labels come from it (and the mounts), and nothing a client sends becomes a label.
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { createApiApp } from '../../src/api/app.ts';
 import { API_ROUTES, MOUNTS, isReadOnlyApiPath, routePattern, SERVICE_ROUTES } from '../../src/api/routes.ts';
 import { openLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { createMetrics } from '../../src/observe/metrics.ts';
+import { createServerRouter } from '../../src/app/server-router.ts';
 
 describe('the route table', () => {
-  it('is what the API app registers, mounts included', () => {
+  it('is what the server\'s router registers, mounts included', () => {
     const admin = new Hono();
     admin.get('/', (c) => c.text('admin'));
-    const app = createApiApp({
-      store: openLocalSnapshot('/nonexistent-dist', '/nonexistent-state'),
-      keyring: createKeyring('test-secret-0123456789abcdef0123456789abcdef', { generationOf: () => 1 }),
-      publicUrl: 'http://127.0.0.1',
+    const app = createServerRouter({
+      api: {
+        store: openLocalSnapshot('/nonexistent-dist', '/nonexistent-state'),
+        keyring: createKeyring('test-secret-0123456789abcdef0123456789abcdef', { generationOf: () => 1 }),
+        publicUrl: 'http://127.0.0.1',
+      },
       metrics: createMetrics({ pending: null }),
-      mounts: [{ path: MOUNTS.admin, app: admin }],
+      admin: { app: admin },
     });
     const registered = new Set(app.routes.filter((r) => r.method === 'GET').map((r) => r.path));
     expect(registered).toEqual(new Set([...Object.values(API_ROUTES), ...Object.values(SERVICE_ROUTES), MOUNTS.admin]));

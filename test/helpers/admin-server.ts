@@ -2,7 +2,7 @@
 // over a real dist/ and a real SQLite state store. `AdminClient` is a cookie-keeping HTTP client
 // that signs in and posts forms with the session's CSRF token, as a browser without script does.
 import { createAdminApp } from '../../src/admin/admin-app.tsx';
-import { createApiApp } from '../../src/api/app.ts';
+import { createServerRouter } from '../../src/app/server-router.ts';
 import { openLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
 import type { ContentFacts } from '../../src/content/load-content.ts';
 import { loadContent } from '../../src/content/load-content.ts';
@@ -49,7 +49,7 @@ export async function startAdminServer(p: TempProject, opts: { ca?: string; last
     lastBuild: opts.lastBuild ?? (() => loaded),
     ...(opts.log ? { log: opts.log } : {}),
   });
-  const app = createApiApp({ store: dist, keyring, publicUrl: 'http://127.0.0.1', mounts: [{ path: '/admin', app: admin }] });
+  const app = createServerRouter({ api: { store: dist, keyring, publicUrl: 'http://127.0.0.1' }, admin: { app: admin } });
   const server = await listen(app, 0, '127.0.0.1');
   base = `http://127.0.0.1:${server.port}`;
   return {

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiApp } from '../../src/api/app.ts';
+import { createServerRouter } from '../../src/app/server-router.ts';
 import { buildExport } from '../../src/compile/build.ts';
 import { openLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
@@ -25,7 +25,7 @@ async function serveWith(distDir: string, worker: () => WorkerHealth): Promise<{
   const store = openLocalSnapshot(distDir, p.stateDir);
   store.reload();
   const readiness = createReadiness({ buildServed: () => store.current() !== null, worker });
-  const server = await listen(createApiApp({ store, keyring, publicUrl: 'http://127.0.0.1', readiness }), 0, '127.0.0.1');
+  const server = await listen(createServerRouter({ api: { store, keyring, publicUrl: 'http://127.0.0.1' }, readiness }), 0, '127.0.0.1');
   return { url: `http://127.0.0.1:${server.port}`, server, store };
 }
 

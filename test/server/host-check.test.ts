@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiApp } from '../../src/api/app.ts';
+import { createServerRouter } from '../../src/app/server-router.ts';
 import { parseTrustProxy } from '../../src/config/trust-proxy.ts';
 import { openLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';
@@ -85,11 +85,9 @@ describe('the check in front of every route', () => {
     const trust = parseTrustProxy('127.0.0.1');
     // The port is known once the server listens; the app is given to it after.
     let allowed: AllowedHosts | null = null;
-    const app = createApiApp({
-      store,
-      keyring,
-      publicUrl: 'https://quire.test',
-      mounts: [{ path: '/admin', app: admin }],
+    const app = createServerRouter({
+      api: { store, keyring, publicUrl: 'https://quire.test' },
+      admin: { app: admin },
       hostCheck: (c, next) => allowedHostsOnly(allowed!, trust)(c, next),
     });
     server = await listen(app, 0, '127.0.0.1');

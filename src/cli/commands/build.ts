@@ -1,5 +1,5 @@
 import { buildExport } from '../../compile/build.ts';
-import { reportBuild } from '../report.ts';
+import { reportBuild } from '../../app/build-report.ts';
 import type { CliContext } from '../context.ts';
 import { problemPathsFrom } from '../../follow/followed-content.ts';
 

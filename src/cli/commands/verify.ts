@@ -1,7 +1,7 @@
 // `quire verify <site> [--url <base>] [--slug <s>]… [--json]`: verify_integration as a table.
 import { loadLocalSnapshot } from '../../snapshot/local-snapshot.ts';
 import { buildExport } from '../../compile/build.ts';
-import { reportBuild } from '../report.ts';
+import { reportBuild } from '../../app/build-report.ts';
 import { problemPathsFrom } from '../../follow/followed-content.ts';
 import { verifySite } from '../../integration/verify-site.ts';
 import { isKnownSite, refuseCommandLine, type CliContext } from '../context.ts';

@@ -3,7 +3,7 @@ import { buildExport } from '../../compile/build.ts';
 import { testWebhook } from '../../delivery/test-connection.ts';
 import { generateWebhookSecret, saveWebhook } from '../../publish/webhook-settings.ts';
 import { isKnownSite, refuseCommandLine, unknownAction, type CliContext } from '../context.ts';
-import { reportBuild } from '../report.ts';
+import { reportBuild } from '../../app/build-report.ts';
 import { problemPathsFrom } from '../../follow/followed-content.ts';
 import { withCode } from '../../problems/problem.ts';
 

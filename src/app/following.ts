@@ -1,19 +1,22 @@
-// `quire start --follow`: the options checked, the checkout made before the first build, and the
+// A server that follows a repository (`quire start --follow`): the options checked (by the
+// command line, before anything starts), the checkout made before the first build, and the
 // follower whose every new commit goes through `publish` (the same lock, outbox and retries as
-// `quire publish`), its build's facts shown by the admin's Articles tab.
+// `quire publish`), its build's facts shown by the admin's Articles tab. Part of the server
+// process (server-process.ts).
 import path from 'node:path';
 import type { Hono } from 'hono';
-import type { BuildCaches, BuildResult, BuildSettings } from '../../compile/build.ts';
-import { followCheckoutDir } from '../../config/state-layout.ts';
-import { createCheckout, type Checkout } from '../../follow/checkout.ts';
-import { createFollower, type Follower, type PublishOutcome } from '../../follow/follower.ts';
-import { displayUrl, FollowSourceError, parseFollowSource, redactUrl, type FollowSource } from '../../follow/follow-source.ts';
-import { createHookApp } from '../../follow/hook-routes.ts';
-import { errorText } from '../../problems/problem.ts';
-import { publish } from '../../publish/publish.ts';
-import type { DeliveryDeps } from '../../delivery/delivery-runner.ts';
-import type { CliContext } from '../context.ts';
-import { printPlan, printReport } from './publish.ts';
+import type { BuildCaches, BuildResult, BuildSettings } from '../compile/build.ts';
+import type { QuireConfig } from '../config/config.ts';
+import { followCheckoutDir } from '../config/state-layout.ts';
+import { createCheckout, type Checkout } from '../follow/checkout.ts';
+import { createFollower, type Follower, type PublishOutcome } from '../follow/follower.ts';
+import { displayUrl, FollowSourceError, parseFollowSource, redactUrl, type FollowSource } from '../follow/follow-source.ts';
+import { createHookApp } from '../follow/hook-routes.ts';
+import { errorText } from '../problems/problem.ts';
+import { publish } from '../publish/publish.ts';
+import type { DeliveryDeps } from '../delivery/delivery-runner.ts';
+import type { Output } from './output.ts';
+import { printPlan, printReport } from './publish-report.ts';
 
 export interface FollowArgs {
   url: string;
@@ -28,7 +31,7 @@ export interface FollowPlan {
 }
 
 /** The checked options, or an error message (a usage error: exit 2). */
-export function planFollow({ config }: CliContext, args: FollowArgs): FollowPlan | string {
+export function planFollow(config: QuireConfig, args: FollowArgs): FollowPlan | string {
   let source: FollowSource;
   try {
     source = parseFollowSource(args.url, args.branch ?? null, process.cwd());
@@ -58,7 +61,7 @@ export const followedContentDir = (plan: FollowPlan): string => path.join(plan.c
  * Before the first build: the checkout brought up to date, or the failure reported (what is there
  * is built). False when there is no checkout at all to build: nothing was ever fetched.
  */
-export async function syncBeforeStart({ out, err }: CliContext, plan: FollowPlan): Promise<boolean> {
+export async function syncBeforeStart({ out, err }: Output, plan: FollowPlan): Promise<boolean> {
   out(`Fetching ${displayUrl(plan.source)} (${followedBranch(plan)}) …`);
   try {
     const { commit } = await plan.checkout.sync();
@@ -91,8 +94,8 @@ export interface FollowingDeps {
 }
 
 /** The follower, not yet started, and the push endpoint to mount at /hooks (null without a secret). */
-export function createFollowing(ctx: CliContext, plan: FollowPlan, deps: FollowingDeps): { follower: Follower; hooks: Hono | null } {
-  const { out, err } = ctx;
+export function createFollowing(config: QuireConfig, output: Output, plan: FollowPlan, deps: FollowingDeps): { follower: Follower; hooks: Hono | null } {
+  const { out, err } = output;
   const publishCommit = async (): Promise<PublishOutcome> => {
     if (!deps.publishing) {
       const result = await deps.build();
@@ -103,7 +106,7 @@ export function createFollowing(ctx: CliContext, plan: FollowPlan, deps: Followi
       { ...deps.publishing, settings: deps.settings(), caches: deps.caches, untilServed: async () => deps.serveNewBuild() },
       // First attempts now; retries are the delivery worker's, as for any queued delivery.
       // A short wait for the lock (stopping the server waits for this run): a held lock is retried soon.
-      { siteId: null, dryRun: false, baseline: false, retryWindowMs: 0, lockWaitMs: 5_000, onBuild: deps.noteBuild, onPlan: (p) => printPlan(p, ctx) },
+      { siteId: null, dryRun: false, baseline: false, retryWindowMs: 0, lockWaitMs: 5_000, onBuild: deps.noteBuild, onPlan: (p) => printPlan(p, output) },
     );
     if (report.status === 'build-failed') {
       err('Nothing was published; the last good build stays up.');
@@ -113,11 +116,11 @@ export function createFollowing(ctx: CliContext, plan: FollowPlan, deps: Followi
       err(`Another publish holds the lock (pid ${report.holder.pid} on ${report.holder.host}); trying again shortly.`);
       return 'retry';
     }
-    printReport(report, ctx);
+    printReport(report, output);
     return 'done';
   };
   const follower = createFollower({ checkout: plan.checkout, intervalSeconds: plan.intervalSeconds, publish: publishCommit, out, err });
-  const secret = ctx.config.gitHookSecret;
+  const secret = config.gitHookSecret;
   const hooks = secret === null ? null : createHookApp({ secret, branch: () => plan.checkout.branch(), trigger: () => void follower.trigger(), log: out });
   return { follower, hooks };
 }
