@@ -59,7 +59,7 @@ export interface ExampleSiteOptions {
   fetchImpl?: typeof fetch;
 }
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 export function createExampleSite(opts: ExampleSiteOptions) {
   const articles = new Map<string, StoredArticle>();
@@ -140,10 +140,10 @@ export function createExampleSite(opts: ExampleSiteOptions) {
   app.get('/sitemap.xml', (c) => {
     const generatedAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     const entries = [...articles.values()]
-      .filter((a) => !faults.has('missing-from-sitemap'))
+      .filter(() => !faults.has('missing-from-sitemap'))
       .map((a) => {
         const lastmod = faults.has('build-time-lastmod') ? generatedAt : a.updatedAt;
-        return `  <url><loc>${escape(pageUrl(a.slug))}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`;
+        return `  <url><loc>${escapeHtml(pageUrl(a.slug))}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`;
       });
     const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</urlset>\n`;
     return c.body(xml, 200, { 'content-type': 'application/xml; charset=utf-8' });
@@ -155,15 +155,15 @@ export function createExampleSite(opts: ExampleSiteOptions) {
 function renderPage(a: StoredArticle, url: string, home: string, faults: Set<SiteFault>, extra: { banner?: string } = {}): string {
   const canonical = faults.has('no-canonical')
     ? ''
-    : `<link rel="canonical" href="${escape(faults.has('canonical-to-home') ? home : faults.has('canonical-trailing-slash') ? `${url}/` : url)}">`;
+    : `<link rel="canonical" href="${escapeHtml(faults.has('canonical-to-home') ? home : faults.has('canonical-trailing-slash') ? `${url}/` : url)}">`;
   let body = a.html; // as received: no Markdown re-rendering, no sanitizing again, no "improvements"
   if (faults.has('lazy-images')) body = body.replace(/<img /g, '<img loading="lazy" ');
   if (faults.has('smart-quotes')) body = body.replace(/"([^"<>]*)"(?=[^<>]*<)/g, '“$1”').replace(/'/g, '’');
-  if (faults.has('escaped-html')) body = escape(a.html);
+  if (faults.has('escaped-html')) body = escapeHtml(a.html);
   if (faults.has('html-only-in-hydration-json')) body = `<div id="root"></div><script type="application/json" id="__DATA__">${JSON.stringify({ html: a.html }).replace(/</g, '\\u003c')}</script>`;
   const byline = !a.author || faults.has('no-byline') || faults.has('byline-only-in-json-ld')
     ? ''
-    : `<p class="byline">By ${a.author.url && !faults.has('byline-not-linked') ? `<a href="${escape(a.author.url)}" rel="author">${escape(a.author.name)}</a>` : escape(a.author.name)}</p>`;
+    : `<p class="byline">By ${a.author.url && !faults.has('byline-not-linked') ? `<a href="${escapeHtml(a.author.url)}" rel="author">${escapeHtml(a.author.name)}</a>` : escapeHtml(a.author.name)}</p>`;
   const jsonLd = a.author && faults.has('byline-only-in-json-ld')
     ? `<script type="application/ld+json">${JSON.stringify({ '@type': 'Article', author: { '@type': 'Person', name: a.author.name } })}</script>`
     : '';
@@ -172,16 +172,16 @@ function renderPage(a: StoredArticle, url: string, home: string, faults: Set<Sit
 <head>
 <meta charset="utf-8">
 ${extra.banner ? '<meta name="robots" content="noindex">' : ''}
-<title>${escape(a.title)}</title>
-<meta name="description" content="${escape(a.metaDescription)}">
+<title>${escapeHtml(a.title)}</title>
+<meta name="description" content="${escapeHtml(a.metaDescription)}">
 ${canonical}
 ${jsonLd}
 </head>
 <body>
 <header><a href="/">Home</a></header>
-${extra.banner ? `<p class="preview-banner" role="status">${escape(extra.banner)}</p>` : ''}
+${extra.banner ? `<p class="preview-banner" role="status">${escapeHtml(extra.banner)}</p>` : ''}
 <article>
-<h1>${escape(a.title)}</h1>
+<h1>${escapeHtml(a.title)}</h1>
 ${byline}
 <div class="article-body">${body}</div>
 </article>

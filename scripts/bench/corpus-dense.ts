@@ -81,10 +81,10 @@ export function denseArticleBody(t: CorpusText, index: number, count: number): s
     if (s < images) parts.push(image());
     if (s < codes) parts.push(code());
     if (s === 1) parts.push(nested((i) => `${i + 1}.`, '   '));
-    if (s === 2) parts.push(`| ${words(1)} | ${words(1)} | ${words(1)} |\n| --- | --- | ---: |\n` + Array.from({ length: 5 }, () => `| ${words(1)} | ${link(words(1))} | ${Math.floor(r() * 1000)} |`).join('\n'));
+    if (s === 2) parts.push(`| ${words(1)} | ${words(1)} | ${words(1)} |\n| --- | --- | ---: |\n${Array.from({ length: 5 }, () => `| ${words(1)} | ${link(words(1))} | ${Math.floor(r() * 1000)} |`).join('\n')}`);
     if (s === 3) parts.push(`> ${sentence()} ${sentence()}\n>\n> - ${sentence()}\n> - ${sentence()}`);
   }
-  parts.push(paragraph() + ' See the note[^1].', paragraph());
+  parts.push(`${paragraph()} See the note[^1].`, paragraph());
   if (r() < 0.11) parts.push(`<details>\n<summary>${words(3)}</summary>\n\n${paragraph()}\n\n</details>`, `<p>A <abbr title="${words(2)}">${pick(WORDS)}</abbr> and a <kbd>Ctrl</kbd> key.</p>`);
   parts.push(`[^1]: ${sentence()}`);
   if (references.length) parts.push(references.join('\n'));

@@ -56,9 +56,10 @@ export function writeCorpus(contentDir: string, count: number, variant: CorpusVa
     if (r() < 0.2) w[i] = `*${w[i]}*`;
     else if (r() < 0.15) w[i] = `**${w[i]}**`;
     else if (r() < 0.1) w[i] = `\`${w[i]}\``;
+    // biome-ignore lint/suspicious/noDuplicateElseIf: each r() is a new draw, not the same condition
     else if (r() < 0.1) w[i] = `[${w[i]}](https://example.com/${w[i]})`;
     const s = w.join(' ');
-    return s[0]!.toUpperCase() + s.slice(1) + '.';
+    return `${s[0]!.toUpperCase() + s.slice(1)}.`;
   };
   const paragraph = () => Array.from({ length: 4 + Math.floor(r() * 5) }, sentence).join(' ');
   const text: CorpusText = { r, pick, words, sentence, paragraph };
@@ -77,9 +78,9 @@ export function writeCorpus(contentDir: string, count: number, variant: CorpusVa
     const list = (marker: () => string) => Array.from({ length: 4 + Math.floor(r() * 3) }, () => `${marker()} ${sentence()}`).join('\n');
     const parts: string[] = [paragraph(), paragraph(), `## ${words(3)}`, paragraph(), paragraph(), list(() => '-')];
     parts.push(`![${words(3)}](../images/${pick(IMAGES)})`, paragraph(), `### ${words(2)}`, paragraph(), paragraph());
-    parts.push(`| ${words(1)} | ${words(1)} | ${words(1)} |\n| --- | --- | ---: |\n` + Array.from({ length: 5 }, () => `| ${words(1)} | ${words(2)} | ${Math.floor(r() * 1000)} |`).join('\n'));
-    parts.push(paragraph(), `## ${words(2)}`, paragraph(), '```js\nconst ' + pick(WORDS) + ' = ' + Math.floor(r() * 100) + ';\nconsole.log(' + pick(WORDS) + ');\n```');
-    parts.push(paragraph(), list(() => '1.'), `> ${sentence()} ${sentence()}`, paragraph() + ' See the note[^1].', paragraph());
+    parts.push(`| ${words(1)} | ${words(1)} | ${words(1)} |\n| --- | --- | ---: |\n${Array.from({ length: 5 }, () => `| ${words(1)} | ${words(2)} | ${Math.floor(r() * 1000)} |`).join('\n')}`);
+    parts.push(paragraph(), `## ${words(2)}`, paragraph(), `\`\`\`js\nconst ${pick(WORDS)} = ${Math.floor(r() * 100)};\nconsole.log(${pick(WORDS)});\n\`\`\``);
+    parts.push(paragraph(), list(() => '1.'), `> ${sentence()} ${sentence()}`, `${paragraph()} See the note[^1].`, paragraph());
     // About one article in nine carries inline HTML, as editors' content does.
     if (r() < 0.11) parts.push(`<details>\n<summary>${words(3)}</summary>\n\n${paragraph()}\n\n</details>`, `<p>A <abbr title="${words(2)}">${pick(WORDS)}</abbr> and a <kbd>Ctrl</kbd> key.</p>`);
     parts.push(`## ${words(2)}`, paragraph(), paragraph(), `[^1]: ${sentence()}`);

@@ -29,7 +29,7 @@ if (job.mode === 'saturate') {
 async function openLoop({ url, headers, connections, seconds, rate }) {
   const { hostname, port, pathname } = new URL(url);
   const request = Buffer.from(
-    `GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n` + Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('') + '\r\n',
+    `GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`,
   );
   const warmup = rate; // the first second's requests are sent but not recorded
   const total = warmup + Math.round(rate * seconds);

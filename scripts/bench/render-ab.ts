@@ -24,6 +24,7 @@ async function loadRenderer(checkout: string, outDir: string, name: string): Pro
   fs.writeFileSync(entry, [
     "import { renderMarkdown } from './src/render/render-markdown.ts';",
     'export const renderAll = (bodies: string[]) => bodies.map((markdown) =>',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a module written to disk
     "  renderMarkdown({ markdown, lang: 'en', articleDir: 'articles', bodyLine: 1, resolveImage: (p) => `/images/${p}` }).html).join('');",
   ].join('\n'));
   try {

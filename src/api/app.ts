@@ -18,7 +18,7 @@ import type { KeyVerifier } from '../keys/api-keys.ts';
 import { ApiError } from './api-error.ts';
 import { answerChanges, type ChangeHistory } from './change-feed.ts';
 import { createAnswerEncoder, type AnswerEncoder } from './answer-encoding.ts';
-import type { Body, SnapshotReader, SiteContent } from '../snapshot/snapshot-reader.ts';
+import type { Body, SnapshotReader, } from '../snapshot/snapshot-reader.ts';
 import { timedReader, type ExpiringBody, type ServedReader, type TimedSiteContent } from '../snapshot/timed-view.ts';
 import { maxAgeUntil } from '../schedule/windows.ts';
 import { isPlainList, parseListQuery } from './list-query.ts';

@@ -17,6 +17,7 @@ import { createReadiness, type Readiness } from '../observe/readiness.ts';
 export interface ServerRoutes {
   api: ApiDeps;
   /** The Publishing app, and how it answers the server's refusals on its paths (a body over the cap). */
+  // biome-ignore lint/suspicious/noExplicitAny: the admin app is mounted as it is, whatever its own Env
   admin?: { app: Hono<any>; renderError?: RefusalPages['render'] } | null;
   /** The push endpoint of a server that follows a repository (POST /hooks/git). */
   hooks?: Hono | null;

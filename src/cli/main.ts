@@ -42,8 +42,8 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   // Every line goes through printableText: whatever a command prints, content or a receiver's
   // reply cannot put a control sequence on the terminal.
-  const out = (line: string) => process.stdout.write(printableText(line) + '\n');
-  const err = (line: string) => process.stderr.write(printableText(line) + '\n');
+  const out = (line: string) => process.stdout.write(`${printableText(line)}\n`);
+  const err = (line: string) => process.stderr.write(`${printableText(line)}\n`);
   if (!command || command === 'help' || command === '--help' || command === '-h') {
     const spec = command === 'help' && rest[0] ? commandNamed(rest[0]) : undefined;
     if (command === 'help' && rest[0] && !spec) return unknownCommand(rest[0], err);

@@ -11,7 +11,7 @@ export function loadServerSecret(config: Pick<QuireConfig, 'secret' | 'stateDir'
   ensureStateDir(config.stateDir);
   const file = secretFileOf(config.stateDir);
   try {
-    fs.writeFileSync(file, randomBytes(32).toString('hex') + '\n', { flag: 'wx', mode: 0o600 });
+    fs.writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { flag: 'wx', mode: 0o600 });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }

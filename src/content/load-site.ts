@@ -88,7 +88,7 @@ function readTimezone(f: FieldReader): string {
 
 export function canonicalZone(zone: string): string | null {
   // Offsets such as "+02:00" are valid to Intl but are not zones: they ignore daylight saving.
-  if (!/^[A-Za-z][A-Za-z0-9_+\-]*(?:\/[A-Za-z0-9_+\-]+)*$/.test(zone) || zone.length > 64) return null;
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/.test(zone) || zone.length > 64) return null;
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
   } catch {

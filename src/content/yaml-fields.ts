@@ -1,6 +1,6 @@
 // Parse a YAML mapping and keep where each field sits, so problems can name file:line:col.
 import { LineCounter, isMap, isScalar, parseDocument, visit, type Document, type Node } from 'yaml';
-import { issue, START, type ContentIssue, type Place } from './issues.ts';
+import { issue, type ContentIssue, type Place } from './issues.ts';
 import { CONTENT_LIMITS } from './limits.ts';
 
 export interface YamlField {

@@ -1,7 +1,7 @@
 // The ObjectStore of an S3-compatible bucket (AWS S3, Cloudflare R2, MinIO…) through the official
 // AWS SDK. Credentials come as the SDK reads them (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY,
 // a profile, a role); Quire passes only the bucket, the endpoint and the region.
-import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, NotFound, paginateListObjectsV2, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, type DeleteObjectsCommandOutput, GetObjectCommand, HeadObjectCommand, NoSuchKey, NotFound, paginateListObjectsV2, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import type { ObjectStore, StoredObject } from './object-store.ts';
 import { ProblemError } from '../problems/problem.ts';
 import { storageProblem } from './storage-problem.ts';
@@ -70,7 +70,7 @@ export function openS3Store(settings: S3Settings): ObjectStore & { close(): void
     },
     async delete(keys) {
       if (!keys.length) return;
-      let out;
+      let out: DeleteObjectsCommandOutput;
       try {
         out = await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((k) => ({ Key: base + k })), Quiet: true } }));
       } catch (err) {

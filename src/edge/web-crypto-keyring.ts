@@ -36,7 +36,7 @@ export function createWebCryptoKeyring(secret: string, generations: KeyGeneratio
     grant(unsafeKey, knownSites): KeyGrant | null | Promise<KeyGrant | null> {
       const parsed = parseKey(unsafeKey);
       // The site is checked before anything is computed or remembered: made-up sites cost nothing.
-      if (!parsed || parsed.scope !== 'public' || !knownSites.has(parsed.siteId)) return null;
+      if (parsed?.scope !== 'public' || !knownSites.has(parsed.siteId)) return null;
       const { siteId } = parsed;
       const generation = generations.generationOf(siteId);
       const memoKey = `${siteId}:${generation}`;

@@ -102,4 +102,4 @@ export function parseManifest(text: string, file: string): Manifest | null {
 }
 
 /** The file's bytes: one line of JSON. */
-export const manifestJson = (manifest: Manifest): string => JSON.stringify(manifest) + '\n';
+export const manifestJson = (manifest: Manifest): string => `${JSON.stringify(manifest)}\n`;

@@ -69,7 +69,7 @@ const utf8 = new TextDecoder();
 const encoder = new TextEncoder();
 
 /** A document's bytes (one line of JSON). */
-export const exportJson = (doc: ExportPointer | ExportBuild | ExportSite): Uint8Array => encoder.encode(JSON.stringify(doc) + '\n');
+export const exportJson = (doc: ExportPointer | ExportBuild | ExportSite): Uint8Array => encoder.encode(`${JSON.stringify(doc)}\n`);
 
 function parseObject(bytes: Uint8Array, key: string): Record<string, unknown> {
   let data: unknown;

@@ -75,4 +75,4 @@ export function parsePreviewManifest(text: string): PreviewManifest | null {
 }
 
 /** The file's bytes: one line of JSON. */
-export const previewManifestJson = (manifest: PreviewManifest): string => JSON.stringify(manifest) + '\n';
+export const previewManifestJson = (manifest: PreviewManifest): string => `${JSON.stringify(manifest)}\n`;

@@ -9,6 +9,7 @@ const HELPER = [
   '!f() {',
   'test "$1" = get || exit 0;',
   'host=;',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell, expanded by the shell git starts
   'while IFS= read -r line && test -n "$line"; do case "$line" in host=*) host=${line#host=};; esac; done;',
   'test "$host" = "$QUIRE_FOLLOW_GIT_HOST" || exit 0;',
   'printf "username=%s\\npassword=%s\\n" "$QUIRE_FOLLOW_GIT_USERNAME" "$QUIRE_FOLLOW_GIT_PASSWORD";',

@@ -211,7 +211,8 @@ class BlobReader {
     const header = this.buffer.subarray(0, nl).toString();
     if (header.endsWith(' missing')) {
       this.buffer = this.buffer.subarray(nl + 1);
-      return this.finish(null);
+      this.finish(null);
+      return;
     }
     const size = Number(header.split(' ')[2]);
     if (size > CONTENT_LIMITS.articleBytes) {
@@ -220,7 +221,8 @@ class BlobReader {
       const have = this.buffer.length - (nl + 1);
       this.skip = Math.max(0, rest - have);
       this.buffer = this.buffer.subarray(nl + 1 + Math.min(rest, have));
-      return this.finish(null);
+      this.finish(null);
+      return;
     }
     if (this.buffer.length < nl + 1 + size + 1) return;
     const body = this.buffer.subarray(nl + 1, nl + 1 + size);

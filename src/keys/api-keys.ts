@@ -6,7 +6,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { BoundedMap } from '../cache/bounded-map.ts';
 import { SITE_ID } from '../content/model.ts';
-import { keyMessage, LABELS, MAX_MEMO_ENTRIES, parseKey, type KeyGenerations, type KeyGrant, type KeyVerifier } from './key-shape.ts';
+import { keyMessage, type LABELS, MAX_MEMO_ENTRIES, parseKey, type KeyGenerations, type KeyGrant, type KeyVerifier } from './key-shape.ts';
 
 export { PREVIEW_SUFFIX, previewKeyName } from './key-shape.ts';
 export type { KeyGenerations, KeyGrant, KeyScope, KeyVerifier } from './key-shape.ts';

@@ -90,7 +90,7 @@ export function writeKeyGenerations(file: string, generations: Record<string, nu
   const tmp = `${file}.${process.pid}.tmp`;
   const fd = fs.openSync(tmp, 'w', 0o600);
   try {
-    fs.writeFileSync(fd, JSON.stringify(generations, null, 2) + '\n');
+    fs.writeFileSync(fd, `${JSON.stringify(generations, null, 2)}\n`);
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);

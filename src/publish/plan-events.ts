@@ -37,7 +37,7 @@ export function planEvents(
   const notSent = { withdrawn: 0, deleted: 0 };
   for (const [slug, payloadHash] of current) {
     const before = recorded?.get(slug);
-    if (!before || before.state !== 'published') events.push({ slug, event: 'published' });
+    if (before?.state !== 'published') events.push({ slug, event: 'published' });
     else if (before.payloadHash !== payloadHash) events.push({ slug, event: 'updated' });
     else continue;
     changes.push({ slug, state: 'published', payloadHash });

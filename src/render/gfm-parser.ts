@@ -138,7 +138,7 @@ function continuesTable(context: TokenizeContext): boolean {
 type PrecheckedConstruct = Construct & { _mayStart: (code: Code, context: TokenizeContext) => boolean };
 
 function gatedTable(): Extension {
-  const table = (gfmTable().flow as Record<string, Construct>)['null']!;
+  const table = (gfmTable().flow as Record<string, Construct>).null!;
   const gated: PrecheckedConstruct = {
     ...table,
     _mayStart: (_code, context) => {
@@ -177,7 +177,7 @@ function mayHoldLiteralLink(node: { type: string; value?: unknown; children?: un
 /** mdast-util-gfm's extensions, with the literal-autolink one's transform gated. */
 function gatedFromMarkdown(): FromMarkdownExtension[] {
   return gfmFromMarkdown().map((extension) => {
-    if (!extension.enter?.['literalAutolink'] || !extension.transforms) return extension;
+    if (!extension.enter?.literalAutolink || !extension.transforms) return extension;
     const transforms: Transform[] = extension.transforms.map((transform) => (tree) => (mayHoldLiteralLink(tree) ? transform(tree) : undefined));
     return { ...extension, transforms };
   });

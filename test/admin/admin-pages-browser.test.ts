@@ -5,7 +5,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExport } from '../../src/compile/build.ts';
-import { type ContentFacts } from '../../src/content/load-content.ts';
+import type { ContentFacts } from '../../src/content/load-content.ts';
 import { ADMIN_TOKEN, startAdminServer, type AdminServer } from '../helpers/admin-server.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 

@@ -3,7 +3,7 @@
 // (the admin's pages under /admin, the API's JSON elsewhere).
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/api/api-error.ts';
+import type { ApiError } from '../../src/api/api-error.ts';
 import { createServerRouter } from '../../src/app/server-router.ts';
 import { createHookApp } from '../../src/follow/hook-routes.ts';
 import { createKeyring } from '../../src/keys/api-keys.ts';

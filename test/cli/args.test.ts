@@ -34,10 +34,10 @@ describe('option defaults', () => {
       for (const [name, option] of Object.entries(spec.options)) {
         if (!('default' in option) || option.default === undefined) continue;
         expect(option.help, `--${name} of ${spec.name}`).not.toMatch(/default/);
-        expect(help, `--${name} of ${spec.name}`).toMatch(new RegExp(`^  --${name} <[^>]+> +${escape(option.help)} \\(default ${escape(String(option.default))}\\)$`, 'm'));
+        expect(help, `--${name} of ${spec.name}`).toMatch(new RegExp(`^  --${name} <[^>]+> +${escapeRegExp(option.help)} \\(default ${escapeRegExp(String(option.default))}\\)$`, 'm'));
       }
     }
   });
 });
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

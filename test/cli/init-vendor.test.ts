@@ -58,7 +58,7 @@ describe('quire init with Quire installed from a tarball outside the repository'
     expect(lock.packages[''].dependencies).toEqual({ quire: 'file:vendor/quire-0.1.0.tgz' });
     expect(lock.packages['node_modules/quire']).toEqual({ ...lockBefore.packages['node_modules/quire'], resolved: 'file:vendor/quire-0.1.0.tgz' });
     // As npm writes them: two-space indent, a final newline.
-    expect(fs.readFileSync(path.join(repo, 'package-lock.json'), 'utf8')).toBe(JSON.stringify(lock, null, 2) + '\n');
+    expect(fs.readFileSync(path.join(repo, 'package-lock.json'), 'utf8')).toBe(`${JSON.stringify(lock, null, 2)}\n`);
 
     git(repo, 'add', '-A');
     git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'content repository');

@@ -146,7 +146,7 @@ describe('static export', () => {
       new Map([...caches.state.sources].map(([file, e]) => [path.basename(file), caches.state.keys.get(e)!]));
     const load = () => createBuildCaches(p.stateDir); // as a new process does
     const before = keysOf(load());
-    expect([...before.values()].every((k) => k && k.checkKey)).toBe(true);
+    expect([...before.values()].every((k) => k?.checkKey)).toBe(true);
 
     // One article changes: only its keys are new; the others' come back from the state as they were.
     p.write('site/articles/live-two.md', article({ title: 'Live two', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-03' }, 'Other words.\n'));

@@ -19,7 +19,7 @@ async function get(url: string, key: string, headers: Record<string, string> = {
   const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, ...headers } });
   return { status: res.status, headers: res.headers, body: res.status === 200 ? ((await res.json()) as Record<string, unknown>) : null };
 }
-const slugsOf = (body: Record<string, unknown> | null) => (body?.articles as { slug: string }[]).map((a) => a.slug);
+const slugsOf = (body: Record<string, unknown> | null) => (body!.articles as { slug: string }[]).map((a) => a.slug);
 const maxAge = (headers: Headers) => Number(/max-age=(\d+)/.exec(headers.get('cache-control') ?? '')?.[1]);
 
 describe('scheduled publishing on a running server', { timeout: 90_000 }, () => {

@@ -50,7 +50,7 @@ beforeAll(async () => {
   // A scheduled article: in the build, served by neither until it goes live.
   p.write('alpha/articles/coming-soon.md', article({ title: 'Coming soon', status: 'published', publishedAt: '2099-01-01T00:00:00Z' }, 'Later.\n'));
   // Long enough for the build to store compressed variants of its body.
-  p.write('alpha/articles/long-read.md', article({ title: 'A long read', status: 'published', publishedAt: '2026-02-15T00:00:00Z' }, Array.from({ length: 60 }, (_, i) => `Paragraph ${i} of a long read, with words enough to compress.`).join('\n\n') + '\n'));
+  p.write('alpha/articles/long-read.md', article({ title: 'A long read', status: 'published', publishedAt: '2026-02-15T00:00:00Z' }, `${Array.from({ length: 60 }, (_, i) => `Paragraph ${i} of a long read, with words enough to compress.`).join('\n\n')}\n`));
   expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: PUBLIC_URL })).ok).toBe(true);
   state = openStateStore(p.stateDir, TEST_SECRET);
   generations = await openCheckedKeyGenerations(p.stateDir, { records: state.keyGenerations }, ['alpha', 'beta']);

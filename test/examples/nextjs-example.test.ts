@@ -16,7 +16,7 @@ import { article, createTempProject, writeSite, type TempProject } from '../help
 
 const EXAMPLE = path.resolve(import.meta.dirname, '../../examples/nextjs');
 const NEXT = path.join(EXAMPLE, 'node_modules', 'next', 'dist', 'bin', 'next');
-const SECRET = 'whsec_' + Buffer.alloc(32, 9).toString('base64');
+const SECRET = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
 
 let p: TempProject;
 let quire: Awaited<ReturnType<typeof startCli>>;
@@ -109,7 +109,7 @@ describe('examples/nextjs', { timeout: 60_000 }, () => {
     await untilServed('alpha', 'edited');
     expect((await page('/blog/alpha')).text).not.toContain('edited'); // the site's cached page
 
-    const forged = await webhook(payload('alpha'), signed(payload('alpha'), 'whsec_' + Buffer.alloc(32, 1).toString('base64')));
+    const forged = await webhook(payload('alpha'), signed(payload('alpha'), `whsec_${Buffer.alloc(32, 1).toString('base64')}`));
     expect(forged.status).toBe(401);
     const tampered = await webhook(payload('alpha'), signed(payload('beta')));
     expect(tampered.status).toBe(401);

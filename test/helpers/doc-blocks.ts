@@ -12,7 +12,7 @@ export function testedBlock(docFile: string, name: string): string {
   const at = doc.indexOf(marker);
   if (at < 0 || doc.indexOf(marker, at + 1) >= 0) throw new Error(`${docFile} must have exactly one "${marker.trim()}"`);
   const m = /^```[^\n]*\n([\s\S]*?)^```$/m.exec(doc.slice(at + marker.length));
-  if (!m || m.index !== 0) throw new Error(`${docFile}: no code block right after "${marker.trim()}"`);
+  if (m?.index !== 0) throw new Error(`${docFile}: no code block right after "${marker.trim()}"`);
   return m[1]!;
 }
 

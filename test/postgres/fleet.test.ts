@@ -147,7 +147,7 @@ describe('an idle worker', { timeout: 120_000 }, () => {
     const client = createSafeClient({ allowPrivate: true, ca: pki.caPem, log: () => {} });
     cleanups.push(async () => client.close());
     let idle = 0;
-    let onIdle = () => undefined as void;
+    let onIdle: () => void = () => {};
     const deps = { store: workerStore, client, now: Date.now, sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
     // A poll far longer than the test may take: only the notification can make it look again.
     const worker = startFleetWorker(deps, { concurrency: 2, perHost: null, healthIntervalMs: 3_600_000, pollMs: 3_600_000, onIdle: () => (idle++, onIdle()) });

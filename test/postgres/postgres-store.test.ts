@@ -12,7 +12,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/store/postgres/migrations.ts';
-import { copySqliteStateToPostgres, openStateStore, type StateStore } from '../../src/store/state-store.ts';
+import { openStateStore, type StateStore } from '../../src/store/state-store.ts';
 import { freePort } from '../helpers/nginx.ts';
 import { findPostgresBin } from '../helpers/postgres-server.ts';
 import { runCli } from '../helpers/run-cli.ts';
@@ -123,7 +123,7 @@ describe('the outbox on PostgreSQL', () => {
     let overlap = 0;
     const sender = async (store: StateStore, name: string) => {
       for (;;) {
-        let taken;
+        let taken: Awaited<ReturnType<StateStore['outbox']['takeDue']>>;
         if (how === 'takeDue') {
           taken = await store.outbox.takeDue(20, null, 10, name, 100_000);
           if (!taken.length && !(await store.outbox.pendingSummary()).count) return;
@@ -190,7 +190,7 @@ describe('the outbox on PostgreSQL', () => {
       for (let i = 0; i < 300; i++) await tx.outbox.enqueue({ siteId: 's', slug: `a-${i}`, event: 'published', body: body('x'.repeat(300)), origin: 'publish' }, 10);
     });
     let claimed = 0;
-    for (let taken; (taken = await store.outbox.takeDue(20, null, 64, 'one', 1000)).length; ) claimed += taken.length;
+    for (let taken: Awaited<ReturnType<StateStore['outbox']['takeDue']>>; (taken = await store.outbox.takeDue(20, null, 64, 'one', 1000)).length; ) claimed += taken.length;
     expect(claimed).toBe(300);
     await store.close(); // its connections' statistics are reported as they end
     const counts = async () => (await sql<{ upd: number; hot: number }>(url, `SELECT n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables WHERE relname = 'deliveries'`))[0]!;
@@ -214,7 +214,7 @@ describe('the outbox on PostgreSQL', () => {
         for (let i = 0; i < n; i++) await tx.outbox.enqueue({ siteId: 's', slug: `${prefix}-${i}`, event: 'published', body: body('x'), origin: 'publish' }, 10);
       });
     await queue(200, 'old');
-    for (let taken; (taken = await store.outbox.takeDue(20, null, 64, 'one', 1000)).length; ) {
+    for (let taken: Awaited<ReturnType<StateStore['outbox']['takeDue']>>; (taken = await store.outbox.takeDue(20, null, 64, 'one', 1000)).length; ) {
       await store.outbox.recordAttempts(taken.map((d) => ({ id: d.id, attempt: { url: HOOK.url, startedAt: 20, durationMs: 1, status: 200, error: null, replyUrl: null, replyId: null }, verdict: { state: 'delivered' as const }, now: 20 })));
     }
     await sql(url, 'ANALYZE deliveries; ANALYZE slug_leases');

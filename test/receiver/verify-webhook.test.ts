@@ -1,12 +1,12 @@
 import { createHmac } from 'node:crypto';
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { deliveryHeaders } from '../../src/delivery/signing.ts';
 import { createExampleReceiver } from '../../src/receiver/example-receiver.ts';
 import { verifyWebhook } from '../../src/receiver/verify-webhook.ts';
 
-const SECRET = 'whsec_' + Buffer.alloc(32, 7).toString('base64');
+const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 // Spacing and escapes as a serializer other than JSON.stringify might write them.
 const BODY = Buffer.from('{"event":"updated","article":{"id":"a","slug":"a","title":"Caf\\u00e9 \\"x\\"","status":"published","metaDescription":"","mdx":"# A","html":"<h1>A</h1>","imageUrl":"","imageAlt":""}}');
 const SENT_AT_SEC = 1_700_000_000;
@@ -37,17 +37,17 @@ describe('verifyWebhook', () => {
   });
 
   it('tells a wrong secret from a changed body in its reason', () => {
-    const wrongSecret = verifyWebhook(BODY, signed(BODY, SECRET + 'x'), SECRET, at);
+    const wrongSecret = verifyWebhook(BODY, signed(BODY, `${SECRET}x`), SECRET, at);
     expect(wrongSecret).toMatchObject({ ok: false, status: 401, reason: expect.stringMatching(/signed with another secret/) });
     expect(wrongSecret.ok ? '' : wrongSecret.reason).not.toMatch(/re-serialized|changed before/);
     const reserialized = Buffer.from(JSON.stringify(JSON.parse(BODY.toString())));
     expect(verifyWebhook(reserialized, signed(BODY), SECRET, at)).toMatchObject({ reason: expect.stringMatching(/the secret is right, so the body was changed/) });
-    const { Authorization: _, ...noBearer } = signed(BODY, SECRET + 'x') as Record<string, string>;
+    const { Authorization: _, ...noBearer } = signed(BODY, `${SECRET}x`) as Record<string, string>;
     expect(verifyWebhook(BODY, noBearer, SECRET, at)).toMatchObject({ reason: expect.stringMatching(/either the secret differs .* or the body was changed/) });
   });
 
   it('refuses a wrong secret, a truncated or malformed signature, and a tampered body even with a good bearer', () => {
-    expect(verifyWebhook(BODY, signed(BODY, SECRET + 'x'), SECRET, at).ok).toBe(false);
+    expect(verifyWebhook(BODY, signed(BODY, `${SECRET}x`), SECRET, at).ok).toBe(false);
     const h = signed(BODY);
     expect(verifyWebhook(BODY, { ...h, 'X-Quire-Signature': h['X-Quire-Signature']!.slice(0, -2) }, SECRET, at).ok).toBe(false);
     expect(verifyWebhook(BODY, { ...h, 'X-Quire-Signature': 'md5=abc' }, SECRET, at).ok).toBe(false);
@@ -84,7 +84,7 @@ describe('verifyWebhook', () => {
     expect(verifyWebhook(BODY, bodyOnly, SECRET, later(3600))).toMatchObject({ ok: false, status: 401, reason: expect.stringMatching(/could be a replay/) });
     expect(verifyWebhook(BODY, bodyOnly, SECRET, { ...later(3600), requireTimestamp: false }).ok).toBe(true);
     // A wrong or missing Standard Webhooks signature is refused even with a good X-Quire-Signature.
-    expect(verifyWebhook(BODY, { ...h, 'webhook-signature': 'v1,' + Buffer.alloc(32).toString('base64') }, SECRET, at).ok).toBe(false);
+    expect(verifyWebhook(BODY, { ...h, 'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')}` }, SECRET, at).ok).toBe(false);
     expect(verifyWebhook(BODY, { ...h, 'webhook-signature': `v0,x ${h['webhook-signature']}` }, SECRET, at).ok).toBe(true);
   });
 
@@ -117,7 +117,7 @@ describe('the example receiver', () => {
       expect((await post(edited, signed(edited, SECRET, nowSec()))).status).toBe(200);
       expect(articles.size).toBe(1);
       expect(articles.get('a')!.html).toBe('<h1>A2</h1>');
-      expect((await post(BODY, signed(BODY, 'whsec_' + Buffer.alloc(32, 1).toString('base64'), nowSec()))).status).toBe(401);
+      expect((await post(BODY, signed(BODY, `whsec_${Buffer.alloc(32, 1).toString('base64')}`, nowSec()))).status).toBe(401);
       expect(articles.get('a')!.html).toBe('<h1>A2</h1>');
       // A recorded delivery replayed ten minutes later is refused, whatever it carries.
       const replay = await post(BODY, signed(BODY, SECRET, nowSec() - 600));

@@ -15,8 +15,8 @@ import { createPreviewToken } from '../../src/keys/preview-token.ts';
 import * as node from '../../src/receiver/verify-webhook.ts';
 import * as web from '../../src/receiver/verify-webhook-web.ts';
 
-const SECRET = 'whsec_' + Buffer.alloc(32, 7).toString('base64');
-const OTHER = 'whsec_' + Buffer.alloc(32, 1).toString('base64');
+const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+const OTHER = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
 const PLAIN = 'a-plain-secret-of-enough-length';
 const BODY = Buffer.from('{"event":"updated","article":{"id":"a","slug":"a","title":"Caf\\u00e9 \\"x\\"","status":"published","metaDescription":"","mdx":"# A","html":"<h1>A</h1>","imageUrl":"","imageAlt":""}}');
 const SENT = 1_700_000_000;
@@ -52,7 +52,7 @@ function webhookVectors(): Vector[] {
     ['timestamp not a number', BODY, { ...h, 'webhook-timestamp': '12a' }, SECRET, at(3)],
     ['undated', BODY, bodyOnly, SECRET, at(3)],
     ['undated, allowed', BODY, bodyOnly, SECRET, { ...at(3), requireTimestamp: false }],
-    ['zero signature', BODY, { ...h, 'webhook-signature': 'v1,' + Buffer.alloc(32).toString('base64') }, SECRET, at(3)],
+    ['zero signature', BODY, { ...h, 'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')}` }, SECRET, at(3)],
     ['two signatures, the second right', BODY, { ...h, 'webhook-signature': `v0,x ${h['webhook-signature']}` }, SECRET, at(3)],
     ['signature with junk around its base64', BODY, { ...h, 'webhook-signature': `${h['webhook-signature']}!!` }, SECRET, at(3)],
     ['bearer only', BODY, { authorization: `Bearer ${SECRET}` }, SECRET, { ...at(3), requireTimestamp: false }],

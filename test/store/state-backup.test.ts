@@ -37,7 +37,7 @@ describe('quire state backup', { timeout: 120_000 }, () => {
 
     const backupDir = path.join(p.root, 'backups', 'state-1');
     const server = await startCli(['start'], { ...env(), PORT: '0' }, /Content API on/);
-    let backup;
+    let backup: Awaited<ReturnType<typeof quire>>;
     try {
       // The server's worker is sending (and writing each attempt) while the backup is taken.
       for (let i = 0; i < 400 && receiver.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 25));

@@ -18,7 +18,7 @@ export async function runEdge({ config, out, err }: CliContext, opts: { port: nu
     err(`no build in ${config.distDir}: run \`quire build\` first`);
     return 1;
   }
-  let edge;
+  let edge: Awaited<ReturnType<typeof startLocalEdge>>;
   try {
     edge = await startLocalEdge({ distDir: config.distDir, stateDir: config.stateDir, secret: loadServerSecret(config), port: opts.port, publicUrl: config.publicUrl, pointerTtlSeconds: 1 });
   } catch (e) {

@@ -88,7 +88,10 @@ export class ExportWriter {
   private place(rel: string, make: (file: string) => void): void {
     const file = this.target(rel);
     this.changed.push(rel);
-    if (!this.linking && !this.patching) return make(file);
+    if (!this.linking && !this.patching) {
+      make(file);
+      return;
+    }
     // The file here may be a link to one of dist/'s: writing into it would change the tree being
     // served. A new file renamed over the link leaves the other alone.
     const part = `${file}.${this.writes++}.part`;

@@ -62,7 +62,7 @@ function checkTarget(target: string, force: boolean): boolean {
   }
   if (!force) throw new StateBackupError(`${target} already exists; nothing was written (--force replaces an earlier backup)`);
   const entries = stat.isDirectory() ? fs.readdirSync(target) : null;
-  const isBackup = entries !== null && entries.includes(STATE_DB_FILE) && entries.every((e) => (BACKUP_FILES as readonly string[]).includes(e));
+  const isBackup = entries?.includes(STATE_DB_FILE) && entries.every((e) => (BACKUP_FILES as readonly string[]).includes(e));
   if (!isBackup) throw new StateBackupError(`${target} is not a Quire state backup (a folder holding only ${BACKUP_FILES.join(', ')}); not replaced, even with --force`);
   return true;
 }

@@ -29,6 +29,7 @@ export default async function ArticlePage({ params }: Props) {
     <article lang={article.lang}>
       <h1>{article.title}</h1>
       {author && <p className="byline">By {author.url ? <a href={author.url}>{author.name}</a> : author.name}</p>}
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: Quire's html is sanitized; the contract says to inject it as received */}
       <div dangerouslySetInnerHTML={{ __html: article.html }} />
     </article>
   );
