@@ -19,7 +19,20 @@ const LAYERS = {
   /** What an article is, the compiler, the export format and its writer, what is served, keys and state: below everything that serves or delivers them. */
   MODEL: ['articles', 'compile', 'export', 'snapshot', 'keys', 'store'],
   /** Folders that import only each other: what the content pipeline and every client is made of. */
-  FOUNDATIONS: ['text', 'cache', 'config', 'problems', 'content', 'contract', 'git', 'render', 'net', 'verify', 'schedule', 'host'],
+  FOUNDATIONS: [
+    'text',
+    'cache',
+    'config',
+    'problems',
+    'content',
+    'contract',
+    'git',
+    'render',
+    'net',
+    'verify',
+    'schedule',
+    'host',
+  ],
   /** Site owners' code: packages of their own, each kept to what it may take by its rules. */
   kits: ['receiver', 'client', 'astro'],
 };
@@ -52,14 +65,16 @@ module.exports = {
     {
       name: 'unlayered-folder-imports',
       severity: 'error',
-      comment: 'A folder of src/ in no layer escapes every rule of the layers: name it in LAYERS (and in docs/ARCHITECTURE.md).',
+      comment:
+        'A folder of src/ in no layer escapes every rule of the layers: name it in LAYERS (and in docs/ARCHITECTURE.md).',
       from: { path: '^src/', pathNot: IN_A_LAYER },
       to: {},
     },
     {
       name: 'unlayered-folder-imported',
       severity: 'error',
-      comment: 'A folder of src/ in no layer escapes every rule of the layers: name it in LAYERS (and in docs/ARCHITECTURE.md).',
+      comment:
+        'A folder of src/ in no layer escapes every rule of the layers: name it in LAYERS (and in docs/ARCHITECTURE.md).',
       from: {},
       to: { path: '^src/', pathNot: IN_A_LAYER },
     },
@@ -73,7 +88,8 @@ module.exports = {
     {
       name: 'commands-stand-alone',
       severity: 'error',
-      comment: 'A command parses its arguments and calls its process (src/app/); what two commands share lives there, not in one of them.',
+      comment:
+        'A command parses its arguments and calls its process (src/app/); what two commands share lives there, not in one of them.',
       from: { path: '^src/cli/commands/' },
       to: { path: '^src/cli/commands/' },
     },
@@ -87,49 +103,55 @@ module.exports = {
     {
       name: 'foundations-stay-inside',
       severity: 'error',
-      comment: 'Content, rendering, the outbound client and the checks know nothing of builds, state, servers or delivery.',
+      comment:
+        'Content, rendering, the outbound client and the checks know nothing of builds, state, servers or delivery.',
       from: { path: `^src/${FOUNDATIONS}/` },
       to: { path: '^src/', pathNot: `^src/${FOUNDATIONS}/` },
     },
     {
       name: 'model-below-services',
       severity: 'error',
-      comment: 'What an article is, the compiler, the export, the served snapshot, keys and the state store do not depend on what serves or delivers them.',
+      comment:
+        'What an article is, the compiler, the export, the served snapshot, keys and the state store do not depend on what serves or delivers them.',
       from: { path: `^src/${MODEL}/` },
       to: { path: `^src/${SERVICES}/` },
     },
     {
       name: 'export-format-stands-alone',
       severity: 'error',
-      comment: 'src/export/ is the format of dist/ (its layout, manifest, lists, encodings): it knows nothing of how it is written, compiled or served.',
+      comment:
+        'src/export/ is the format of dist/ (its layout, manifest, lists, encodings): it knows nothing of how it is written, compiled or served.',
       from: { path: '^src/export/', pathNot: '^src/export/writer/' },
       to: { path: '^src/(compile|snapshot|export/writer)/' },
     },
     {
       name: 'snapshot-reads-only',
       severity: 'error',
-      comment: 'src/snapshot/ is what is served, read from an export: it may read the format, never the writer or the compiler.',
+      comment:
+        'src/snapshot/ is what is served, read from an export: it may read the format, never the writer or the compiler.',
       from: { path: '^src/snapshot/' },
       to: { path: '^src/(compile|export/writer)/' },
     },
     {
       name: 'writer-only-from-compiler',
       severity: 'error',
-      comment: 'Only a build writes an export: src/export/writer/ is the compiler\'s.',
+      comment: "Only a build writes an export: src/export/writer/ is the compiler's.",
       from: { path: '^src/', pathNot: '^src/(compile|export/writer)/' },
       to: { path: '^src/export/writer/' },
     },
     {
       name: 'compiler-only-from-entry-points-and-publish',
       severity: 'error',
-      comment: 'Readers (the API, the web app, MCP, the edge, deploy, delivery) take the format and the snapshot, never the compiler: a build runs from a command, the composition root, or publish.',
+      comment:
+        'Readers (the API, the web app, MCP, the edge, deploy, delivery) take the format and the snapshot, never the compiler: a build runs from a command, the composition root, or publish.',
       from: { path: '^src/', pathNot: '^src/(compile|cli|app|publish)/' },
       to: { path: '^src/compile/' },
     },
     {
       name: 'content-api-reads-dist-only',
       severity: 'error',
-      comment: 'The Content API serves dist/ with the keys: no state store, delivery, web app or MCP (it must run where those do not).',
+      comment:
+        'The Content API serves dist/ with the keys: no state store, delivery, web app or MCP (it must run where those do not).',
       from: { path: '^src/api/' },
       to: { path: '^src/(store|publish|delivery|admin|mcp|integration)/' },
     },
@@ -150,35 +172,40 @@ module.exports = {
     {
       name: 'sql-only-in-store',
       severity: 'error',
-      comment: "A SQL driver is the state store's business: everything else goes through its interface (test/structure/persistence-boundary.test.ts also checks calls, by type).",
+      comment:
+        "A SQL driver is the state store's business: everything else goes through its interface (test/structure/persistence-boundary.test.ts also checks calls, by type).",
       from: { path: '^src/', pathNot: '^src/store/' },
       to: { path: '^(node_modules/(better-sqlite3|pg)/|(node:)?sqlite$)' },
     },
     {
       name: 'store-through-its-interface',
       severity: 'error',
-      comment: "Outside src/store/, only its public modules: state-store.ts (the state) and render-cache-file.ts (the build's cache); the SQLite store and its database handle stay inside.",
+      comment:
+        "Outside src/store/, only its public modules: state-store.ts (the state) and render-cache-file.ts (the build's cache); the SQLite store and its database handle stay inside.",
       from: { path: '^src/', pathNot: '^src/store/' },
       to: { path: '^src/store/', pathNot: '^src/store/(state-store|render-cache-file)[.]ts$' },
     },
     {
       name: 'git-only-through-its-runner',
       severity: 'error',
-      comment: 'Every git call goes to a repository Quire located, with settings under which nothing from a repository can run: src/git/git-runner.ts is the only module that starts a process.',
+      comment:
+        'Every git call goes to a repository Quire located, with settings under which nothing from a repository can run: src/git/git-runner.ts is the only module that starts a process.',
       from: { path: '^src/', pathNot: '^src/git/git-runner[.]ts$' },
       to: { path: '^(node:)?child_process$' },
     },
     {
       name: 'edge-is-an-entry-point',
       severity: 'error',
-      comment: 'src/edge/ is the Worker entry point (its composition root): nothing else imports it. That it reaches no Node API is checked on its bundle (test/edge/portable.test.ts): type-only imports may name Node types.',
+      comment:
+        'src/edge/ is the Worker entry point (its composition root): nothing else imports it. That it reaches no Node API is checked on its bundle (test/edge/portable.test.ts): type-only imports may name Node types.',
       from: { path: '^src/', pathNot: '^src/edge/' },
       to: { path: '^src/edge/' },
     },
     {
       name: 'client-imports-contract-types-only',
       severity: 'error',
-      comment: 'src/client/ (`quire/client`) runs in browsers and Workers: of Quire it imports only the contract, and only its types.',
+      comment:
+        'src/client/ (`quire/client`) runs in browsers and Workers: of Quire it imports only the contract, and only its types.',
       from: { path: '^src/client/' },
       to: { path: '^src/', pathNot: '^src/(client|contract)/' },
     },
@@ -192,21 +219,23 @@ module.exports = {
     {
       name: 'client-only-from-outside',
       severity: 'error',
-      comment: 'src/client/ is for site owners\' code (and the Astro loader built on it); the server does not call itself through it.',
+      comment:
+        "src/client/ is for site owners' code (and the Astro loader built on it); the server does not call itself through it.",
       from: { path: '^src/', pathNot: '^src/(client|astro)/' },
       to: { path: '^src/client/' },
     },
     {
       name: 'astro-loader-is-a-kit',
       severity: 'error',
-      comment: 'src/astro/ (`quire/astro`) runs in a site\'s Astro build: of Quire it takes the client and the contract\'s schema, nothing that serves or keeps state.',
+      comment:
+        "src/astro/ (`quire/astro`) runs in a site's Astro build: of Quire it takes the client and the contract's schema, nothing that serves or keeps state.",
       from: { path: '^src/astro/' },
       to: { path: '^src/', pathNot: '^src/(astro|client|contract|content/(dates|model|issues)[.]ts|problems|text)' },
     },
     {
       name: 'astro-only-from-outside',
       severity: 'error',
-      comment: 'src/astro/ is for site owners\' Astro builds; nothing in Quire imports it.',
+      comment: "src/astro/ is for site owners' Astro builds; nothing in Quire imports it.",
       from: { path: '^src/', pathNot: '^src/astro/' },
       to: { path: '^src/astro/' },
     },

@@ -16,7 +16,9 @@ if (!ROOT.split(path.sep).includes('node_modules')) {
     bin = createRequire(import.meta.url).resolve('patch-package/index.js');
   } catch (err) {
     if (err?.code !== 'MODULE_NOT_FOUND') throw err;
-    process.stderr.write('quire: patches/ not applied (patch-package is not installed, e.g. --omit=dev): builds are the same, only slower\n');
+    process.stderr.write(
+      'quire: patches/ not applied (patch-package is not installed, e.g. --omit=dev): builds are the same, only slower\n',
+    );
   }
   if (bin) {
     const run = spawnSync(process.execPath, [bin], { cwd: ROOT, stdio: 'inherit' });

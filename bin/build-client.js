@@ -17,7 +17,13 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 /** Each kit: its folder, its entries (output name → source, platform) and what stays an import. */
 const KITS = {
   client: { entries: { index: ['src/client/index.ts', 'neutral'] }, external: [] },
-  receiver: { entries: { index: ['src/receiver/verify-webhook.ts', 'node'], web: ['src/receiver/verify-webhook-web.ts', 'neutral'] }, external: [] },
+  receiver: {
+    entries: {
+      index: ['src/receiver/verify-webhook.ts', 'node'],
+      web: ['src/receiver/verify-webhook-web.ts', 'neutral'],
+    },
+    external: [],
+  },
   // zod stays a dependency (Quire's own), so the collection's schema is the contract's, not a copy.
   astro: { entries: { index: ['src/astro/index.ts', 'neutral'] }, external: ['zod'] },
 };
@@ -39,7 +45,10 @@ async function buildKit(name, outDir = path.join(ROOT, name)) {
       logLevel: 'silent',
     });
   }
-  await emitDeclarations(Object.values(kit.entries).map(([entry]) => path.join(ROOT, entry)), path.join(outDir, 'types'));
+  await emitDeclarations(
+    Object.values(kit.entries).map(([entry]) => path.join(ROOT, entry)),
+    path.join(outDir, 'types'),
+  );
   return outDir;
 }
 
@@ -67,7 +76,10 @@ async function emitDeclarations(entries, typesDir) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, text.replace(/(from '\.{1,2}\/[^']*)\.ts'/g, "$1.js'"));
   });
-  if (emitSkipped) throw new Error(`kit declarations: ${ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' })}`);
+  if (emitSkipped)
+    throw new Error(
+      `kit declarations: ${ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' })}`,
+    );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -31,7 +31,9 @@ export const BUNDLE_OPTIONS = {
   // Miniflare (`quire edge`), which the content repository installs if it wants it.
   external: ['better-sqlite3', 'esbuild', 'miniflare'],
   // CommonJS dependencies call require(); an ES module bundle has to provide one.
-  banner: { js: "import { createRequire as __quireRequire } from 'node:module'; const require = __quireRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __quireRequire } from 'node:module'; const require = __quireRequire(import.meta.url);",
+  },
   logLevel: 'silent',
   // The web app's views are JSX for hono/jsx, as tsconfig.json says; said here too because esbuild
   // reads no tsconfig.json under node_modules, where an installed Quire lives.
@@ -55,7 +57,12 @@ export function sourceFingerprint(srcDir = SRC) {
   walk(srcDir);
   // Dependencies are bundled in: a new lock file or a changed patch of one (patches/) counts too.
   const patches = path.join(ROOT, 'patches');
-  const patchFiles = fs.existsSync(patches) ? fs.readdirSync(patches).sort().map((name) => `patches/${name}`) : [];
+  const patchFiles = fs.existsSync(patches)
+    ? fs
+        .readdirSync(patches)
+        .sort()
+        .map((name) => `patches/${name}`)
+    : [];
   for (const extra of ['package-lock.json', 'bin/cli-bundle.js', ...patchFiles]) {
     try {
       const st = fs.statSync(path.join(ROOT, extra));

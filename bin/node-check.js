@@ -55,7 +55,10 @@ export function handOffIfTooOld(scriptFile) {
     return true;
   }
   // In a process group of its own, so that a terminal's Ctrl-C reaches it once: passed on from here.
-  const child = spawn(node, [scriptFile, ...process.argv.slice(2)], { stdio: 'inherit', detached: process.platform !== 'win32' });
+  const child = spawn(node, [scriptFile, ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    detached: process.platform !== 'win32',
+  });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('error', (err) => {
     process.stderr.write(`quire: could not start ${node}: ${err.message}\n${tooOldMessage(version)}`);

@@ -13,7 +13,9 @@ async function cliEntry() {
     const { ensureBundle } = await import('./cli-bundle.js');
     return pathToFileURL(path.join(await ensureBundle(), 'main.mjs')).href;
   } catch (err) {
-    process.stderr.write(`quire: running from sources (bundling failed: ${err instanceof Error ? err.message.split('\n')[0] : err})\n`);
+    process.stderr.write(
+      `quire: running from sources (bundling failed: ${err instanceof Error ? err.message.split('\n')[0] : err})\n`,
+    );
     const { register } = await import('tsx/esm/api');
     // Quire's own tsconfig.json (JSX for hono/jsx), not one found from the working directory: an
     // installed Quire runs in a content repository that has none.

@@ -46,7 +46,12 @@ QUIRE_API (default: QUIRE_PUBLIC_URL or http://localhost:$PORT, + /v1) and Quire
 function siteArgument(argv: string[]): string | null {
   let values: { site?: string; help?: boolean };
   try {
-    ({ values } = parseArgs({ args: argv, options: { site: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { site: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (e) {
     fail(`example:site: ${e instanceof Error ? e.message : String(e)}\n${USAGE}`);
   }
@@ -64,16 +69,22 @@ async function main(): Promise<void> {
   const app = openApp(config, { log: (line) => process.stderr.write(`${line}\n`) });
   const sites = (await discoverSites(config.contentDir, [])).map((s) => s.id);
   const siteId = asked ?? (sites.includes('field-notes') ? 'field-notes' : sites[0]);
-  if (!siteId || !sites.includes(siteId)) fail(`no site "${siteId ?? ''}" in ${config.contentDir} (sites: ${sites.join(', ') || 'none'})`);
+  if (!siteId || !sites.includes(siteId))
+    fail(`no site "${siteId ?? ''}" in ${config.contentDir} (sites: ${sites.join(', ') || 'none'})`);
   const port = Number(process.env.EXAMPLE_SITE_PORT ?? 8790);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail('EXAMPLE_SITE_PORT must be a port number (0: any free port)');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    fail('EXAMPLE_SITE_PORT must be a port number (0: any free port)');
 
   // The CA lives at a fixed place in the state folder, so NODE_EXTRA_CA_CERTS is set once; each
   // start replaces it (restart Quire's processes after restarting this one).
   const dir = path.join(config.stateDir, 'example-site');
   fs.mkdirSync(dir, { recursive: true });
   const ca = await createThrowawayCa('Quire example site CA (throwaway)', 30);
-  const leaf = await issueServerCertificate(ca, { names: ['localhost'], ips: [HOST, '::1'], notAfter: new Date(Date.now() + 30 * 86_400_000) });
+  const leaf = await issueServerCertificate(ca, {
+    names: ['localhost'],
+    ips: [HOST, '::1'],
+    notAfter: new Date(Date.now() + 30 * 86_400_000),
+  });
   const caFile = path.join(dir, 'ca.pem');
   fs.writeFileSync(caFile, ca.certPem);
 

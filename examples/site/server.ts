@@ -24,4 +24,6 @@ const { app } = createExampleSite({
   ...(process.env.QUIRE_PREVIEW_KEY ? { previewKey: process.env.QUIRE_PREVIEW_KEY } : {}),
   publicUrl: process.env.SITE_URL ?? `http://localhost:${port}`,
 });
-serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) => process.stderr.write(`example site on http://127.0.0.1:${info.port}\n`));
+serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) =>
+  process.stderr.write(`example site on http://127.0.0.1:${info.port}\n`),
+);

@@ -100,7 +100,9 @@ export function createExampleSite(opts: ExampleSiteOptions) {
     type Full = { html: string; updatedAt: string | null; author: { name: string; url: string | null } | null };
     let last: Full | null = null;
     for (let attempt = 0; attempt < 20; attempt++) {
-      const res = await doFetch(`${opts.apiBase}/articles/${encodeURIComponent(slug)}`, { headers: { authorization: `Bearer ${opts.apiKey}` } });
+      const res = await doFetch(`${opts.apiBase}/articles/${encodeURIComponent(slug)}`, {
+        headers: { authorization: `Bearer ${opts.apiKey}` },
+      });
       if (res.ok) {
         last = (await res.json()) as Full;
         if (last.html === html) return last;
@@ -120,22 +122,49 @@ export function createExampleSite(opts: ExampleSiteOptions) {
     const previewKey = opts.previewKey;
     const slug = c.req.query('slug') ?? '';
     const token = c.req.query('token') ?? '';
-    const privately = { 'cache-control': 'private, no-store', 'x-robots-tag': 'noindex', 'referrer-policy': 'no-referrer' };
+    const privately = {
+      'cache-control': 'private, no-store',
+      'x-robots-tag': 'noindex',
+      'referrer-policy': 'no-referrer',
+    };
     if (!previewKey) return c.notFound();
     const site = previewKey.slice(3, previewKey.indexOf('.'));
     const checked = verifyPreviewToken(token, previewKey, { slug, site });
-    if (!checked.ok) return c.text(`This preview link does not work: ${checked.message}. Ask for a new one.`, checked.reason === 'expired' ? 410 : 403, privately);
-    const res = await doFetch(`${opts.apiBase}/articles/${encodeURIComponent(slug)}`, { headers: { authorization: `Bearer ${previewKey}` } });
-    if (!res.ok) return c.text(`The article "${slug}" is not there any more (the Content API answered ${res.status}).`, 404, privately);
-    // The API's article (not a webhook payload): metaDescription may be null, it has no id.
-    const draft = (await res.json()) as Omit<StoredArticle, 'id' | 'metaDescription'> & { metaDescription: string | null; status?: string };
-    const page = renderPage({ ...draft, id: slug, metaDescription: draft.metaDescription ?? '', author: draft.author ?? null }, pageUrl(slug), opts.publicUrl, new Set(['no-canonical']), {
-      banner: `Preview of a ${draft.status ?? 'draft'} article, until ${checked.expiresAt}. Not public.`,
+    if (!checked.ok)
+      return c.text(
+        `This preview link does not work: ${checked.message}. Ask for a new one.`,
+        checked.reason === 'expired' ? 410 : 403,
+        privately,
+      );
+    const res = await doFetch(`${opts.apiBase}/articles/${encodeURIComponent(slug)}`, {
+      headers: { authorization: `Bearer ${previewKey}` },
     });
+    if (!res.ok)
+      return c.text(
+        `The article "${slug}" is not there any more (the Content API answered ${res.status}).`,
+        404,
+        privately,
+      );
+    // The API's article (not a webhook payload): metaDescription may be null, it has no id.
+    const draft = (await res.json()) as Omit<StoredArticle, 'id' | 'metaDescription'> & {
+      metaDescription: string | null;
+      status?: string;
+    };
+    const page = renderPage(
+      { ...draft, id: slug, metaDescription: draft.metaDescription ?? '', author: draft.author ?? null },
+      pageUrl(slug),
+      opts.publicUrl,
+      new Set(['no-canonical']),
+      {
+        banner: `Preview of a ${draft.status ?? 'draft'} article, until ${checked.expiresAt}. Not public.`,
+      },
+    );
     return c.html(page, 200, privately);
   });
 
-  app.get('/robots.txt', (c) => c.text(`User-agent: *\nAllow: /\nSitemap: ${new URL('/sitemap.xml', opts.publicUrl).href}\n`));
+  app.get('/robots.txt', (c) =>
+    c.text(`User-agent: *\nAllow: /\nSitemap: ${new URL('/sitemap.xml', opts.publicUrl).href}\n`),
+  );
 
   app.get('/sitemap.xml', (c) => {
     const generatedAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
@@ -152,7 +181,13 @@ export function createExampleSite(opts: ExampleSiteOptions) {
   return { app, articles, faults };
 }
 
-function renderPage(a: StoredArticle, url: string, home: string, faults: Set<SiteFault>, extra: { banner?: string } = {}): string {
+function renderPage(
+  a: StoredArticle,
+  url: string,
+  home: string,
+  faults: Set<SiteFault>,
+  extra: { banner?: string } = {},
+): string {
   const canonical = faults.has('no-canonical')
     ? ''
     : `<link rel="canonical" href="${escapeHtml(faults.has('canonical-to-home') ? home : faults.has('canonical-trailing-slash') ? `${url}/` : url)}">`;
@@ -160,13 +195,16 @@ function renderPage(a: StoredArticle, url: string, home: string, faults: Set<Sit
   if (faults.has('lazy-images')) body = body.replace(/<img /g, '<img loading="lazy" ');
   if (faults.has('smart-quotes')) body = body.replace(/"([^"<>]*)"(?=[^<>]*<)/g, '“$1”').replace(/'/g, '’');
   if (faults.has('escaped-html')) body = escapeHtml(a.html);
-  if (faults.has('html-only-in-hydration-json')) body = `<div id="root"></div><script type="application/json" id="__DATA__">${JSON.stringify({ html: a.html }).replace(/</g, '\\u003c')}</script>`;
-  const byline = !a.author || faults.has('no-byline') || faults.has('byline-only-in-json-ld')
-    ? ''
-    : `<p class="byline">By ${a.author.url && !faults.has('byline-not-linked') ? `<a href="${escapeHtml(a.author.url)}" rel="author">${escapeHtml(a.author.name)}</a>` : escapeHtml(a.author.name)}</p>`;
-  const jsonLd = a.author && faults.has('byline-only-in-json-ld')
-    ? `<script type="application/ld+json">${JSON.stringify({ '@type': 'Article', author: { '@type': 'Person', name: a.author.name } })}</script>`
-    : '';
+  if (faults.has('html-only-in-hydration-json'))
+    body = `<div id="root"></div><script type="application/json" id="__DATA__">${JSON.stringify({ html: a.html }).replace(/</g, '\\u003c')}</script>`;
+  const byline =
+    !a.author || faults.has('no-byline') || faults.has('byline-only-in-json-ld')
+      ? ''
+      : `<p class="byline">By ${a.author.url && !faults.has('byline-not-linked') ? `<a href="${escapeHtml(a.author.url)}" rel="author">${escapeHtml(a.author.name)}</a>` : escapeHtml(a.author.name)}</p>`;
+  const jsonLd =
+    a.author && faults.has('byline-only-in-json-ld')
+      ? `<script type="application/ld+json">${JSON.stringify({ '@type': 'Article', author: { '@type': 'Person', name: a.author.name } })}</script>`
+      : '';
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -33,7 +33,10 @@ export async function createThrowawayCa(commonName: string, days = 7): Promise<T
 }
 
 /** A TLS server certificate for these host names and IP addresses, signed by `ca`. */
-export async function issueServerCertificate(ca: ThrowawayCa, opts: ServerCertificateOptions): Promise<{ certPem: string; keyPem: string }> {
+export async function issueServerCertificate(
+  ca: ThrowawayCa,
+  opts: ServerCertificateOptions,
+): Promise<{ certPem: string; keyPem: string }> {
   const notBeforeDate = opts.notBefore ?? new Date(Date.now() - 60_000);
   const leaf = await generate([{ name: 'commonName', value: opts.names[0] ?? opts.ips[0] ?? 'localhost' }], {
     keyType: 'ec',
@@ -45,7 +48,13 @@ export async function issueServerCertificate(ca: ThrowawayCa, opts: ServerCertif
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [...opts.names.map((value) => ({ type: 2 as const, value })), ...opts.ips.map((ip) => ({ type: 7 as const, ip }))] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          ...opts.names.map((value) => ({ type: 2 as const, value })),
+          ...opts.ips.map((ip) => ({ type: 7 as const, ip })),
+        ],
+      },
     ],
   });
   return { certPem: leaf.cert, keyPem: leaf.private };

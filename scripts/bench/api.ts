@@ -19,16 +19,39 @@ import { routePattern } from '../../src/api/routes.ts';
 import { listen } from '../../src/server/serve.ts';
 import { writeCorpus } from './corpus.ts';
 
-interface Row { route: string; server: string; mode: string; reqPerSec: number; p50: number; p99: number }
+interface Row {
+  route: string;
+  server: string;
+  mode: string;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+}
 
 const ROUNDS = 3;
 const LOAD_CHILD = path.join(import.meta.dirname, 'load-child.mjs');
 
-export interface Load { reqPerSec: number; p50: number; p99: number; ok: boolean }
+export interface Load {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  ok: boolean;
+}
 
 /** Saturation (closed loop, autocannon) or a fixed rate (open loop), from a child process. */
-export function run(url: string, headers: Record<string, string>, opts: { duration: number; connections: number; rate?: number }): Promise<Load> {
-  const job = { mode: opts.rate ? 'rate' : 'saturate', url, headers, connections: opts.connections, seconds: opts.duration, rate: opts.rate };
+export function run(
+  url: string,
+  headers: Record<string, string>,
+  opts: { duration: number; connections: number; rate?: number },
+): Promise<Load> {
+  const job = {
+    mode: opts.rate ? 'rate' : 'saturate',
+    url,
+    headers,
+    connections: opts.connections,
+    seconds: opts.duration,
+    rate: opts.rate,
+  };
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [LOAD_CHILD, JSON.stringify(job)], { maxBuffer: 1 << 20 }, (err, stdout) => {
       if (err) return reject(err);
@@ -42,7 +65,12 @@ export function run(url: string, headers: Record<string, string>, opts: { durati
 export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
   const roundSeconds = Math.max(2, Math.round(duration / 2));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-api-'));
-  const settings = { contentDir: path.join(dir, 'content'), distDir: path.join(dir, 'dist'), stateDir: path.join(dir, '.quire'), publicUrl: 'http://127.0.0.1' };
+  const settings = {
+    contentDir: path.join(dir, 'content'),
+    distDir: path.join(dir, 'dist'),
+    stateDir: path.join(dir, '.quire'),
+    publicUrl: 'http://127.0.0.1',
+  };
   writeCorpus(settings.contentDir, count);
   await buildExport(settings);
   const store = openLocalSnapshot(settings.distDir, settings.stateDir);
@@ -54,8 +82,17 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
   // stderr: synchronously) and metrics on.
   const logFile = fs.openSync(path.join(dir, 'requests.log'), 'a');
   const observedServer = (metrics: boolean) => {
-    const observed = createServerObservability({ format: 'text', metrics, pending: () => ({ count: 0, oldestCreatedAt: null }), routePattern, write: (chunk) => fs.writeSync(logFile, chunk) });
-    const app = createServerRouter({ api: { store, keyring, publicUrl: settings.publicUrl, noteSite: observed.requests.noteSite }, metrics: observed.metrics });
+    const observed = createServerObservability({
+      format: 'text',
+      metrics,
+      pending: () => ({ count: 0, oldestCreatedAt: null }),
+      routePattern,
+      write: (chunk) => fs.writeSync(logFile, chunk),
+    });
+    const app = createServerRouter({
+      api: { store, keyring, publicUrl: settings.publicUrl, noteSite: observed.requests.noteSite },
+      metrics: observed.metrics,
+    });
     return listen(app, 0, '127.0.0.1', undefined, observed.requests.attach);
   };
   const quireLogged = await observedServer(false);
@@ -88,13 +125,33 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
       // minutes, and one run each would compare two different machines. Throughput: the best
       // round of each; latency at the fixed rate: the median round's.
       const etag = canned.get(route)!.headers.etag!;
-      const sat = { bare: [] as Load[], quire: [] as Load[], logged: [] as Load[], metered: [] as Load[], notModified: [] as Load[] };
+      const sat = {
+        bare: [] as Load[],
+        quire: [] as Load[],
+        logged: [] as Load[],
+        metered: [] as Load[],
+        notModified: [] as Load[],
+      };
       for (let round = 0; round < ROUNDS; round++) {
-        sat.bare.push(await run(`http://127.0.0.1:${barePort}${route}`, auth, { duration: roundSeconds, connections: 50 }));
-        sat.quire.push(await run(`http://127.0.0.1:${quire.port}${route}`, auth, { duration: roundSeconds, connections: 50 }));
-        sat.logged.push(await run(`http://127.0.0.1:${quireLogged.port}${route}`, auth, { duration: roundSeconds, connections: 50 }));
-        sat.metered.push(await run(`http://127.0.0.1:${quireMetered.port}${route}`, auth, { duration: roundSeconds, connections: 50 }));
-        sat.notModified.push(await run(`http://127.0.0.1:${quire.port}${route}`, { ...auth, 'if-none-match': etag }, { duration: roundSeconds, connections: 50 }));
+        sat.bare.push(
+          await run(`http://127.0.0.1:${barePort}${route}`, auth, { duration: roundSeconds, connections: 50 }),
+        );
+        sat.quire.push(
+          await run(`http://127.0.0.1:${quire.port}${route}`, auth, { duration: roundSeconds, connections: 50 }),
+        );
+        sat.logged.push(
+          await run(`http://127.0.0.1:${quireLogged.port}${route}`, auth, { duration: roundSeconds, connections: 50 }),
+        );
+        sat.metered.push(
+          await run(`http://127.0.0.1:${quireMetered.port}${route}`, auth, { duration: roundSeconds, connections: 50 }),
+        );
+        sat.notModified.push(
+          await run(
+            `http://127.0.0.1:${quire.port}${route}`,
+            { ...auth, 'if-none-match': etag },
+            { duration: roundSeconds, connections: 50 },
+          ),
+        );
       }
       const best = (rounds: Load[]) => rounds.reduce((a, b) => (b.reqPerSec > a.reqPerSec ? b : a));
       const bareSat = best(sat.bare);
@@ -108,14 +165,23 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
       // and its own jitter is in every p99; its row shows how much.
       const fixed = { bare: [] as Load[], quire: [] as Load[] };
       for (let round = 0; round < ROUNDS; round++) {
-        fixed.bare.push(await run(`http://127.0.0.1:${barePort}${route}`, auth, { duration: roundSeconds, connections: 16, rate }));
-        fixed.quire.push(await run(`http://127.0.0.1:${quire.port}${route}`, auth, { duration: roundSeconds, connections: 16, rate }));
+        fixed.bare.push(
+          await run(`http://127.0.0.1:${barePort}${route}`, auth, { duration: roundSeconds, connections: 16, rate }),
+        );
+        fixed.quire.push(
+          await run(`http://127.0.0.1:${quire.port}${route}`, auth, { duration: roundSeconds, connections: 16, rate }),
+        );
       }
       const medianByP99 = (rounds: Load[]) => [...rounds].sort((a, b) => a.p99 - b.p99)[Math.floor(rounds.length / 2)]!;
       const fixedMode = `fixed ${rate} req/s (half bare), median of ${ROUNDS}`;
       rows.push({ route: name, server: 'bare node:http', mode: fixedMode, ...medianByP99(fixed.bare) });
       rows.push({ route: name, server: 'Quire', mode: fixedMode, ...medianByP99(fixed.quire) });
-      rows.push({ route: name, server: 'Quire', mode: `304 (If-None-Match), 50 conns (best of ${ROUNDS})`, ...best(sat.notModified) });
+      rows.push({
+        route: name,
+        server: 'Quire',
+        mode: `304 (If-None-Match), 50 conns (best of ${ROUNDS})`,
+        ...best(sat.notModified),
+      });
     }
   } finally {
     await quire.close();
@@ -129,5 +195,6 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const r of await benchApi()) console.log(`| ${r.route} | ${r.server} | ${r.mode} | ${r.reqPerSec.toFixed(0)} | ${r.p50} ms | ${r.p99} ms |`);
+  for (const r of await benchApi())
+    console.log(`| ${r.route} | ${r.server} | ${r.mode} | ${r.reqPerSec.toFixed(0)} | ${r.p50} ms | ${r.p99} ms |`);
 }

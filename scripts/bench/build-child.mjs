@@ -7,7 +7,9 @@ import path from 'node:path';
 const script = process.argv[2];
 process.on('exit', () => {
   const usage = process.resourceUsage();
-  process.stderr.write(`\n${JSON.stringify({ maxRssKiB: usage.maxRSS, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6 })}\n`);
+  process.stderr.write(
+    `\n${JSON.stringify({ maxRssKiB: usage.maxRSS, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6 })}\n`,
+  );
 });
 if (script) {
   process.argv.splice(1, 2, path.resolve(script));

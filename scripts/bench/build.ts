@@ -13,7 +13,13 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const QUIRE = path.join(ROOT, 'bin', 'quire.js');
 const CHILD = path.join(import.meta.dirname, 'build-child.mjs');
 
-export interface ColdBuild { articles: number; seconds: number; msPerArticle: number; peakRssMiB: number; cpuSeconds: number }
+export interface ColdBuild {
+  articles: number;
+  seconds: number;
+  msPerArticle: number;
+  peakRssMiB: number;
+  cpuSeconds: number;
+}
 
 /** What build-child.mjs reports on its last line of stderr. */
 export function childUsage(stderr: string): { maxRssKiB: number; cpuSeconds: number } {
@@ -26,7 +32,13 @@ function project(count: number, corpus: CorpusVariant = 'standard') {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `quire-bench-build-${count}-`));
   const contentDir = path.join(dir, 'content');
   writeCorpus(contentDir, count, corpus);
-  const env = { ...process.env, QUIRE_CONTENT_DIR: contentDir, QUIRE_DIST_DIR: path.join(dir, 'dist'), QUIRE_STATE_DIR: path.join(dir, '.quire'), QUIRE_SECRET: 'b'.repeat(40) };
+  const env = {
+    ...process.env,
+    QUIRE_CONTENT_DIR: contentDir,
+    QUIRE_DIST_DIR: path.join(dir, 'dist'),
+    QUIRE_STATE_DIR: path.join(dir, '.quire'),
+    QUIRE_SECRET: 'b'.repeat(40),
+  };
   return { dir, contentDir, env };
 }
 
@@ -44,7 +56,11 @@ export function coldBuild(count: number, corpus: CorpusVariant = 'standard'): Co
   }
 }
 
-export function rebuilds(count: number, runs = 5, corpus: CorpusVariant = 'standard'): { noChangeMs: number; oneChangeMs: number } {
+export function rebuilds(
+  count: number,
+  runs = 5,
+  corpus: CorpusVariant = 'standard',
+): { noChangeMs: number; oneChangeMs: number } {
   const p = project(count, corpus);
   const build = () => {
     const t = performance.now();
@@ -68,7 +84,11 @@ export function rebuilds(count: number, runs = 5, corpus: CorpusVariant = 'stand
  * The same rebuilds as `npm run dev` makes them: in one process that keeps its caches between
  * builds (what the watcher does), so no start-up and no state load per build.
  */
-export async function warmRebuilds(count: number, runs = 5, corpus: CorpusVariant = 'standard'): Promise<{ noChangeMs: number; oneChangeMs: number }> {
+export async function warmRebuilds(
+  count: number,
+  runs = 5,
+  corpus: CorpusVariant = 'standard',
+): Promise<{ noChangeMs: number; oneChangeMs: number }> {
   const { buildExport, createBuildCaches } = await import('../../src/compile/build.ts');
   const { parseConfig } = await import('../../src/config/config.ts');
   const { openApp } = await import('../../src/app/app.ts');
@@ -103,6 +123,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const corpus = parseCorpusVariant(process.argv[3]);
   for (const n of (process.argv[2] ?? '1000,4000,10000').split(',').map(Number)) {
     const c = coldBuild(n, corpus);
-    console.log(`| cold build | ${n} | ${c.seconds.toFixed(1)} s | ${c.msPerArticle.toFixed(1)} ms/article | ${c.peakRssMiB.toFixed(0)} MiB |`);
+    console.log(
+      `| cold build | ${n} | ${c.seconds.toFixed(1)} s | ${c.msPerArticle.toFixed(1)} ms/article | ${c.peakRssMiB.toFixed(0)} MiB |`,
+    );
   }
 }

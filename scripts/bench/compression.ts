@@ -21,8 +21,18 @@ import { writeCorpus } from './corpus.ts';
 const ROUNDS = 3;
 const LOAD_CHILD = path.join(import.meta.dirname, 'load-child.mjs');
 
-export interface QualityRow { setting: string; articleRatio: number; msPerArticle: number; listBytes: number; listMs: number }
-export interface WireRow { route: string; coding: string; bytes: number }
+export interface QualityRow {
+  setting: string;
+  articleRatio: number;
+  msPerArticle: number;
+  listBytes: number;
+  listMs: number;
+}
+export interface WireRow {
+  route: string;
+  coding: string;
+  bytes: number;
+}
 export interface SpeedRow {
   route: string;
   coding: string;
@@ -33,7 +43,10 @@ export interface SpeedRow {
   quireCpuUs: number;
 }
 
-interface Load { reqPerSec: number; ok: boolean }
+interface Load {
+  reqPerSec: number;
+  ok: boolean;
+}
 
 function saturate(url: string, headers: Record<string, string>, seconds: number): Promise<Load> {
   const job = { mode: 'saturate', url, headers, connections: 50, seconds };
@@ -55,10 +68,18 @@ const cpuMs = () => {
 /** CPU and size of each setting over the build's article bodies and its list, in this thread. */
 function qualities(articleBodies: Buffer[], list: Buffer): QualityRow[] {
   const brotli = (q: number) => (b: Buffer) =>
-    zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: q, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: b.length } });
+    zlib.brotliCompressSync(b, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: q,
+        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: b.length,
+      },
+    });
   const settings: [string, (b: Buffer) => Buffer][] = [
     ...[4, 5, 6, 7, 8, 9, 10, 11].map((q) => [`brotli ${q}`, brotli(q)] as [string, (b: Buffer) => Buffer]),
-    ...[1, 6, 9].map((level) => [`gzip ${level}`, (b: Buffer) => zlib.gzipSync(b, { level })] as [string, (b: Buffer) => Buffer]),
+    ...[1, 6, 9].map(
+      (level) => [`gzip ${level}`, (b: Buffer) => zlib.gzipSync(b, { level })] as [string, (b: Buffer) => Buffer],
+    ),
   ];
   const identity = articleBodies.reduce((n, b) => n + b.length, 0);
   return settings.map(([setting, compress]) => {
@@ -73,23 +94,39 @@ function qualities(articleBodies: Buffer[], list: Buffer): QualityRow[] {
   });
 }
 
-function get(url: string, headers: Record<string, string>): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+function get(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject);
+    http
+      .get(url, { headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
   });
 }
 
-export async function benchCompression(count = 1000, seconds = 4): Promise<{ qualities: QualityRow[]; wire: WireRow[]; speed: SpeedRow[] }> {
+export async function benchCompression(
+  count = 1000,
+  seconds = 4,
+): Promise<{ qualities: QualityRow[]; wire: WireRow[]; speed: SpeedRow[] }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-compression-'));
-  const settings = { contentDir: path.join(dir, 'content'), distDir: path.join(dir, 'dist'), stateDir: path.join(dir, '.quire'), publicUrl: 'http://127.0.0.1' };
+  const settings = {
+    contentDir: path.join(dir, 'content'),
+    distDir: path.join(dir, 'dist'),
+    stateDir: path.join(dir, '.quire'),
+    publicUrl: 'http://127.0.0.1',
+  };
   writeCorpus(settings.contentDir, count);
   await buildExport(settings);
   const articlesDir = path.join(settings.distDir, 'bench', 'articles');
-  const bodies = fs.readdirSync(articlesDir).filter((f) => f.endsWith('.json')).map((f) => fs.readFileSync(path.join(articlesDir, f)));
+  const bodies = fs
+    .readdirSync(articlesDir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => fs.readFileSync(path.join(articlesDir, f)));
   const quality = qualities(bodies, fs.readFileSync(path.join(settings.distDir, 'bench', 'articles.json')));
 
   const store = openLocalSnapshot(settings.distDir, settings.stateDir);
@@ -105,16 +142,30 @@ export async function benchCompression(count = 1000, seconds = 4): Promise<{ qua
   for (const [route, pathname] of Object.entries(routes)) {
     for (const coding of codings) {
       const answer = await get(`http://127.0.0.1:${quire.port}${pathname}`, { ...auth, 'accept-encoding': coding });
-      if ((answer.headers['content-encoding'] ?? 'identity') !== coding) throw new Error(`${pathname} was not answered in ${coding}`);
+      if ((answer.headers['content-encoding'] ?? 'identity') !== coding)
+        throw new Error(`${pathname} was not answered in ${coding}`);
       canned.set(`${pathname} ${coding}`, answer);
       wire.push({ route, coding, bytes: answer.body.length });
     }
   }
   // Only the answer's own headers: not the connection's (`connection: close`, `keep-alive`, `date`).
-  const ANSWER_HEADERS = ['content-type', 'content-length', 'content-encoding', 'cache-control', 'etag', 'vary', 'x-content-type-options', 'access-control-allow-origin', 'access-control-expose-headers'];
+  const ANSWER_HEADERS = [
+    'content-type',
+    'content-length',
+    'content-encoding',
+    'cache-control',
+    'etag',
+    'vary',
+    'x-content-type-options',
+    'access-control-allow-origin',
+    'access-control-expose-headers',
+  ];
   const bare = http.createServer((req, res) => {
     const c = canned.get(`${req.url} ${req.headers['accept-encoding']}`)!;
-    res.writeHead(200, Object.fromEntries(ANSWER_HEADERS.filter((h) => c.headers[h] !== undefined).map((h) => [h, c.headers[h]!])));
+    res.writeHead(
+      200,
+      Object.fromEntries(ANSWER_HEADERS.filter((h) => c.headers[h] !== undefined).map((h) => [h, c.headers[h]!])),
+    );
     res.end(c.body);
   });
   await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
@@ -137,7 +188,14 @@ export async function benchCompression(count = 1000, seconds = 4): Promise<{ qua
           await measure(quire.port, runs.quire, runs.quireCpu);
         }
         const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-        speed.push({ route, coding, bare: Math.max(...runs.bare), quire: Math.max(...runs.quire), bareCpuUs: median(runs.bareCpu), quireCpuUs: median(runs.quireCpu) });
+        speed.push({
+          route,
+          coding,
+          bare: Math.max(...runs.bare),
+          quire: Math.max(...runs.quire),
+          bareCpuUs: median(runs.bareCpu),
+          quireCpuUs: median(runs.quireCpu),
+        });
       }
     }
   } finally {

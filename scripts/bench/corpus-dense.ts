@@ -6,20 +6,68 @@
 import type { CorpusText } from './corpus.ts';
 
 export const DENSE_IMAGES = [
-  'ridge.png', 'valley.png', 'harbour.png', 'cairn.png', 'ford.png', 'summit.png',
-  'maps/north.png', 'maps/south.png', 'maps/coast.png', 'gear/rope.png', 'gear/lantern.png', 'gear/compass.png',
+  'ridge.png',
+  'valley.png',
+  'harbour.png',
+  'cairn.png',
+  'ford.png',
+  'summit.png',
+  'maps/north.png',
+  'maps/south.png',
+  'maps/coast.png',
+  'gear/rope.png',
+  'gear/lantern.png',
+  'gear/compass.png',
 ];
 
-const WORDS = 'river ridge trail map contour valley saddle summit water wind forecast granite birch moss lichen shelter bridge ford gully scree cairn compass bearing'.split(' ');
-const HOSTS = ['https://example.com', 'https://docs.example.org/guide', 'https://maps.example.net/area', 'https://weather.example.com/forecast'];
+const WORDS =
+  'river ridge trail map contour valley saddle summit water wind forecast granite birch moss lichen shelter bridge ford gully scree cairn compass bearing'.split(
+    ' ',
+  );
+const HOSTS = [
+  'https://example.com',
+  'https://docs.example.org/guide',
+  'https://maps.example.net/area',
+  'https://weather.example.com/forecast',
+];
 
 const CODE: Record<string, (t: CorpusText) => string[]> = {
-  js: (t) => [`const ${t.pick(WORDS)} = await fetch('/api/${t.pick(WORDS)}');`, `if (${t.pick(WORDS)}.length > ${Math.floor(t.r() * 50)} && ok) {`, `  console.log(\`<${t.pick(WORDS)}> & more\`);`, '}'],
-  ts: (t) => [`interface ${cap(t.pick(WORDS))} {`, `  ${t.pick(WORDS)}: string;`, `  ${t.pick(WORDS)}?: number[];`, '}', `export const limit: Map<string, number> = new Map([['${t.pick(WORDS)}', ${Math.floor(t.r() * 100)}]]);`],
-  sh: (t) => [`mkdir -p ~/${t.pick(WORDS)}/${t.pick(WORDS)}`, `curl -s "https://example.com/${t.pick(WORDS)}?q=${t.pick(WORDS)}&n=${Math.floor(t.r() * 9)}" | jq '.items[]'`, `echo "done" >> ${t.pick(WORDS)}.log`],
-  yaml: (t) => [`${t.pick(WORDS)}:`, `  ${t.pick(WORDS)}: ${Math.floor(t.r() * 1000)}`, `  tags: [${t.pick(WORDS)}, ${t.pick(WORDS)}]`, `  note: "${t.words(4)}"`],
-  json: (t) => ['{', `  "${t.pick(WORDS)}": ${Math.floor(t.r() * 1000)},`, `  "${t.pick(WORDS)}": ["${t.pick(WORDS)}", "${t.pick(WORDS)}"],`, `  "ok": ${t.r() < 0.5}`, '}'],
-  python: (t) => [`def ${t.pick(WORDS)}_${t.pick(WORDS)}(points):`, `    """${cap(t.words(5))}."""`, `    return [p for p in points if p.${t.pick(WORDS)} < ${Math.floor(t.r() * 100)}]`],
+  js: (t) => [
+    `const ${t.pick(WORDS)} = await fetch('/api/${t.pick(WORDS)}');`,
+    `if (${t.pick(WORDS)}.length > ${Math.floor(t.r() * 50)} && ok) {`,
+    `  console.log(\`<${t.pick(WORDS)}> & more\`);`,
+    '}',
+  ],
+  ts: (t) => [
+    `interface ${cap(t.pick(WORDS))} {`,
+    `  ${t.pick(WORDS)}: string;`,
+    `  ${t.pick(WORDS)}?: number[];`,
+    '}',
+    `export const limit: Map<string, number> = new Map([['${t.pick(WORDS)}', ${Math.floor(t.r() * 100)}]]);`,
+  ],
+  sh: (t) => [
+    `mkdir -p ~/${t.pick(WORDS)}/${t.pick(WORDS)}`,
+    `curl -s "https://example.com/${t.pick(WORDS)}?q=${t.pick(WORDS)}&n=${Math.floor(t.r() * 9)}" | jq '.items[]'`,
+    `echo "done" >> ${t.pick(WORDS)}.log`,
+  ],
+  yaml: (t) => [
+    `${t.pick(WORDS)}:`,
+    `  ${t.pick(WORDS)}: ${Math.floor(t.r() * 1000)}`,
+    `  tags: [${t.pick(WORDS)}, ${t.pick(WORDS)}]`,
+    `  note: "${t.words(4)}"`,
+  ],
+  json: (t) => [
+    '{',
+    `  "${t.pick(WORDS)}": ${Math.floor(t.r() * 1000)},`,
+    `  "${t.pick(WORDS)}": ["${t.pick(WORDS)}", "${t.pick(WORDS)}"],`,
+    `  "ok": ${t.r() < 0.5}`,
+    '}',
+  ],
+  python: (t) => [
+    `def ${t.pick(WORDS)}_${t.pick(WORDS)}(points):`,
+    `    """${cap(t.words(5))}."""`,
+    `    return [p for p in points if p.${t.pick(WORDS)} < ${Math.floor(t.r() * 100)}]`,
+  ],
 };
 const LANGS = Object.keys(CODE);
 
@@ -68,7 +116,10 @@ export function denseArticleBody(t: CorpusText, index: number, count: number): s
     Array.from({ length: 3 + Math.floor(r() * 3) }, (_, i) => {
       const item = `${marker(i)} ${sentence()}`;
       if (r() >= 0.4) return item;
-      const sub = Array.from({ length: 2 + Math.floor(r() * 2) }, () => `${indent}- ${r() < 0.3 ? `[${r() < 0.5 ? 'x' : ' '}] ` : ''}${sentence()}`);
+      const sub = Array.from(
+        { length: 2 + Math.floor(r() * 2) },
+        () => `${indent}- ${r() < 0.3 ? `[${r() < 0.5 ? 'x' : ' '}] ` : ''}${sentence()}`,
+      );
       return `${item}\n${sub.join('\n')}`;
     }).join('\n');
 
@@ -81,11 +132,18 @@ export function denseArticleBody(t: CorpusText, index: number, count: number): s
     if (s < images) parts.push(image());
     if (s < codes) parts.push(code());
     if (s === 1) parts.push(nested((i) => `${i + 1}.`, '   '));
-    if (s === 2) parts.push(`| ${words(1)} | ${words(1)} | ${words(1)} |\n| --- | --- | ---: |\n${Array.from({ length: 5 }, () => `| ${words(1)} | ${link(words(1))} | ${Math.floor(r() * 1000)} |`).join('\n')}`);
+    if (s === 2)
+      parts.push(
+        `| ${words(1)} | ${words(1)} | ${words(1)} |\n| --- | --- | ---: |\n${Array.from({ length: 5 }, () => `| ${words(1)} | ${link(words(1))} | ${Math.floor(r() * 1000)} |`).join('\n')}`,
+      );
     if (s === 3) parts.push(`> ${sentence()} ${sentence()}\n>\n> - ${sentence()}\n> - ${sentence()}`);
   }
   parts.push(`${paragraph()} See the note[^1].`, paragraph());
-  if (r() < 0.11) parts.push(`<details>\n<summary>${words(3)}</summary>\n\n${paragraph()}\n\n</details>`, `<p>A <abbr title="${words(2)}">${pick(WORDS)}</abbr> and a <kbd>Ctrl</kbd> key.</p>`);
+  if (r() < 0.11)
+    parts.push(
+      `<details>\n<summary>${words(3)}</summary>\n\n${paragraph()}\n\n</details>`,
+      `<p>A <abbr title="${words(2)}">${pick(WORDS)}</abbr> and a <kbd>Ctrl</kbd> key.</p>`,
+    );
   parts.push(`[^1]: ${sentence()}`);
   if (references.length) parts.push(references.join('\n'));
   return parts.join('\n\n');

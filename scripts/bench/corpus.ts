@@ -30,19 +30,26 @@ function rng(seed: number) {
   };
 }
 
-const WORDS = 'river ridge trail map contour valley saddle summit water wind forecast granite birch moss lichen shelter bridge ford gully scree cairn compass bearing north south east west morning evening weather cloud rain snow ice path stone wall gate field meadow forest heath bog lake tide shore harbour boat rope knot lantern'.split(' ');
+const WORDS =
+  'river ridge trail map contour valley saddle summit water wind forecast granite birch moss lichen shelter bridge ford gully scree cairn compass bearing north south east west morning evening weather cloud rain snow ice path stone wall gate field meadow forest heath bog lake tide shore harbour boat rope knot lantern'.split(
+    ' ',
+  );
 
 const IMAGES = ['ridge.png', 'valley.png', 'harbour.png'];
 
 export function parseCorpusVariant(name: string | undefined): CorpusVariant {
   const variant = (name ?? 'standard') as CorpusVariant;
-  if (!CORPUS_VARIANTS.includes(variant)) throw new Error(`unknown corpus "${name}" (expected ${CORPUS_VARIANTS.join(' or ')})`);
+  if (!CORPUS_VARIANTS.includes(variant))
+    throw new Error(`unknown corpus "${name}" (expected ${CORPUS_VARIANTS.join(' or ')})`);
   return variant;
 }
 
 /** A valid 1×1 PNG, different per name so each has its own content hash. */
 function pngBytes(name: string): Buffer {
-  const base = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+  const base = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+    'base64',
+  );
   return Buffer.concat([base, Buffer.from(`\0${name}`)]);
 }
 
@@ -67,7 +74,11 @@ export function writeCorpus(contentDir: string, count: number, variant: CorpusVa
   fs.mkdirSync(path.join(site, 'articles'), { recursive: true });
   fs.mkdirSync(path.join(site, 'authors'), { recursive: true });
   fs.writeFileSync(path.join(site, 'site.yaml'), 'name: Bench\nlang: en\nurl: https://bench.example.com\n');
-  for (const a of ['ann', 'bo', 'cy']) fs.writeFileSync(path.join(site, 'authors', `${a}.yaml`), `name: ${a.toUpperCase()} Writer\nurl: https://bench.example.com/${a}\n`);
+  for (const a of ['ann', 'bo', 'cy'])
+    fs.writeFileSync(
+      path.join(site, 'authors', `${a}.yaml`),
+      `name: ${a.toUpperCase()} Writer\nurl: https://bench.example.com/${a}\n`,
+    );
   fs.mkdirSync(path.join(site, 'images'), { recursive: true });
   const images = variant === 'dense' ? DENSE_IMAGES : IMAGES;
   for (const name of images) {
@@ -75,14 +86,32 @@ export function writeCorpus(contentDir: string, count: number, variant: CorpusVa
     fs.writeFileSync(path.join(site, 'images', name), pngBytes(name));
   }
   const standardBody = () => {
-    const list = (marker: () => string) => Array.from({ length: 4 + Math.floor(r() * 3) }, () => `${marker()} ${sentence()}`).join('\n');
+    const list = (marker: () => string) =>
+      Array.from({ length: 4 + Math.floor(r() * 3) }, () => `${marker()} ${sentence()}`).join('\n');
     const parts: string[] = [paragraph(), paragraph(), `## ${words(3)}`, paragraph(), paragraph(), list(() => '-')];
     parts.push(`![${words(3)}](../images/${pick(IMAGES)})`, paragraph(), `### ${words(2)}`, paragraph(), paragraph());
-    parts.push(`| ${words(1)} | ${words(1)} | ${words(1)} |\n| --- | --- | ---: |\n${Array.from({ length: 5 }, () => `| ${words(1)} | ${words(2)} | ${Math.floor(r() * 1000)} |`).join('\n')}`);
-    parts.push(paragraph(), `## ${words(2)}`, paragraph(), `\`\`\`js\nconst ${pick(WORDS)} = ${Math.floor(r() * 100)};\nconsole.log(${pick(WORDS)});\n\`\`\``);
-    parts.push(paragraph(), list(() => '1.'), `> ${sentence()} ${sentence()}`, `${paragraph()} See the note[^1].`, paragraph());
+    parts.push(
+      `| ${words(1)} | ${words(1)} | ${words(1)} |\n| --- | --- | ---: |\n${Array.from({ length: 5 }, () => `| ${words(1)} | ${words(2)} | ${Math.floor(r() * 1000)} |`).join('\n')}`,
+    );
+    parts.push(
+      paragraph(),
+      `## ${words(2)}`,
+      paragraph(),
+      `\`\`\`js\nconst ${pick(WORDS)} = ${Math.floor(r() * 100)};\nconsole.log(${pick(WORDS)});\n\`\`\``,
+    );
+    parts.push(
+      paragraph(),
+      list(() => '1.'),
+      `> ${sentence()} ${sentence()}`,
+      `${paragraph()} See the note[^1].`,
+      paragraph(),
+    );
     // About one article in nine carries inline HTML, as editors' content does.
-    if (r() < 0.11) parts.push(`<details>\n<summary>${words(3)}</summary>\n\n${paragraph()}\n\n</details>`, `<p>A <abbr title="${words(2)}">${pick(WORDS)}</abbr> and a <kbd>Ctrl</kbd> key.</p>`);
+    if (r() < 0.11)
+      parts.push(
+        `<details>\n<summary>${words(3)}</summary>\n\n${paragraph()}\n\n</details>`,
+        `<p>A <abbr title="${words(2)}">${pick(WORDS)}</abbr> and a <kbd>Ctrl</kbd> key.</p>`,
+      );
     parts.push(`## ${words(2)}`, paragraph(), paragraph(), `[^1]: ${sentence()}`);
     return parts.join('\n\n');
   };

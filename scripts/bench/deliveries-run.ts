@@ -29,7 +29,22 @@ export interface DeliveriesResult {
 
 function payload(i: number): Buffer {
   const html = `<p>${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(100)}</p>`;
-  return Buffer.from(JSON.stringify({ event: 'published', article: { id: `a-${i}`, title: `Article ${i}`, slug: `a-${i}`, status: 'published', metaDescription: '', mdx: html.slice(3, 6000), html: html.slice(0, 6000), imageUrl: '', imageAlt: '' } }));
+  return Buffer.from(
+    JSON.stringify({
+      event: 'published',
+      article: {
+        id: `a-${i}`,
+        title: `Article ${i}`,
+        slug: `a-${i}`,
+        status: 'published',
+        metaDescription: '',
+        mdx: html.slice(3, 6000),
+        html: html.slice(0, 6000),
+        imageUrl: '',
+        imageAlt: '',
+      },
+    }),
+  );
 }
 
 interface Sender {
@@ -44,7 +59,14 @@ interface Sender {
  * share the senders' event loop and be counted as theirs.
  */
 async function measure(receiverScript: string): Promise<DeliveriesResult> {
-  const ca = await selfsigned.generate([{ name: 'commonName', value: 'bench CA' }], { keyType: 'ec', algorithm: 'sha256', extensions: [{ name: 'basicConstraints', cA: true }, { name: 'keyUsage', keyCertSign: true, digitalSignature: true }] });
+  const ca = await selfsigned.generate([{ name: 'commonName', value: 'bench CA' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: true },
+      { name: 'keyUsage', keyCertSign: true, digitalSignature: true },
+    ],
+  });
   const leaf = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     algorithm: 'sha256',
@@ -79,14 +101,29 @@ async function measure(receiverScript: string): Promise<DeliveriesResult> {
  * site with a public certificate never pays.
  */
 async function runBare({ url, ca, bodies }: Sender): Promise<number> {
-  const agent = new https.Agent({ keepAlive: true, maxSockets: CONCURRENCY, secureContext: tls.createSecureContext({ ca }) });
+  const agent = new https.Agent({
+    keepAlive: true,
+    maxSockets: CONCURRENCY,
+    secureContext: tls.createSecureContext({ ca }),
+  });
   const post = (body: Buffer, i: number) =>
     new Promise<void>((resolve, reject) => {
-      const headers = deliveryHeaders({ body, secret: SECRET, event: 'published', deliveryId: `dlv_${i}`, timestampSec: Math.floor(Date.now() / 1000), attempt: 1 });
-      const req = https.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': String(body.length) } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve());
+      const headers = deliveryHeaders({
+        body,
+        secret: SECRET,
+        event: 'published',
+        deliveryId: `dlv_${i}`,
+        timestampSec: Math.floor(Date.now() / 1000),
+        attempt: 1,
       });
+      const req = https.request(
+        url,
+        { method: 'POST', agent, headers: { ...headers, 'content-length': String(body.length) } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve());
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -114,14 +151,19 @@ async function runQuire({ url, ca, bodies, receiver }: Sender): Promise<number> 
     await store.webhooks.save('bench', { url, secret: SECRET }, Date.now());
     const now = Date.now();
     await store.transaction(async (tx) => {
-      for (const [i, body] of bodies.entries()) await tx.outbox.enqueue({ siteId: 'bench', slug: `a-${i}`, event: 'published', body, origin: 'publish' }, now);
+      for (const [i, body] of bodies.entries())
+        await tx.outbox.enqueue({ siteId: 'bench', slug: `a-${i}`, event: 'published', body, origin: 'publish' }, now);
     });
     const receivedBefore = await receivedCount(receiver);
     const started = performance.now();
-    const summary = await drainOutbox({ store, client, now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) }, { concurrency: CONCURRENCY });
+    const summary = await drainOutbox(
+      { store, client, now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+      { concurrency: CONCURRENCY },
+    );
     const ms = performance.now() - started;
     const received = (await receivedCount(receiver)) - receivedBefore;
-    if (summary.delivered !== EVENTS || received !== EVENTS) throw new Error(`delivered ${summary.delivered}, received ${received}`);
+    if (summary.delivered !== EVENTS || received !== EVENTS)
+      throw new Error(`delivered ${summary.delivered}, received ${received}`);
     return ms;
   } finally {
     client.close();

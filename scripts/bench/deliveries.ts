@@ -16,12 +16,24 @@ const OUT = path.join(ROOT, '.bench-cache', 'deliveries-run.mjs');
 export async function benchDeliveries(): Promise<DeliveriesResult> {
   fs.mkdirSync(path.dirname(OUT), { recursive: true });
   // selfsigned stays external: it is the bench's, and loads as installed.
-  await build({ ...BUNDLE_OPTIONS, absWorkingDir: ROOT, entryPoints: [path.join(import.meta.dirname, 'deliveries-run.ts')], outfile: OUT, external: [...BUNDLE_OPTIONS.external!, 'selfsigned'] });
-  const stdout = execFileSync(process.execPath, [OUT, path.join(import.meta.dirname, 'receiver-child.mjs')], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  await build({
+    ...BUNDLE_OPTIONS,
+    absWorkingDir: ROOT,
+    entryPoints: [path.join(import.meta.dirname, 'deliveries-run.ts')],
+    outfile: OUT,
+    external: [...BUNDLE_OPTIONS.external!, 'selfsigned'],
+  });
+  const stdout = execFileSync(process.execPath, [OUT, path.join(import.meta.dirname, 'receiver-child.mjs')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return JSON.parse(stdout) as DeliveriesResult;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const r = await benchDeliveries();
-  console.log(`| deliveries/s (1,000 × ${(r.bytes / 1024).toFixed(1)} KB) | Quire ${r.quirePerSec.toFixed(0)} | bare https ${r.barePerSec.toFixed(0)} | ${(r.ratio * 100).toFixed(0)} % |`);
+  console.log(
+    `| deliveries/s (1,000 × ${(r.bytes / 1024).toFixed(1)} KB) | Quire ${r.quirePerSec.toFixed(0)} | bare https ${r.barePerSec.toFixed(0)} | ${(r.ratio * 100).toFixed(0)} % |`,
+  );
 }

@@ -23,9 +23,14 @@ import { editArticle, writeCorpus } from './corpus.ts';
 
 const SECRET = 'edge-bench-secret-0123456789abcdef0123456789';
 
-const saturate = (url: string, headers: Record<string, string>, seconds: number): Promise<Load> => run(url, headers, { duration: seconds, connections: 50 });
+const saturate = (url: string, headers: Record<string, string>, seconds: number): Promise<Load> =>
+  run(url, headers, { duration: seconds, connections: 50 });
 
-export interface EdgeRow { request: string; node: Load; edge: Load }
+export interface EdgeRow {
+  request: string;
+  node: Load;
+  edge: Load;
+}
 
 const HELLO_WORKER = `export default { fetch() { return new Response('{"ok":true}', { headers: { 'content-type': 'application/json' } }); } };`;
 const best = (loads: Load[]) => loads.reduce((a, b) => (b.reqPerSec > a.reqPerSec ? b : a));
@@ -33,15 +38,29 @@ const best = (loads: Load[]) => loads.reduce((a, b) => (b.reqPerSec > a.reqPerSe
 /** Node server vs the Worker under workerd over a build of `count` articles: best of `rounds` alternating rounds. */
 export async function benchEdge(count = 1000, rounds = 3, seconds = 5): Promise<EdgeRow[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-edge-'));
-  const settings = { contentDir: path.join(dir, 'content'), distDir: path.join(dir, 'dist'), stateDir: path.join(dir, '.quire'), publicUrl: 'http://127.0.0.1' };
+  const settings = {
+    contentDir: path.join(dir, 'content'),
+    distDir: path.join(dir, 'dist'),
+    stateDir: path.join(dir, '.quire'),
+    publicUrl: 'http://127.0.0.1',
+  };
   writeCorpus(settings.contentDir, count);
   await buildExport(settings);
   const store = openLocalSnapshot(settings.distDir, settings.stateDir);
   store.reload();
   const keyring = createKeyring(SECRET, { generationOf: () => 1 });
   // The server's router: the API with /healthz beside it (the baseline row).
-  const node = await listen(createServerRouter({ api: { store, keyring, publicUrl: settings.publicUrl } }), 0, '127.0.0.1');
-  const edge = await startLocalEdge({ ...settings, secret: SECRET, publicUrl: settings.publicUrl, pointerTtlSeconds: 10 });
+  const node = await listen(
+    createServerRouter({ api: { store, keyring, publicUrl: settings.publicUrl } }),
+    0,
+    '127.0.0.1',
+  );
+  const edge = await startLocalEdge({
+    ...settings,
+    secret: SECRET,
+    publicUrl: settings.publicUrl,
+    pointerTtlSeconds: 10,
+  });
   await edge.deploy();
   const auth = { authorization: `Bearer ${keyring.keyFor('bench')}` };
   const nodeUrl = `http://127.0.0.1:${node.port}`;
@@ -54,7 +73,13 @@ export async function benchEdge(count = 1000, rounds = 3, seconds = 5): Promise<
     ];
     const rows: EdgeRow[] = [];
     // The runtime's own ceiling on this path: a Worker that answers a constant, under the same Miniflare.
-    const hello = new Miniflare({ modules: true, script: HELLO_WORKER, compatibilityDate: WORKER_COMPATIBILITY_DATE, host: '127.0.0.1', port: 0 });
+    const hello = new Miniflare({
+      modules: true,
+      script: HELLO_WORKER,
+      compatibilityDate: WORKER_COMPATIBILITY_DATE,
+      host: '127.0.0.1',
+      port: 0,
+    });
     const helloUrl = (await hello.ready).href;
     try {
       const got = { node: [] as Load[], edge: [] as Load[] };
@@ -62,7 +87,11 @@ export async function benchEdge(count = 1000, rounds = 3, seconds = 5): Promise<
         got.node.push(await saturate(`${nodeUrl}/healthz`, {}, seconds));
         got.edge.push(await saturate(helloUrl, {}, seconds));
       }
-      rows.push({ request: 'baseline: Node /healthz vs a Worker answering a constant', node: best(got.node), edge: best(got.edge) });
+      rows.push({
+        request: 'baseline: Node /healthz vs a Worker answering a constant',
+        node: best(got.node),
+        edge: best(got.edge),
+      });
     } finally {
       await hello.dispose();
     }
@@ -82,15 +111,32 @@ export async function benchEdge(count = 1000, rounds = 3, seconds = 5): Promise<
   }
 }
 
-export interface DeployRow { run: string; uploaded: number; skipped: number; megabytes: number; seconds: number }
+export interface DeployRow {
+  run: string;
+  uploaded: number;
+  skipped: number;
+  megabytes: number;
+  seconds: number;
+}
 
 /** `quire deploy`'s code of a build of `count` articles to s3rver: cold, then with one article changed. */
 export async function benchDeploy(count = 10_000): Promise<DeployRow[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-deploy-'));
-  const settings = { contentDir: path.join(dir, 'content'), distDir: path.join(dir, 'dist'), stateDir: path.join(dir, '.quire'), publicUrl: 'https://api.example.com' };
+  const settings = {
+    contentDir: path.join(dir, 'content'),
+    distDir: path.join(dir, 'dist'),
+    stateDir: path.join(dir, '.quire'),
+    publicUrl: 'https://api.example.com',
+  };
   writeCorpus(settings.contentDir, count);
   await buildExport(settings);
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: path.join(dir, 's3'), configureBuckets: [{ name: 'bench', configs: [] }] });
+  const server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory: path.join(dir, 's3'),
+    configureBuckets: [{ name: 'bench', configs: [] }],
+  });
   const { port } = await server.run();
   process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
   process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
@@ -99,8 +145,18 @@ export async function benchDeploy(count = 10_000): Promise<DeployRow[]> {
   const timed = async (run: string): Promise<DeployRow> => {
     const started = performance.now();
     const manifest = readManifest(settings.distDir)!;
-    const s = await deploy({ store: s3, plan: planExport(settings.distDir, manifest), keyGenerations: edgeKeyGenerations(manifest, null) });
-    return { run, uploaded: s.uploaded, skipped: s.skipped, megabytes: s.uploadedBytes / 2 ** 20, seconds: (performance.now() - started) / 1000 };
+    const s = await deploy({
+      store: s3,
+      plan: planExport(settings.distDir, manifest),
+      keyGenerations: edgeKeyGenerations(manifest, null),
+    });
+    return {
+      run,
+      uploaded: s.uploaded,
+      skipped: s.skipped,
+      megabytes: s.uploadedBytes / 2 ** 20,
+      seconds: (performance.now() - started) / 1000,
+    };
   };
   try {
     const rows = [await timed(`cold, ${count} articles`), await timed('again, nothing changed')];

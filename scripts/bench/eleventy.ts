@@ -17,20 +17,31 @@ const CHILD = path.join(import.meta.dirname, 'build-child.mjs');
 export function ensureEleventy(): string {
   if (!fs.existsSync(CLI)) {
     fs.mkdirSync(CACHE, { recursive: true });
-    execFileSync('npm', ['install', '--prefix', CACHE, '--no-audit', '--no-fund', '--no-save', '@11ty/eleventy@3'], { stdio: 'ignore' });
+    execFileSync('npm', ['install', '--prefix', CACHE, '--no-audit', '--no-fund', '--no-save', '@11ty/eleventy@3'], {
+      stdio: 'ignore',
+    });
   }
-  const pkg = JSON.parse(fs.readFileSync(path.join(CACHE, 'node_modules', '@11ty', 'eleventy', 'package.json'), 'utf8')) as { version: string };
+  const pkg = JSON.parse(
+    fs.readFileSync(path.join(CACHE, 'node_modules', '@11ty', 'eleventy', 'package.json'), 'utf8'),
+  ) as { version: string };
   return pkg.version;
 }
 
 /** Eleventy's CLI run through build-child.mjs, so its peak RSS and CPU are read the same way as Quire's. */
-export function eleventyBuild(count: number, corpus: CorpusVariant = 'standard'): { seconds: number; msPerArticle: number; peakRssMiB: number; cpuSeconds: number } {
+export function eleventyBuild(
+  count: number,
+  corpus: CorpusVariant = 'standard',
+): { seconds: number; msPerArticle: number; peakRssMiB: number; cpuSeconds: number } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `eleventy-bench-${count}-`));
   try {
     writeCorpus(path.join(dir, 'content'), count, corpus);
     const input = path.join(dir, 'content', 'bench', 'articles');
     const started = performance.now();
-    const r = spawnSync(process.execPath, [CHILD, CLI, `--input=${input}`, `--output=${path.join(dir, '_site')}`, '--quiet'], { cwd: dir, encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [CHILD, CLI, `--input=${input}`, `--output=${path.join(dir, '_site')}`, '--quiet'],
+      { cwd: dir, encoding: 'utf8' },
+    );
     const ms = performance.now() - started;
     if (r.status !== 0) throw new Error(r.stderr);
     const { maxRssKiB, cpuSeconds } = childUsage(r.stderr);

@@ -58,7 +58,18 @@ export interface FleetResult {
   recordMsPerDelivery: number;
 }
 
-const body = (i: number) => Buffer.from(JSON.stringify({ event: 'published', article: { id: `a-${i}`, slug: `a-${i}`, title: `Article ${i}`, html: `<p>${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(80)}</p>` } }));
+const body = (i: number) =>
+  Buffer.from(
+    JSON.stringify({
+      event: 'published',
+      article: {
+        id: `a-${i}`,
+        slug: `a-${i}`,
+        title: `Article ${i}`,
+        html: `<p>${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(80)}</p>`,
+      },
+    }),
+  );
 
 export async function benchFleet(): Promise<FleetResult> {
   const server = await startPostgres();
@@ -75,9 +86,32 @@ export async function benchFleet(): Promise<FleetResult> {
     const cpuOfReceivers = () => processCpuMs(receivers.pid!);
     for (let round = 0; round < ROUNDS; round++) {
       for (const workers of [1, 2]) {
-        const bare = await runBare(urls, warmUp, bodies, CONCURRENCY * workers, pki.caPem, cpuOfPostgres, cpuOfReceivers);
-        const quire = await runFleet(server.adminUrl, urls, warmUp, bodies, workers, pki.caFile, cpuOfPostgres, cpuOfReceivers);
-        runs.push({ workers, quirePerSec: quire.perSec, barePerSec: bare.perSec, quireCpu: quire.cpu, bareCpu: bare.cpu });
+        const bare = await runBare(
+          urls,
+          warmUp,
+          bodies,
+          CONCURRENCY * workers,
+          pki.caPem,
+          cpuOfPostgres,
+          cpuOfReceivers,
+        );
+        const quire = await runFleet(
+          server.adminUrl,
+          urls,
+          warmUp,
+          bodies,
+          workers,
+          pki.caFile,
+          cpuOfPostgres,
+          cpuOfReceivers,
+        );
+        runs.push({
+          workers,
+          quirePerSec: quire.perSec,
+          barePerSec: bare.perSec,
+          quireCpu: quire.cpu,
+          bareCpu: bare.cpu,
+        });
       }
     }
     const cost = await claimCost(server.adminUrl, bodies);
@@ -100,12 +134,17 @@ function freshDatabase(adminUrl: string): string {
 async function prepareState(adminUrl: string, urls: string[]) {
   const url = freshDatabase(adminUrl);
   const store = openStateStore(os.tmpdir(), SECRET, url);
-  for (const [i, hook] of urls.entries()) await store.webhooks.save(`site-${i}`, { url: hook, secret: HOOK_SECRET }, Date.now());
+  for (const [i, hook] of urls.entries())
+    await store.webhooks.save(`site-${i}`, { url: hook, secret: HOOK_SECRET }, Date.now());
   /** Every delivery queued in one transaction, due now (its commit makes them all visible at once); `slug` names each one's article. */
   const queue = (bodies: Buffer[], slug = (i: number) => `a-${i}`) =>
     store.transaction(async (tx) => {
       const now = Date.now();
-      for (const [i, b] of bodies.entries()) await tx.outbox.enqueue({ siteId: `site-${i % urls.length}`, slug: slug(i), event: 'published', body: b, origin: 'publish' }, now);
+      for (const [i, b] of bodies.entries())
+        await tx.outbox.enqueue(
+          { siteId: `site-${i % urls.length}`, slug: slug(i), event: 'published', body: b, origin: 'publish' },
+          now,
+        );
     });
   const delivered = async () => (await store.outbox.counts()).delivered;
   // Asked during a run, so asked rarely: counting the pending ones takes up to 3 ms at 20,000
@@ -114,13 +153,32 @@ async function prepareState(adminUrl: string, urls: string[]) {
   return { url, queue, delivered, anyPending, close: () => store.close() };
 }
 
-async function runFleet(adminUrl: string, urls: string[], warmUp: Buffer[], bodies: Buffer[], workers: number, caFile: string, cpuOfPostgres: () => number, cpuOfReceivers: () => number) {
+async function runFleet(
+  adminUrl: string,
+  urls: string[],
+  warmUp: Buffer[],
+  bodies: Buffer[],
+  workers: number,
+  caFile: string,
+  cpuOfPostgres: () => number,
+  cpuOfReceivers: () => number,
+) {
   const state = await prepareState(adminUrl, urls);
-  const env = { ...process.env, QUIRE_DATABASE_URL: state.url, QUIRE_SECRET: SECRET, QUIRE_ALLOW_PRIVATE_TARGETS: '1', NODE_EXTRA_CA_CERTS: caFile };
+  const env = {
+    ...process.env,
+    QUIRE_DATABASE_URL: state.url,
+    QUIRE_SECRET: SECRET,
+    QUIRE_ALLOW_PRIVATE_TARGETS: '1',
+    NODE_EXTRA_CA_CERTS: caFile,
+  };
   const children: ChildProcess[] = [];
   try {
     for (let w = 0; w < workers; w++) {
-      const child = spawn(process.execPath, [path.join(WORKER_ROOT, 'bin/quire.js'), 'worker', '--concurrency', String(CONCURRENCY)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        [path.join(WORKER_ROOT, 'bin/quire.js'), 'worker', '--concurrency', String(CONCURRENCY)],
+        { env, stdio: ['ignore', 'ignore', 'pipe'] },
+      );
       children.push(child);
       let said = '';
       await new Promise<void>((resolve, reject) => {
@@ -145,10 +203,14 @@ async function runFleet(adminUrl: string, urls: string[], warmUp: Buffer[], bodi
         await settled();
         return bodies.length / ((performance.now() - started) / 1000);
       },
-      bodies.length, cpuOfWorkers, cpuOfPostgres, cpuOfReceivers,
+      bodies.length,
+      cpuOfWorkers,
+      cpuOfPostgres,
+      cpuOfReceivers,
     );
     const delivered = await state.delivered();
-    if (delivered !== warmUp.length + bodies.length) throw new Error(`${delivered} of ${warmUp.length + bodies.length} delivered`);
+    if (delivered !== warmUp.length + bodies.length)
+      throw new Error(`${delivered} of ${warmUp.length + bodies.length} delivered`);
     return run;
   } finally {
     for (const c of children) c.kill('SIGTERM');
@@ -158,10 +220,20 @@ async function runFleet(adminUrl: string, urls: string[], warmUp: Buffer[], bodi
 }
 
 /** Runs `work` (which returns deliveries/s) and the CPU each process spent on it, per delivery. */
-async function measured(work: () => Promise<number>, n: number, sender: () => number, postgres: () => number, receivers: () => number) {
+async function measured(
+  work: () => Promise<number>,
+  n: number,
+  sender: () => number,
+  postgres: () => number,
+  receivers: () => number,
+) {
   const before = { sender: sender(), postgres: postgres(), receivers: receivers() };
   const perSec = await work();
-  const cpu = { sender: (sender() - before.sender) / n, postgres: (postgres() - before.postgres) / n, receivers: (receivers() - before.receivers) / n };
+  const cpu = {
+    sender: (sender() - before.sender) / n,
+    postgres: (postgres() - before.postgres) / n,
+    receivers: (receivers() - before.receivers) / n,
+  };
   return { perSec, cpu };
 }
 
@@ -186,7 +258,10 @@ function postgresCpuMs(port: number): number {
   const procs = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
   const postmaster = procs.find((pid) => {
     try {
-      return /postgres/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8')) && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').includes(` -p ${port} `);
+      return (
+        /postgres/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8')) &&
+        fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').includes(` -p ${port} `)
+      );
     } catch {
       return false;
     }
@@ -205,16 +280,39 @@ function postgresCpuMs(port: number): number {
 }
 
 /** The same bytes and headers, round-robin over the receivers, `concurrency` requests at a time: the warm-up ones, then the measured ones. */
-async function runBare(urls: string[], warmUp: Buffer[], bodies: Buffer[], concurrency: number, ca: string, cpuOfPostgres: () => number, cpuOfReceivers: () => number) {
-  const agent = new https.Agent({ keepAlive: true, maxSockets: concurrency, secureContext: tls.createSecureContext({ ca }) });
+async function runBare(
+  urls: string[],
+  warmUp: Buffer[],
+  bodies: Buffer[],
+  concurrency: number,
+  ca: string,
+  cpuOfPostgres: () => number,
+  cpuOfReceivers: () => number,
+) {
+  const agent = new https.Agent({
+    keepAlive: true,
+    maxSockets: concurrency,
+    secureContext: tls.createSecureContext({ ca }),
+  });
   const post = (bodies: Buffer[], i: number) =>
     new Promise<void>((resolve, reject) => {
       const b = bodies[i]!;
-      const headers = deliveryHeaders({ body: b, secret: HOOK_SECRET, event: 'published', deliveryId: `dlv_${i}`, timestampSec: Math.floor(Date.now() / 1000), attempt: 1 });
-      const req = https.request(urls[i % urls.length]!, { method: 'POST', agent, headers: { ...headers, 'content-length': String(b.length) } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve());
+      const headers = deliveryHeaders({
+        body: b,
+        secret: HOOK_SECRET,
+        event: 'published',
+        deliveryId: `dlv_${i}`,
+        timestampSec: Math.floor(Date.now() / 1000),
+        attempt: 1,
       });
+      const req = https.request(
+        urls[i % urls.length]!,
+        { method: 'POST', agent, headers: { ...headers, 'content-length': String(b.length) } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve());
+        },
+      );
       req.on('error', reject);
       req.end(b);
     });
@@ -234,7 +332,10 @@ async function runBare(urls: string[], warmUp: Buffer[], bodies: Buffer[], concu
         await sendAll(bodies);
         return bodies.length / ((performance.now() - started) / 1000);
       },
-      bodies.length, ownCpuMs, cpuOfPostgres, cpuOfReceivers,
+      bodies.length,
+      ownCpuMs,
+      cpuOfPostgres,
+      cpuOfReceivers,
     );
   } finally {
     agent.destroy();
@@ -242,7 +343,10 @@ async function runBare(urls: string[], warmUp: Buffer[], bodies: Buffer[], concu
 }
 
 /** Database time of claiming (takeDue) and of recording (recordAttempts), per delivery, in batches of a worker's size. */
-async function claimCost(adminUrl: string, bodies: Buffer[]): Promise<{ claimMsPerDelivery: number; recordMsPerDelivery: number }> {
+async function claimCost(
+  adminUrl: string,
+  bodies: Buffer[],
+): Promise<{ claimMsPerDelivery: number; recordMsPerDelivery: number }> {
   const state = await prepareState(adminUrl, ['https://127.0.0.1:9/hook']);
   await state.queue(bodies);
   await state.close();
@@ -259,7 +363,22 @@ async function claimCost(adminUrl: string, bodies: Buffer[]): Promise<{ claimMsP
       if (!taken.length) break;
       claimed += taken.length;
       t = performance.now();
-      await store.outbox.recordAttempts(taken.map((d) => ({ id: d.id, attempt: { url: 'https://127.0.0.1:9/hook', startedAt: now, durationMs: 1, status: 200, error: null, replyUrl: null, replyId: null }, verdict: { state: 'delivered' as const }, now })));
+      await store.outbox.recordAttempts(
+        taken.map((d) => ({
+          id: d.id,
+          attempt: {
+            url: 'https://127.0.0.1:9/hook',
+            startedAt: now,
+            durationMs: 1,
+            status: 200,
+            error: null,
+            replyUrl: null,
+            replyId: null,
+          },
+          verdict: { state: 'delivered' as const },
+          now,
+        })),
+      );
       recordMs += performance.now() - t;
     }
   } finally {

@@ -12,7 +12,11 @@ import { hashBytes } from '../../src/export/content-hash.ts';
 import { ARTICLE_KINDS } from '../../src/content/model.ts';
 import { median } from './build.ts';
 
-export interface ListRow { query: string; indexUs: number; scanUs: number }
+export interface ListRow {
+  query: string;
+  indexUs: number;
+  scanUs: number;
+}
 
 const SITE = { name: 'Bench', lang: 'en' };
 
@@ -20,19 +24,36 @@ export function benchLists(count = 100_000): ListRow[] {
   const day = (i: number) => new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString().replace('.000Z', 'Z');
   const items = Array.from({ length: count }, (_, i) => ({
     kind: ARTICLE_KINDS[i % 7 === 0 ? 3 : i % 3]!,
-    item: { slug: `article-${i}`, title: `Article ${i}`, metaDescription: null, excerpt: 'An excerpt of a few words, as the list carries.', lang: 'en', publishedAt: day(i), updatedAt: day(i + (i % 50) * 24), imageUrl: null, imageAlt: null } as ArticleListItem,
+    item: {
+      slug: `article-${i}`,
+      title: `Article ${i}`,
+      metaDescription: null,
+      excerpt: 'An excerpt of a few words, as the list carries.',
+      lang: 'en',
+      publishedAt: day(i),
+      updatedAt: day(i + (i % 50) * 24),
+      imageUrl: null,
+      imageAlt: null,
+    } as ArticleListItem,
   }));
   items.sort((a, b) => newestFirst(a.item, b.item));
   const json = items.map((i) => Buffer.from(JSON.stringify(i.item)));
   const bytes = listBody(SITE, json);
-  const index = makeListIndex(hashBytes(bytes), items.map((i) => ({ kind: i.kind, updatedAt: i.item.updatedAt })), listItemSpans(SITE, json));
+  const index = makeListIndex(
+    hashBytes(bytes),
+    items.map((i) => ({ kind: i.kind, updatedAt: i.item.updatedAt })),
+    listItemSpans(SITE, json),
+  );
   const list = createFilteredList(JSON.parse(JSON.stringify(index)), bytes);
   const since = day(count - 2000);
   const queries: [string, ListQuery][] = [
     ['?kind=news&limit=1', { kind: 'news', updatedSince: null, limit: 1, offset: 0 }],
     ['?kind=standard&limit=20&offset=5000', { kind: 'standard', updatedSince: null, limit: 20, offset: 5000 }],
     [`?updatedSince=${since}&limit=20`, { kind: null, updatedSince: since, limit: 20, offset: 0 }],
-    [`?kind=youtube&updatedSince=2020-06-01T00:00:00Z&limit=20&offset=1000`, { kind: 'youtube', updatedSince: '2020-06-01T00:00:00Z', limit: 20, offset: 1000 }],
+    [
+      `?kind=youtube&updatedSince=2020-06-01T00:00:00Z&limit=20&offset=1000`,
+      { kind: 'youtube', updatedSince: '2020-06-01T00:00:00Z', limit: 20, offset: 1000 },
+    ],
   ];
   const time = (fn: () => unknown, times: number) => {
     const runs: number[] = [];
@@ -49,7 +70,11 @@ export function benchLists(count = 100_000): ListRow[] {
   };
   const byScan = (q: ListQuery) => () => {
     const matching = items
-      .filter((a) => (q.kind === null || a.kind === q.kind) && (q.updatedSince === null || (a.item.updatedAt ?? '') >= q.updatedSince))
+      .filter(
+        (a) =>
+          (q.kind === null || a.kind === q.kind) &&
+          (q.updatedSince === null || (a.item.updatedAt ?? '') >= q.updatedSince),
+      )
       .map((a) => a.item)
       .sort(newestFirst);
     const page = matching.slice(q.offset, q.limit === null ? undefined : q.offset + q.limit);
@@ -59,5 +84,6 @@ export function benchLists(count = 100_000): ListRow[] {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const r of benchLists()) console.log(`| ${r.query} | ${r.indexUs.toFixed(1)} µs | ${(r.scanUs / 1000).toFixed(1)} ms |`);
+  for (const r of benchLists())
+    console.log(`| ${r.query} | ${r.indexUs.toFixed(1)} µs | ${(r.scanUs / 1000).toFixed(1)} ms |`);
 }

@@ -19,7 +19,16 @@ if (job.mode === 'saturate') {
     if (err) throw err;
     // 200s, or 304s for a conditional request: anything else means the run measured the wrong thing.
     const ok = r.errors === 0 && r.timeouts === 0 && r['1xx'] + r['4xx'] + r['5xx'] === 0;
-    process.stdout.write(JSON.stringify({ reqPerSec: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, ok, errors: r.errors, timeouts: r.timeouts }));
+    process.stdout.write(
+      JSON.stringify({
+        reqPerSec: r.requests.average,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        ok,
+        errors: r.errors,
+        timeouts: r.timeouts,
+      }),
+    );
   });
 } else if (job.mode === 'rate') {
   process.stdout.write(JSON.stringify(await openLoop(job)));
@@ -29,7 +38,9 @@ if (job.mode === 'saturate') {
 async function openLoop({ url, headers, connections, seconds, rate }) {
   const { hostname, port, pathname } = new URL(url);
   const request = Buffer.from(
-    `GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`,
+    `GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}\r\n`,
   );
   const warmup = rate; // the first second's requests are sent but not recorded
   const total = warmup + Math.round(rate * seconds);
@@ -41,10 +52,14 @@ async function openLoop({ url, headers, connections, seconds, rate }) {
   let failed = null;
 
   const sockets = await Promise.all(
-    Array.from({ length: connections }, () => new Promise((resolve, reject) => {
-      const socket = net.connect({ host: hostname, port: Number(port), noDelay: true }, () => resolve(socket));
-      socket.once('error', reject);
-    })),
+    Array.from(
+      { length: connections },
+      () =>
+        new Promise((resolve, reject) => {
+          const socket = net.connect({ host: hostname, port: Number(port), noDelay: true }, () => resolve(socket));
+          socket.once('error', reject);
+        }),
+    ),
   );
   const start = performance.now() + 10;
   const dueAt = (i) => start + (i * 1000) / rate;

@@ -27,8 +27,14 @@ export function benchParse(count = 800, rounds = 6): { stockMs: number; quireMs:
     let stockMs = Infinity;
     let quireMs = Infinity;
     for (let round = 0; round < rounds; round++) {
-      stockMs = Math.min(stockMs, perArticle((md) => stock.parse(new VFile(md))));
-      quireMs = Math.min(quireMs, perArticle((md) => parseGfm(md, new VFile(md))));
+      stockMs = Math.min(
+        stockMs,
+        perArticle((md) => stock.parse(new VFile(md))),
+      );
+      quireMs = Math.min(
+        quireMs,
+        perArticle((md) => parseGfm(md, new VFile(md))),
+      );
     }
     return { stockMs, quireMs, count };
   } finally {
@@ -38,5 +44,7 @@ export function benchParse(count = 800, rounds = 6): { stockMs: number; quireMs:
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const r = benchParse();
-  console.log(`| parse, ${r.count} articles (best of 6 alternating rounds) | remark-gfm ${r.stockMs.toFixed(2)} ms | Quire ${r.quireMs.toFixed(2)} ms |`);
+  console.log(
+    `| parse, ${r.count} articles (best of 6 alternating rounds) | remark-gfm ${r.stockMs.toFixed(2)} ms | Quire ${r.quireMs.toFixed(2)} ms |`,
+  );
 }

@@ -14,8 +14,16 @@ export function benchPublishDryRun(count = 10_000, runs = 5): { medianMs: number
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-publish-'));
   const contentDir = path.join(dir, 'content');
   writeCorpus(contentDir, count);
-  const env = { ...process.env, QUIRE_CONTENT_DIR: contentDir, QUIRE_DIST_DIR: path.join(dir, 'dist'), QUIRE_STATE_DIR: path.join(dir, '.quire'), QUIRE_SECRET: 'b'.repeat(40), QUIRE_ALLOW_PRIVATE_TARGETS: '1' };
-  const quire = (...args: string[]) => execFileSync(process.execPath, [QUIRE, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = {
+    ...process.env,
+    QUIRE_CONTENT_DIR: contentDir,
+    QUIRE_DIST_DIR: path.join(dir, 'dist'),
+    QUIRE_STATE_DIR: path.join(dir, '.quire'),
+    QUIRE_SECRET: 'b'.repeat(40),
+    QUIRE_ALLOW_PRIVATE_TARGETS: '1',
+  };
+  const quire = (...args: string[]) =>
+    execFileSync(process.execPath, [QUIRE, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     quire('webhook', 'set', 'bench', '--url', 'https://127.0.0.1:9/hook', '--secret', 'bench-secret-0123456789abcdef');
     quire('publish', '--baseline'); // records all N as sent (cold build included, not timed)
@@ -38,5 +46,7 @@ export function benchPublishDryRun(count = 10_000, runs = 5): { medianMs: number
 if (import.meta.url === `file://${process.argv[1]}`) {
   const count = Number(process.argv[2] ?? 10_000);
   const r = benchPublishDryRun(count);
-  console.log(`| publish --dry-run, 1 of ${r.count} changed (CLI, median of 5) | ${r.medianMs.toFixed(0)} ms | runs: ${r.runsMs.map((m) => m.toFixed(0)).join(', ')} |`);
+  console.log(
+    `| publish --dry-run, 1 of ${r.count} changed (CLI, median of 5) | ${r.medianMs.toFixed(0)} ms | runs: ${r.runsMs.map((m) => m.toFixed(0)).join(', ')} |`,
+  );
 }

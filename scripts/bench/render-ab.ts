@@ -21,12 +21,15 @@ const BATCH = 30;
 
 async function loadRenderer(checkout: string, outDir: string, name: string): Promise<RenderAll> {
   const entry = path.join(checkout, `.render-ab-${process.pid}.ts`);
-  fs.writeFileSync(entry, [
-    "import { renderMarkdown } from './src/render/render-markdown.ts';",
-    'export const renderAll = (bodies: string[]) => bodies.map((markdown) =>',
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a module written to disk
-    "  renderMarkdown({ markdown, lang: 'en', articleDir: 'articles', bodyLine: 1, resolveImage: (p) => `/images/${p}` }).html).join('');",
-  ].join('\n'));
+  fs.writeFileSync(
+    entry,
+    [
+      "import { renderMarkdown } from './src/render/render-markdown.ts';",
+      'export const renderAll = (bodies: string[]) => bodies.map((markdown) =>',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a module written to disk
+      "  renderMarkdown({ markdown, lang: 'en', articleDir: 'articles', bodyLine: 1, resolveImage: (p) => `/images/${p}` }).html).join('');",
+    ].join('\n'),
+  );
   try {
     const outfile = path.join(outDir, `${name}.mjs`);
     await build({ ...BUNDLE_OPTIONS, absWorkingDir: checkout, entryPoints: [entry], outfile, external: [] });
@@ -38,14 +41,24 @@ async function loadRenderer(checkout: string, outDir: string, name: string): Pro
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { corpus: { type: 'string', default: 'dense' }, articles: { type: 'string', default: '300' }, rounds: { type: 'string', default: '3' } },
+  options: {
+    corpus: { type: 'string', default: 'dense' },
+    articles: { type: 'string', default: '300' },
+    rounds: { type: 'string', default: '3' },
+  },
 });
-if (positionals.length !== 2) throw new Error('usage: render-ab.ts <before-checkout> <after-checkout> [--corpus dense] [--articles 300] [--rounds 3]');
+if (positionals.length !== 2)
+  throw new Error(
+    'usage: render-ab.ts <before-checkout> <after-checkout> [--corpus dense] [--articles 300] [--rounds 3]',
+  );
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-render-ab-'));
 try {
   writeCorpus(path.join(dir, 'content'), Number(values.articles), parseCorpusVariant(values.corpus));
   const articles = path.join(dir, 'content', 'bench', 'articles');
-  const bodies = fs.readdirSync(articles).sort().map((f) => splitBody(f, fs.readFileSync(path.join(articles, f))));
+  const bodies = fs
+    .readdirSync(articles)
+    .sort()
+    .map((f) => splitBody(f, fs.readFileSync(path.join(articles, f))));
   const sides = [
     { name: 'before', render: await loadRenderer(path.resolve(positionals[0]!), dir, 'before'), cpu: 0, all: 0 },
     { name: 'after', render: await loadRenderer(path.resolve(positionals[1]!), dir, 'after'), cpu: 0, all: 0 },
@@ -68,9 +81,13 @@ try {
     }
   }
   const per = (cpu: number) => (cpu / 1000 / (rounds * bodies.length)).toFixed(2);
-  console.log(`${values.corpus} corpus, ${bodies.length} articles × ${rounds} rounds, main-thread CPU per article: before ${per(sides[0]!.cpu)} ms, after ${per(sides[1]!.cpu)} ms (${(sides[1]!.cpu / sides[0]!.cpu).toFixed(3)} of before)`);
+  console.log(
+    `${values.corpus} corpus, ${bodies.length} articles × ${rounds} rounds, main-thread CPU per article: before ${per(sides[0]!.cpu)} ms, after ${per(sides[1]!.cpu)} ms (${(sides[1]!.cpu / sides[0]!.cpu).toFixed(3)} of before)`,
+  );
   // The process's CPU adds V8's helper threads: parallel garbage collection and optimizing compiles.
-  console.log(`  with V8's helper threads: before ${per(sides[0]!.all)} ms, after ${per(sides[1]!.all)} ms (${(sides[1]!.all / sides[0]!.all).toFixed(3)} of before)`);
+  console.log(
+    `  with V8's helper threads: before ${per(sides[0]!.all)} ms, after ${per(sides[1]!.all)} ms (${(sides[1]!.all / sides[0]!.all).toFixed(3)} of before)`,
+  );
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }

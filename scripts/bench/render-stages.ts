@@ -25,7 +25,17 @@ import { deriveExcerpt, renderMarkdown } from '../../src/render/render-markdown.
 import { sanitizeSchema } from '../../src/render/sanitize-schema.ts';
 import { parseCorpusVariant, writeCorpus } from './corpus.ts';
 
-const STAGES = ['line scan', 'parse', 'tree checks', 'mdast→hast', 'raw HTML', 'prepare', 'sanitize', 'stringify', 'excerpt'] as const;
+const STAGES = [
+  'line scan',
+  'parse',
+  'tree checks',
+  'mdast→hast',
+  'raw HTML',
+  'prepare',
+  'sanitize',
+  'stringify',
+  'excerpt',
+] as const;
 type Stage = (typeof STAGES)[number];
 
 const resolveImage = (p: string) => `/images/${p}`;
@@ -54,7 +64,13 @@ function renderByStage(markdown: string, cpu: Map<Stage, number>): string {
   const withRaw = !deepestNode(mdast, limit) && hasHtml(mdast);
   if (withRaw) deepestHtml(mdast, limit);
   lap('tree checks');
-  let hast = toHast(mdast, { file, allowDangerousHtml: withRaw, clobberPrefix: '', footnoteLabel: 'Footnotes', footnoteBackLabel: 'Back to reference' }) as HastRoot;
+  let hast = toHast(mdast, {
+    file,
+    allowDangerousHtml: withRaw,
+    clobberPrefix: '',
+    footnoteLabel: 'Footnotes',
+    footnoteBackLabel: 'Back to reference',
+  }) as HastRoot;
   lap('mdast→hast');
   if (withRaw) hast = raw(hast, { file }) as HastRoot;
   lap('raw HTML');
@@ -70,13 +86,20 @@ function renderByStage(markdown: string, cpu: Map<Stage, number>): string {
 }
 
 const { values } = parseArgs({
-  options: { corpus: { type: 'string', default: 'dense' }, articles: { type: 'string', default: '600' }, rounds: { type: 'string', default: '3' } },
+  options: {
+    corpus: { type: 'string', default: 'dense' },
+    articles: { type: 'string', default: '600' },
+    rounds: { type: 'string', default: '3' },
+  },
 });
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-render-stages-'));
 try {
   writeCorpus(path.join(dir, 'content'), Number(values.articles), parseCorpusVariant(values.corpus));
   const articles = path.join(dir, 'content', 'bench', 'articles');
-  const bodies = fs.readdirSync(articles).sort().map((f) => splitBody(f, fs.readFileSync(path.join(articles, f))));
+  const bodies = fs
+    .readdirSync(articles)
+    .sort()
+    .map((f) => splitBody(f, fs.readFileSync(path.join(articles, f))));
   const per = (us: number, n: number) => `${(us / 1000 / n).toFixed(3)} ms`;
   // The first pass is what a render worker sees (each article once, code not yet optimized).
   const cold = new Map<Stage, number>(STAGES.map((s) => [s, 0]));
@@ -85,7 +108,8 @@ try {
   const coldUsed = process.threadCpuUsage(t0);
   for (const markdown of bodies) {
     const whole = renderMarkdown({ markdown, lang: 'en', articleDir: 'articles', bodyLine: 1, resolveImage }).html;
-    if (renderByStage(markdown, new Map(STAGES.map((s) => [s, 0]))) !== whole) throw new Error('the stages do not give renderMarkdown’s HTML');
+    if (renderByStage(markdown, new Map(STAGES.map((s) => [s, 0]))) !== whole)
+      throw new Error('the stages do not give renderMarkdown’s HTML');
   }
   const cpu = new Map<Stage, number>(STAGES.map((s) => [s, 0]));
   const rounds = Number(values.rounds);
@@ -97,7 +121,9 @@ try {
     total += used.user + used.system;
   }
   const n = rounds * bodies.length;
-  console.log(`${values.corpus} corpus, ${bodies.length} articles, CPU per article (this thread): first pass | next ${rounds} passes`);
+  console.log(
+    `${values.corpus} corpus, ${bodies.length} articles, CPU per article (this thread): first pass | next ${rounds} passes`,
+  );
   for (const s of STAGES) console.log(`  ${s.padEnd(12)} ${per(cold.get(s)!, bodies.length)} | ${per(cpu.get(s)!, n)}`);
   console.log(`  ${'total'.padEnd(12)} ${per(coldUsed.user + coldUsed.system, bodies.length)} | ${per(total, n)}`);
 } finally {

@@ -36,13 +36,18 @@ export function createAdminApp(deps: AdminDeps) {
   // without it, not the 404 page. A relative Location: the Host header names no trusted origin.
   app.use('*', async function withoutTrailingSlash(c, next) {
     const { pathname, search } = new URL(c.req.url);
-    if ((c.req.method === 'GET' || c.req.method === 'HEAD') && pathname.length > 1 && pathname.endsWith('/')) return c.redirect(pathname.replace(/\/+$/, '') + search, 301);
+    if ((c.req.method === 'GET' || c.req.method === 'HEAD') && pathname.length > 1 && pathname.endsWith('/'))
+      return c.redirect(pathname.replace(/\/+$/, '') + search, 301);
     await next();
   });
 
   for (const asset of Object.values(ADMIN_ASSETS)) {
-    app.get(asset.path.replace('/admin', ''), () =>
-      new Response(asset.body, { headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=31536000, immutable' } }),
+    app.get(
+      asset.path.replace('/admin', ''),
+      () =>
+        new Response(asset.body, {
+          headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=31536000, immutable' },
+        }),
     );
   }
 
@@ -65,8 +70,13 @@ export function createAdminApp(deps: AdminDeps) {
   app.onError((err, c) => {
     if (err instanceof ApiError) return renderAdminRefusal(err, c); // a body over the cap, read here
     const csrf = c.get('session')?.csrf;
-    deps.log?.(`admin: internal error on ${c.req.method} ${printable(c.req.path)}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    return c.html(<ErrorPage csrf={csrf} message="The server failed to answer this request; the details are in its log." />, 500);
+    deps.log?.(
+      `admin: internal error on ${c.req.method} ${printable(c.req.path)}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+    );
+    return c.html(
+      <ErrorPage csrf={csrf} message="The server failed to answer this request; the details are in its log." />,
+      500,
+    );
   });
 
   return app;

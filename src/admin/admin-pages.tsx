@@ -38,7 +38,12 @@ export function createAdminPages(deps: AdminDeps, sessions: Sessions): AdminPage
 }
 
 /** A form's address opened with GET (a bookmark, a reload after a redirect): its tab's page instead. */
-export function addFormAddresses(app: Hono<AdminEnv>, pages: AdminPages, tab: string, actions: readonly string[]): void {
+export function addFormAddresses(
+  app: Hono<AdminEnv>,
+  pages: AdminPages,
+  tab: string,
+  actions: readonly string[],
+): void {
   for (const action of actions) {
     app.get(`/sites/:site/${action}`, (c) => {
       const site = pages.siteOf(c);

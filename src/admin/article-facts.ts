@@ -50,7 +50,18 @@ export function articleFactsFromContent(
   // A file whose front matter could not be read is not among the loaded articles: it still has a row.
   const loadedFiles = new Set((loaded?.articles ?? []).map((a) => a.file));
   for (const [file, problems] of byFile) {
-    if (!loadedFiles.has(file)) articles.push({ file: shown(file), slug: null, title: null, wanted: null, kind: null, publishedAt: null, updatedAt: null, expiresAt: null, problems });
+    if (!loadedFiles.has(file))
+      articles.push({
+        file: shown(file),
+        slug: null,
+        title: null,
+        wanted: null,
+        kind: null,
+        publishedAt: null,
+        updatedAt: null,
+        expiresAt: null,
+        problems,
+      });
   }
   return { articles, siteProblems };
 }

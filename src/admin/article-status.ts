@@ -63,7 +63,11 @@ const ORDER: Record<ArticleState, number> = { broken: 0, scheduled: 1, draft: 2,
  * Broken first (they need work), then scheduled (soonest first), drafts, published and expired;
  * newest first within each. `nowMs` decides scheduled and expired.
  */
-export function articleStatuses(facts: readonly ArticleFacts[], live: ReadonlyMap<string, LiveArticle>, nowMs: number): ArticleStatusRow[] {
+export function articleStatuses(
+  facts: readonly ArticleFacts[],
+  live: ReadonlyMap<string, LiveArticle>,
+  nowMs: number,
+): ArticleStatusRow[] {
   return facts
     .map((f): ArticleStatusRow => {
       const served = f.slug !== null ? live.get(f.slug) : undefined;

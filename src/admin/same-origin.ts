@@ -12,7 +12,13 @@ export interface SameOrigin {
   secure(c: Context): boolean;
 }
 
-export function sameOrigin({ publicUrl, trustProxy }: { publicUrl: () => string; trustProxy?: TrustProxy }): SameOrigin {
+export function sameOrigin({
+  publicUrl,
+  trustProxy,
+}: {
+  publicUrl: () => string;
+  trustProxy?: TrustProxy;
+}): SameOrigin {
   const ownOrigins = (c: Context) => [requestOrigin(c, trustProxy), originOf(publicUrl())];
   return {
     crossSite: (c) => sentFromAnotherSite(c, ownOrigins(c)),

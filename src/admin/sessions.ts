@@ -49,7 +49,12 @@ export function createSessions(adminToken: string, now: () => number = Date.now)
         return null;
       }
       sweep();
-      const session: Session = { id: randomBytes(32).toString('base64url'), csrf: randomBytes(32).toString('base64url'), expiresAt: t + SESSION_TTL_MS, flash: null };
+      const session: Session = {
+        id: randomBytes(32).toString('base64url'),
+        csrf: randomBytes(32).toString('base64url'),
+        expiresAt: t + SESSION_TTL_MS,
+        flash: null,
+      };
       sessions.set(session.id, session);
       return session;
     },

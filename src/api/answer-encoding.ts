@@ -15,7 +15,8 @@ import type { ContentCoding } from '../export/layout.ts';
 import { acceptableCodings, type Coding } from './content-coding.ts';
 
 /** The ETag of `etag`'s content in `coding`: the suffix before the closing quote, as Apache's `-gzip`. */
-export const variantEtag = (etag: string, coding: Coding): string => (coding === 'identity' ? etag : `${etag.slice(0, -1)}-${coding}"`);
+export const variantEtag = (etag: string, coding: Coding): string =>
+  coding === 'identity' ? etag : `${etag.slice(0, -1)}-${coding}"`;
 
 /** What bytes() gives when as many variants as allowed are being made: none now, maybe in a moment. */
 export const BUSY = 'busy';
@@ -51,7 +52,10 @@ export interface AnswerEncoderOptions {
 const DEFAULT_MAX_CACHED_BYTES = 32 * 2 ** 20;
 const DEFAULT_MAX_IN_FLIGHT = 2;
 
-export function createAnswerEncoder({ maxCachedBytes = DEFAULT_MAX_CACHED_BYTES, maxInFlight = DEFAULT_MAX_IN_FLIGHT }: AnswerEncoderOptions = {}): AnswerEncoder {
+export function createAnswerEncoder({
+  maxCachedBytes = DEFAULT_MAX_CACHED_BYTES,
+  maxInFlight = DEFAULT_MAX_IN_FLIGHT,
+}: AnswerEncoderOptions = {}): AnswerEncoder {
   const cache = new Map<string, Uint8Array>(); // insertion order is use order: the first is the least recent
   let cachedBytes = 0;
   const inFlight = new Map<string, Promise<Uint8Array | null>>();

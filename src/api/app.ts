@@ -18,7 +18,7 @@ import type { KeyVerifier } from '../keys/api-keys.ts';
 import { ApiError } from './api-error.ts';
 import { answerChanges, type ChangeHistory } from './change-feed.ts';
 import { createAnswerEncoder, type AnswerEncoder } from './answer-encoding.ts';
-import type { Body, SnapshotReader, } from '../snapshot/snapshot-reader.ts';
+import type { Body, SnapshotReader } from '../snapshot/snapshot-reader.ts';
 import { timedReader, type ExpiringBody, type ServedReader, type TimedSiteContent } from '../snapshot/timed-view.ts';
 import { maxAgeUntil } from '../schedule/windows.ts';
 import { isPlainList, parseListQuery } from './list-query.ts';
@@ -65,7 +65,12 @@ const PREVIEW_CACHE = 'private, no-store';
 const IMAGE_MAX_AGE = 31_536_000;
 const IMAGE_CACHE = `public, max-age=${IMAGE_MAX_AGE}, immutable`;
 /** The change feed: an answer depends on the cursor and grows with every publish; a poll must reach the server. */
-const FEED_HEADERS = { 'content-type': JSON_TYPE, 'cache-control': 'no-store', vary: 'Authorization', ...ANSWER_HEADERS };
+const FEED_HEADERS = {
+  'content-type': JSON_TYPE,
+  'cache-control': 'no-store',
+  vary: 'Authorization',
+  ...ANSWER_HEADERS,
+};
 /** Bodies depend on the key (and their coding: prebuiltBody). */
 const BY_KEY = ['Authorization'];
 
@@ -85,9 +90,11 @@ export function addApiRoutes(app: Hono, deps: ApiDeps): void {
   const storeOf = deps.storeOf;
   const served = storeOf ? (c: Context) => timedReader(storeOf(c), clock) : () => store;
   const encoder = deps.encoder ?? createAnswerEncoder();
-  const publicCache = (until: number | null) => (until === null ? PUBLIC_CACHE : `public, max-age=${maxAgeUntil(until, clock(), MAX_AGE)}`);
+  const publicCache = (until: number | null) =>
+    until === null ? PUBLIC_CACHE : `public, max-age=${maxAgeUntil(until, clock(), MAX_AGE)}`;
   /** Cache-Control for an answer to the request's key that stays true until `until` (ms; null: nothing scheduled changes it). */
-  const cacheUntil = (c: Context<KeyAuthEnv>, until: number | null) => (c.var.keyScope === 'preview' ? PREVIEW_CACHE : publicCache(until));
+  const cacheUntil = (c: Context<KeyAuthEnv>, until: number | null) =>
+    c.var.keyScope === 'preview' ? PREVIEW_CACHE : publicCache(until);
   const auth = keyAuth({ keyring: deps.keyring, reader: served, noteSite: deps.noteSite, log: deps.log });
   const body = { encoder, contentType: JSON_TYPE, varyAlso: BY_KEY, headers: ANSWER_HEADERS };
 
@@ -128,8 +135,16 @@ export function addApiRoutes(app: Hono, deps: ApiDeps): void {
   );
 
   app.get(API_ROUTES.changes, auth, async (c) => {
-    if (c.var.keyScope === 'preview') throw new ApiError('CHANGES_SITE_KEY_ONLY', 'the change feed tells what is published: read it with the site key (pk_…), not the preview key');
-    if (!deps.changes) throw new ApiError('CHANGES_UNAVAILABLE', 'this server has no change history to read (its state store is not open); read the feed from the server that publishes');
+    if (c.var.keyScope === 'preview')
+      throw new ApiError(
+        'CHANGES_SITE_KEY_ONLY',
+        'the change feed tells what is published: read it with the site key (pk_…), not the preview key',
+      );
+    if (!deps.changes)
+      throw new ApiError(
+        'CHANGES_UNAVAILABLE',
+        'this server has no change history to read (its state store is not open); read the feed from the server that publishes',
+      );
     const answer = await answerChanges(new URL(c.req.url).searchParams, c.var.site, deps.changes, clock());
     return new Response(answer, { status: 200, headers: FEED_HEADERS });
   });
@@ -140,15 +155,25 @@ export function addApiRoutes(app: Hono, deps: ApiDeps): void {
     const asset = parseAssetPath(new URL(c.req.url).pathname);
     const store = served(c);
     const preview = asset ? await isPreviewOf(c, store, asset.siteId) : false;
-    const bytes = !asset ? null : preview ? await store.readPreviewImage(asset.siteId, asset.name) : await store.readImage(asset.siteId, asset.name);
+    const bytes = !asset
+      ? null
+      : preview
+        ? await store.readPreviewImage(asset.siteId, asset.name)
+        : await store.readImage(asset.siteId, asset.name);
     if (!asset || !bytes) throw new ApiError('ROUTE_NOT_FOUND', 'no such asset');
     const etag = `"${hashInImageName(asset.name) ?? hashBytes(bytes)}"`;
     // Named by its content, an image is cached for a year, unless only articles that expire use
     // it: then no longer than it is served (withdrawn with them, it must not outlive them in a cache).
-    const until = (store.current()?.sites.get(asset.siteId) as Partial<TimedSiteContent> | undefined)?.imagesUntil?.get(asset.name);
+    const until = (store.current()?.sites.get(asset.siteId) as Partial<TimedSiteContent> | undefined)?.imagesUntil?.get(
+      asset.name,
+    );
     const headers = {
       'content-type': contentTypeOf(asset.name),
-      'cache-control': preview ? PREVIEW_CACHE : until === undefined ? IMAGE_CACHE : `public, max-age=${maxAgeUntil(until, clock(), IMAGE_MAX_AGE)}`,
+      'cache-control': preview
+        ? PREVIEW_CACHE
+        : until === undefined
+          ? IMAGE_CACHE
+          : `public, max-age=${maxAgeUntil(until, clock(), IMAGE_MAX_AGE)}`,
       etag,
       vary: 'Authorization',
       ...ANSWER_HEADERS,
@@ -175,7 +200,16 @@ export function addApiRoutes(app: Hono, deps: ApiDeps): void {
   for (const p of [API_ROUTES.llms, API_ROUTES.llmsV1]) app.get(p, llms);
 
   app.get(SERVICE_ROUTES.root, (c) =>
-    c.json({ name: 'Quire Content API', version: API_VERSION, openapi: `${deps.publicUrl}/openapi.json`, llms: `${deps.publicUrl}/llms.txt` }, 200, CORS),
+    c.json(
+      {
+        name: 'Quire Content API',
+        version: API_VERSION,
+        openapi: `${deps.publicUrl}/openapi.json`,
+        llms: `${deps.publicUrl}/llms.txt`,
+      },
+      200,
+      CORS,
+    ),
   );
 
   app.options('*', cors(API_CORS));

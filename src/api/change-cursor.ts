@@ -24,7 +24,10 @@ export const siteTag = (siteId: string): string => hashBytes(`site:${siteId}`).s
 
 export function encodeCursor(c: { storeId: string; siteId: string; position: number }): string {
   const text = `c1.${c.storeId}.${siteTag(c.siteId)}.${c.position}`;
-  return btoa(`${text}.${checkOf(text)}`).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(`${text}.${checkOf(text)}`)
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 /** The cursor in `unsafeText`, or null when it is not one encodeCursor made. */

@@ -23,11 +23,22 @@ export type FeedChangeType = 'published' | 'updated' | 'withdrawn' | 'deleted';
 /** What the feed reads of a state store's change log (the store's ChangeLog is one). */
 export interface ChangeHistory {
   storeId(): Awaitable<string>;
-  after(siteId: string, position: number, limit: number): Awaitable<
-    | { status: 'ok'; entries: { slug: string; type: FeedChangeType; item: string | null; at: number }[]; more: boolean; position: number }
+  after(
+    siteId: string,
+    position: number,
+    limit: number,
+  ): Awaitable<
+    | {
+        status: 'ok';
+        entries: { slug: string; type: FeedChangeType; item: string | null; at: number }[];
+        more: boolean;
+        position: number;
+      }
     | { status: 'expired' }
   >;
-  publishedNow(siteId: string): Awaitable<{ articles: { slug: string; item: string | null; at: number }[] | null; position: number }>;
+  publishedNow(
+    siteId: string,
+  ): Awaitable<{ articles: { slug: string; item: string | null; at: number }[] | null; position: number }>;
 }
 
 interface FeedEntry {
@@ -38,10 +49,18 @@ interface FeedEntry {
 }
 
 /** The answer's body (JSON text): the list items are the build's bytes, never re-serialized. */
-export async function answerChanges(params: URLSearchParams, site: SiteContent, history: ChangeHistory, now: number): Promise<string> {
+export async function answerChanges(
+  params: URLSearchParams,
+  site: SiteContent,
+  history: ChangeHistory,
+  now: number,
+): Promise<string> {
   const since = oneParam(params, 'since');
   const limitText = oneParam(params, 'limit');
-  if (limitText !== null && (!/^\d{1,4}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > MAX_CHANGES_LIMIT)) {
+  if (
+    limitText !== null &&
+    (!/^\d{1,4}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > MAX_CHANGES_LIMIT)
+  ) {
     throw new ApiError('QUERY_INVALID', `\`limit\` must be a whole number from 1 to ${MAX_CHANGES_LIMIT}`);
   }
   const storeId = await history.storeId();
@@ -52,11 +71,25 @@ export async function answerChanges(params: URLSearchParams, site: SiteContent, 
     return feedBody(currentState(site, state.articles, now), cursorAt(state.position), false);
   }
   const cursor = decodeCursor(since);
-  if (!cursor) throw new ApiError('CURSOR_INVALID', '`since` is not a cursor of this API: pass back an answer\'s `cursor` as it is, or leave `since` out to start from the current state');
-  if (cursor.site !== siteTag(site.id)) throw new ApiError('CURSOR_INVALID', '`since` is a cursor of another site: use it with the key of the site it came from');
-  const page = cursor.storeId === storeId ? await history.after(site.id, cursor.position, limitText === null ? DEFAULT_CHANGES_LIMIT : Number(limitText)) : ({ status: 'expired' } as const);
+  if (!cursor)
+    throw new ApiError(
+      'CURSOR_INVALID',
+      "`since` is not a cursor of this API: pass back an answer's `cursor` as it is, or leave `since` out to start from the current state",
+    );
+  if (cursor.site !== siteTag(site.id))
+    throw new ApiError(
+      'CURSOR_INVALID',
+      '`since` is a cursor of another site: use it with the key of the site it came from',
+    );
+  const page =
+    cursor.storeId === storeId
+      ? await history.after(site.id, cursor.position, limitText === null ? DEFAULT_CHANGES_LIMIT : Number(limitText))
+      : ({ status: 'expired' } as const);
   if (page.status === 'expired') {
-    throw new ApiError('CURSOR_EXPIRED', 'this cursor is older than the change history kept (or from a state store started over or restored from a backup): resync from the current state (GET /v1/changes without `since`, or GET /v1/articles) and follow its cursor');
+    throw new ApiError(
+      'CURSOR_EXPIRED',
+      'this cursor is older than the change history kept (or from a state store started over or restored from a backup): resync from the current state (GET /v1/changes without `since`, or GET /v1/articles) and follow its cursor',
+    );
   }
   return feedBody(page.entries, cursorAt(page.position), page.more);
 }
@@ -66,13 +99,19 @@ export async function answerChanges(params: URLSearchParams, site: SiteContent, 
  * recorded yet has no history: its served list stands for it. An
  * article recorded before the log kept items takes the one it is served with.
  */
-function currentState(site: SiteContent, recorded: { slug: string; item: string | null; at: number }[] | null, now: number): FeedEntry[] {
+function currentState(
+  site: SiteContent,
+  recorded: { slug: string; item: string | null; at: number }[] | null,
+  now: number,
+): FeedEntry[] {
   let served: Map<string, Uint8Array> | null = null;
   const servedItems = () => (served ??= splitListItems(site.list.bytes) ?? new Map());
   const text = (bytes: Uint8Array) => utf8.decode(bytes);
   if (recorded === null) {
     // The list is newest first; the feed is oldest first.
-    return [...servedItems()].reverse().map(([slug, bytes]) => ({ type: 'published', slug, at: now, item: text(bytes) }));
+    return [...servedItems()]
+      .reverse()
+      .map(([slug, bytes]) => ({ type: 'published', slug, at: now, item: text(bytes) }));
   }
   return recorded.flatMap((a): FeedEntry[] => {
     const bytes = a.item === null ? servedItems().get(a.slug) : undefined;

@@ -10,7 +10,13 @@ import { isReadOnlyApiPath } from './routes.ts';
 export function errorResponse(err: ApiError): Response {
   return new Response(err.body(), {
     status: err.status,
-    headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...CORS, ...err.headers },
+    headers: {
+      'content-type': JSON_TYPE,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      ...CORS,
+      ...err.headers,
+    },
   });
 }
 
@@ -24,8 +30,16 @@ export interface RefusalPages {
  * The onError of an app that serves the API: an ApiError as its answer (on a path of `pages`, as
  * that app renders it), anything else logged and answered 500 INTERNAL_ERROR.
  */
-export const answerProblems = ({ log = () => {}, pages = [] }: { log?: (line: string) => void; pages?: readonly RefusalPages[] } = {}): ErrorHandler => {
-  for (const p of pages) if (!p.path.startsWith('/') || p.path.endsWith('/')) throw new TypeError(`answerProblems: a page path is /name, not ${JSON.stringify(p.path)}`);
+export const answerProblems = ({
+  log = () => {},
+  pages = [],
+}: {
+  log?: (line: string) => void;
+  pages?: readonly RefusalPages[];
+} = {}): ErrorHandler => {
+  for (const p of pages)
+    if (!p.path.startsWith('/') || p.path.endsWith('/'))
+      throw new TypeError(`answerProblems: a page path is /name, not ${JSON.stringify(p.path)}`);
   return function answerProblems(err, c) {
     if (err instanceof ApiError) {
       const page = pages.find((p) => c.req.path === p.path || c.req.path.startsWith(`${p.path}/`));
@@ -39,7 +53,9 @@ export const answerProblems = ({ log = () => {}, pages = [] }: { log?: (line: st
 /** No route: 405 with Allow on one of the API's read-only paths (another method), else 404. */
 export const noRoute: NotFoundHandler = function noRoute(c) {
   if (isReadOnlyApiPath(c.req.path)) {
-    return errorResponse(new ApiError('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed; this API is read-only`, { allow: ALLOW }));
+    return errorResponse(
+      new ApiError('METHOD_NOT_ALLOWED', `${c.req.method} is not allowed; this API is read-only`, { allow: ALLOW }),
+    );
   }
   return errorResponse(new ApiError('ROUTE_NOT_FOUND', `no route for ${c.req.path}; see /openapi.json`));
 };

@@ -9,7 +9,8 @@ export const MAX_LIMIT = 1000;
 
 export type ListQuery = ListFilter;
 
-export const isPlainList = (q: ListQuery) => q.limit === null && q.offset === 0 && q.kind === null && q.updatedSince === null;
+export const isPlainList = (q: ListQuery) =>
+  q.limit === null && q.offset === 0 && q.kind === null && q.updatedSince === null;
 
 const invalid = (message: string) => new ApiError('QUERY_INVALID', message);
 
@@ -39,7 +40,8 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
   let updatedSince: string | null = null;
   if (since !== null) {
     updatedSince = /^\d{4}-\d{2}-\d{2}/.test(since) ? parseContentDate(since) : null;
-    if (updatedSince === null) throw invalid('`updatedSince` must be an ISO 8601 date-time such as 2026-01-31T00:00:00Z');
+    if (updatedSince === null)
+      throw invalid('`updatedSince` must be an ISO 8601 date-time such as 2026-01-31T00:00:00Z');
   }
   return {
     limit: limit === null ? null : wholeNumber('limit', limit, 1, MAX_LIMIT),

@@ -54,8 +54,12 @@ function matcherOf(route: string): RouteMatcher {
 }
 
 const API_MATCHERS = Object.values(API_ROUTES).map(matcherOf);
-const EXACT = new Set<string>([...Object.values(API_ROUTES), ...Object.values(SERVICE_ROUTES)].filter((r) => !r.includes(':')));
-const WITH_PARAMS = [...Object.values(API_ROUTES), ...Object.values(SERVICE_ROUTES)].filter((r) => r.includes(':')).map(matcherOf);
+const EXACT = new Set<string>(
+  [...Object.values(API_ROUTES), ...Object.values(SERVICE_ROUTES)].filter((r) => !r.includes(':')),
+);
+const WITH_PARAMS = [...Object.values(API_ROUTES), ...Object.values(SERVICE_ROUTES)]
+  .filter((r) => r.includes(':'))
+  .map(matcherOf);
 
 /** The route pattern a request path (without query) falls under, for metric labels; `unmatched` when none. */
 export function routePattern(path: string): string {

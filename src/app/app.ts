@@ -111,14 +111,26 @@ export function openApp(config: QuireConfig, { log }: AppOptions): App {
 
   // A process that serves takes up only builds made for its public URL; it says why it kept one.
   const dist = part(() =>
-    openLocalSnapshot(config.distDir, config.stateDir, listeningPort === null ? null : { publicUrl: app.publicUrl, refused: (manifest) => log(refusedBuildMessage(manifest, app.publicUrl)) }),
+    openLocalSnapshot(
+      config.distDir,
+      config.stateDir,
+      listeningPort === null
+        ? null
+        : { publicUrl: app.publicUrl, refused: (manifest) => log(refusedBuildMessage(manifest, app.publicUrl)) },
+    ),
   );
   const content = part((): ContentLocation => {
     const located = locateContent(config);
-    if (located.followedCheckout !== null) log(`Content: ${shownPath(located.dir)}, the checkout of the server that follows a repository (there is no content/ here, and QUIRE_CONTENT_DIR is not set)`);
+    if (located.followedCheckout !== null)
+      log(
+        `Content: ${shownPath(located.dir)}, the checkout of the server that follows a repository (there is no content/ here, and QUIRE_CONTENT_DIR is not set)`,
+      );
     return located;
   });
-  const state = part(() => openStateStore(config.stateDir, loadServerSecret(config), config.databaseUrl), (store) => store.close());
+  const state = part(
+    () => openStateStore(config.stateDir, loadServerSecret(config), config.databaseUrl),
+    (store) => store.close(),
+  );
   const keyRecords = async (): Promise<StoreRecords> => {
     try {
       const store = state();
@@ -130,14 +142,19 @@ export function openApp(config: QuireConfig, { log }: AppOptions): App {
     }
   };
   const sitesOf = async (contentDir: string, manifest: Manifest | null): Promise<Set<string>> => {
-    const folders = (await discoverSites(contentDir, [], { standIns: true })).map((s) => s.id).filter((id) => SITE_ID.test(id));
+    const folders = (await discoverSites(contentDir, [], { standIns: true }))
+      .map((s) => s.id)
+      .filter((id) => SITE_ID.test(id));
     return new Set([...folders, ...Object.keys(manifest?.sites ?? {})]);
   };
   let keysOpened: Promise<Keys> | null = null;
   const openKeys = async (contentDir: string): Promise<Keys> => {
     const manifest = readManifest(config.distDir);
     const store = await keyRecords();
-    if ('unreadable' in store) log(`The key generations in ${config.stateDir} are not checked against the state store, which cannot be read (${store.unreadable.message}); no key can be rotated until it reads again.`);
+    if ('unreadable' in store)
+      log(
+        `The key generations in ${config.stateDir} are not checked against the state store, which cannot be read (${store.unreadable.message}); no key can be rotated until it reads again.`,
+      );
     const generations = await openCheckedKeyGenerations(config.stateDir, store, await sitesOf(contentDir, manifest));
     checkKeysAgainstBuild(generations, manifest, config.distDir);
     return { keyring: createKeyring(loadServerSecret(config), generations), generations };
@@ -146,19 +163,29 @@ export function openApp(config: QuireConfig, { log }: AppOptions): App {
     () => createSafeClient({ allowPrivate: config.allowPrivateTargets, userAgent: USER_AGENT, log: clientLog }),
     (client) => client.close(),
   );
-  const delivery = part((): DeliveryDeps => ({
-    store: state(),
-    client: webhookClient(),
-    now: Date.now,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    timeoutMs: config.webhookTimeoutMs,
-    log,
-  }));
+  const delivery = part(
+    (): DeliveryDeps => ({
+      store: state(),
+      client: webhookClient(),
+      now: Date.now,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      timeoutMs: config.webhookTimeoutMs,
+      log,
+    }),
+  );
   /** The public URL: a process that serves nothing and builds beside a running server takes that server's, and says so. */
   const decideOnce = (): string => {
-    const server = config.publicUrl === null && listeningPort === null ? runningServerUrl(config.stateDir, config.distDir) : null;
-    if (server) log(`Public URL: ${server.publicUrl}, the one of the server running on this dist/ (pid ${server.pid}): what is built here is made for it (QUIRE_PUBLIC_URL sets another)`);
-    return decidePublicUrl(config.publicUrl, server?.publicUrl ?? null, `http://localhost:${listeningPort ?? config.port}`);
+    const server =
+      config.publicUrl === null && listeningPort === null ? runningServerUrl(config.stateDir, config.distDir) : null;
+    if (server)
+      log(
+        `Public URL: ${server.publicUrl}, the one of the server running on this dist/ (pid ${server.pid}): what is built here is made for it (QUIRE_PUBLIC_URL sets another)`,
+      );
+    return decidePublicUrl(
+      config.publicUrl,
+      server?.publicUrl ?? null,
+      `http://localhost:${listeningPort ?? config.port}`,
+    );
   };
   const verifyClient = part(
     () => createSafeClient({ allowPrivate: config.allowPrivateTargets, policy: VERIFIED_SITE, log: clientLog }),
@@ -176,7 +203,13 @@ export function openApp(config: QuireConfig, { log }: AppOptions): App {
       return app.buildSettingsFor(content().dir);
     },
     buildSettingsFor(contentDir) {
-      return { contentDir, distDir: config.distDir, stateDir: config.stateDir, publicUrl: app.publicUrl, testSwapPauseFile: config.testSwapPauseFile };
+      return {
+        contentDir,
+        distDir: config.distDir,
+        stateDir: config.stateDir,
+        publicUrl: app.publicUrl,
+        testSwapPauseFile: config.testSwapPauseFile,
+      };
     },
     listening(port) {
       // Deciding twice would give one process two public URLs, e.g. a build with the wrong port.

@@ -17,22 +17,46 @@ function windowCounts(manifest: Manifest | null, now: number): Record<Visibility
 }
 
 /** The build's outcome and its problems, their paths shown from `pathsFrom` (see problemPathsFrom). */
-export function reportBuild(result: BuildResult, out: (line: string) => void, pathsFrom: string = process.cwd(), now = Date.now()): void {
-  if (result.recovered) out(`dist/ was missing (a build was stopped while swapping it in): restored it from ${result.recovered}`);
+export function reportBuild(
+  result: BuildResult,
+  out: (line: string) => void,
+  pathsFrom: string = process.cwd(),
+  now = Date.now(),
+): void {
+  if (result.recovered)
+    out(`dist/ was missing (a build was stopped while swapping it in): restored it from ${result.recovered}`);
   // A file name or a value quoted from content may hold line breaks: escaped, so it cannot
   // forge a line of the report (other control characters are escaped for every line printed).
-  for (const i of result.issues) out(formatIssue({ ...i, file: printable(i.file), message: printable(i.message), ...(i.hint ? { hint: printable(i.hint) } : {}) }, pathsFrom));
+  for (const i of result.issues)
+    out(
+      formatIssue(
+        {
+          ...i,
+          file: printable(i.file),
+          message: printable(i.message),
+          ...(i.hint ? { hint: printable(i.hint) } : {}),
+        },
+        pathsFrom,
+      ),
+    );
   const errors = result.issues.filter((i) => i.severity === 'error').length;
   const warnings = result.issues.length - errors;
   const s = result.stats;
   if (!result.ok) {
-    out(`\nBuild failed: ${errors} error${errors === 1 ? '' : 's'}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}. dist/ was left as it was.`);
+    out(
+      `\nBuild failed: ${errors} error${errors === 1 ? '' : 's'}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}. dist/ was left as it was.`,
+    );
     return;
   }
   const sites = result.sites.length;
   // "Published" would count scheduled articles, which no reader sees yet: each is called what it is now.
   const w = windowCounts(result.manifest, now);
-  const kinds = [`${w.live} live`, w.scheduled ? `${w.scheduled} scheduled` : null, w.expired ? `${w.expired} expired` : null, plural(s.articles - s.published, 'draft')];
+  const kinds = [
+    `${w.live} live`,
+    w.scheduled ? `${w.scheduled} scheduled` : null,
+    w.expired ? `${w.expired} expired` : null,
+    plural(s.articles - s.published, 'draft'),
+  ];
   out(
     `Built ${plural(s.articles, 'article')} (${kinds.filter((k) => k !== null).join(', ')}) in ${plural(sites, 'site')}: ` +
       `${s.rendered} rendered, ${s.cached} from cache, ${Math.round(s.ms)} ms${result.written ? '' : ' — no change, dist/ kept'}` +

@@ -29,7 +29,11 @@ export async function watchContent(app: App, out: (line: string) => void, rebuil
   let timer: NodeJS.Timeout | null = null;
   const contentDir = app.content().dir;
   // Links are never followed: one in the content tree is a problem the build reports, not more to watch.
-  const watcher = chokidar.watch(contentDir, { ignoreInitial: true, followSymlinks: false, ignored: (p) => /(^|[/\\])\./.test(p.slice(contentDir.length)) });
+  const watcher = chokidar.watch(contentDir, {
+    ignoreInitial: true,
+    followSymlinks: false,
+    ignored: (p) => /(^|[/\\])\./.test(p.slice(contentDir.length)),
+  });
   app.onClose(() => {
     if (timer) clearTimeout(timer);
     return watcher.close();

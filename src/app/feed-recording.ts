@@ -25,14 +25,31 @@ export interface FeedRecordingDeps {
 }
 
 /** Records what is served now, then at each change; `reschedule` after a new build is loaded. */
-export async function startFeedRecording({ state, dist, served, distDir, log, err, wake }: FeedRecordingDeps): Promise<ChangeTimer> {
+export async function startFeedRecording({
+  state,
+  dist,
+  served,
+  distDir,
+  log,
+  err,
+  wake,
+}: FeedRecordingDeps): Promise<ChangeTimer> {
   const noteFeed = feedNotes(log);
   const record = async (now: number): Promise<'done' | 'busy'> => {
     const snapshot = dist.current();
     if (!snapshot) return 'done';
-    const result = await recordServedChanges(state, { snapshot, distDir: distDir(), drafts: await dist.draftSlugs(snapshot) }, now);
+    const result = await recordServedChanges(
+      state,
+      { snapshot, distDir: distDir(), drafts: await dist.draftSlugs(snapshot) },
+      now,
+    );
     if (result.status === 'busy') return 'busy';
-    for (const e of result.events) log(printable(`Scheduled: ${e.siteId}/${e.slug} ${e.event === 'published' ? 'went live' : 'expired'}; \`${e.event}\` queued`));
+    for (const e of result.events)
+      log(
+        printable(
+          `Scheduled: ${e.siteId}/${e.slug} ${e.event === 'published' ? 'went live' : 'expired'}; \`${e.event}\` queued`,
+        ),
+      );
     for (const f of result.feed) noteFeed(snapshot.buildId, f);
     if (result.events.length) wake();
     return 'done';
@@ -46,11 +63,26 @@ export async function startFeedRecording({ state, dist, served, distDir, log, er
 function feedNotes(log: (line: string) => void): (buildId: string, f: FeedRecording) => void {
   const told = new Set<string>();
   return (buildId, f) => {
-    if (f.status === 'recorded') return log(printable(`Change feed: ${f.siteId}: ${f.changes} change${f.changes === 1 ? '' : 's'} recorded (what this server serves)`));
+    if (f.status === 'recorded')
+      return log(
+        printable(
+          `Change feed: ${f.siteId}: ${f.changes} change${f.changes === 1 ? '' : 's'} recorded (what this server serves)`,
+        ),
+      );
     const key = `${buildId}:${f.siteId}`;
     if (told.has(key)) return;
     told.add(key);
-    if (f.status === 'older') log(printable(`Change feed: ${f.siteId}: nothing recorded from this server's build: the feed stands for a newer one (built ${new Date(f.newer.builtAt).toISOString()}, by another server or a publish)`));
-    else log(printable(`Change feed: ${f.siteId}: nothing recorded from this build: an article left it and the build's preview tree, which tells a withdrawal from a deletion, cannot be read; the next build or publish records it`));
+    if (f.status === 'older')
+      log(
+        printable(
+          `Change feed: ${f.siteId}: nothing recorded from this server's build: the feed stands for a newer one (built ${new Date(f.newer.builtAt).toISOString()}, by another server or a publish)`,
+        ),
+      );
+    else
+      log(
+        printable(
+          `Change feed: ${f.siteId}: nothing recorded from this build: an article left it and the build's preview tree, which tells a withdrawal from a deletion, cannot be read; the next build or publish records it`,
+        ),
+      );
   };
 }

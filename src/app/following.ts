@@ -10,7 +10,13 @@ import type { QuireConfig } from '../config/config.ts';
 import { followCheckoutDir } from '../config/state-layout.ts';
 import { createCheckout, type Checkout } from '../follow/checkout.ts';
 import { createFollower, type Follower, type PublishOutcome } from '../follow/follower.ts';
-import { displayUrl, FollowSourceError, parseFollowSource, redactUrl, type FollowSource } from '../follow/follow-source.ts';
+import {
+  displayUrl,
+  FollowSourceError,
+  parseFollowSource,
+  redactUrl,
+  type FollowSource,
+} from '../follow/follow-source.ts';
 import { createHookApp } from '../follow/hook-routes.ts';
 import { errorText } from '../problems/problem.ts';
 import { publish } from '../publish/publish.ts';
@@ -41,8 +47,13 @@ export function planFollow(config: QuireConfig, args: FollowArgs): FollowPlan | 
   }
   if (source.credentials) hideFromProcessTitle(args.url);
   const { intervalSeconds } = args;
-  if (intervalSeconds === 0 && config.gitHookSecret === null) return '--interval 0 fetches only on push notifications: set QUIRE_GIT_HOOK_SECRET for POST /hooks/git';
-  return { source, intervalSeconds, checkout: createCheckout(followCheckoutDir(config.stateDir), source, { maxBytes: config.followMaxBytes }) };
+  if (intervalSeconds === 0 && config.gitHookSecret === null)
+    return '--interval 0 fetches only on push notifications: set QUIRE_GIT_HOOK_SECRET for POST /hooks/git';
+  return {
+    source,
+    intervalSeconds,
+    checkout: createCheckout(followCheckoutDir(config.stateDir), source, { maxBytes: config.followMaxBytes }),
+  };
 }
 
 /**
@@ -51,7 +62,9 @@ export function planFollow(config: QuireConfig, args: FollowArgs): FollowPlan | 
  * history, and is visible until here; docs/own-repository.md says to prefer git's credential helpers).
  */
 function hideFromProcessTitle(secretUrl: string): void {
-  process.title = [path.basename(process.argv[0] ?? 'node'), ...process.argv.slice(1)].map((a) => (a === secretUrl ? redactUrl(a) : a)).join(' ');
+  process.title = [path.basename(process.argv[0] ?? 'node'), ...process.argv.slice(1)]
+    .map((a) => (a === secretUrl ? redactUrl(a) : a))
+    .join(' ');
 }
 
 /** The content tree a follower builds: content/ in its checkout. */
@@ -70,7 +83,10 @@ export async function syncBeforeStart({ out, err }: Output, plan: FollowPlan): P
   } catch (e) {
     err(`Fetch failed: ${errorText(e)}`);
     if (await plan.checkout.head()) return true;
-    const which = plan.source.branch === null ? 'its default branch; --branch <b> names another' : `--branch <b>; this is "${plan.source.branch}"`;
+    const which =
+      plan.source.branch === null
+        ? 'its default branch; --branch <b> names another'
+        : `--branch <b>; this is "${plan.source.branch}"`;
     err(`Nothing has been checked out from ${displayUrl(plan.source)} yet: check the URL, and the branch (${which}).`);
     return false;
   }
@@ -94,7 +110,12 @@ export interface FollowingDeps {
 }
 
 /** The follower, not yet started, and the push endpoint to mount at /hooks (null without a secret). */
-export function createFollowing(config: QuireConfig, output: Output, plan: FollowPlan, deps: FollowingDeps): { follower: Follower; hooks: Hono | null } {
+export function createFollowing(
+  config: QuireConfig,
+  output: Output,
+  plan: FollowPlan,
+  deps: FollowingDeps,
+): { follower: Follower; hooks: Hono | null } {
   const { out, err } = output;
   const publishCommit = async (): Promise<PublishOutcome> => {
     if (!deps.publishing) {
@@ -103,10 +124,23 @@ export function createFollowing(config: QuireConfig, output: Output, plan: Follo
       return 'done';
     }
     const report = await publish(
-      { ...deps.publishing, settings: deps.settings(), caches: deps.caches, untilServed: async () => deps.serveNewBuild() },
+      {
+        ...deps.publishing,
+        settings: deps.settings(),
+        caches: deps.caches,
+        untilServed: async () => deps.serveNewBuild(),
+      },
       // First attempts now; retries are the delivery worker's, as for any queued delivery.
       // A short wait for the lock (stopping the server waits for this run): a held lock is retried soon.
-      { siteId: null, dryRun: false, baseline: false, retryWindowMs: 0, lockWaitMs: 5_000, onBuild: deps.noteBuild, onPlan: (p) => printPlan(p, output) },
+      {
+        siteId: null,
+        dryRun: false,
+        baseline: false,
+        retryWindowMs: 0,
+        lockWaitMs: 5_000,
+        onBuild: deps.noteBuild,
+        onPlan: (p) => printPlan(p, output),
+      },
     );
     if (report.status === 'build-failed') {
       err('Nothing was published; the last good build stays up.');
@@ -119,8 +153,22 @@ export function createFollowing(config: QuireConfig, output: Output, plan: Follo
     printReport(report, output);
     return 'done';
   };
-  const follower = createFollower({ checkout: plan.checkout, intervalSeconds: plan.intervalSeconds, publish: publishCommit, out, err });
+  const follower = createFollower({
+    checkout: plan.checkout,
+    intervalSeconds: plan.intervalSeconds,
+    publish: publishCommit,
+    out,
+    err,
+  });
   const secret = config.gitHookSecret;
-  const hooks = secret === null ? null : createHookApp({ secret, branch: () => plan.checkout.branch(), trigger: () => void follower.trigger(), log: out });
+  const hooks =
+    secret === null
+      ? null
+      : createHookApp({
+          secret,
+          branch: () => plan.checkout.branch(),
+          trigger: () => void follower.trigger(),
+          log: out,
+        });
   return { follower, hooks };
 }

@@ -22,11 +22,17 @@ export interface ServingFacts {
   following: string | null;
 }
 
-export function printServing({ config, base, port, limits, hosts, snapshot, keyring, adminToken, following }: ServingFacts, out: (line: string) => void): void {
+export function printServing(
+  { config, base, port, limits, hosts, snapshot, keyring, adminToken, following }: ServingFacts,
+  out: (line: string) => void,
+): void {
   out(`\nQuire Content API on ${base}/v1  (OpenAPI: ${base}/openapi.json)`);
   // Behind a proxy the public URL says nothing of where the proxy must send requests.
-  if (config.publicUrl !== null) out(`Listening on ${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`);
-  out(`Limits: ${limits.maxConnections} connections, ${limits.maxPerClient || 'no cap'} per client; request bodies up to ${config.maxBodyBytes} bytes`);
+  if (config.publicUrl !== null)
+    out(`Listening on ${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`);
+  out(
+    `Limits: ${limits.maxConnections} connections, ${limits.maxPerClient || 'no cap'} per client; request bodies up to ${config.maxBodyBytes} bytes`,
+  );
   out(describeAllowedHosts(hosts, config.trustProxy));
   out(`${describeTrustProxy(config.trustProxy)}
 `);
@@ -38,13 +44,19 @@ export function printServing({ config, base, port, limits, hosts, snapshot, keyr
   if (firstSite) out(`\nTry:\n  curl -H "Authorization: Bearer ${keyring.keyFor(firstSite)}" ${base}/v1/articles\n`);
   // The token goes in the fragment: browsers never send it to the server, so it reaches no log.
   if (adminToken === null) out(`Publishing app: unavailable (the state store cannot be read; see above)\n`);
-  else out(config.adminToken ? `Publishing app: ${base}/admin (sign in with QUIRE_ADMIN_TOKEN)\n` : `Publishing app: ${base}/admin/sign-in#token=${adminToken}\n`);
+  else
+    out(
+      config.adminToken
+        ? `Publishing app: ${base}/admin (sign in with QUIRE_ADMIN_TOKEN)\n`
+        : `Publishing app: ${base}/admin/sign-in#token=${adminToken}\n`,
+    );
   if (following !== null) out(following);
 }
 
 /** The start-up line about forwarded headers: whom they are read from. */
 function describeTrustProxy(trust: TrustProxy): string {
   if (trust.kind === 'none') return 'Proxy: none trusted; X-Forwarded-* is not read (QUIRE_TRUST_PROXY)';
-  if (trust.kind === 'first-hop') return 'Proxy: every peer is trusted as the proxy (QUIRE_TRUST_PROXY=1): only the proxy must reach this port';
+  if (trust.kind === 'first-hop')
+    return 'Proxy: every peer is trusted as the proxy (QUIRE_TRUST_PROXY=1): only the proxy must reach this port';
   return `Proxy: X-Forwarded-* read from ${trust.ranges.map(([a, bits]) => `${a.toString()}/${bits}`).join(', ')}, not capped per client`;
 }

@@ -20,7 +20,17 @@ export interface ServerBuilds {
   lastBuild(): ContentFacts;
 }
 
-export function createServerBuilds({ settings, caches, metrics, output }: { settings: () => BuildSettings; caches: BuildCaches; metrics: Metrics | null; output: Output }): ServerBuilds {
+export function createServerBuilds({
+  settings,
+  caches,
+  metrics,
+  output,
+}: {
+  settings: () => BuildSettings;
+  caches: BuildCaches;
+  metrics: Metrics | null;
+  output: Output;
+}): ServerBuilds {
   const { out, err } = output;
   let last: ContentFacts = NO_CONTENT_FACTS;
   const note = (result: BuildResult) => {

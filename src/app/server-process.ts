@@ -15,7 +15,12 @@ import { createServerObservability } from '../observe/server-observability.ts';
 import { createReadiness, type WorkerHealth } from '../observe/readiness.ts';
 import { routePattern } from '../api/routes.ts';
 import { errorText } from '../problems/problem.ts';
-import { connectionCap, DEFAULT_CONNECTION_LIMITS, openFileLimit, type ConnectionLimits } from '../server/connection-limits.ts';
+import {
+  connectionCap,
+  DEFAULT_CONNECTION_LIMITS,
+  openFileLimit,
+  type ConnectionLimits,
+} from '../server/connection-limits.ts';
 import { allowedHosts, allowedHostsOnly } from '../server/host-check.ts';
 import { openListener } from '../server/serve.ts';
 import { servedForOtherUrlMessage } from '../snapshot/build-public-url.ts';
@@ -43,7 +48,11 @@ export interface ServerOptions {
 const NO_STATE_STORE: WorkerHealth = { running: false, error: 'the state store could not be opened at start' };
 
 /** Starts the server: 'serving' until the App closes, or 'no-build' (told) when there is nothing to serve. */
-export async function startServer(app: App, { watch, follow }: ServerOptions, output: Output): Promise<'serving' | 'no-build'> {
+export async function startServer(
+  app: App,
+  { watch, follow }: ServerOptions,
+  output: Output,
+): Promise<'serving' | 'no-build'> {
   const { config } = app;
   const { out, err } = output;
   // Following a repository, the content is its checkout's, brought up to date before the first build.
@@ -54,7 +63,12 @@ export async function startServer(app: App, { watch, follow }: ServerOptions, ou
   // The read-only API needs only dist/ and the keys: a broken delivery state turns webhooks and
   // the Publishing app off, with the file named, and the API keeps serving.
   const publishing = await openDeliveryOrReport(app, err);
-  const observed = createServerObservability({ format: config.logFormat, metrics: config.metrics, pending: publishing ? () => publishing.store.outbox.pendingSummary() : null, routePattern });
+  const observed = createServerObservability({
+    format: config.logFormat,
+    metrics: config.metrics,
+    pending: publishing ? () => publishing.store.outbox.pendingSummary() : null,
+    routePattern,
+  });
   app.onClose(() => observed.logger.flush());
   const log = observed.logger.message;
   if (publishing) {
@@ -88,9 +102,19 @@ export async function startServer(app: App, { watch, follow }: ServerOptions, ou
     const buildId = store.current()?.buildId;
     if (!buildId) return;
     try {
-      recordServedBuild(config.stateDir, { pid: process.pid, distDir: buildSettings().distDir, buildId, publicUrl: app.publicUrl });
+      recordServedBuild(config.stateDir, {
+        pid: process.pid,
+        distDir: buildSettings().distDir,
+        buildId,
+        publicUrl: app.publicUrl,
+      });
     } catch (e) {
-      if (!recordFailed) err(printable(`Cannot record the build served in ${config.stateDir} (a publish here will not wait for this server): ${errorText(e)}`));
+      if (!recordFailed)
+        err(
+          printable(
+            `Cannot record the build served in ${config.stateDir} (a publish here will not wait for this server): ${errorText(e)}`,
+          ),
+        );
       recordFailed = true;
     }
   };
@@ -112,12 +136,27 @@ export async function startServer(app: App, { watch, follow }: ServerOptions, ou
   const worker = publishing ? startDeliveryWorker(publishing) : null;
   if (worker) app.onClose(() => worker.stop());
   const following = follow
-    ? createFollowing(config, output, follow, { settings: buildSettings, caches, publishing, build: builds.build, noteBuild: builds.note, serveNewBuild: () => serveNewBuild('Loaded the new build.') })
+    ? createFollowing(config, output, follow, {
+        settings: buildSettings,
+        caches,
+        publishing,
+        build: builds.build,
+        noteBuild: builds.note,
+        serveNewBuild: () => serveNewBuild('Loaded the new build.'),
+      })
     : null;
   if (following) app.onClose(() => following.follower.stop());
   // The change feed and the webhooks of go-lives and expiries, recorded once before the API answers.
   const schedule = publishing
-    ? await startFeedRecording({ state: publishing.store, dist: store, served, distDir: () => buildSettings().distDir, log, err, wake: () => worker?.wake() })
+    ? await startFeedRecording({
+        state: publishing.store,
+        dist: store,
+        served,
+        distDir: () => buildSettings().distDir,
+        log,
+        err,
+        wake: () => worker?.wake(),
+      })
     : null;
   if (schedule) app.onClose(() => schedule.stop());
   // A build swapped in while that ran, before dist/ is watched (below), is taken up now.
@@ -125,58 +164,69 @@ export async function startServer(app: App, { watch, follow }: ServerOptions, ou
   const hosts = allowedHosts({ publicUrl: config.publicUrl, listenHost: config.host, port: server.port });
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   const base = app.publicUrl;
-  const admin = !publishing ? publishingUnavailable() : createAdminApp({
-    adminToken,
-    publicUrl: () => base,
-    trustProxy: config.trustProxy,
-    contentDir: buildSettings().contentDir,
-    distDir: config.distDir,
-    dist: served,
-    keyring,
-    rotateKey: (siteId) => generations.rotate(siteId),
-    publishing,
-    allowPrivate: config.allowPrivateTargets,
-    lastBuild: builds.lastBuild,
-    wakeDeliveries: () => worker?.wake(),
-    log,
-  });
-  server.serve(createServerRouter({
-    api: {
-      store: served,
-      keyring,
-      publicUrl: base,
-      log,
-      noteSite: observed.requests.noteSite,
-      // GET /v1/changes reads the change log of the state every publish records into.
-      changes: publishing?.store.changes ?? null,
-    },
-    admin: { app: admin, renderError: renderAdminRefusal },
-    hooks: following?.hooks ?? null,
-    hostCheck: hosts ? allowedHostsOnly(hosts, config.trustProxy) : null,
-    maxBodyBytes: config.maxBodyBytes,
-    readiness: createReadiness({ buildServed: () => store.current() !== null, worker: () => worker?.health() ?? NO_STATE_STORE }),
-    metrics: observed.metrics,
-  }));
-  app.onClose(
-    store.watch(() => newBuildServed('Loaded the new build.')),
+  const admin = !publishing
+    ? publishingUnavailable()
+    : createAdminApp({
+        adminToken,
+        publicUrl: () => base,
+        trustProxy: config.trustProxy,
+        contentDir: buildSettings().contentDir,
+        distDir: config.distDir,
+        dist: served,
+        keyring,
+        rotateKey: (siteId) => generations.rotate(siteId),
+        publishing,
+        allowPrivate: config.allowPrivateTargets,
+        lastBuild: builds.lastBuild,
+        wakeDeliveries: () => worker?.wake(),
+        log,
+      });
+  server.serve(
+    createServerRouter({
+      api: {
+        store: served,
+        keyring,
+        publicUrl: base,
+        log,
+        noteSite: observed.requests.noteSite,
+        // GET /v1/changes reads the change log of the state every publish records into.
+        changes: publishing?.store.changes ?? null,
+      },
+      admin: { app: admin, renderError: renderAdminRefusal },
+      hooks: following?.hooks ?? null,
+      hostCheck: hosts ? allowedHostsOnly(hosts, config.trustProxy) : null,
+      maxBodyBytes: config.maxBodyBytes,
+      readiness: createReadiness({
+        buildServed: () => store.current() !== null,
+        worker: () => worker?.health() ?? NO_STATE_STORE,
+      }),
+      metrics: observed.metrics,
+    }),
   );
+  app.onClose(store.watch(() => newBuildServed('Loaded the new build.')));
   // A keys.json that stops reading keeps the generations held now (never reverts them) and is reported.
   const keyTimer = setInterval(() => generations.refresh((e) => err(errorText(e))), 1000);
   keyTimer.unref();
   app.onClose(() => clearInterval(keyTimer));
 
   const every = follow?.intervalSeconds ? `every ${follow.intervalSeconds} s` : 'on push notifications only';
-  printServing({
-    config,
-    base,
-    port: server.port,
-    limits,
-    hosts,
-    snapshot: served.current()!,
-    keyring,
-    adminToken: publishing ? adminToken : null,
-    following: follow && following ? `Following ${displayUrl(follow.source)} (${followedBranch(follow)}): fetching ${every}; push endpoint: ${following.hooks ? `${base}/hooks/git` : 'off (set QUIRE_GIT_HOOK_SECRET)'}\n` : null,
-  }, out);
+  printServing(
+    {
+      config,
+      base,
+      port: server.port,
+      limits,
+      hosts,
+      snapshot: served.current()!,
+      keyring,
+      adminToken: publishing ? adminToken : null,
+      following:
+        follow && following
+          ? `Following ${displayUrl(follow.source)} (${followedBranch(follow)}): fetching ${every}; push endpoint: ${following.hooks ? `${base}/hooks/git` : 'off (set QUIRE_GIT_HOOK_SECRET)'}\n`
+          : null,
+    },
+    out,
+  );
   following?.follower.start();
 
   if (watch) {
@@ -216,7 +266,9 @@ async function openDeliveryOrReport(app: App, err: (line: string) => void): Prom
   } catch (e) {
     if (!(e instanceof StateStoreError || e instanceof StateDatabaseError)) throw e;
     err(errorText(e));
-    err('The Content API is served; webhook delivery and the Publishing app are off until the state store reads again (fix it, then restart).');
+    err(
+      'The Content API is served; webhook delivery and the Publishing app are off until the state store reads again (fix it, then restart).',
+    );
     return null;
   }
 }

@@ -31,15 +31,31 @@ export interface ServerRoutes {
   metrics?: Metrics | null;
 }
 
-export function createServerRouter({ api, admin = null, hooks = null, hostCheck = null, maxBodyBytes, readiness, metrics = null }: ServerRoutes): Hono {
+export function createServerRouter({
+  api,
+  admin = null,
+  hooks = null,
+  hostCheck = null,
+  maxBodyBytes,
+  readiness,
+  metrics = null,
+}: ServerRoutes): Hono {
   const root = new Hono();
   if (hostCheck) root.use('*', hostCheck);
   root.on(BODY_METHODS, '*', bodyLimit({ maxBytes: maxBodyBytes }));
   if (admin) root.route(MOUNTS.admin, admin.app);
   if (hooks) root.route(MOUNTS.hooks, hooks);
   addApiRoutes(root, api);
-  addHealthRoutes(root, SERVICE_ROUTES, { readiness: readiness ?? createReadiness({ buildServed: () => api.store.current() !== null }), metrics });
+  addHealthRoutes(root, SERVICE_ROUTES, {
+    readiness: readiness ?? createReadiness({ buildServed: () => api.store.current() !== null }),
+    metrics,
+  });
   root.notFound(noRoute);
-  root.onError(answerProblems({ log: api.log, pages: admin?.renderError ? [{ path: MOUNTS.admin, render: admin.renderError }] : [] }));
+  root.onError(
+    answerProblems({
+      log: api.log,
+      pages: admin?.renderError ? [{ path: MOUNTS.admin, render: admin.renderError }] : [],
+    }),
+  );
   return root;
 }

@@ -18,7 +18,8 @@ export interface WorkerOptions {
 /** The worker, claiming; null (told) when it could send nothing: its server secret opens no webhook secret. */
 export async function startWorker(app: App, opts: WorkerOptions, { err }: Output): Promise<FleetWorker | null> {
   const { config } = app;
-  if (config.databaseUrl === null) err('warning: QUIRE_DATABASE_URL is not set: this worker shares the SQLite state of this machine only');
+  if (config.databaseUrl === null)
+    err('warning: QUIRE_DATABASE_URL is not set: this worker shares the SQLite state of this machine only');
   const deps = app.delivery();
   // Deliveries are signed with webhook secrets sealed under the server secret. A worker with
   // another one (a machine without the server's QUIRE_SECRET, which then made its own) could
@@ -43,5 +44,9 @@ export async function startWorker(app: App, opts: WorkerOptions, { err }: Output
   app.onClose(() => logger.flush());
   deps.log = logger.message;
   deps.observeAttempt = (attempt) => logger.delivery(deliveryLine(attempt));
-  return startFleetWorker(deps, { concurrency: opts.concurrency, perHost: opts.perHost, healthIntervalMs: opts.healthIntervalSeconds * 1000 });
+  return startFleetWorker(deps, {
+    concurrency: opts.concurrency,
+    perHost: opts.perHost,
+    healthIntervalMs: opts.healthIntervalSeconds * 1000,
+  });
 }

@@ -31,8 +31,12 @@ export function articleDates(meta: DatedMeta, history: ArticleDates | null | und
  * (it would never be served); null when it is, or either is missing. Against a `publishedAt` in
  * front matter, the front matter's own check tells (src/content/parse-article.ts).
  */
-export function expiryNotAfterHistory(meta: Pick<ArticleMeta, 'publishedAt' | 'expiresAt'>, history: ArticleDates | null | undefined): string | null {
+export function expiryNotAfterHistory(
+  meta: Pick<ArticleMeta, 'publishedAt' | 'expiresAt'>,
+  history: ArticleDates | null | undefined,
+): string | null {
   const fromHistory = history?.publishedAt;
-  if (!meta.expiresAt || meta.publishedAt || !fromHistory || Date.parse(meta.expiresAt) > Date.parse(fromHistory)) return null;
+  if (!meta.expiresAt || meta.publishedAt || !fromHistory || Date.parse(meta.expiresAt) > Date.parse(fromHistory))
+    return null;
   return fromHistory;
 }

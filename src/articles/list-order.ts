@@ -10,7 +10,11 @@ type Dated = Pick<ArticleListItem, 'slug' | 'publishedAt' | 'updatedAt'>;
  * machine's locale (localeCompare's collation also ignores `-` in slugs, and is ~10x slower).
  */
 export function newestFirst(a: Dated, b: Dated): number {
-  return descending(a.publishedAt ?? '', b.publishedAt ?? '') || descending(a.updatedAt ?? '', b.updatedAt ?? '') || -descending(a.slug, b.slug);
+  return (
+    descending(a.publishedAt ?? '', b.publishedAt ?? '') ||
+    descending(a.updatedAt ?? '', b.updatedAt ?? '') ||
+    -descending(a.slug, b.slug)
+  );
 }
 
 const descending = (a: string, b: string): number => (a < b ? 1 : a > b ? -1 : 0);

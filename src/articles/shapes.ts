@@ -25,7 +25,16 @@ export interface BodyParts {
 }
 
 /** The single-article body. Its fields are in the order the JSON has them (bodies are hashed as bytes). */
-export function articleBody({ meta, siteLang, html, markdown, imageFileUrl, related, author, dates }: BodyParts): ArticleBody {
+export function articleBody({
+  meta,
+  siteLang,
+  html,
+  markdown,
+  imageFileUrl,
+  related,
+  author,
+  dates,
+}: BodyParts): ArticleBody {
   return {
     slug: meta.slug,
     title: meta.title,
@@ -48,8 +57,13 @@ export function articleBody({ meta, siteLang, html, markdown, imageFileUrl, rela
  * `related` as the body lists it: the published articles of the site named in front matter, in
  * the order given, by slug and title (`published`: slug → title); itself and drafts left out.
  */
-export function relatedArticles(meta: Pick<ArticleMeta, 'slug' | 'related'>, published: ReadonlyMap<string, string>): RelatedArticle[] {
-  return meta.related.filter((r) => r.slug !== meta.slug && published.has(r.slug)).map((r) => ({ slug: r.slug, title: published.get(r.slug)! }));
+export function relatedArticles(
+  meta: Pick<ArticleMeta, 'slug' | 'related'>,
+  published: ReadonlyMap<string, string>,
+): RelatedArticle[] {
+  return meta.related
+    .filter((r) => r.slug !== meta.slug && published.has(r.slug))
+    .map((r) => ({ slug: r.slug, title: published.get(r.slug)! }));
 }
 
 export function toListItem(a: ArticleBody, excerpt: string): ArticleListItem {
@@ -87,7 +101,8 @@ export function toWebhookArticle(a: ArticleBody): WebhookArticle {
 export const webhookArticleJson = (a: ArticleBody): string => JSON.stringify(toWebhookArticle(a));
 
 /** webhookArticleJson() of an article body read from dist/ (its exact stored JSON). */
-export const webhookArticleJsonOf = (bodyJson: string): string => webhookArticleJson(JSON.parse(bodyJson) as ArticleBody);
+export const webhookArticleJsonOf = (bodyJson: string): string =>
+  webhookArticleJson(JSON.parse(bodyJson) as ArticleBody);
 
 /**
  * The webhook body, built from the payload's exact stored bytes so it is serialized once:

@@ -45,7 +45,8 @@ async function eachAtMost<T>(limit: number, items: T[], work: (item: T) => Promi
 
 export function quireLoader(options: QuireLoaderOptions): QuireLoader {
   const { kind, ...clientOptions } = options;
-  if (!options.baseUrl || !options.key) throw new TypeError('quireLoader needs {baseUrl, key}: the Content API\'s URL and the site\'s key (`quire keys`)');
+  if (!options.baseUrl || !options.key)
+    throw new TypeError("quireLoader needs {baseUrl, key}: the Content API's URL and the site's key (`quire keys`)");
   return {
     name: 'quire-loader',
     schema: ArticleSchema,

@@ -5,7 +5,8 @@ export class BoundedMap<K, V> {
   private readonly entries = new Map<K, V>();
 
   constructor(maxEntries: number) {
-    if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`maxEntries must be a whole number of at least 1, not ${maxEntries}`);
+    if (!Number.isInteger(maxEntries) || maxEntries < 1)
+      throw new RangeError(`maxEntries must be a whole number of at least 1, not ${maxEntries}`);
     this.maxEntries = maxEntries;
   }
 

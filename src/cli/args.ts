@@ -106,11 +106,15 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
       const next = argv[i + 1];
       const typed = eq !== -1 ? arg.slice(eq + 1) : next !== undefined && !next.startsWith('-') ? next : '';
       const example = `${setting.setting}=${/^[\w.:-]+$/.test(typed) ? typed : setting.example} quire ${spec.name}`;
-      return error(`quire ${spec.name}: --${name} is not an option; it is the setting ${setting.setting}, set in the environment: ${example}${setting.note ? ` (${setting.note})` : ''}`);
+      return error(
+        `quire ${spec.name}: --${name} is not an option; it is the setting ${setting.setting}, set in the environment: ${example}${setting.note ? ` (${setting.note})` : ''}`,
+      );
     }
     if (!option) {
       const near = closestName(name, Object.keys(spec.options));
-      return error(`quire ${spec.name}: unknown option ${arg.slice(0, eq === -1 ? undefined : eq)}${near ? ` (did you mean --${near}?)` : ''}`);
+      return error(
+        `quire ${spec.name}: unknown option ${arg.slice(0, eq === -1 ? undefined : eq)}${near ? ` (did you mean --${near}?)` : ''}`,
+      );
     }
     if (option.type === 'boolean') {
       if (eq !== -1) return error(`quire ${spec.name}: --${name} takes no value`);
@@ -121,14 +125,17 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
     if (eq !== -1) raw = arg.slice(eq + 1);
     else {
       const next = argv[i + 1];
-      if (next === undefined || next.startsWith('--')) return error(`quire ${spec.name}: --${name} needs a value (${option.value})`);
+      if (next === undefined || next.startsWith('--'))
+        return error(`quire ${spec.name}: --${name} needs a value (${option.value})`);
       raw = next;
       i++;
     }
     if (option.type === 'integer') {
       const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
       if (!(n >= option.min && n <= option.max)) {
-        return error(`quire ${spec.name}: --${name} must be a whole number from ${option.min} to ${option.max} (got ${JSON.stringify(raw)})`);
+        return error(
+          `quire ${spec.name}: --${name} must be a whole number from ${option.min} to ${option.max} (got ${JSON.stringify(raw)})`,
+        );
       }
       values.set(name, n);
     } else if (option.multiple) {
@@ -154,7 +161,8 @@ export function helpText(spec: CommandSpec): string {
   const lines = [`quire ${spec.name} — ${spec.summary}`, '', usageText(spec)];
   const options = Object.entries(spec.options);
   const label = (name: string, o: OptionSpec) => `--${name}${o.type === 'boolean' ? '' : ` <${o.value}>`}`;
-  const about = (o: OptionSpec) => ('default' in o && o.default !== undefined ? `${o.help} (default ${o.default})` : o.help);
+  const about = (o: OptionSpec) =>
+    'default' in o && o.default !== undefined ? `${o.help} (default ${o.default})` : o.help;
   const width = Math.max(...options.map(([n, o]) => label(n, o).length), '-h, --help'.length);
   lines.push('', 'options:');
   for (const [name, o] of options) lines.push(`  ${label(name, o).padEnd(width)}  ${about(o)}`);

@@ -36,13 +36,22 @@ export async function isKnownSite(ctx: CliContext, siteId: string): Promise<bool
   const sites = await readSites(ctx);
   if (!sites) return false;
   if (sites.some((s) => s.id === siteId)) return true;
-  ctx.err(unknownSiteMessage(ctx.app.content().dir, siteId, sites.map((s) => s.id)));
+  ctx.err(
+    unknownSiteMessage(
+      ctx.app.content().dir,
+      siteId,
+      sites.map((s) => s.id),
+    ),
+  );
   return false;
 }
 
 /** `no site "x" in content (sites: a, b)  [SITE_UNKNOWN]`, the content dir as given from the working directory. */
 export function unknownSiteMessage(contentDir: string, siteId: string, sites: readonly string[], after = ''): string {
-  return withCode(`no site "${siteId}" in ${shownPath(contentDir)} (sites: ${sites.join(', ') || 'none'})${after}`, 'SITE_UNKNOWN');
+  return withCode(
+    `no site "${siteId}" in ${shownPath(contentDir)} (sites: ${sites.join(', ') || 'none'})${after}`,
+    'SITE_UNKNOWN',
+  );
 }
 
 /** Why a content tree has no sites, and where commands look for one. */
@@ -50,13 +59,17 @@ function noSitesMessage(contentDir: string, issues: readonly ContentIssue[]): st
   let why: string;
   try {
     fs.readdirSync(contentDir);
-    why = issues.some((i) => i.code !== 'CONTENT_NO_SITES') ? 'no site.yaml in it could be read (`quire build` names the problems)' : 'no folder in it holds a site.yaml';
+    why = issues.some((i) => i.code !== 'CONTENT_NO_SITES')
+      ? 'no site.yaml in it could be read (`quire build` names the problems)'
+      : 'no folder in it holds a site.yaml';
   } catch (e) {
-    why = isMissingFile(e) ? 'there is no such folder' : `it cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`;
+    why = isMissingFile(e)
+      ? 'there is no such folder'
+      : `it cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`;
   }
   return withCode(
     `no sites in ${shownPath(contentDir)}: ${why}\n` +
-      '    hint: run this in the folder that holds content/, or set QUIRE_CONTENT_DIR; beside a server that follows a repository (`quire start --follow`), run it in that server\'s folder with its settings: its checkout is found in the state dir',
+      "    hint: run this in the folder that holds content/, or set QUIRE_CONTENT_DIR; beside a server that follows a repository (`quire start --follow`), run it in that server's folder with its settings: its checkout is found in the state dir",
     'CONTENT_NO_SITES',
   );
 }

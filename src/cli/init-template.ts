@@ -16,7 +16,7 @@ export interface TemplateFile {
 export const GITIGNORE_LINES: readonly { line: string; why: string }[] = [
   { line: '/.quire/', why: 'state: the server secret, API key generations, webhook secrets, caches' },
   { line: '/dist/', why: 'build output, made by `quire build`' },
-  { line: '/.dist.*', why: 'the build\'s work folder (.dist.work/: the tree being written, the spare)' },
+  { line: '/.dist.*', why: "the build's work folder (.dist.work/: the tree being written, the spare)" },
   { line: 'node_modules/', why: 'installed packages' },
   { line: '.env', why: 'local settings, such as QUIRE_SECRET' },
 ];

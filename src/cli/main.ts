@@ -19,7 +19,7 @@ function topLevelHelp(): string {
     'quire — Markdown in git → sanitized HTML, a keyed Content API and signed webhooks',
     '',
     'usage: quire <command> [options]      (or: npm run quire -- <command> [options])',
-    '       quire <command> --help         that command\'s usage and options',
+    "       quire <command> --help         that command's usage and options",
     '       quire --version',
     '',
     'commands:',
@@ -34,8 +34,14 @@ function topLevelHelp(): string {
 }
 
 function unknownCommand(command: string, err: (line: string) => void): 2 {
-  const near = closestName(command, COMMANDS.map((c) => c.name));
-  return refuseCommandLine(err, `unknown command "${command}"${near ? ` (did you mean "${near}"?)` : ''}; \`quire --help\` lists the commands`);
+  const near = closestName(
+    command,
+    COMMANDS.map((c) => c.name),
+  );
+  return refuseCommandLine(
+    err,
+    `unknown command "${command}"${near ? ` (did you mean "${near}"?)` : ''}; \`quire --help\` lists the commands`,
+  );
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -85,12 +91,21 @@ async function main(argv: string[]): Promise<number> {
 /** Commands that read or write the state: a PostgreSQL state that cannot be used is told before they do anything. */
 const STATE_COMMANDS = new Set(['webhook', 'publish', 'deliveries', 'redeliver', 'worker']);
 
-async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positionals: readonly string[]): Promise<number> {
+async function run(
+  spec: CommandSpec,
+  ctx: CliContext,
+  values: ArgValues,
+  positionals: readonly string[],
+): Promise<number> {
   const { err } = ctx;
   if (ctx.config.databaseUrl !== null && STATE_COMMANDS.has(spec.name)) await ctx.app.state().ready();
   switch (spec.name) {
     case 'init':
-      return (await import('./commands/init.ts')).runInit(ctx, { dir: positionals[0] ?? '.', site: values.string('site') ?? null, now: new Date() });
+      return (await import('./commands/init.ts')).runInit(ctx, {
+        dir: positionals[0] ?? '.',
+        site: values.string('site') ?? null,
+        now: new Date(),
+      });
     case 'build':
       return (await import('./commands/build.ts')).runBuild(ctx);
     case 'start': {
@@ -100,15 +115,27 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
       }
       return (await import('./commands/serve.ts')).runServer(ctx, {
         watch: false,
-        follow: url === undefined ? undefined : { url, branch: values.string('branch'), intervalSeconds: values.integerOrDefault('interval') },
+        follow:
+          url === undefined
+            ? undefined
+            : { url, branch: values.string('branch'), intervalSeconds: values.integerOrDefault('interval') },
       });
     }
     case 'dev':
       return (await import('./commands/serve.ts')).runServer(ctx, { watch: true });
     case 'keys':
-      if (positionals.length && positionals[0] !== 'rotate' && positionals[0] !== 'restore') return refuseCommandLine(err, `quire keys: ${unknownAction(positionals[0]!, ['rotate', 'restore'])}\n${helpText(spec)}`);
+      if (positionals.length && positionals[0] !== 'rotate' && positionals[0] !== 'restore')
+        return refuseCommandLine(
+          err,
+          `quire keys: ${unknownAction(positionals[0]!, ['rotate', 'restore'])}\n${helpText(spec)}`,
+        );
       if (positionals[0] === 'restore') {
-        if (positionals.length > 1 || values.string('site') !== undefined || values.flag('json') || values.flag('preview')) {
+        if (
+          positionals.length > 1 ||
+          values.string('site') !== undefined ||
+          values.flag('json') ||
+          values.flag('preview')
+        ) {
           return refuseCommandLine(err, `quire keys restore: takes nothing else\n${helpText(spec)}`);
         }
         return (await import('./commands/keys.ts')).runKeysRestore(ctx);
@@ -120,7 +147,11 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
         preview: values.flag('preview'),
       });
     case 'status':
-      return (await import('./commands/status.ts')).runStatus(ctx, { site: values.string('site') ?? null, json: values.flag('json'), now: Date.now() });
+      return (await import('./commands/status.ts')).runStatus(ctx, {
+        site: values.string('site') ?? null,
+        json: values.flag('json'),
+        now: Date.now(),
+      });
     case 'preview':
       return (await import('./commands/preview.ts')).runPreview(ctx, {
         site: positionals[0] ?? null,
@@ -140,45 +171,103 @@ async function run(spec: CommandSpec, ctx: CliContext, values: ArgValues, positi
         json: values.flag('json'),
       });
     case 'publish':
-      return (await import('./commands/publish.ts')).runPublish(ctx, { site: values.string('site') ?? null, dryRun: values.flag('dry-run'), baseline: values.flag('baseline'), deliver: !values.flag('no-deliver') });
+      return (await import('./commands/publish.ts')).runPublish(ctx, {
+        site: values.string('site') ?? null,
+        dryRun: values.flag('dry-run'),
+        baseline: values.flag('baseline'),
+        deliver: !values.flag('no-deliver'),
+      });
     case 'worker':
-      return (await import('./commands/worker.ts')).runWorker(ctx, { concurrency: values.integerOrDefault('concurrency'), perHost: values.integer('per-host') ?? null, healthIntervalSeconds: values.integerOrDefault('health-interval') });
+      return (await import('./commands/worker.ts')).runWorker(ctx, {
+        concurrency: values.integerOrDefault('concurrency'),
+        perHost: values.integer('per-host') ?? null,
+        healthIntervalSeconds: values.integerOrDefault('health-interval'),
+      });
     case 'deliveries':
-      if (positionals.length && positionals[0] !== 'retry') return refuseCommandLine(err, `quire deliveries: ${unknownAction(positionals[0]!, ['retry'])}\n${helpText(spec)}`);
+      if (positionals.length && positionals[0] !== 'retry')
+        return refuseCommandLine(
+          err,
+          `quire deliveries: ${unknownAction(positionals[0]!, ['retry'])}\n${helpText(spec)}`,
+        );
       if (positionals[0] === 'retry') {
-        if (values.flag('json') || values.flag('stats') || values.integer('limit') !== undefined || (positionals[1] !== undefined && values.string('site') !== undefined)) {
-          return refuseCommandLine(err, `quire deliveries retry: takes a delivery id or --site <id> (or neither: every site), nothing else\n${helpText(spec)}`);
+        if (
+          values.flag('json') ||
+          values.flag('stats') ||
+          values.integer('limit') !== undefined ||
+          (positionals[1] !== undefined && values.string('site') !== undefined)
+        ) {
+          return refuseCommandLine(
+            err,
+            `quire deliveries retry: takes a delivery id or --site <id> (or neither: every site), nothing else\n${helpText(spec)}`,
+          );
         }
-        return (await import('./commands/retry.ts')).runRetry(ctx, positionals[1] !== undefined ? { deliveryId: positionals[1] } : { siteId: values.string('site') ?? null });
+        return (await import('./commands/retry.ts')).runRetry(
+          ctx,
+          positionals[1] !== undefined ? { deliveryId: positionals[1] } : { siteId: values.string('site') ?? null },
+        );
       }
       if (values.flag('stats')) {
         if (values.string('site') !== undefined || values.integer('limit') !== undefined) {
-          return refuseCommandLine(err, `quire deliveries --stats: the whole fleet's outbox; takes only --json\n${helpText(spec)}`);
+          return refuseCommandLine(
+            err,
+            `quire deliveries --stats: the whole fleet's outbox; takes only --json\n${helpText(spec)}`,
+          );
         }
-        return (await import('./commands/deliveries.ts')).runDeliveryStats(ctx, { json: values.flag('json'), now: Date.now() });
+        return (await import('./commands/deliveries.ts')).runDeliveryStats(ctx, {
+          json: values.flag('json'),
+          now: Date.now(),
+        });
       }
-      return (await import('./commands/deliveries.ts')).runDeliveries(ctx, { site: values.string('site') ?? null, json: values.flag('json'), limit: values.integerOrDefault('limit') });
+      return (await import('./commands/deliveries.ts')).runDeliveries(ctx, {
+        site: values.string('site') ?? null,
+        json: values.flag('json'),
+        limit: values.integerOrDefault('limit'),
+      });
     case 'redeliver':
       return (await import('./commands/deliveries.ts')).runRedeliver(ctx, positionals[0]);
     case 'state':
-      if (positionals[0] === 'migrate-to-postgres' && positionals.length === 1) return (await import('./commands/state.ts')).runMigrateToPostgres(ctx);
+      if (positionals[0] === 'migrate-to-postgres' && positionals.length === 1)
+        return (await import('./commands/state.ts')).runMigrateToPostgres(ctx);
       if (positionals[0] !== 'backup' || !positionals[1]) {
-        const why = positionals[0] === 'backup' ? 'backup needs the folder to write' : positionals[0] === 'migrate-to-postgres' ? 'migrate-to-postgres takes no argument' : positionals[0] === undefined ? 'needs an action, backup or migrate-to-postgres' : unknownAction(positionals[0], ['backup', 'migrate-to-postgres']);
+        const why =
+          positionals[0] === 'backup'
+            ? 'backup needs the folder to write'
+            : positionals[0] === 'migrate-to-postgres'
+              ? 'migrate-to-postgres takes no argument'
+              : positionals[0] === undefined
+                ? 'needs an action, backup or migrate-to-postgres'
+                : unknownAction(positionals[0], ['backup', 'migrate-to-postgres']);
         return refuseCommandLine(err, `quire state: ${why}\n${helpText(spec)}`);
       }
-      return (await import('./commands/state.ts')).runStateBackup(ctx, { target: positionals[1], force: values.flag('force') });
+      return (await import('./commands/state.ts')).runStateBackup(ctx, {
+        target: positionals[1],
+        force: values.flag('force'),
+      });
     case 'edge':
       if (values.flag('init')) {
-        if (values.integer('port') !== undefined) return refuseCommandLine(err, `quire edge --init: writes wrangler.toml and runs nothing; it takes no --port\n${helpText(spec)}`);
+        if (values.integer('port') !== undefined)
+          return refuseCommandLine(
+            err,
+            `quire edge --init: writes wrangler.toml and runs nothing; it takes no --port\n${helpText(spec)}`,
+          );
         return (await import('./commands/edge.ts')).runEdgeInit(ctx, process.cwd());
       }
       return (await import('./commands/edge.ts')).runEdge(ctx, { port: values.integerOrDefault('port') });
     case 'deploy':
-      return (await import('./commands/deploy.ts')).runDeploy(ctx, { dryRun: values.flag('dry-run'), keepHours: values.integerOrDefault('keep-hours'), concurrency: values.integerOrDefault('concurrency') });
+      return (await import('./commands/deploy.ts')).runDeploy(ctx, {
+        dryRun: values.flag('dry-run'),
+        keepHours: values.integerOrDefault('keep-hours'),
+        concurrency: values.integerOrDefault('concurrency'),
+      });
     case 'mcp':
       return (await import('./commands/mcp.ts')).runMcp(ctx); // serves MCP over stdio until stdin closes
     case 'verify':
-      return (await import('./commands/verify.ts')).runVerify(ctx, { site: positionals[0], url: values.string('url') ?? null, slugs: values.list('slug'), json: values.flag('json') });
+      return (await import('./commands/verify.ts')).runVerify(ctx, {
+        site: positionals[0],
+        url: values.string('url') ?? null,
+        slugs: values.list('slug'),
+        json: values.flag('json'),
+      });
     default:
       throw new Error(`command "${spec.name}" is declared but not dispatched`);
   }

@@ -39,32 +39,50 @@ export function vendorQuireTarball(root: string): VendorOutcome {
   if (isInside(root, source)) return { kind: 'none' };
   const shown = spec.slice('file:'.length);
   if (!TARBALL.test(source)) {
-    return { kind: 'not-clonable', reason: `package.json installs quire from ${shown}, a folder outside this repository that a fresh clone does not have` };
+    return {
+      kind: 'not-clonable',
+      reason: `package.json installs quire from ${shown}, a folder outside this repository that a fresh clone does not have`,
+    };
   }
 
   const lock = readJson(path.join(root, 'package-lock.json'));
-  if (lock === null) return { kind: 'not-clonable', reason: 'package.json installs quire from a tarball outside this repository, and there is no package-lock.json for `npm ci`' };
+  if (lock === null)
+    return {
+      kind: 'not-clonable',
+      reason:
+        'package.json installs quire from a tarball outside this repository, and there is no package-lock.json for `npm ci`',
+    };
   if (lock instanceof Error) return { kind: 'not-clonable', reason: lock.message };
   const packages = record(lock.data.packages);
   const installed = record(packages?.['node_modules/quire']);
   const integrity = typeof installed?.integrity === 'string' ? installed.integrity : null;
   if (!installed || installed.resolved !== spec || !integrity) {
-    return { kind: 'not-clonable', reason: `package-lock.json does not record quire as installed from ${shown} (run npm install first)` };
+    return {
+      kind: 'not-clonable',
+      reason: `package-lock.json does not record quire as installed from ${shown} (run npm install first)`,
+    };
   }
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(source);
   } catch {
-    return { kind: 'not-clonable', reason: `${shown}, the tarball package.json installs quire from, cannot be read (moved or deleted?)` };
+    return {
+      kind: 'not-clonable',
+      reason: `${shown}, the tarball package.json installs quire from, cannot be read (moved or deleted?)`,
+    };
   }
   if (!matchesIntegrity(bytes, integrity)) {
-    return { kind: 'not-clonable', reason: `${shown} is not the tarball that was installed (its hash differs from package-lock.json's integrity)` };
+    return {
+      kind: 'not-clonable',
+      reason: `${shown} is not the tarball that was installed (its hash differs from package-lock.json's integrity)`,
+    };
   }
 
   const name = path.basename(source);
   const target = path.join(root, VENDOR_DIR, name);
   const existing = readIfFile(target);
-  if (existing && !existing.equals(bytes)) return { kind: 'not-clonable', reason: `${VENDOR_DIR}/${name} is there already, and is another file` };
+  if (existing && !existing.equals(bytes))
+    return { kind: 'not-clonable', reason: `${VENDOR_DIR}/${name} is there already, and is another file` };
   if (!existing) {
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.writeFileSync(target, bytes, { flag: 'wx' });
@@ -97,7 +115,9 @@ function isInside(root: string, file: string): boolean {
 }
 
 function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }
 
 function readIfFile(file: string): Buffer | null {
@@ -124,7 +144,12 @@ function readJson(file: string): JsonFile | null | Error {
     return new Error(`${path.basename(file)} is not JSON`);
   }
   if (!record(data)) return new Error(`${path.basename(file)} is not a JSON object`);
-  return { file, data: data as Record<string, unknown>, indent: /^[{[]\r?\n([ \t]+)/.exec(text)?.[1] ?? '  ', newline: text.endsWith('\n') };
+  return {
+    file,
+    data: data as Record<string, unknown>,
+    indent: /^[{[]\r?\n([ \t]+)/.exec(text)?.[1] ?? '  ',
+    newline: text.endsWith('\n'),
+  };
 }
 
 function writeJson({ file, data, indent, newline }: JsonFile): void {

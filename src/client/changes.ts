@@ -23,7 +23,10 @@ export function changesQuery(options: ChangesOptions): string {
  * Every answer from `since` on, each with the cursor to resume from, until one says nothing more
  * waits (that last one is yielded too, with no changes or some, so its cursor is never lost).
  */
-export async function* followFeed(fetchAnswer: (options: ChangesOptions) => Promise<ChangeFeed>, options: ChangesOptions): AsyncGenerator<ChangeFeed, void, undefined> {
+export async function* followFeed(
+  fetchAnswer: (options: ChangesOptions) => Promise<ChangeFeed>,
+  options: ChangesOptions,
+): AsyncGenerator<ChangeFeed, void, undefined> {
   let since = options.since;
   for (;;) {
     const answer = await fetchAnswer({ ...options, since });

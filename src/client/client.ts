@@ -56,11 +56,11 @@ export interface QuireClient {
   /** Every article that matches the filters, paged for you (see paging.ts for what happens when the list changes meanwhile). */
   articles(options?: ArticlesOptions): AsyncGenerator<ClientArticleListItem, void, undefined>;
   /** One article, or null when the site has no (published, for a site key) article with this slug. */
-  getArticle(slug: string): Promise<ClientArticle | null>;  /**
+  getArticle(slug: string): Promise<ClientArticle | null> /**
    * One answer of the change feed (GET /v1/changes): without `since`, the current state and a
    * cursor; with it, what changed after it, oldest first. Needs the site key, not a preview key.
    * An expired cursor throws QuireCursorExpiredError: call again without `since` to resync.
-   */
+   */;
   changes(options?: ChangesOptions): Promise<ChangeFeed>;
   /**
    * Every answer of the change feed from `since` on, following cursors until caught up (the last
@@ -81,13 +81,19 @@ export function createClient(options: ClientOptions): QuireClient {
     if (list.offset !== undefined && list.offset !== 0) params.set('offset', String(list.offset));
     if (list.kind !== undefined) params.set('kind', list.kind);
     if (list.updatedSince !== undefined) {
-      params.set('updatedSince', list.updatedSince instanceof Date ? list.updatedSince.toISOString().replace(/\.\d{3}Z$/, 'Z') : list.updatedSince);
+      params.set(
+        'updatedSince',
+        list.updatedSince instanceof Date
+          ? list.updatedSince.toISOString().replace(/\.\d{3}Z$/, 'Z')
+          : list.updatedSince,
+      );
     }
     const query = params.size > 0 ? `?${params}` : '';
     return (await getJson(`${apiRoot}/articles${query}`, http)) as ClientArticleList;
   }
 
-  const changes = async (opts: ChangesOptions = {}) => (await getJson(`${apiRoot}/changes${changesQuery(opts)}`, http)) as ChangeFeed;
+  const changes = async (opts: ChangesOptions = {}) =>
+    (await getJson(`${apiRoot}/changes${changesQuery(opts)}`, http)) as ChangeFeed;
 
   return {
     listArticles,
@@ -95,7 +101,8 @@ export function createClient(options: ClientOptions): QuireClient {
     followChanges: (opts: ChangesOptions = {}) => followFeed(changes, opts),
     articles(opts: ArticlesOptions = {}) {
       const pageSize = opts.pageSize ?? 100;
-      if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize >= MAX_LIMIT) throw new RangeError(`pageSize must be a whole number from 1 to ${MAX_LIMIT - 1}`);
+      if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize >= MAX_LIMIT)
+        throw new RangeError(`pageSize must be a whole number from 1 to ${MAX_LIMIT - 1}`);
       const filters: ListFilters = {};
       if (opts.kind !== undefined) filters.kind = opts.kind;
       if (opts.updatedSince !== undefined) filters.updatedSince = opts.updatedSince;

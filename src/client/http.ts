@@ -34,14 +34,19 @@ export async function getJson(url: string, options: HttpOptions): Promise<unknow
   try {
     res = await options.fetch(url, { headers });
   } catch (err) {
-    throw new QuireNetworkError(`GET ${url} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new QuireNetworkError(`GET ${url} failed: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    });
   }
   if (res.status === 304 && cached) return JSON.parse(cached.body);
   let text: string;
   try {
     text = await res.text();
   } catch (err) {
-    throw new QuireNetworkError(`GET ${url}: the body did not arrive: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new QuireNetworkError(
+      `GET ${url}: the body did not arrive: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
   }
   if (!res.ok) throw errorFrom(res, text);
   let body: unknown;

@@ -16,7 +16,21 @@ export type {
 } from './client.ts';
 export type { CachedResponse, ResponseCache } from './http.ts';
 export type { ChangesOptions } from './changes.ts';
-export { QuireApiError, QuireCursorExpiredError, QuireListChangedError, QuireNetworkError, isQuireError, type QuireError } from './errors.ts';
-export type { Article, ArticleList, ArticleListItem, Author, RelatedArticle, SiteSummary } from '../contract/article.ts';
+export {
+  QuireApiError,
+  QuireCursorExpiredError,
+  QuireListChangedError,
+  QuireNetworkError,
+  isQuireError,
+  type QuireError,
+} from './errors.ts';
+export type {
+  Article,
+  ArticleList,
+  ArticleListItem,
+  Author,
+  RelatedArticle,
+  SiteSummary,
+} from '../contract/article.ts';
 export type { ArticleChange, ChangeFeed, ChangeType } from '../contract/changes.ts';
 export type { ApiErrorCode } from '../contract/error-codes.ts';

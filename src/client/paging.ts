@@ -24,7 +24,9 @@ export async function* everyItem<Item extends { slug: string }>(
     const outcome = yield* onePass(fetchPage, pageSize, yielded);
     if (outcome === 'complete') return;
     if (restart >= maxRestarts) {
-      throw new QuireListChangedError(`the article list kept changing while it was paged (${maxRestarts + 1} attempts); ${yielded.size} articles were yielded`);
+      throw new QuireListChangedError(
+        `the article list kept changing while it was paged (${maxRestarts + 1} attempts); ${yielded.size} articles were yielded`,
+      );
     }
   }
 }

@@ -51,7 +51,9 @@ export function articleKeysOf(loaded: LoadedSite, inputs: KeyInputs): (source: A
     const extra = related.length || fileDates ? JSON.stringify([related, fileDates]) : '';
     const known = source.version && memo.get(source.version);
     if (known && known.context === context && known.extra === extra) return known;
-    const checkKey = hashBytes(JSON.stringify([RENDERER_VERSION, publicUrl, source.sitePath, source.hash, meta.lang ?? site.lang, imagesKey]));
+    const checkKey = hashBytes(
+      JSON.stringify([RENDERER_VERSION, publicUrl, source.sitePath, source.hash, meta.lang ?? site.lang, imagesKey]),
+    );
     const author = meta.author ? (authors.get(meta.author) ?? null) : null;
     const inputKey = hashBytes(JSON.stringify([checkKey, siteKey, author, related, fileDates]));
     const keys = { context, extra, checkKey, inputKey };

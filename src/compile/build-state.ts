@@ -33,7 +33,13 @@ export interface BuildState {
 const FORMAT = `build-state-6:${RENDERER_VERSION}`;
 
 export function emptyBuildState(): BuildState {
-  return { sources: new Map(), keys: new WeakMap(), imageHashes: new Map(), git: { head: null, changes: new Map(), published: new Map() }, checked: new Map() };
+  return {
+    sources: new Map(),
+    keys: new WeakMap(),
+    imageHashes: new Map(),
+    git: { head: null, changes: new Map(), published: new Map() },
+    checked: new Map(),
+  };
 }
 
 // v8 serialization (buildStateFileOf): Maps as they are, and several times faster than JSON for this shape.
@@ -52,17 +58,50 @@ interface StoredState extends Omit<BuildState, 'checked' | 'sources' | 'keys'> {
  * A source entry on disk: file, size, mtimeMs, ctimeMs, ino, hash, meta as JSON (or null),
  * bodyLine, issues, build keys as [context, extra, checkKey, inputKey].
  */
-type StoredSource = [string, number, number, number, number, string, string | null, number, ContentIssue[] | null, StoredKeys | null];
+type StoredSource = [
+  string,
+  number,
+  number,
+  number,
+  number,
+  string,
+  string | null,
+  number,
+  ContentIssue[] | null,
+  StoredKeys | null,
+];
 type StoredKeys = [string, string, string, string];
 
 function storeSource(file: string, e: SourceEntry, k: ArticleKeys | undefined): StoredSource {
   if (e.meta && e.metaJson === undefined) e.metaJson = JSON.stringify(e.meta); // kept: the next save reuses it
   const keys: StoredKeys | null = k ? [k.context, k.extra, k.checkKey, k.inputKey] : null;
-  return [file, e.size, e.mtimeMs, e.ctimeMs, e.ino, e.hash, e.meta ? e.metaJson! : null, e.bodyLine, e.issues ?? null, keys];
+  return [
+    file,
+    e.size,
+    e.mtimeMs,
+    e.ctimeMs,
+    e.ino,
+    e.hash,
+    e.meta ? e.metaJson! : null,
+    e.bodyLine,
+    e.issues ?? null,
+    keys,
+  ];
 }
 
-function loadSource([file, size, mtimeMs, ctimeMs, ino, hash, metaJson, bodyLine, issues, keys]: StoredSource, memo: ArticleKeyMemo): [string, SourceEntry] {
-  const entry: SourceEntry = { size, mtimeMs, ctimeMs, ino, hash, meta: metaJson === null ? null : JSON.parse(metaJson), bodyLine };
+function loadSource(
+  [file, size, mtimeMs, ctimeMs, ino, hash, metaJson, bodyLine, issues, keys]: StoredSource,
+  memo: ArticleKeyMemo,
+): [string, SourceEntry] {
+  const entry: SourceEntry = {
+    size,
+    mtimeMs,
+    ctimeMs,
+    ino,
+    hash,
+    meta: metaJson === null ? null : JSON.parse(metaJson),
+    bodyLine,
+  };
   if (metaJson !== null) entry.metaJson = metaJson;
   if (issues) entry.issues = issues;
   if (keys) memo.set(entry, { context: keys[0], extra: keys[1], checkKey: keys[2], inputKey: keys[3] });
@@ -83,7 +122,11 @@ export function loadBuildState(stateDir: string): BuildState {
     bytes = fs.readFileSync(file);
   } catch (err) {
     if (isMissingFile(err)) return emptyBuildState();
-    throw new ProblemError('BUILD_STATE_UNREADABLE', `${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): ${fixFor('BUILD_STATE_UNREADABLE')}`, { cause: err });
+    throw new ProblemError(
+      'BUILD_STATE_UNREADABLE',
+      `${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): ${fixFor('BUILD_STATE_UNREADABLE')}`,
+      { cause: err },
+    );
   }
   try {
     const raw = v8.deserialize(bytes) as { format: string; state: StoredState };
@@ -92,7 +135,12 @@ export function loadBuildState(stateDir: string): BuildState {
     const checked = new Map<string, RenderProblem[]>(problems);
     for (const key of fine) checked.set(key, NO_PROBLEMS);
     const keys: ArticleKeyMemo = new WeakMap();
-    return { ...raw.state, sources: new Map(raw.state.sources.map((stored) => loadSource(stored, keys))), keys, checked };
+    return {
+      ...raw.state,
+      sources: new Map(raw.state.sources.map((stored) => loadSource(stored, keys))),
+      keys,
+      checked,
+    };
   } catch {
     return emptyBuildState(); // damaged (a torn write, another format): start afresh
   }
@@ -105,7 +153,10 @@ export function saveBuildState(stateDir: string, state: BuildState): void {
     makePrivateDir(cacheDirOf(stateDir));
     writeBuildState(file, state);
   } catch (err) {
-    throw new Error(`could not save the build state to ${file} (${err instanceof Error ? err.message : String(err)}): is the state dir writable? dist/ was left as it was`, { cause: err });
+    throw new Error(
+      `could not save the build state to ${file} (${err instanceof Error ? err.message : String(err)}): is the state dir writable? dist/ was left as it was`,
+      { cause: err },
+    );
   }
 }
 

@@ -85,7 +85,11 @@ export interface BuildOptions {
   repository?: Promise<RepositoryLookup>;
 }
 
-export async function buildExport(settings: BuildSettings, warmCaches?: BuildCaches, options: BuildOptions = {}): Promise<BuildResult> {
+export async function buildExport(
+  settings: BuildSettings,
+  warmCaches?: BuildCaches,
+  options: BuildOptions = {},
+): Promise<BuildResult> {
   const write = options.write ?? true;
   holdYoungGeneration(); // before any thread starts: see young-generation.ts
   // Before anything reads dist/ (or the helper sweeps leftovers): a dist/ a killed build left
@@ -99,7 +103,11 @@ export async function buildExport(settings: BuildSettings, warmCaches?: BuildCac
     const caches = warmCaches ?? createBuildCaches(settings.stateDir);
     pool = options.pool ?? createRenderPool();
     const repository = options.repository ?? locateContentRepository(settings.contentDir);
-    return { ...(await build(settings, caches, pool, write, helper, repository)), recovered, cleanup: () => helper?.current()?.waitUntilEnded() ?? Promise.resolve() };
+    return {
+      ...(await build(settings, caches, pool, write, helper, repository)),
+      recovered,
+      cleanup: () => helper?.current()?.waitUntilEnded() ?? Promise.resolve(),
+    };
   } finally {
     helper?.current()?.finish(); // once its jobs are done
     if (!options.pool) await pool?.close();
@@ -149,7 +157,10 @@ async function build(
     saveBuildState(settings.stateDir, state);
     stateSaved = true;
   };
-  const finish = (result: Omit<BuildResult, 'stats' | 'issues' | 'cleanup' | 'loaded' | 'recovered'>, compiled: CompiledSite[]): Omit<BuildResult, 'cleanup' | 'recovered'> => {
+  const finish = (
+    result: Omit<BuildResult, 'stats' | 'issues' | 'cleanup' | 'loaded' | 'recovered'>,
+    compiled: CompiledSite[],
+  ): Omit<BuildResult, 'cleanup' | 'recovered'> => {
     saveState();
     return {
       ...result,
@@ -157,7 +168,9 @@ async function build(
       loaded: content.sites,
       stats: {
         articles,
-        published: compiled.length ? compiled.reduce((n, s) => n + s.published, 0) : result.sites.reduce((n, s) => n + s.published, 0),
+        published: compiled.length
+          ? compiled.reduce((n, s) => n + s.published, 0)
+          : result.sites.reduce((n, s) => n + s.published, 0),
         rendered: caches.render.stats.misses - renderStats.misses,
         cached: caches.render.stats.hits - renderStats.hits,
         reused: compiled.reduce((n, s) => n + s.reused, 0),
@@ -178,7 +191,10 @@ async function build(
     return finish({ ok: true, manifest: previous, written: false, sites }, []);
   }
 
-  const writer = hasErrors(issues) || !write || !helper ? null : new ExportWriter(settings.distDir, helper, previous, settings.testSwapPauseFile ?? null);
+  const writer =
+    hasErrors(issues) || !write || !helper
+      ? null
+      : new ExportWriter(settings.distDir, helper, previous, settings.testSwapPauseFile ?? null);
   let preview: PreviewWriter | null = null;
   const compiled: CompiledSite[] = [];
   try {
@@ -186,28 +202,46 @@ async function build(
     for (const loaded of content.sites) {
       const before = previous?.sites[loaded.site.id];
       compiled.push(
-        await compileSite(loaded, {
-          publicUrl: settings.publicUrl,
-          dates,
-          keys: state.keys,
-          renderCache: caches.render,
-          imageHashes: state.imageHashes,
-          checked: state.checked,
-          pool,
-          writer,
-          preview,
-          previous: before && (writer || !write) ? previousSite(settings.distDir, loaded.site.id, before, previousPreview) : null,
-        }, issues),
+        await compileSite(
+          loaded,
+          {
+            publicUrl: settings.publicUrl,
+            dates,
+            keys: state.keys,
+            renderCache: caches.render,
+            imageHashes: state.imageHashes,
+            checked: state.checked,
+            pool,
+            writer,
+            preview,
+            previous:
+              before && (writer || !write)
+                ? previousSite(settings.distDir, loaded.site.id, before, previousPreview)
+                : null,
+          },
+          issues,
+        ),
       );
     }
-    const sites = compiled.map(({ id, published, drafts }) => ({ id, published, drafts, draftSlugs: draftSlugsOf(content, id) }));
+    const sites = compiled.map(({ id, published, drafts }) => ({
+      id,
+      published,
+      drafts,
+      draftSlugs: draftSlugsOf(content, id),
+    }));
     if (hasErrors(issues)) {
       await writer?.abort();
       preview?.abort();
       return finish({ ok: false, manifest: previous, written: false, sites }, compiled);
     }
     const manifestSites: Record<string, ManifestSite> = Object.fromEntries(compiled.map((c) => [c.id, c.manifest]));
-    const body = { format: MANIFEST_FORMAT, renderer: RENDERER_VERSION, publicUrl: settings.publicUrl, sites: manifestSites, keyGenerations } as const;
+    const body = {
+      format: MANIFEST_FORMAT,
+      renderer: RENDERER_VERSION,
+      publicUrl: settings.publicUrl,
+      sites: manifestSites,
+      keyGenerations,
+    } as const;
     // The build is a function of its inputs, so their hash identifies the output too.
     const manifest: Manifest = { ...body, buildId: inputs, builtAt: toIsoUtc(new Date()), inputs };
     if (!writer || !preview) return finish({ ok: true, manifest, written: false, sites }, compiled);
@@ -227,7 +261,12 @@ async function build(
 }
 
 /** Everything a build's output depends on, hashed. */
-function inputsOf(content: LoadedContent, dates: Map<string, unknown>, publicUrl: string, keyGenerations: Record<string, number>): string {
+function inputsOf(
+  content: LoadedContent,
+  dates: Map<string, unknown>,
+  publicUrl: string,
+  keyGenerations: Record<string, number>,
+): string {
   return hashBytes(
     JSON.stringify([
       MANIFEST_FORMAT,
@@ -244,7 +283,12 @@ function inputsOf(content: LoadedContent, dates: Map<string, unknown>, publicUrl
   );
 }
 
-function previousSite(distDir: string, id: string, site: ManifestSite, preview: PreviewManifest | null): PreviousSite | null {
+function previousSite(
+  distDir: string,
+  id: string,
+  site: ManifestSite,
+  preview: PreviewManifest | null,
+): PreviousSite | null {
   const items = readListItems(distDir, id);
   return items ? { site, items, drafts: preview?.sites[id] ?? null } : null; // without them, the site is built in full
 }

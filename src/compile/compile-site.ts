@@ -81,7 +81,11 @@ interface SiteRun {
   output: SiteOutput;
 }
 
-export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues: ContentIssue[]): Promise<CompiledSite> {
+export async function compileSite(
+  loaded: LoadedSite,
+  deps: CompileDeps,
+  issues: ContentIssue[],
+): Promise<CompiledSite> {
   const { site } = loaded;
   const resolver = createImageResolver(site.id, loaded.images, deps.publicUrl, deps.imageHashes);
   const published = new Map<string, string>();
@@ -89,13 +93,33 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
   // Published bodies are also stored compressed (body-encodings.ts), made while the build goes on.
   const writer = deps.writer;
   const encoder = writer && createExportEncoder((rel, bytes) => writer.write(rel, bytes));
-  const run: SiteRun = { loaded, deps, issues, images: new ImageUse(resolver.resolve), published, output: new SiteOutput(site, writer, deps.preview, encoder) };
+  const run: SiteRun = {
+    loaded,
+    deps,
+    issues,
+    images: new ImageUse(resolver.resolve),
+    published,
+    output: new SiteOutput(site, writer, deps.preview, encoder),
+  };
 
   const keysOf = articleKeysOf(loaded, { publicUrl: deps.publicUrl, dates: deps.dates, memo: deps.keys, published });
   const { todo, reused } = takeOverUnchanged(run, keysOf);
-  const rendering = { siteId: site.id, siteLang: site.lang, publicUrl: deps.publicUrl, images: loaded.images, resolveImage: resolver.url, renderCache: deps.renderCache, pool: deps.pool };
+  const rendering = {
+    siteId: site.id,
+    siteLang: site.lang,
+    publicUrl: deps.publicUrl,
+    images: loaded.images,
+    resolveImage: resolver.url,
+    renderCache: deps.renderCache,
+    pool: deps.pool,
+  };
   // After each chunk, the bodies held for compression are bounded to about a chunk.
-  await renderInChunks(todo, rendering, (job, markdown, out) => compileRendered(run, job, markdown, out), async () => encoder?.flush(CHUNK));
+  await renderInChunks(
+    todo,
+    rendering,
+    (job, markdown, out) => compileRendered(run, job, markdown, out),
+    async () => encoder?.flush(CHUNK),
+  );
 
   const { output } = run;
   const list = output.writeList();
@@ -114,9 +138,17 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
       articles: output.manifestArticles(),
       images: copied.published,
     },
-    preview: Object.keys(drafts).length || Object.keys(copied.preview).length
-      ? { drafts: Object.fromEntries(Object.keys(drafts).sort().map((slug) => [slug, drafts[slug]!])), images: copied.preview }
-      : null,
+    preview:
+      Object.keys(drafts).length || Object.keys(copied.preview).length
+        ? {
+            drafts: Object.fromEntries(
+              Object.keys(drafts)
+                .sort()
+                .map((slug) => [slug, drafts[slug]!]),
+            ),
+            images: copied.preview,
+          }
+        : null,
     published: output.published,
     drafts: loaded.articles.length - output.published,
     rendered: todo.length,
@@ -128,7 +160,10 @@ export async function compileSite(loaded: LoadedSite, deps: CompileDeps, issues:
  * Takes over every article whose inputs are those of the previous build (its files as they are,
  * its problems as they were found); the others are to be rendered.
  */
-function takeOverUnchanged(run: SiteRun, keysOf: (source: ArticleSource) => ArticleKeys): { todo: Job[]; reused: number } {
+function takeOverUnchanged(
+  run: SiteRun,
+  keysOf: (source: ArticleSource) => ArticleKeys,
+): { todo: Job[]; reused: number } {
   const { deps, issues, images, output } = run;
   const todo: Job[] = [];
   let reused = 0;
@@ -197,9 +232,15 @@ function checkExpiryAgainstHistory(source: ArticleSource, dates: FileDates | und
   const fromGit = expiryNotAfterHistory(source.meta, dates);
   if (fromGit === null) return;
   issues.push(
-    issue(source.file, fieldPlace(source.meta, 'expiresAt'), 'CONTENT_EXPIRY_BEFORE_PUBLISH', `\`expiresAt\` (${source.meta.expiresAt}) is not after the date the article was first published (${fromGit}, from git history)`, {
-      hint: 'set expiresAt later, or remove it',
-    }),
+    issue(
+      source.file,
+      fieldPlace(source.meta, 'expiresAt'),
+      'CONTENT_EXPIRY_BEFORE_PUBLISH',
+      `\`expiresAt\` (${source.meta.expiresAt}) is not after the date the article was first published (${fromGit}, from git history)`,
+      {
+        hint: 'set expiresAt later, or remove it',
+      },
+    ),
   );
 }
 

@@ -32,7 +32,10 @@ interface Job {
 /** Bodies up to this size (an article's) are compressed in place when `inPlace` says so. */
 const IN_PLACE_MAX_BYTES = 64 * 1024;
 
-export function createExportEncoder(write: (rel: string, bytes: Uint8Array) => void, { inPlace = os.availableParallelism() <= 2, concurrency = 2 } = {}): ExportEncoder {
+export function createExportEncoder(
+  write: (rel: string, bytes: Uint8Array) => void,
+  { inPlace = os.availableParallelism() <= 2, concurrency = 2 } = {},
+): ExportEncoder {
   const queue: Job[] = [];
   let started = 0; // jobs of `queue` whose compression has started
   let running = 0;

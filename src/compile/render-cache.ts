@@ -15,7 +15,12 @@ import { makePrivateDir } from '../config/state-dir.ts';
 import { cacheDirOf, legacyRenderEntriesOf, renderCacheFileOf } from '../config/state-layout.ts';
 import type { RenderInput, RenderOutput } from '../render/render-markdown.ts';
 import { RENDERER_VERSION } from '../render/renderer-version.ts';
-import { isDamagedCacheFile, openRenderCacheFile, removeRenderCacheFile, type RenderCacheFile } from '../store/render-cache-file.ts';
+import {
+  isDamagedCacheFile,
+  openRenderCacheFile,
+  removeRenderCacheFile,
+  type RenderCacheFile,
+} from '../store/render-cache-file.ts';
 
 interface Entry {
   output: Omit<RenderOutput, 'images'>;
@@ -120,7 +125,8 @@ export function createRenderCache(stateDir: string | null): RenderCache {
       pending.push([key, JSON.stringify(entry)]);
     },
     flush,
-    isCold: () => memory.size === 0 && (disk === null || (disk === undefined && !fs.existsSync(renderCacheFileOf(stateDir!)))),
+    isCold: () =>
+      memory.size === 0 && (disk === null || (disk === undefined && !fs.existsSync(renderCacheFileOf(stateDir!)))),
   };
 }
 
@@ -169,5 +175,7 @@ function removeLegacyEntries(stateDir: string): void {
 }
 
 function warn(file: string, err: unknown): void {
-  process.stderr.write(`quire: render cache ${file} not used (${err instanceof Error ? err.message : String(err)}); articles are rendered\n`);
+  process.stderr.write(
+    `quire: render cache ${file} not used (${err instanceof Error ? err.message : String(err)}); articles are rendered\n`,
+  );
 }

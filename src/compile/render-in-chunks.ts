@@ -81,7 +81,9 @@ export async function renderInChunks<T extends { source: ArticleSource }>(
 function renderWithCache(inputs: RenderInput[], r: ChunkRendering): Promise<RenderOutput>[] {
   const cache = r.renderCache;
   const keys = inputs.map((input) => cache.key(input));
-  const outputs: (RenderOutput | Promise<RenderOutput> | undefined)[] = inputs.map((input, i) => cache.get(keys[i]!, input));
+  const outputs: (RenderOutput | Promise<RenderOutput> | undefined)[] = inputs.map((input, i) =>
+    cache.get(keys[i]!, input),
+  );
   const missing = outputs.flatMap((o, i) => (o ? [] : [i]));
   if (missing.length) {
     const todo = missing.map((i) => inputs[i]!);
@@ -89,7 +91,12 @@ function renderWithCache(inputs: RenderInput[], r: ChunkRendering): Promise<Rend
     // render never loads it).
     const rendered =
       r.pool && todo.length >= POOL_THRESHOLD
-        ? r.pool.renderEach(r.siteId, r.publicUrl, r.images, todo.map(({ resolveImage: _, ...rest }) => rest))
+        ? r.pool.renderEach(
+            r.siteId,
+            r.publicUrl,
+            r.images,
+            todo.map(({ resolveImage: _, ...rest }) => rest),
+          )
         : renderHere(todo);
     missing.forEach((inputIndex, j) => {
       outputs[inputIndex] = rendered[j]!.then((output) => {

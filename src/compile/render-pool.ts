@@ -37,13 +37,23 @@ export interface WorkerReady {
 export interface RenderPool {
   /** Starts the workers ahead of the first render, so their start-up overlaps other work. */
   warm(): void;
-  render(siteId: string, publicUrl: string, images: Map<string, ImageFile>, inputs: WorkerRenderInput[]): Promise<RenderOutput[]>;
+  render(
+    siteId: string,
+    publicUrl: string,
+    images: Map<string, ImageFile>,
+    inputs: WorkerRenderInput[],
+  ): Promise<RenderOutput[]>;
   /**
    * render(), with one promise per input, settled when its batch comes back: the caller can use
    * the first outputs while the workers render the rest (a build's last chunk is then written as
    * it is rendered, not after all of it).
    */
-  renderEach(siteId: string, publicUrl: string, images: Map<string, ImageFile>, inputs: WorkerRenderInput[]): Promise<RenderOutput>[];
+  renderEach(
+    siteId: string,
+    publicUrl: string,
+    images: Map<string, ImageFile>,
+    inputs: WorkerRenderInput[],
+  ): Promise<RenderOutput>[];
   close(): Promise<void>;
   /** Batches rendered in the main thread because a worker ran out of memory on them (or could not start). */
   readonly fallbacks: number;
@@ -244,8 +254,15 @@ export function createRenderPool(fixedSize?: number, memoryCapMb = WORKER_OLD_SP
     const site: SiteMessage = { type: 'site', key: String(nextSite++), siteId, publicUrl, images: [...images] };
     const each: Promise<RenderOutput>[] = [];
     for (let i = 0; i < inputs.length; i += BATCH) {
-      const message: RenderMessage = { type: 'render', id: nextId++, siteKey: site.key, inputs: inputs.slice(i, i + BATCH) };
-      const batch = new Promise<RenderOutput[]>((resolve, reject) => queue.push({ message, site, images, resolve, reject }));
+      const message: RenderMessage = {
+        type: 'render',
+        id: nextId++,
+        siteKey: site.key,
+        inputs: inputs.slice(i, i + BATCH),
+      };
+      const batch = new Promise<RenderOutput[]>((resolve, reject) =>
+        queue.push({ message, site, images, resolve, reject }),
+      );
       message.inputs.forEach((_, j) => each.push(batch.then((outputs) => outputs[j]!)));
     }
     for (const slot of slots) dispatch(slot);
@@ -281,7 +298,12 @@ export function createRenderPool(fixedSize?: number, memoryCapMb = WORKER_OLD_SP
  * A pool of size 0 renders in this thread, with the same image resolution as a worker (as does a
  * batch too big for a worker). The pipeline is loaded on first use.
  */
-async function renderInline(siteId: string, publicUrl: string, images: Map<string, ImageFile>, inputs: WorkerRenderInput[]): Promise<RenderOutput[]> {
+async function renderInline(
+  siteId: string,
+  publicUrl: string,
+  images: Map<string, ImageFile>,
+  inputs: WorkerRenderInput[],
+): Promise<RenderOutput[]> {
   const { renderMarkdown } = await import('../render/render-markdown.ts');
   const resolveImage = createImageResolver(siteId, images, publicUrl, new Map()).url;
   return inputs.map((input) => renderMarkdown({ ...input, resolveImage }));

@@ -65,7 +65,13 @@ export class SiteOutput {
 
   /** A published article taken over from the previous build: its files are (the writer completes the tree from the manifest). */
   keepPublished(slug: string, before: ManifestArticle, item: Uint8Array): void {
-    this.items.push({ slug, kind: before.kind, publishedAt: before.publishedAt, updatedAt: before.updatedAt, json: item });
+    this.items.push({
+      slug,
+      kind: before.kind,
+      publishedAt: before.publishedAt,
+      updatedAt: before.updatedAt,
+      json: item,
+    });
     this.entries[slug] = before;
   }
 
@@ -101,7 +107,13 @@ export class SiteOutput {
     // cold build more than making it again costs a publish). Hashed as a string: its bytes are
     // made and freed outside the JS heap (a Buffer here waits for a collection, ~20 KB an article).
     const payloadJson = webhookArticleJson(body);
-    this.items.push({ slug: meta.slug, kind: meta.kind, publishedAt: body.publishedAt, updatedAt: body.updatedAt, json: UTF8.encode(JSON.stringify(item)) });
+    this.items.push({
+      slug: meta.slug,
+      kind: meta.kind,
+      publishedAt: body.publishedAt,
+      updatedAt: body.updatedAt,
+      json: UTF8.encode(JSON.stringify(item)),
+    });
     const entry: ManifestArticle = (this.entries[meta.slug] = {
       file: source.sitePath,
       sourceHash: source.hash,

@@ -83,17 +83,21 @@ export class ConfigError extends ProblemError<'CONFIG_INVALID'> {
 /** One setting's check failed: not a problem of its own, it becomes a line of the ConfigError. */
 class Invalid extends Error {}
 
-const wholeNumber = (min: number, max: number, what = 'a whole number') => (v: string) => {
-  if (!/^\d+$/.test(v)) throw new Invalid(`must be ${what}`);
-  const n = Number(v);
-  if (n < min || n > max) throw new Invalid(`must be between ${min} and ${max}`);
-  return n;
-};
+const wholeNumber =
+  (min: number, max: number, what = 'a whole number') =>
+  (v: string) => {
+    if (!/^\d+$/.test(v)) throw new Invalid(`must be ${what}`);
+    const n = Number(v);
+    if (n < min || n > max) throw new Invalid(`must be between ${min} and ${max}`);
+    return n;
+  };
 
-const atLeast = (length: number, message = `must be at least ${length} characters`) => (v: string) => {
-  if (v.length < length) throw new Invalid(message);
-  return v;
-};
+const atLeast =
+  (length: number, message = `must be at least ${length} characters`) =>
+  (v: string) => {
+    if (v.length < length) throw new Invalid(message);
+    return v;
+  };
 
 const text = (v: string) => v;
 
@@ -114,8 +118,10 @@ function httpUrl(v: string): string {
 
 function postgresUrl(v: string): string {
   const url = absoluteUrl(v, 'postgres://user:password@host:5432/quire');
-  if (!/^postgres(ql)?:$/.test(url.protocol)) throw new Invalid(`must be a PostgreSQL URL (postgres://…), not ${url.protocol}//…`);
-  if (!url.pathname.slice(1)) throw new Invalid('must name the database (postgres://user:password@host:5432/<database>)');
+  if (!/^postgres(ql)?:$/.test(url.protocol))
+    throw new Invalid(`must be a PostgreSQL URL (postgres://…), not ${url.protocol}//…`);
+  if (!url.pathname.slice(1))
+    throw new Invalid('must name the database (postgres://user:password@host:5432/<database>)');
   return v;
 }
 
@@ -134,7 +140,8 @@ function trustProxy(v: string): TrustProxy {
 }
 
 function bucketName(v: string): string {
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(v)) throw new Invalid('must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(v))
+    throw new Invalid('must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens');
   return v;
 }
 
@@ -159,32 +166,105 @@ function flag(v: string): boolean {
 // The one settings table: how each variable is read, and the line `quire --help` prints for it.
 const SETTINGS = {
   PORT: { read: wholeNumber(0, 65535), about: 'port of the server (default 8787; 0: any free port)' },
-  HOST: { read: text, about: 'address to listen on (default 127.0.0.1; beyond loopback, set QUIRE_PUBLIC_URL too, or any Host is answered)' },
-  QUIRE_SECRET: { read: atLeast(32, 'must be at least 32 characters (use e.g. `openssl rand -hex 32`)'), about: 'server secret for API keys (default: generated into the state dir)' },
-  QUIRE_STATE_DIR: { read: text, about: 'state: secret, key generations, webhooks, caches, drafts for previews (default .quire)' },
-  QUIRE_DATABASE_URL: { read: postgresUrl, about: 'the state (webhooks, outbox, deliveries, publish records, locks, key generations) in PostgreSQL, postgres://user:password@host:5432/db (default: SQLite in the state dir); several servers and `quire worker`s share it' },
-  QUIRE_CONTENT_DIR: { read: text, about: 'the content tree (default content; where there is none, beside a `start --follow` server: its checkout\'s content/ in the state dir)' },
+  HOST: {
+    read: text,
+    about:
+      'address to listen on (default 127.0.0.1; beyond loopback, set QUIRE_PUBLIC_URL too, or any Host is answered)',
+  },
+  QUIRE_SECRET: {
+    read: atLeast(32, 'must be at least 32 characters (use e.g. `openssl rand -hex 32`)'),
+    about: 'server secret for API keys (default: generated into the state dir)',
+  },
+  QUIRE_STATE_DIR: {
+    read: text,
+    about: 'state: secret, key generations, webhooks, caches, drafts for previews (default .quire)',
+  },
+  QUIRE_DATABASE_URL: {
+    read: postgresUrl,
+    about:
+      'the state (webhooks, outbox, deliveries, publish records, locks, key generations) in PostgreSQL, postgres://user:password@host:5432/db (default: SQLite in the state dir); several servers and `quire worker`s share it',
+  },
+  QUIRE_CONTENT_DIR: {
+    read: text,
+    about:
+      "the content tree (default content; where there is none, beside a `start --follow` server: its checkout's content/ in the state dir)",
+  },
   QUIRE_DIST_DIR: { read: text, about: 'build output, the public export: no drafts (default dist)' },
-  QUIRE_PUBLIC_URL: { read: httpUrl, about: 'base URL clients use (default http://localhost:$PORT; PORT=0: the port the server was given; a build beside a running server: that server\'s); the server answers only its host and localhost (421 to others), and serves only builds made for its URL' },
-  QUIRE_ALLOW_PRIVATE_TARGETS: { read: flag, about: 'development and tests only: 1 lets webhooks and checks reach loopback and private addresses' },
-  QUIRE_WEBHOOK_TIMEOUT_MS: { read: wholeNumber(100, 120_000, 'a whole number of milliseconds'), about: 'time-out of one delivery attempt (default 10000)' },
-  QUIRE_PUBLISH_RETRY_WINDOW_MS: { read: wholeNumber(0, 3_600_000, 'a whole number of milliseconds'), about: 'how long publish waits for quick retries (default 15000)' },
+  QUIRE_PUBLIC_URL: {
+    read: httpUrl,
+    about:
+      "base URL clients use (default http://localhost:$PORT; PORT=0: the port the server was given; a build beside a running server: that server's); the server answers only its host and localhost (421 to others), and serves only builds made for its URL",
+  },
+  QUIRE_ALLOW_PRIVATE_TARGETS: {
+    read: flag,
+    about: 'development and tests only: 1 lets webhooks and checks reach loopback and private addresses',
+  },
+  QUIRE_WEBHOOK_TIMEOUT_MS: {
+    read: wholeNumber(100, 120_000, 'a whole number of milliseconds'),
+    about: 'time-out of one delivery attempt (default 10000)',
+  },
+  QUIRE_PUBLISH_RETRY_WINDOW_MS: {
+    read: wholeNumber(0, 3_600_000, 'a whole number of milliseconds'),
+    about: 'how long publish waits for quick retries (default 15000)',
+  },
   QUIRE_WEBHOOK_SECRET: { read: text, about: 'secret for `webhook set` when --secret is not given' },
   QUIRE_ADMIN_TOKEN: { read: atLeast(16), about: 'token to sign in to /admin (default: generated per start)' },
-  QUIRE_MAX_BODY_BYTES: { read: wholeNumber(1024, 1024 ** 3, 'a whole number of bytes'), about: 'largest request body the server reads; larger is answered 413 (default 1048576)' },
-  QUIRE_MAX_CONNECTIONS: { read: wholeNumber(1, 1_000_000), about: 'open connections at most (default 4096, kept below the open-file limit)' },
-  QUIRE_MAX_CONNECTIONS_PER_CLIENT: { read: wholeNumber(0, 1_000_000), about: 'open connections per client address (default 64; 0: no cap; a trusted proxy is not capped)' },
-  QUIRE_TRUST_PROXY: { read: trustProxy, about: 'behind a reverse proxy: 1 (the peer is the proxy) or its addresses/CIDRs, comma-separated; X-Forwarded-For, -Proto and -Host are read only from it (default: never)' },
-  QUIRE_LOG_FORMAT: { read: logFormat, about: 'request and delivery log lines on stderr: text (default) or json (one JSON object a line)' },
-  QUIRE_METRICS: { read: flag, about: '1 serves Prometheus metrics at /metrics (default 0: /metrics is 404); keep it behind the proxy' },
-  QUIRE_GIT_HOOK_SECRET: { read: atLeast(16, 'must be at least 16 characters (use e.g. `openssl rand -hex 32`)'), about: 'start --follow: the secret of push notifications to POST /hooks/git (GitHub webhook secret or GitLab token); unset: no push endpoint' },
-  QUIRE_FOLLOW_MAX_BYTES: { read: wholeNumber(1024 * 1024, 2 ** 50, 'a whole number of bytes'), about: 'start --follow: bytes one fetch may bring, and the checked-out tree\'s size at most; a commit over it is not checked out (default 1073741824, 1 GiB)' },
-  QUIRE_S3_BUCKET: { read: bucketName, about: '`quire deploy`: the S3-compatible bucket (AWS S3, Cloudflare R2, MinIO…) the export is published to; credentials as the AWS SDK reads them (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)' },
-  QUIRE_S3_PREFIX: { read: keyPrefix, about: '`quire deploy`: a key prefix inside the bucket, e.g. quire/production (default: none)' },
-  QUIRE_S3_ENDPOINT: { read: httpUrl, about: '`quire deploy`: the endpoint of an S3-compatible service other than AWS, e.g. https://<account>.r2.cloudflarestorage.com (default: AWS S3)' },
-  QUIRE_S3_REGION: { read: region, about: '`quire deploy`: the bucket\'s region (default auto, as R2 wants)' },
+  QUIRE_MAX_BODY_BYTES: {
+    read: wholeNumber(1024, 1024 ** 3, 'a whole number of bytes'),
+    about: 'largest request body the server reads; larger is answered 413 (default 1048576)',
+  },
+  QUIRE_MAX_CONNECTIONS: {
+    read: wholeNumber(1, 1_000_000),
+    about: 'open connections at most (default 4096, kept below the open-file limit)',
+  },
+  QUIRE_MAX_CONNECTIONS_PER_CLIENT: {
+    read: wholeNumber(0, 1_000_000),
+    about: 'open connections per client address (default 64; 0: no cap; a trusted proxy is not capped)',
+  },
+  QUIRE_TRUST_PROXY: {
+    read: trustProxy,
+    about:
+      'behind a reverse proxy: 1 (the peer is the proxy) or its addresses/CIDRs, comma-separated; X-Forwarded-For, -Proto and -Host are read only from it (default: never)',
+  },
+  QUIRE_LOG_FORMAT: {
+    read: logFormat,
+    about: 'request and delivery log lines on stderr: text (default) or json (one JSON object a line)',
+  },
+  QUIRE_METRICS: {
+    read: flag,
+    about: '1 serves Prometheus metrics at /metrics (default 0: /metrics is 404); keep it behind the proxy',
+  },
+  QUIRE_GIT_HOOK_SECRET: {
+    read: atLeast(16, 'must be at least 16 characters (use e.g. `openssl rand -hex 32`)'),
+    about:
+      'start --follow: the secret of push notifications to POST /hooks/git (GitHub webhook secret or GitLab token); unset: no push endpoint',
+  },
+  QUIRE_FOLLOW_MAX_BYTES: {
+    read: wholeNumber(1024 * 1024, 2 ** 50, 'a whole number of bytes'),
+    about:
+      "start --follow: bytes one fetch may bring, and the checked-out tree's size at most; a commit over it is not checked out (default 1073741824, 1 GiB)",
+  },
+  QUIRE_S3_BUCKET: {
+    read: bucketName,
+    about:
+      '`quire deploy`: the S3-compatible bucket (AWS S3, Cloudflare R2, MinIO…) the export is published to; credentials as the AWS SDK reads them (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)',
+  },
+  QUIRE_S3_PREFIX: {
+    read: keyPrefix,
+    about: '`quire deploy`: a key prefix inside the bucket, e.g. quire/production (default: none)',
+  },
+  QUIRE_S3_ENDPOINT: {
+    read: httpUrl,
+    about:
+      '`quire deploy`: the endpoint of an S3-compatible service other than AWS, e.g. https://<account>.r2.cloudflarestorage.com (default: AWS S3)',
+  },
+  QUIRE_S3_REGION: { read: region, about: "`quire deploy`: the bucket's region (default auto, as R2 wants)" },
   // Read like the others, but no user sets it: left out of `quire --help` and docs/settings.md.
-  QUIRE_TEST_SWAP_PAUSE_FILE: { read: text, about: 'tests only: a build writes this file and waits between the two renames of its dist/ swap', testOnly: true },
+  QUIRE_TEST_SWAP_PAUSE_FILE: {
+    read: text,
+    about: 'tests only: a build writes this file and waits between the two renames of its dist/ swap',
+    testOnly: true,
+  },
 } satisfies Record<string, { read: (v: string) => unknown; about: string; testOnly?: true }>;
 
 type Settings = { [K in keyof typeof SETTINGS]?: ReturnType<(typeof SETTINGS)[K]['read']> };
@@ -245,6 +325,11 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     gitHookSecret: e.QUIRE_GIT_HOOK_SECRET ?? null,
     followMaxBytes: e.QUIRE_FOLLOW_MAX_BYTES ?? DEFAULT_FOLLOW_MAX_BYTES,
     testSwapPauseFile: e.QUIRE_TEST_SWAP_PAUSE_FILE ? path.resolve(cwd, e.QUIRE_TEST_SWAP_PAUSE_FILE) : null,
-    s3: Object.freeze({ bucket: e.QUIRE_S3_BUCKET ?? null, prefix: e.QUIRE_S3_PREFIX ?? '', endpoint: e.QUIRE_S3_ENDPOINT ?? null, region: e.QUIRE_S3_REGION ?? 'auto' }),
+    s3: Object.freeze({
+      bucket: e.QUIRE_S3_BUCKET ?? null,
+      prefix: e.QUIRE_S3_PREFIX ?? '',
+      endpoint: e.QUIRE_S3_ENDPOINT ?? null,
+      region: e.QUIRE_S3_REGION ?? 'auto',
+    }),
   });
 }

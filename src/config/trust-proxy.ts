@@ -22,7 +22,8 @@ export class TrustProxyValueError extends ProblemError<'CONFIG_INVALID'> {
   }
 }
 
-const EXPECTED = 'must be 1 (trust the first proxy hop), 0, or a comma-separated list of proxy addresses or CIDR ranges such as 127.0.0.1,10.0.0.0/8';
+const EXPECTED =
+  'must be 1 (trust the first proxy hop), 0, or a comma-separated list of proxy addresses or CIDR ranges such as 127.0.0.1,10.0.0.0/8';
 
 /** Parses the setting's value; a `TrustProxyValueError` says what is wrong with it. */
 export function parseTrustProxy(value: string): TrustProxy {
@@ -38,10 +39,12 @@ function parseRange(item: string): readonly [Address, number] {
   const [address, prefix, ...rest] = item.split('/');
   // Strict forms only: ipaddr.js would also take "127.1" or "0x7f.0.0.1", which no one means.
   const v4 = ipaddr.IPv4.isValidFourPartDecimal(address!);
-  if (rest.length || (!v4 && !ipaddr.IPv6.isValid(address!))) throw new TrustProxyValueError(`${EXPECTED} ("${item}" is not one)`);
+  if (rest.length || (!v4 && !ipaddr.IPv6.isValid(address!)))
+    throw new TrustProxyValueError(`${EXPECTED} ("${item}" is not one)`);
   let parsed: Address = ipaddr.parse(address!);
   const bits = parsed.kind() === 'ipv4' ? 32 : 128;
-  if (prefix !== undefined && !/^\d{1,3}$/.test(prefix)) throw new TrustProxyValueError(`${EXPECTED} ("${item}" has no valid prefix length)`);
+  if (prefix !== undefined && !/^\d{1,3}$/.test(prefix))
+    throw new TrustProxyValueError(`${EXPECTED} ("${item}" has no valid prefix length)`);
   let length = prefix === undefined ? bits : Number(prefix);
   if (length > bits) throw new TrustProxyValueError(`${EXPECTED} ("${item}": the prefix length is over ${bits})`);
   // Peers are compared in their IPv4 form when they are IPv4-mapped, so ranges are too.

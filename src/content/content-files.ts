@@ -13,9 +13,15 @@ import { CONTENT_LIMITS } from './limits.ts';
 const NO_FOLLOW = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW;
 
 export function symlinkIssue(file: string): ContentIssue {
-  return issue(file, START, 'CONTENT_SYMLINK', 'is a symbolic link: the content tree may hold no links, so nothing in it can reach files outside it', {
-    hint: 'replace the link with the file or folder itself',
-  });
+  return issue(
+    file,
+    START,
+    'CONTENT_SYMLINK',
+    'is a symbolic link: the content tree may hold no links, so nothing in it can reach files outside it',
+    {
+      hint: 'replace the link with the file or folder itself',
+    },
+  );
 }
 
 export function tooLargeIssue(file: string, size: number, limit: number): ContentIssue {
@@ -79,7 +85,14 @@ export function isRealFolder(dir: string, issues: ContentIssue[]): boolean {
     // Absent is fine (a site without authors/); a folder that is there but cannot be looked at
     // is not absent: its files would silently drop out of the build (and be unpublished).
     if (isMissingFile(err)) return false;
-    issues.push(issue(dir, START, 'CONTENT_UNREADABLE', `cannot read the folder (${(err as NodeJS.ErrnoException).code ?? 'error'})`));
+    issues.push(
+      issue(
+        dir,
+        START,
+        'CONTENT_UNREADABLE',
+        `cannot read the folder (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+      ),
+    );
     return false;
   }
   if (stat.isSymbolicLink()) {
@@ -111,7 +124,14 @@ export async function walkFiles(dir: string, issues: ContentIssue[], budget: Fil
     try {
       entries = await fsp.readdir(folder, { withFileTypes: true });
     } catch (err) {
-      issues.push(issue(folder, START, 'CONTENT_UNREADABLE', `cannot list the folder (${(err as NodeJS.ErrnoException).code ?? 'error'})`));
+      issues.push(
+        issue(
+          folder,
+          START,
+          'CONTENT_UNREADABLE',
+          `cannot list the folder (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+        ),
+      );
       return;
     }
     for (const e of entries) {
@@ -126,7 +146,14 @@ export async function walkFiles(dir: string, issues: ContentIssue[], budget: Fil
       if (budget.left-- <= 0) {
         if (!budget.exhausted) {
           budget.exhausted = true;
-          issues.push(issue(full, START, 'CONTENT_TOO_MANY_FILES', `the content tree has more than ${CONTENT_LIMITS.files} files and folders; the rest were not read`));
+          issues.push(
+            issue(
+              full,
+              START,
+              'CONTENT_TOO_MANY_FILES',
+              `the content tree has more than ${CONTENT_LIMITS.files} files and folders; the rest were not read`,
+            ),
+          );
         }
         return;
       }
@@ -147,6 +174,8 @@ export function assertInsideFolder(file: string, folder: string, maxBytes: numbe
   const root = fs.realpathSync(folder);
   const stat = fs.lstatSync(file);
   if (!real.startsWith(root + path.sep) || !stat.isFile() || stat.size > maxBytes) {
-    throw new Error(`refusing to export ${path.basename(file)}: it is not a file of at most ${maxBytes} bytes inside ${path.basename(folder)}/`);
+    throw new Error(
+      `refusing to export ${path.basename(file)}: it is not a file of at most ${maxBytes} bytes inside ${path.basename(folder)}/`,
+    );
   }
 }

@@ -86,15 +86,25 @@ export class FieldReader {
     f.value.forEach((item: unknown, i: number) => {
       if (typeof item !== 'string') {
         this.issues.push(
-          issue(this.file, this.itemPlace(name, i), 'CONTENT_FIELD_TYPE', `\`${name}\` items must be text, not ${describe(item)}`),
+          issue(
+            this.file,
+            this.itemPlace(name, i),
+            'CONTENT_FIELD_TYPE',
+            `\`${name}\` items must be text, not ${describe(item)}`,
+          ),
         );
-      } else if (!this.hasControl(item, this.itemPlace(name, i), name)) out.push({ value: item.trim(), place: this.itemPlace(name, i) });
+      } else if (!this.hasControl(item, this.itemPlace(name, i), name))
+        out.push({ value: item.trim(), place: this.itemPlace(name, i) });
     });
     return out;
   }
 
   /** An absolute URL with one of the given schemes. */
-  url(name: string, schemes: readonly string[] = ['https:', 'http:'], opts: { required?: boolean } = {}): string | null {
+  url(
+    name: string,
+    schemes: readonly string[] = ['https:', 'http:'],
+    opts: { required?: boolean } = {},
+  ): string | null {
     const v = this.string(name, opts);
     if (v === null) return null;
     let parsed: URL;
@@ -105,7 +115,11 @@ export class FieldReader {
       return null;
     }
     if (!schemes.includes(parsed.protocol)) {
-      this.fail(name, 'CONTENT_URL_INVALID', `\`${name}\` must use ${schemes.map((s) => s.slice(0, -1)).join(' or ')}: "${v}"`);
+      this.fail(
+        name,
+        'CONTENT_URL_INVALID',
+        `\`${name}\` must use ${schemes.map((s) => s.slice(0, -1)).join(' or ')}: "${v}"`,
+      );
       return null;
     }
     return v; // as written: a receiving site compares it with what it renders
@@ -137,9 +151,11 @@ export class FieldReader {
     const found = CONTROL.exec(value);
     if (!found) return false;
     const code = `U+${found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-    this.issues.push(issue(this.file, place, 'CONTENT_CONTROL_CHARACTER', `\`${name}\` contains the control character ${code}`, {
-      hint: 'remove it (tabs and line breaks are fine)',
-    }));
+    this.issues.push(
+      issue(this.file, place, 'CONTENT_CONTROL_CHARACTER', `\`${name}\` contains the control character ${code}`, {
+        hint: 'remove it (tabs and line breaks are fine)',
+      }),
+    );
     return true;
   }
 
@@ -149,10 +165,18 @@ export class FieldReader {
     for (const [index, [name, f]] of unknown.entries()) {
       if (index === MAX_UNKNOWN_WARNINGS) {
         // Thousands of stray fields are one mistake, not thousands of lines to read.
-        this.issues.push(issue(this.file, f.keyPlace, 'CONTENT_FIELD_UNKNOWN', `${unknown.length - index} more unknown fields from here on`, {
-          severity: 'warning',
-          hint: `known fields: ${known.join(', ')}`,
-        }));
+        this.issues.push(
+          issue(
+            this.file,
+            f.keyPlace,
+            'CONTENT_FIELD_UNKNOWN',
+            `${unknown.length - index} more unknown fields from here on`,
+            {
+              severity: 'warning',
+              hint: `known fields: ${known.join(', ')}`,
+            },
+          ),
+        );
         return;
       }
       const near = closestName(name, known);

@@ -25,9 +25,15 @@ export function splitFrontMatter(file: string, text: string): FrontMatterSplit {
   if (!YAML_TAGS.has(tag.toLowerCase())) {
     return {
       ok: false,
-      problem: issue(file, { line: 1, column: 4 }, 'CONTENT_FRONTMATTER_LANGUAGE', `front matter in "${tag.slice(0, 40)}" is not read: only YAML front matter is`, {
-        hint: 'open the front matter with a line that is just `---` and write it in YAML',
-      }),
+      problem: issue(
+        file,
+        { line: 1, column: 4 },
+        'CONTENT_FRONTMATTER_LANGUAGE',
+        `front matter in "${tag.slice(0, 40)}" is not read: only YAML front matter is`,
+        {
+          hint: 'open the front matter with a line that is just `---` and write it in YAML',
+        },
+      ),
     };
   }
   const rest = lineEnd === -1 ? '' : text.slice(lineEnd);
@@ -35,9 +41,15 @@ export function splitFrontMatter(file: string, text: string): FrontMatterSplit {
   if (close === -1) {
     return {
       ok: false,
-      problem: issue(file, { line: 1, column: 1 }, 'CONTENT_FRONTMATTER_UNCLOSED', 'the front matter opened here has no closing `---` line', {
-        hint: 'end the front matter with a line `---`, or start the file with something other than `---`',
-      }),
+      problem: issue(
+        file,
+        { line: 1, column: 1 },
+        'CONTENT_FRONTMATTER_UNCLOSED',
+        'the front matter opened here has no closing `---` line',
+        {
+          hint: 'end the front matter with a line `---`, or start the file with something other than `---`',
+        },
+      ),
     };
   }
   let body = rest.slice(close + 4);

@@ -62,10 +62,7 @@ export function formatIssue(i: ContentIssue, cwd: string = process.cwd()): strin
 }
 
 export function sortIssues(issues: ContentIssue[]): ContentIssue[] {
-  return [...issues].sort(
-    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column,
-  );
+  return [...issues].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
 }
 
-export const hasErrors = (issues: readonly ContentIssue[]): boolean =>
-  issues.some((i) => i.severity === 'error');
+export const hasErrors = (issues: readonly ContentIssue[]): boolean => issues.some((i) => i.severity === 'error');

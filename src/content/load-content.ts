@@ -3,7 +3,14 @@ import { createHash } from 'node:crypto';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { createFileBudget, readContentFile, symlinkIssue, tooLargeIssue, walkFiles, type FileBudget } from './content-files.ts';
+import {
+  createFileBudget,
+  readContentFile,
+  symlinkIssue,
+  tooLargeIssue,
+  walkFiles,
+  type FileBudget,
+} from './content-files.ts';
 import { issue, START, type ContentIssue } from './issues.ts';
 import { CONTENT_LIMITS } from './limits.ts';
 import { loadAuthors, loadSite, standInSite } from './load-site.ts';
@@ -75,7 +82,11 @@ export interface ChangeWatch {
   onManyChanged(): void;
 }
 
-export async function loadContent(contentDir: string, cache: SourceCache = new Map(), watch?: ChangeWatch): Promise<LoadedContent> {
+export async function loadContent(
+  contentDir: string,
+  cache: SourceCache = new Map(),
+  watch?: ChangeWatch,
+): Promise<LoadedContent> {
   const issues: ContentIssue[] = [];
   const sites: LoadedSite[] = [];
   let changed = 0;
@@ -100,12 +111,23 @@ export async function loadContent(contentDir: string, cache: SourceCache = new M
  * The sites under content/ (each folder's site.yaml), without reading their articles. With
  * `standIns`, a folder whose site.yaml has problems is there too, as a stand-in (see standInSite).
  */
-export async function discoverSites(contentDir: string, issues: ContentIssue[], opts: { standIns?: boolean } = {}): Promise<Site[]> {
+export async function discoverSites(
+  contentDir: string,
+  issues: ContentIssue[],
+  opts: { standIns?: boolean } = {},
+): Promise<Site[]> {
   let entries: import('node:fs').Dirent[];
   try {
     entries = await fs.readdir(contentDir, { withFileTypes: true });
   } catch (err) {
-    issues.push(issue(contentDir, START, 'CONTENT_NO_SITES', `cannot read the content folder (${(err as NodeJS.ErrnoException).code ?? 'error'})`));
+    issues.push(
+      issue(
+        contentDir,
+        START,
+        'CONTENT_NO_SITES',
+        `cannot read the content folder (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+      ),
+    );
     return [];
   }
   const visible = entries.filter((e) => !e.name.startsWith('.'));
@@ -115,9 +137,11 @@ export async function discoverSites(contentDir: string, issues: ContentIssue[], 
     .map((e) => path.join(contentDir, e.name))
     .sort();
   if (siteDirs.length === 0) {
-    issues.push(issue(contentDir, START, 'CONTENT_NO_SITES', 'no sites found', {
-      hint: 'create content/<site-id>/site.yaml',
-    }));
+    issues.push(
+      issue(contentDir, START, 'CONTENT_NO_SITES', 'no sites found', {
+        hint: 'create content/<site-id>/site.yaml',
+      }),
+    );
   }
   const sites: Site[] = [];
   for (const dir of siteDirs) {
@@ -137,7 +161,9 @@ async function loadArticles(
   budget: FileBudget,
   unread: string[],
 ): Promise<ArticleSource[]> {
-  const files = (await walkFiles(path.join(site.dir, 'articles'), issues, budget)).filter((f) => f.toLowerCase().endsWith('.md')).sort();
+  const files = (await walkFiles(path.join(site.dir, 'articles'), issues, budget))
+    .filter((f) => f.toLowerCase().endsWith('.md'))
+    .sort();
   const results: (ArticleSource | null)[] = new Array(files.length).fill(null);
   for (let index = 0; index < files.length; index++) {
     // Reads are synchronous (readContentFile): now and then the event loop gets a turn, so that a
@@ -151,7 +177,13 @@ async function loadArticles(
       continue;
     }
     let entry = cache.get(file);
-    if (!entry || entry.size !== stat.size || entry.mtimeMs !== stat.mtimeMs || entry.ctimeMs !== stat.ctimeMs || entry.ino !== stat.ino) {
+    if (
+      !entry ||
+      entry.size !== stat.size ||
+      entry.mtimeMs !== stat.mtimeMs ||
+      entry.ctimeMs !== stat.ctimeMs ||
+      entry.ino !== stat.ino
+    ) {
       noteChanged();
       const bytes = readContentFile(file, CONTENT_LIMITS.articleBytes, issues);
       if (!bytes) continue;
@@ -193,7 +225,12 @@ function parseSafely(file: string, bytes: Uint8Array): ReturnType<typeof parseAr
     return parseArticle(file, bytes);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return { meta: null, markdown: '', bodyLine: 1, issues: [issue(file, START, 'CONTENT_UNREADABLE', `the file could not be read: ${message}`)] };
+    return {
+      meta: null,
+      markdown: '',
+      bodyLine: 1,
+      issues: [issue(file, START, 'CONTENT_UNREADABLE', `the file could not be read: ${message}`)],
+    };
   }
 }
 
@@ -206,7 +243,11 @@ export function readMarkdown(source: ArticleSource): string {
   return splitBody(source.file, bytes);
 }
 
-async function loadImages(siteDir: string, issues: ContentIssue[], budget: FileBudget): Promise<Map<string, ImageFile>> {
+async function loadImages(
+  siteDir: string,
+  issues: ContentIssue[],
+  budget: FileBudget,
+): Promise<Map<string, ImageFile>> {
   const images = new Map<string, ImageFile>();
   for (const file of await walkFiles(path.join(siteDir, 'images'), issues, budget)) {
     const stat = fsSync.lstatSync(file);
@@ -230,31 +271,60 @@ function checkArticles(loaded: LoadedSite, issues: ContentIssue[], unread: reado
   for (const a of loaded.articles) {
     const first = bySlug.get(a.meta.slug);
     if (first) {
-      issues.push(issue(a.file, fieldPlace(a.meta, 'slug'), 'CONTENT_SLUG_DUPLICATE', `slug "${a.meta.slug}" is used by two articles`, {
-        hint: 'give one of the two articles its own `slug:`',
-        other: { file: first.file, ...fieldPlace(first.meta, 'slug') },
-      }));
+      issues.push(
+        issue(
+          a.file,
+          fieldPlace(a.meta, 'slug'),
+          'CONTENT_SLUG_DUPLICATE',
+          `slug "${a.meta.slug}" is used by two articles`,
+          {
+            hint: 'give one of the two articles its own `slug:`',
+            other: { file: first.file, ...fieldPlace(first.meta, 'slug') },
+          },
+        ),
+      );
     } else bySlug.set(a.meta.slug, a);
   }
   for (const a of loaded.articles) {
     const { meta } = a;
     if (meta.author !== null && !loaded.authors.has(meta.author)) {
       const known = [...loaded.authors.keys()];
-      issues.push(issue(a.file, fieldPlace(meta, 'author'), 'CONTENT_AUTHOR_UNKNOWN', `unknown author "${meta.author}"`, {
-        hint: known.length ? `add authors/${meta.author}.yaml or use one of: ${known.join(', ')}` : `add authors/${meta.author}.yaml`,
-      }));
+      issues.push(
+        issue(a.file, fieldPlace(meta, 'author'), 'CONTENT_AUTHOR_UNKNOWN', `unknown author "${meta.author}"`, {
+          hint: known.length
+            ? `add authors/${meta.author}.yaml or use one of: ${known.join(', ')}`
+            : `add authors/${meta.author}.yaml`,
+        }),
+      );
     }
     for (const r of meta.related) {
       if (r.slug === meta.slug) {
-        issues.push(issue(a.file, r, 'CONTENT_RELATED_SELF', 'an article cannot be related to itself', { severity: 'warning' }));
+        issues.push(
+          issue(a.file, r, 'CONTENT_RELATED_SELF', 'an article cannot be related to itself', { severity: 'warning' }),
+        );
       } else if (!bySlug.has(r.slug) && !unreadSlugs.has(r.slug)) {
-        issues.push(issue(a.file, r, 'CONTENT_RELATED_UNKNOWN', `related slug "${r.slug}" matches no article of site "${loaded.site.id}"`));
+        issues.push(
+          issue(
+            a.file,
+            r,
+            'CONTENT_RELATED_UNKNOWN',
+            `related slug "${r.slug}" matches no article of site "${loaded.site.id}"`,
+          ),
+        );
       }
     }
     if (meta.image?.kind === 'file' && !loaded.images.has(meta.image.sitePath)) {
-      issues.push(issue(a.file, fieldPlace(meta, 'image'), 'CONTENT_IMAGE_MISSING', `image "${meta.image.sitePath}" does not exist`, {
-        hint: `add the file to content/${loaded.site.id}/${meta.image.sitePath} or fix the path`,
-      }));
+      issues.push(
+        issue(
+          a.file,
+          fieldPlace(meta, 'image'),
+          'CONTENT_IMAGE_MISSING',
+          `image "${meta.image.sitePath}" does not exist`,
+          {
+            hint: `add the file to content/${loaded.site.id}/${meta.image.sitePath} or fix the path`,
+          },
+        ),
+      );
     }
   }
 }

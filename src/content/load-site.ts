@@ -48,9 +48,11 @@ export async function loadSite(dir: string, issues: ContentIssue[]): Promise<Sit
     return null;
   }
   if (!stat) {
-    issues.push(issue(file, START, 'CONTENT_SITE_CONFIG_MISSING', `site "${id}" has no site.yaml`, {
-      hint: 'add site.yaml with name, lang and url',
-    }));
+    issues.push(
+      issue(file, START, 'CONTENT_SITE_CONFIG_MISSING', `site "${id}" has no site.yaml`, {
+        hint: 'add site.yaml with name, lang and url',
+      }),
+    );
     return null;
   }
   const f = await readYaml(file, issues);
@@ -59,12 +61,21 @@ export async function loadSite(dir: string, issues: ContentIssue[]): Promise<Sit
   const name = f.string('name', { required: true });
   const lang = f.string('lang', { required: true });
   if (lang !== null && !LANG_TAG.test(lang)) {
-    f.fail('lang', 'CONTENT_LANG_INVALID', `\`lang\` "${lang}" is not a language tag`, 'use a BCP 47 tag such as en, fr or pt-BR');
+    f.fail(
+      'lang',
+      'CONTENT_LANG_INVALID',
+      `\`lang\` "${lang}" is not a language tag`,
+      'use a BCP 47 tag such as en, fr or pt-BR',
+    );
   }
   const url = f.url('url', ['https:', 'http:'], { required: true });
   const articlePath = f.string('articlePath') ?? DEFAULT_ARTICLE_PATH;
   if (!articlePath.startsWith('/') || !articlePath.includes('{slug}')) {
-    f.fail('articlePath', 'CONTENT_URL_INVALID', `\`articlePath\` must start with "/" and contain {slug}: "${articlePath}"`);
+    f.fail(
+      'articlePath',
+      'CONTENT_URL_INVALID',
+      `\`articlePath\` must start with "/" and contain {slug}: "${articlePath}"`,
+    );
   }
   const timezone = readTimezone(f);
   const previewUrl = readPreviewUrl(f);
@@ -80,7 +91,12 @@ function readTimezone(f: FieldReader): string {
   if (zone === null) return DEFAULT_TIMEZONE;
   const known = canonicalZone(zone);
   if (known === null) {
-    f.fail('timezone', 'CONTENT_TIMEZONE_INVALID', `\`timezone\` "${zone}" is not a time zone name`, 'use an IANA name such as UTC, Europe/Paris or America/New_York');
+    f.fail(
+      'timezone',
+      'CONTENT_TIMEZONE_INVALID',
+      `\`timezone\` "${zone}" is not a time zone name`,
+      'use an IANA name such as UTC, Europe/Paris or America/New_York',
+    );
     return DEFAULT_TIMEZONE;
   }
   return known;
@@ -105,7 +121,12 @@ function readPreviewUrl(f: FieldReader): string | null {
   if (template === null) return null;
   const problem = previewUrlProblem(template);
   if (problem) {
-    f.fail('previewUrl', 'CONTENT_URL_INVALID', `\`previewUrl\` ${problem}: "${template}"`, 'e.g. https://example.com/api/preview?slug={slug}&token={token}');
+    f.fail(
+      'previewUrl',
+      'CONTENT_URL_INVALID',
+      `\`previewUrl\` ${problem}: "${template}"`,
+      'e.g. https://example.com/api/preview?slug={slug}&token={token}',
+    );
     return null;
   }
   return template;
@@ -133,19 +154,36 @@ function previewUrlProblem(template: string): string | null {
  */
 export function standInSite(dir: string): Site {
   const id = path.basename(dir);
-  return { id, name: id, lang: 'en', url: 'https://site-yaml-has-problems.invalid', articlePath: DEFAULT_ARTICLE_PATH, timezone: DEFAULT_TIMEZONE, previewUrl: null, dir };
+  return {
+    id,
+    name: id,
+    lang: 'en',
+    url: 'https://site-yaml-has-problems.invalid',
+    articlePath: DEFAULT_ARTICLE_PATH,
+    timezone: DEFAULT_TIMEZONE,
+    previewUrl: null,
+    dir,
+  };
 }
 
-export async function loadAuthors(dir: string, issues: ContentIssue[], budget: FileBudget): Promise<Map<string, Author>> {
+export async function loadAuthors(
+  dir: string,
+  issues: ContentIssue[],
+  budget: FileBudget,
+): Promise<Map<string, Author>> {
   const authors = new Map<string, Author>();
-  const files = (await walkFiles(dir, issues, budget)).filter((f) => path.dirname(f) === dir && /\.ya?ml$/.test(f)).sort();
+  const files = (await walkFiles(dir, issues, budget))
+    .filter((f) => path.dirname(f) === dir && /\.ya?ml$/.test(f))
+    .sort();
   for (const file of files) {
     const name = path.basename(file);
     const id = name.replace(/\.ya?ml$/, '');
     if (!SITE_ID.test(id)) {
-      issues.push(issue(file, START, 'CONTENT_AUTHOR_ID_INVALID', `author file name "${id}" is not a valid id`, {
-        hint: 'use lower-case letters, digits and dashes',
-      }));
+      issues.push(
+        issue(file, START, 'CONTENT_AUTHOR_ID_INVALID', `author file name "${id}" is not a valid id`, {
+          hint: 'use lower-case letters, digits and dashes',
+        }),
+      );
       continue;
     }
     // An author file with problems still names an author: articles citing it are not told the

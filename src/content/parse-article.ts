@@ -38,7 +38,9 @@ export function parseArticle(file: string, bytes: Uint8Array): ParsedArticle {
   const issues: ContentIssue[] = [];
   const text = decodeUtf8(bytes);
   if (text === null) {
-    issues.push(issue(file, START, 'CONTENT_ENCODING_INVALID', 'file is not valid UTF-8', { hint: 'save the file as UTF-8' }));
+    issues.push(
+      issue(file, START, 'CONTENT_ENCODING_INVALID', 'file is not valid UTF-8', { hint: 'save the file as UTF-8' }),
+    );
     return { meta: null, markdown: '', bodyLine: 1, issues };
   }
   const split = splitFrontMatter(file, text);
@@ -58,7 +60,12 @@ export function parseArticle(file: string, bytes: Uint8Array): ParsedArticle {
   const kind = f.oneOf('kind', ARTICLE_KINDS, 'standard', 'CONTENT_KIND_UNKNOWN');
   const lang = f.string('lang');
   if (lang !== null && !LANG_TAG.test(lang)) {
-    f.fail('lang', 'CONTENT_LANG_INVALID', `\`lang\` "${lang}" is not a language tag`, 'use a BCP 47 tag such as en, fr or pt-BR');
+    f.fail(
+      'lang',
+      'CONTENT_LANG_INVALID',
+      `\`lang\` "${lang}" is not a language tag`,
+      'use a BCP 47 tag such as en, fr or pt-BR',
+    );
   }
   const publishedAt = f.date('publishedAt');
   const meta: ArticleMeta = {
@@ -93,7 +100,12 @@ export function parseArticle(file: string, bytes: Uint8Array): ParsedArticle {
 function readExpiry(f: FieldReader, publishedAt: string | null): string | null {
   const expiresAt = f.date('expiresAt');
   if (expiresAt !== null && publishedAt !== null && Date.parse(expiresAt) <= Date.parse(publishedAt)) {
-    f.fail('expiresAt', 'CONTENT_EXPIRY_BEFORE_PUBLISH', `\`expiresAt\` (${expiresAt}) is not after \`publishedAt\` (${publishedAt})`, 'set expiresAt later than publishedAt, or remove it');
+    f.fail(
+      'expiresAt',
+      'CONTENT_EXPIRY_BEFORE_PUBLISH',
+      `\`expiresAt\` (${expiresAt}) is not after \`publishedAt\` (${publishedAt})`,
+      'set expiresAt later than publishedAt, or remove it',
+    );
   }
   return expiresAt;
 }
@@ -108,11 +120,24 @@ function readSlug(f: FieldReader, file: string): string {
   const explicit = f.string('slug');
   const slug = explicit ?? slugFromFileName(path.basename(file));
   if (!SLUG.test(slug) || slug.length > MAX_SLUG_LENGTH) {
-    const why = slug.length > MAX_SLUG_LENGTH ? `longer than ${MAX_SLUG_LENGTH} characters` : 'not lower-case words joined by "-"';
+    const why =
+      slug.length > MAX_SLUG_LENGTH
+        ? `longer than ${MAX_SLUG_LENGTH} characters`
+        : 'not lower-case words joined by "-"';
     if (explicit !== null) {
-      f.fail('slug', 'CONTENT_SLUG_INVALID', `slug "${slug}" is ${why}`, 'use a-z, 0-9 and single dashes, e.g. my-first-post');
+      f.fail(
+        'slug',
+        'CONTENT_SLUG_INVALID',
+        `slug "${slug}" is ${why}`,
+        'use a-z, 0-9 and single dashes, e.g. my-first-post',
+      );
     } else {
-      f.fail('slug', 'CONTENT_SLUG_INVALID', `no slug can be made from the file name (${why})`, 'rename the file or set `slug:` in the front matter');
+      f.fail(
+        'slug',
+        'CONTENT_SLUG_INVALID',
+        `no slug can be made from the file name (${why})`,
+        'rename the file or set `slug:` in the front matter',
+      );
     }
   }
   return slug;

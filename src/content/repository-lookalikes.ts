@@ -34,13 +34,25 @@ export function findRepositoryLookalikes(contentDir: string): ContentIssue[] {
       const code = (err as NodeJS.ErrnoException).code;
       // The root's absence is the loader's problem to report (CONTENT_NO_SITES).
       if (folder === contentDir && isMissingFile(err)) return issues;
-      issues.push(issue(folder, START, 'CONTENT_UNREADABLE', `cannot list the folder (${code ?? 'error'}), so it cannot be checked for repository files`));
+      issues.push(
+        issue(
+          folder,
+          START,
+          'CONTENT_UNREADABLE',
+          `cannot list the folder (${code ?? 'error'}), so it cannot be checked for repository files`,
+        ),
+      );
       continue;
     }
     budget -= entries.length;
     if (budget < 0) {
       issues.push(
-        issue(folder, START, 'CONTENT_TOO_MANY_FILES', `the content tree has more than ${MAX_SCANNED_ENTRIES} files and folders in all; it was not checked to the end`),
+        issue(
+          folder,
+          START,
+          'CONTENT_TOO_MANY_FILES',
+          `the content tree has more than ${MAX_SCANNED_ENTRIES} files and folders in all; it was not checked to the end`,
+        ),
       );
       return issues;
     }
@@ -48,17 +60,29 @@ export function findRepositoryLookalikes(contentDir: string): ContentIssue[] {
     let hasGitDirPart = false;
     for (const e of entries) {
       if (e.name === '.git') {
-        issues.push(lookalike(path.join(folder, e.name), `a ${e.isDirectory() ? 'folder' : 'file'} named .git: the content tree may hold no git repository`));
+        issues.push(
+          lookalike(
+            path.join(folder, e.name),
+            `a ${e.isDirectory() ? 'folder' : 'file'} named .git: the content tree may hold no git repository`,
+          ),
+        );
       } else if (e.name === 'HEAD') hasHead = true;
       else if (GIT_DIR_PARTS.has(e.name)) hasGitDirPart = true;
       if (e.isDirectory()) folders.push(path.join(folder, e.name));
     }
     if (hasHead && hasGitDirPart) {
-      issues.push(lookalike(path.join(folder, 'HEAD'), 'HEAD beside objects/ or refs/: git would take this folder for a repository (and run what its config names)'));
+      issues.push(
+        lookalike(
+          path.join(folder, 'HEAD'),
+          'HEAD beside objects/ or refs/: git would take this folder for a repository (and run what its config names)',
+        ),
+      );
     }
   }
   return issues;
 }
 
 const lookalike = (file: string, message: string): ContentIssue =>
-  issue(file, START, 'CONTENT_GIT_REPOSITORY', message, { hint: 'remove these files: they are not content, and a repository inside the content tree is refused' });
+  issue(file, START, 'CONTENT_GIT_REPOSITORY', message, {
+    hint: 'remove these files: they are not content, and a repository inside the content tree is refused',
+  });

@@ -28,16 +28,33 @@ export interface YamlMapping {
 export function parseYamlMapping(text: string, file: string, lineOffset = 0): YamlMapping {
   const bytes = Buffer.byteLength(text);
   if (bytes > CONTENT_LIMITS.yamlBytes) {
-    const problem = issue(file, { line: 1 + lineOffset, column: 1 }, 'CONTENT_TOO_LARGE', `the YAML is ${bytes} bytes; the limit is ${CONTENT_LIMITS.yamlBytes}`, {
-      hint: 'front matter holds a few short fields; move long text into the body',
-    });
+    const problem = issue(
+      file,
+      { line: 1 + lineOffset, column: 1 },
+      'CONTENT_TOO_LARGE',
+      `the YAML is ${bytes} bytes; the limit is ${CONTENT_LIMITS.yamlBytes}`,
+      {
+        hint: 'front matter holds a few short fields; move long text into the body',
+      },
+    );
     return { fields: new Map(), issues: [problem], ok: false };
   }
   try {
     return readMapping(text, file, lineOffset);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return { fields: new Map(), issues: [issue(file, { line: 1 + lineOffset, column: 1 }, 'CONTENT_YAML_INVALID', `the YAML could not be read: ${message}`)], ok: false };
+    return {
+      fields: new Map(),
+      issues: [
+        issue(
+          file,
+          { line: 1 + lineOffset, column: 1 },
+          'CONTENT_YAML_INVALID',
+          `the YAML could not be read: ${message}`,
+        ),
+      ],
+      ok: false,
+    };
   }
 }
 
@@ -65,9 +82,15 @@ function readMapping(text: string, file: string, lineOffset: number): YamlMappin
   const tooMany = aliasBeyondLimit(doc);
   if (tooMany) {
     issues.push(
-      issue(file, at(tooMany.range?.[0]), 'CONTENT_YAML_TOO_COMPLEX', `more than ${CONTENT_LIMITS.yamlAliases} YAML aliases (\`*name\`)`, {
-        hint: 'write the values out instead of referring to anchors',
-      }),
+      issue(
+        file,
+        at(tooMany.range?.[0]),
+        'CONTENT_YAML_TOO_COMPLEX',
+        `more than ${CONTENT_LIMITS.yamlAliases} YAML aliases (\`*name\`)`,
+        {
+          hint: 'write the values out instead of referring to anchors',
+        },
+      ),
     );
     return { fields, issues, ok: false };
   }
@@ -77,9 +100,7 @@ function readMapping(text: string, file: string, lineOffset: number): YamlMappin
     return { fields, issues, ok: true };
   }
   if (!isMap(root)) {
-    issues.push(
-      issue(file, at(root.range?.[0]), 'CONTENT_YAML_INVALID', 'expected a mapping of `field: value` lines'),
-    );
+    issues.push(issue(file, at(root.range?.[0]), 'CONTENT_YAML_INVALID', 'expected a mapping of `field: value` lines'));
     return { fields, issues, ok: false };
   }
   for (const pair of root.items) {
@@ -97,9 +118,17 @@ function readMapping(text: string, file: string, lineOffset: number): YamlMappin
     } catch (cause) {
       // An alias bomb: few aliases, each expanding the one before.
       const at0 = valueNode?.range ? at(valueNode.range[0]) : keyPlace;
-      issues.push(issue(file, at0, 'CONTENT_YAML_TOO_COMPLEX', `\`${name}\` expands to too much data: ${(cause as Error).message}`, {
-        hint: 'write the values out instead of referring to anchors',
-      }));
+      issues.push(
+        issue(
+          file,
+          at0,
+          'CONTENT_YAML_TOO_COMPLEX',
+          `\`${name}\` expands to too much data: ${(cause as Error).message}`,
+          {
+            hint: 'write the values out instead of referring to anchors',
+          },
+        ),
+      );
       return { fields, issues, ok: false };
     }
     const itemPlaces: Place[] = [];

@@ -16,28 +16,44 @@ function isIsoUtc(text: string): boolean {
  * zod's own ISO pattern, which would put ~300 characters of regular expression into every
  * schema a reader sees; `format` says it.
  */
-export const isoUtc = z.string().refine(isIsoUtc, 'not a UTC date-time such as 2026-03-14T09:30:00Z').meta({ format: 'date-time' });
-const dateTime = (description: string) => orNull(isoUtc).describe(`${description} ISO 8601, UTC, e.g. 2026-03-14T09:30:00Z; null when unknown.`);
-export const SlugSchema = z.string().regex(SLUG).max(MAX_SLUG_LENGTH).describe('The article\'s name in URLs, unique in its site: lower-case words of a-z and 0-9 joined by "-".');
+export const isoUtc = z
+  .string()
+  .refine(isIsoUtc, 'not a UTC date-time such as 2026-03-14T09:30:00Z')
+  .meta({ format: 'date-time' });
+const dateTime = (description: string) =>
+  orNull(isoUtc).describe(`${description} ISO 8601, UTC, e.g. 2026-03-14T09:30:00Z; null when unknown.`);
+export const SlugSchema = z
+  .string()
+  .regex(SLUG)
+  .max(MAX_SLUG_LENGTH)
+  .describe('The article\'s name in URLs, unique in its site: lower-case words of a-z and 0-9 joined by "-".');
 const metaDescription = orNull(z.string()).describe('From front matter; null when not set.');
-const lang = z.string().describe('Language tag: front matter `lang`, else the site\'s.');
-const imageUrl = orNull(z.url()).describe('Absolute URL of the cover image: a content-hashed file under this server\'s /assets/, or the https:// URL given in front matter; null when none.');
-const imageAlt = orNull(z.string()).describe('The cover image\'s alternative text; null when not set.');
-const publishedAt = dateTime('When the article was first published: front matter, else the first commit in which it was published.');
+const lang = z.string().describe("Language tag: front matter `lang`, else the site's.");
+const imageUrl = orNull(z.url()).describe(
+  "Absolute URL of the cover image: a content-hashed file under this server's /assets/, or the https:// URL given in front matter; null when none.",
+);
+const imageAlt = orNull(z.string()).describe("The cover image's alternative text; null when not set.");
+const publishedAt = dateTime(
+  'When the article was first published: front matter, else the first commit in which it was published.',
+);
 const updatedAt = dateTime('When the article last changed: front matter, else the last commit that changed its file.');
 
 /** In answers to a preview key only (never to a site's public key). */
 const previewStatus = z
   .enum(['draft', 'scheduled', 'published'])
   .optional()
-  .describe('Only in answers to a preview key (pv_…): draft, scheduled (published, with publishedAt still ahead) or published. Answers to a public key never have it.');
+  .describe(
+    'Only in answers to a preview key (pv_…): draft, scheduled (published, with publishedAt still ahead) or published. Answers to a public key never have it.',
+  );
 const expiresAt = isoUtc
   .optional()
-  .describe('Only in answers to a preview key, and only when front matter sets it: when the article is withdrawn. ISO 8601, UTC.');
+  .describe(
+    'Only in answers to a preview key, and only when front matter sets it: when the article is withdrawn. ISO 8601, UTC.',
+  );
 
 export const SiteSummarySchema = z.strictObject({
-  name: z.string().describe('The site\'s name (site.yaml).'),
-  lang: z.string().describe('The site\'s default language tag (site.yaml).'),
+  name: z.string().describe("The site's name (site.yaml)."),
+  lang: z.string().describe("The site's default language tag (site.yaml)."),
 });
 
 export const ArticleListItemSchema = z.strictObject({
@@ -79,7 +95,11 @@ export const ArticleSchema = z.strictObject({
   updatedAt,
   kind: z.enum(ARTICLE_KINDS).describe('Front matter `kind`; `standard` when not set.'),
   sourceUrl: orNull(z.url()).describe('Source link of a youtube or externally derived article; null otherwise.'),
-  related: z.array(RelatedArticleSchema).describe('Articles of the same site named in front matter `related` that are live when the answer is made (published, past their go-live, not expired), in that order.'),
+  related: z
+    .array(RelatedArticleSchema)
+    .describe(
+      'Articles of the same site named in front matter `related` that are live when the answer is made (published, past their go-live, not expired), in that order.',
+    ),
   author: orNull(AuthorSchema).describe('null when the article names no author.'),
   status: previewStatus,
   expiresAt,

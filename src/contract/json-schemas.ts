@@ -6,7 +6,13 @@ import { z } from 'zod';
 import { ArticleListItemSchema, ArticleListSchema, ArticleSchema, AuthorSchema, SiteSummarySchema } from './article.ts';
 import { ArticleChangeSchema, ChangeFeedSchema } from './changes.ts';
 import { ErrorResponseSchema } from './error.ts';
-import { ArticleEventPayloadSchema, RemovalEventPayloadSchema, WebhookArticleSchema, WebhookPayloadSchema, WebhookReplySchema } from './webhook.ts';
+import {
+  ArticleEventPayloadSchema,
+  RemovalEventPayloadSchema,
+  WebhookArticleSchema,
+  WebhookPayloadSchema,
+  WebhookReplySchema,
+} from './webhook.ts';
 
 /** Component name → schema; a schema used inside another becomes a `$ref` to its component. */
 export const COMPONENTS: Record<string, z.ZodType> = {

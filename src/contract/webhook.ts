@@ -4,7 +4,7 @@ import { ARTICLE_STATUSES } from '../content/model.ts';
 import { SlugSchema } from './article.ts';
 import { ARTICLE_EVENTS, REMOVAL_EVENTS } from './webhook-events.ts';
 
-const id = SlugSchema.describe('Equals the slug; the receiver\'s key for the article (upsert by it).');
+const id = SlugSchema.describe("Equals the slug; the receiver's key for the article (upsert by it).");
 
 export const WebhookArticleSchema = z
   .strictObject({
@@ -18,7 +18,9 @@ export const WebhookArticleSchema = z
     imageUrl: z.string(),
     imageAlt: z.string(),
   })
-  .describe('Every field is a string; a value the article does not have is sent as "". A payload has no author: read it from GET /articles/{slug}.');
+  .describe(
+    'Every field is a string; a value the article does not have is sent as "". A payload has no author: read it from GET /articles/{slug}.',
+  );
 
 /** `published` and `updated`: the full article. */
 export const ArticleEventPayloadSchema = z.strictObject({
@@ -32,14 +34,21 @@ export const RemovalEventPayloadSchema = z
     event: z.enum(REMOVAL_EVENTS),
     article: z.strictObject({ id, slug: SlugSchema }),
   })
-  .describe('Sent only to webhooks registered with extra events: the article was withdrawn (back to draft) or deleted. Remove it by `article.id`.');
+  .describe(
+    'Sent only to webhooks registered with extra events: the article was withdrawn (back to draft) or deleted. Remove it by `article.id`.',
+  );
 
-export const WebhookPayloadSchema = z.discriminatedUnion('event', [ArticleEventPayloadSchema, RemovalEventPayloadSchema]);
+export const WebhookPayloadSchema = z.discriminatedUnion('event', [
+  ArticleEventPayloadSchema,
+  RemovalEventPayloadSchema,
+]);
 
 export const WebhookReplySchema = z
   .looseObject({
-    url: z.url({ protocol: /^https?$/ }).describe('Where the article is published on the receiving site (http or https).'),
-    id: z.string().max(1000).describe('The receiving site\'s id for the article.'),
+    url: z
+      .url({ protocol: /^https?$/ })
+      .describe('Where the article is published on the receiving site (http or https).'),
+    id: z.string().max(1000).describe("The receiving site's id for the article."),
   })
   .describe('Optional; tells Quire where the article landed.');
 

@@ -13,13 +13,22 @@ export type RetryDecision =
   | { kind: 'fail'; disable: boolean };
 
 /** The code that explains a failing answer of the receiver (other than a redirect). */
-export type FailingAnswerCode = Extract<CodeIn<'delivery'>, 'REJECTED_SECRET' | 'NOT_FOUND' | 'GONE' | 'RATE_LIMITED' | 'RECEIVER_ERROR' | 'REJECTED'>;
+export type FailingAnswerCode = Extract<
+  CodeIn<'delivery'>,
+  'REJECTED_SECRET' | 'NOT_FOUND' | 'GONE' | 'RATE_LIMITED' | 'RECEIVER_ERROR' | 'REJECTED'
+>;
 
 export type AttemptOutcome =
   /** A 2xx, with the receiver's `{url, id}` reply, or a note saying why the reply was ignored. */
   | { kind: 'delivered'; status: number; replyUrl: string | null; replyId: string | null; note: string | null }
   /** Any other answer but a redirect: its retry class, the code that explains it, the words recorded (`HTTP 503 — …`). */
-  | { kind: 'http_failure'; status: number; retry: Exclude<RetryDecision, { kind: 'success' }>; code: FailingAnswerCode; message: string }
+  | {
+      kind: 'http_failure';
+      status: number;
+      retry: Exclude<RetryDecision, { kind: 'success' }>;
+      code: FailingAnswerCode;
+      message: string;
+    }
   /** A 3xx, never followed: where it pointed, if it said (control characters taken out, cut short). */
   | { kind: 'redirect'; status: number; location: string | null }
   /** Not sent: the target policy refused the URL, or the address its host resolved to. */

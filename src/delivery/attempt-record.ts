@@ -8,16 +8,50 @@ import { answered, unanswered } from './classify-attempt.ts';
 
 export const NO_WEBHOOK_WORDS = 'no webhook registered for this site';
 
-export function attemptRecordOf(base: Pick<AttemptRecord, 'url' | 'startedAt' | 'durationMs'>, outcome: AttemptOutcome): AttemptRecord {
-  const unansweredRecord = (error: string, errorKind: AttemptRecord['errorKind']): AttemptRecord =>
-    ({ ...base, status: null, error, errorKind, replyUrl: null, replyId: null, redirectTo: null });
+export function attemptRecordOf(
+  base: Pick<AttemptRecord, 'url' | 'startedAt' | 'durationMs'>,
+  outcome: AttemptOutcome,
+): AttemptRecord {
+  const unansweredRecord = (error: string, errorKind: AttemptRecord['errorKind']): AttemptRecord => ({
+    ...base,
+    status: null,
+    error,
+    errorKind,
+    replyUrl: null,
+    replyId: null,
+    redirectTo: null,
+  });
   switch (outcome.kind) {
     case 'delivered':
-      return { ...base, status: outcome.status, error: outcome.note, errorKind: null, replyUrl: outcome.replyUrl, replyId: outcome.replyId, redirectTo: null };
+      return {
+        ...base,
+        status: outcome.status,
+        error: outcome.note,
+        errorKind: null,
+        replyUrl: outcome.replyUrl,
+        replyId: outcome.replyId,
+        redirectTo: null,
+      };
     case 'http_failure':
-      return { ...base, status: outcome.status, error: outcome.message, errorKind: null, replyUrl: null, replyId: null, redirectTo: null };
+      return {
+        ...base,
+        status: outcome.status,
+        error: outcome.message,
+        errorKind: null,
+        replyUrl: null,
+        replyId: null,
+        redirectTo: null,
+      };
     case 'redirect':
-      return { ...base, status: outcome.status, error: redirectWords(outcome.status, outcome.location), errorKind: null, replyUrl: null, replyId: null, redirectTo: outcome.location };
+      return {
+        ...base,
+        status: outcome.status,
+        error: redirectWords(outcome.status, outcome.location),
+        errorKind: null,
+        replyUrl: null,
+        replyId: null,
+        redirectTo: outcome.location,
+      };
     case 'refused':
       return unansweredRecord(outcome.message, REFUSAL_KINDS[outcome.code]);
     case 'network':

@@ -38,5 +38,8 @@ export async function attemptDelivery(
     maxResponseBytes: MAX_REPLY_BYTES,
   });
   const outcome = classifyExchange(res, opts.now);
-  return { attempt: attemptRecordOf({ url: target.url, startedAt: opts.now, durationMs: Math.round(res.durationMs) }, outcome), outcome };
+  return {
+    attempt: attemptRecordOf({ url: target.url, startedAt: opts.now, durationMs: Math.round(res.durationMs) }, outcome),
+    outcome,
+  };
 }

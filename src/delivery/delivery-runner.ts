@@ -88,9 +88,15 @@ export async function drainOutbox(deps: DeliveryDeps, opts: DrainOptions = {}): 
       await deps.sleep(Math.max(NOTHING_DUE_PAUSE_MS, wake - deps.now()));
       continue;
     }
-    const others = opts.awaitOthers && deps.now() < othersDeadline ? await deps.store.outbox.inFlight(opts.siteId ?? null, deps.now()) : 0;
+    const others =
+      opts.awaitOthers && deps.now() < othersDeadline
+        ? await deps.store.outbox.inFlight(opts.siteId ?? null, deps.now())
+        : 0;
     if (!others) return summary;
-    if (!toldOfOthers) deps.log?.(`Waiting for ${others} deliver${others === 1 ? 'y' : 'ies'} another sender (a running server or worker) is sending`);
+    if (!toldOfOthers)
+      deps.log?.(
+        `Waiting for ${others} deliver${others === 1 ? 'y' : 'ies'} another sender (a running server or worker) is sending`,
+      );
     toldOfOthers = true;
     await deps.sleep(OTHERS_POLL_MS);
   }
@@ -113,7 +119,12 @@ class GroupRecorder implements Recorder {
   private writing: Promise<void> | null = null;
   failure: unknown = null;
   constructor(private readonly store: StateStore) {}
-  async recordAttempt(id: string, attempt: AttemptResult['attempt'], verdict: AttemptToRecord['verdict'], now: number): Promise<void> {
+  async recordAttempt(
+    id: string,
+    attempt: AttemptResult['attempt'],
+    verdict: AttemptToRecord['verdict'],
+    now: number,
+  ): Promise<void> {
     this.pending.push({ id, attempt, verdict, now });
     if (this.writing) return; // written when the group being written is
     if (this.pending.length >= GROUP_MAX) this.writeGroup();
@@ -134,23 +145,26 @@ class GroupRecorder implements Recorder {
     this.timer = null;
     if (this.writing || !this.pending.length) return;
     const group = this.pending.splice(0, GROUP_LIMIT);
-    this.writing = this.store.outbox.recordAttempts(group).then(
-      () => undefined,
-      (e: unknown) => {
-        this.failure ??= e;
-      },
-    ).finally(() => {
-      this.writing = null;
-      if (!this.pending.length) return;
-      // What was recorded during a write to a database server (the store says which writes it
-      // has) waits for a full group or GROUP_WAIT_MS like any other: written at once, groups
-      // stayed at the few recorded during one write (a worker's 20,000 deliveries took ~1,700
-      // transactions instead of ~1,000, and PostgreSQL a fifth more CPU). On a local store
-      // (SQLite) it is written at once: there a statement costs little, and the leases it ends
-      // free sooner.
-      if (this.pending.length >= GROUP_MAX || this.store.writes === 'local') this.writeGroup();
-      else this.timer ??= setTimeout(() => this.writeGroup(), GROUP_WAIT_MS);
-    });
+    this.writing = this.store.outbox
+      .recordAttempts(group)
+      .then(
+        () => undefined,
+        (e: unknown) => {
+          this.failure ??= e;
+        },
+      )
+      .finally(() => {
+        this.writing = null;
+        if (!this.pending.length) return;
+        // What was recorded during a write to a database server (the store says which writes it
+        // has) waits for a full group or GROUP_WAIT_MS like any other: written at once, groups
+        // stayed at the few recorded during one write (a worker's 20,000 deliveries took ~1,700
+        // transactions instead of ~1,000, and PostgreSQL a fifth more CPU). On a local store
+        // (SQLite) it is written at once: there a statement costs little, and the leases it ends
+        // free sooner.
+        if (this.pending.length >= GROUP_MAX || this.store.writes === 'local') this.writeGroup();
+        else this.timer ??= setTimeout(() => this.writeGroup(), GROUP_WAIT_MS);
+      });
   }
 }
 
@@ -217,7 +231,13 @@ class ClaimFeed {
   private claiming: Promise<void> | null = null;
   constructor(
     private readonly deps: DeliveryDeps,
-    private readonly opts: { owner: string; concurrency: number; siteId: string | null; stop?: () => boolean; recorder: GroupRecorder },
+    private readonly opts: {
+      owner: string;
+      concurrency: number;
+      siteId: string | null;
+      stop?: () => boolean;
+      recorder: GroupRecorder;
+    },
   ) {
     this.targets = new TargetCache(deps.store);
     this.targetsSince = deps.now();
@@ -251,7 +271,13 @@ class ClaimFeed {
       this.targets = new TargetCache(this.deps.store);
       this.targetsSince = now;
     }
-    const taken = await this.deps.store.outbox.takeDue(now, this.opts.siteId, this.opts.concurrency * CLAIM_ROUNDS, this.opts.owner, leaseUntil(this.deps, now, 2 * CLAIM_ROUNDS + 2));
+    const taken = await this.deps.store.outbox.takeDue(
+      now,
+      this.opts.siteId,
+      this.opts.concurrency * CLAIM_ROUNDS,
+      this.opts.owner,
+      leaseUntil(this.deps, now, 2 * CLAIM_ROUNDS + 2),
+    );
     if (!taken.length) {
       this.exhausted = true;
       return;
@@ -263,7 +289,11 @@ class ClaimFeed {
   async giveBackUnsent(): Promise<void> {
     await this.claiming?.catch(() => undefined);
     const unsent = this.claimed.splice(0);
-    if (unsent.length) await this.deps.store.outbox.release(unsent.map((c) => c.delivery.id), this.opts.owner);
+    if (unsent.length)
+      await this.deps.store.outbox.release(
+        unsent.map((c) => c.delivery.id),
+        this.opts.owner,
+      );
   }
 }
 
@@ -273,7 +303,8 @@ class ClaimFeed {
 // HOST_WAIT_MS of the margin.
 const LEASE_MARGIN_MS = 30_000;
 const HOST_WAIT_MS = 25_000;
-const leaseUntil = (deps: DeliveryDeps, now: number, attempts = 1) => now + (deps.timeoutMs ?? DEFAULT_TIMEOUT_MS) * attempts + LEASE_MARGIN_MS;
+const leaseUntil = (deps: DeliveryDeps, now: number, attempts = 1) =>
+  now + (deps.timeoutMs ?? DEFAULT_TIMEOUT_MS) * attempts + LEASE_MARGIN_MS;
 
 type SendResult = { verdict: 'delivered' | 'failed' | 'pending'; result: AttemptResult };
 
@@ -302,7 +333,10 @@ async function deliverClaimed(
   const target = await targets.get(delivery.siteId);
   if (!target) {
     const outcome: AttemptOutcome = { kind: 'no_webhook', message: NO_WEBHOOK_WORDS };
-    const result: AttemptResult = { attempt: attemptRecordOf({ url: '', startedAt: started, durationMs: 0 }, outcome), outcome };
+    const result: AttemptResult = {
+      attempt: attemptRecordOf({ url: '', startedAt: started, durationMs: 0 }, outcome),
+      outcome,
+    };
     await recorder.recordAttempt(id, result.attempt, { state: 'failed' }, started);
     deps.observeAttempt?.({ delivery, verdict: 'failed', result });
     return { verdict: 'failed', result };
@@ -316,7 +350,12 @@ async function deliverClaimed(
   }
   let result: AttemptResult;
   try {
-    result = await attemptDelivery(deps.client, delivery, { url: target.webhook.url, secret: target.secret }, { now: deps.now(), timeoutMs });
+    result = await attemptDelivery(
+      deps.client,
+      delivery,
+      { url: target.webhook.url, secret: target.secret },
+      { now: deps.now(), timeoutMs },
+    );
   } finally {
     await leave?.();
   }
@@ -330,7 +369,12 @@ async function deliverClaimed(
   } else if (decision.kind === 'retry') {
     const delay = nextDelayMs(attemptsMade, decision.retryAfterMs, deps.random);
     verdict = delay === null ? 'failed' : 'pending';
-    await recorder.recordAttempt(id, result.attempt, delay === null ? { state: 'failed' } : { state: 'pending', nextAttemptAt: now + delay }, now);
+    await recorder.recordAttempt(
+      id,
+      result.attempt,
+      delay === null ? { state: 'failed' } : { state: 'pending', nextAttemptAt: now + delay },
+      now,
+    );
   } else {
     verdict = 'failed';
     await recorder.recordAttempt(id, result.attempt, { state: 'failed' }, now);

@@ -11,7 +11,10 @@ export interface WorkerHealth {
   error: string | null;
 }
 
-export function startDeliveryWorker(deps: DeliveryDeps, intervalMs = WORKER_INTERVAL_MS): { stop(): Promise<void>; wake(): void; health(): WorkerHealth } {
+export function startDeliveryWorker(
+  deps: DeliveryDeps,
+  intervalMs = WORKER_INTERVAL_MS,
+): { stop(): Promise<void>; wake(): void; health(): WorkerHealth } {
   let running: Promise<void> | null = null;
   let stopped = false;
   let error: string | null = null;
@@ -20,7 +23,10 @@ export function startDeliveryWorker(deps: DeliveryDeps, intervalMs = WORKER_INTE
     running = drainOutbox(deps, { concurrency: 4 })
       .then((s) => {
         error = null;
-        if (s.attempts) deps.log?.(`Webhook deliveries: ${s.delivered} delivered, ${s.failed} failed, ${s.attempts - s.delivered - s.failed} to retry.`);
+        if (s.attempts)
+          deps.log?.(
+            `Webhook deliveries: ${s.delivered} delivered, ${s.failed} failed, ${s.attempts - s.delivered - s.failed} to retry.`,
+          );
       })
       .catch((e: unknown) => {
         error = e instanceof Error ? e.message : String(e);

@@ -19,17 +19,30 @@ export interface Explanation extends Problem<ExplanationCode> {
  * `willRetry`: whether this delivery gets another attempt on its own. A Test connection is sent
  * once, so its explanation must not promise retries.
  */
-export function explainOutcome(outcome: AttemptOutcome, { willRetry, durationMs }: { willRetry: boolean; durationMs: number }): Explanation {
+export function explainOutcome(
+  outcome: AttemptOutcome,
+  { willRetry, durationMs }: { willRetry: boolean; durationMs: number },
+): Explanation {
   const failed = (problem: Problem<ExplanationCode>): Explanation => ({ ok: false, ...problem });
   switch (outcome.kind) {
     case 'delivered':
-      return { ok: true, ...problemOf('DELIVERED', { status: outcome.status, durationMs, replyUrl: outcome.replyUrl, replyId: outcome.replyId, note: outcome.note }) };
+      return {
+        ok: true,
+        ...problemOf('DELIVERED', {
+          status: outcome.status,
+          durationMs,
+          replyUrl: outcome.replyUrl,
+          replyId: outcome.replyId,
+          note: outcome.note,
+        }),
+      };
     case 'http_failure':
       return failed(failingAnswer(outcome, willRetry));
     case 'redirect':
       return failed(problemOf('REDIRECT', { status: outcome.status, location: outcome.location }));
     case 'refused':
-      if (outcome.code === 'URL_HOST_NOT_PUBLIC') return failed(problemOf('TARGET_NOT_PUBLIC', { detail: outcome.message }));
+      if (outcome.code === 'URL_HOST_NOT_PUBLIC')
+        return failed(problemOf('TARGET_NOT_PUBLIC', { detail: outcome.message }));
       return failed({ code: 'URL_INVALID', message: `${outcome.message}. ${fixFor('URL_INVALID')}` });
     case 'timeout':
       return failed(problemOf('TIMEOUT', { detail: outcome.message }));
@@ -40,7 +53,10 @@ export function explainOutcome(outcome: AttemptOutcome, { willRetry, durationMs 
   }
 }
 
-function failingAnswer(outcome: Extract<AttemptOutcome, { kind: 'http_failure' }>, willRetry: boolean): Problem<ExplanationCode> {
+function failingAnswer(
+  outcome: Extract<AttemptOutcome, { kind: 'http_failure' }>,
+  willRetry: boolean,
+): Problem<ExplanationCode> {
   const { status } = outcome;
   switch (outcome.code) {
     case 'REJECTED_SECRET':

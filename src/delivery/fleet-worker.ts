@@ -45,13 +45,20 @@ export function startFleetWorker(deps: DeliveryDeps, opts: FleetWorkerOptions): 
 
   const health = async (what: string) => {
     const pending = await deps.store.outbox.pendingSummary();
-    const oldest = pending.oldestCreatedAt === null ? '-' : `${Math.round((deps.now() - pending.oldestCreatedAt) / 1000)} s`;
+    const oldest =
+      pending.oldestCreatedAt === null ? '-' : `${Math.round((deps.now() - pending.oldestCreatedAt) / 1000)} s`;
     const seconds = Math.round((deps.now() - window.since) / 1000);
-    log(`worker ${what}: ${window.sent} sent, ${window.failed} failed in the last ${seconds} s; ${pending.count} pending in all, the oldest waiting ${oldest}`);
+    log(
+      `worker ${what}: ${window.sent} sent, ${window.failed} failed in the last ${seconds} s; ${pending.count} pending in all, the oldest waiting ${oldest}`,
+    );
     window.sent = window.failed = 0;
     window.since = deps.now();
   };
-  const healthTimer = setInterval(() => void health('health').catch((e: unknown) => log(`worker health: ${e instanceof Error ? e.message : String(e)}`)), opts.healthIntervalMs);
+  const healthTimer = setInterval(
+    () =>
+      void health('health').catch((e: unknown) => log(`worker health: ${e instanceof Error ? e.message : String(e)}`)),
+    opts.healthIntervalMs,
+  );
   healthTimer.unref();
 
   const loop = async () => {
@@ -63,7 +70,9 @@ export function startFleetWorker(deps: DeliveryDeps, opts: FleetWorkerOptions): 
     }
   };
   const work = async () => {
-    log(`worker started: ${opts.concurrency} at once${opts.perHost ? `, at most ${opts.perHost} per receiving host across every worker` : ''}`);
+    log(
+      `worker started: ${opts.concurrency} at once${opts.perHost ? `, at most ${opts.perHost} per receiving host across every worker` : ''}`,
+    );
     while (!stopping) {
       woken = false;
       await drainOutbox(

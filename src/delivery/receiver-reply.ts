@@ -5,7 +5,10 @@
 export const MAX_REPLY_BYTES = 64 * 1024;
 
 /** The optional `{url, id}` reply; anything else is noted and ignored. */
-export function parseReply(body: Buffer, truncated: boolean): { url: string | null; id: string | null; note: string | null } {
+export function parseReply(
+  body: Buffer,
+  truncated: boolean,
+): { url: string | null; id: string | null; note: string | null } {
   const none = (note: string | null) => ({ url: null, id: null, note });
   if (body.length === 0) return none(null);
   if (truncated) return none(`reply ignored: larger than ${MAX_REPLY_BYTES} bytes`);
@@ -17,7 +20,8 @@ export function parseReply(body: Buffer, truncated: boolean): { url: string | nu
   }
   if (!data || typeof data !== 'object' || Array.isArray(data)) return none('reply ignored: not a {url, id} object');
   const { url, id } = data as Record<string, unknown>;
-  if (typeof url !== 'string' || typeof id !== 'string' || id.length > 1000) return none('reply ignored: url and id must be strings');
+  if (typeof url !== 'string' || typeof id !== 'string' || id.length > 1000)
+    return none('reply ignored: url and id must be strings');
   try {
     const parsed = new URL(url);
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return none('reply ignored: url is not http(s)');

@@ -29,8 +29,14 @@ export interface RetryOutcome {
 }
 
 export type RetryResult =
-  | ({ ok: false } & Problem<Extract<CodeIn<'delivery-request'>, 'DELIVERY_NOT_FOUND' | 'NOT_PENDING' | 'NO_WEBHOOK' | 'DISABLED'>>)
-  | { ok: true; outcomes: RetryOutcome[]; /** Made due but left to the other senders (over sendAtMost). */ leftDue: number };
+  | ({ ok: false } & Problem<
+      Extract<CodeIn<'delivery-request'>, 'DELIVERY_NOT_FOUND' | 'NOT_PENDING' | 'NO_WEBHOOK' | 'DISABLED'>
+    >)
+  | {
+      ok: true;
+      outcomes: RetryOutcome[] /** Made due but left to the other senders (over sendAtMost). */;
+      leftDue: number;
+    };
 
 export interface RetryOptions {
   /**
@@ -46,7 +52,11 @@ export interface RetryOptions {
   onOutcome?: (outcome: RetryOutcome) => void;
 }
 
-export async function retryPending(deps: DeliveryDeps, target: RetryTarget, opts: RetryOptions = {}): Promise<RetryResult> {
+export async function retryPending(
+  deps: DeliveryDeps,
+  target: RetryTarget,
+  opts: RetryOptions = {},
+): Promise<RetryResult> {
   const { outbox, webhooks } = deps.store;
   const now = deps.now();
   let ids: string[];
@@ -107,14 +117,32 @@ async function sendOrFollow(deps: DeliveryDeps, id: string, owner: string, opts:
 }
 
 function outcomeOf(d: Delivery, attempt: RetryOutcome['attempt'], state: RetryOutcome['state']): RetryOutcome {
-  return { id: d.id, siteId: d.siteId, slug: d.slug, event: d.event, state, attempt, nextAttemptAt: state === 'pending' ? d.nextAttemptAt : null, lastError: d.lastError ?? (d.lastStatus !== null && state !== 'delivered' ? `HTTP ${d.lastStatus}` : null) };
+  return {
+    id: d.id,
+    siteId: d.siteId,
+    slug: d.slug,
+    event: d.event,
+    state,
+    attempt,
+    nextAttemptAt: state === 'pending' ? d.nextAttemptAt : null,
+    lastError: d.lastError ?? (d.lastStatus !== null && state !== 'delivered' ? `HTTP ${d.lastStatus}` : null),
+  };
 }
 
 async function refusal(deps: DeliveryDeps, siteId: string): Promise<RetryResult | null> {
   const hook = await deps.store.webhooks.get(siteId);
-  if (!hook) return { ok: false, code: 'NO_WEBHOOK', message: `${siteId} has no webhook registered; its pending deliveries wait until one is set` };
+  if (!hook)
+    return {
+      ok: false,
+      code: 'NO_WEBHOOK',
+      message: `${siteId} has no webhook registered; its pending deliveries wait until one is set`,
+    };
   if (hook.disabledAt !== null) {
-    return { ok: false, code: 'DISABLED', message: `webhook of ${siteId} is DISABLED (${hook.disabledReason ?? 'disabled'}); set it again to resume: quire webhook set ${siteId} --url <https-url>` };
+    return {
+      ok: false,
+      code: 'DISABLED',
+      message: `webhook of ${siteId} is DISABLED (${hook.disabledReason ?? 'disabled'}); set it again to resume: quire webhook set ${siteId} --url <https-url>`,
+    };
   }
   return null;
 }

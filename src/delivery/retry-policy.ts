@@ -28,7 +28,8 @@ const JITTER = 0.2;
 /** What an answer with this status means for its delivery (classify-attempt.ts reads the rest of the answer). */
 export function classifyStatus(status: number, retryAfter: string | undefined, now: number): RetryDecision {
   if (status >= 200 && status < 300) return { kind: 'success' };
-  if (status === 429 || status === 408 || status >= 500) return { kind: 'retry', retryAfterMs: parseRetryAfter(retryAfter, now) };
+  if (status === 429 || status === 408 || status >= 500)
+    return { kind: 'retry', retryAfterMs: parseRetryAfter(retryAfter, now) };
   return { kind: 'fail', disable: status === 410 };
 }
 
@@ -41,7 +42,9 @@ export function retryDecisionOf(outcome: AttemptOutcome): RetryDecision {
       return outcome.retry;
     case 'refused':
       // A URL refused as registered stays refused until it is changed; a host may resolve elsewhere later.
-      return outcome.code === 'URL_HOST_NOT_PUBLIC' ? { kind: 'retry', retryAfterMs: null } : { kind: 'fail', disable: false };
+      return outcome.code === 'URL_HOST_NOT_PUBLIC'
+        ? { kind: 'retry', retryAfterMs: null }
+        : { kind: 'fail', disable: false };
     case 'network':
     case 'timeout':
       return { kind: 'retry', retryAfterMs: null };
@@ -65,7 +68,11 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
  * A Retry-After can only lengthen the wait: the schedule's own delay is the minimum, so a
  * receiver answering `Retry-After: 0` cannot spend the whole two-day schedule in a moment.
  */
-export function nextDelayMs(attemptsMade: number, retryAfterMs: number | null, random: () => number = Math.random): number | null {
+export function nextDelayMs(
+  attemptsMade: number,
+  retryAfterMs: number | null,
+  random: () => number = Math.random,
+): number | null {
   if (attemptsMade >= MAX_ATTEMPTS) return null;
   const base = RETRY_DELAYS_MS[Math.min(attemptsMade, RETRY_DELAYS_MS.length) - 1]!;
   const scheduled = Math.round(base * (1 - JITTER + 2 * JITTER * random()));

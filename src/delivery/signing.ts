@@ -21,11 +21,21 @@ export function standardWebhooksKey(secret: string): Buffer {
 
 /** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`. */
 export function standardWebhooksSignature(id: string, timestampSec: number, body: Buffer, secret: string): string {
-  const mac = createHmac('sha256', keysOf(secret).standardWebhooks).update(`${id}.${timestampSec}.`).update(body).digest('base64');
+  const mac = createHmac('sha256', keysOf(secret).standardWebhooks)
+    .update(`${id}.${timestampSec}.`)
+    .update(body)
+    .digest('base64');
   return `v1,${mac}`;
 }
 
-export function deliveryHeaders(opts: { body: Buffer; secret: string; event: string; deliveryId: string; timestampSec: number; attempt: number }): Record<string, string> {
+export function deliveryHeaders(opts: {
+  body: Buffer;
+  secret: string;
+  event: string;
+  deliveryId: string;
+  timestampSec: number;
+  attempt: number;
+}): Record<string, string> {
   return {
     'Content-Type': 'application/json',
     'User-Agent': USER_AGENT,
@@ -54,7 +64,10 @@ function keysOf(secret: string): SigningKeys {
   let k = keys.get(secret);
   if (!k) {
     if (keys.size >= MAX_KEYS) keys.clear();
-    k = { quire: createSecretKey(Buffer.from(secret, 'utf8')), standardWebhooks: createSecretKey(standardWebhooksKey(secret)) };
+    k = {
+      quire: createSecretKey(Buffer.from(secret, 'utf8')),
+      standardWebhooks: createSecretKey(standardWebhooksKey(secret)),
+    };
     keys.set(secret, k);
   }
   return k;

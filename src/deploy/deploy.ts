@@ -3,7 +3,19 @@
 // old build or the new one, never a mix; a failure anywhere before the switch leaves the old
 // build served, and a rerun skips what is already there. Then it prunes builds retired longer
 // than the grace period, deleting only objects no kept build references.
-import { buildKey, EXPORT_FORMAT, exportJson, objectKey, OBJECTS_PREFIX, parseBuild, parsePointer, parseSite, POINTER_KEY, type ExportBuild, type ExportPointer } from '../export/object-export.ts';
+import {
+  buildKey,
+  EXPORT_FORMAT,
+  exportJson,
+  objectKey,
+  OBJECTS_PREFIX,
+  parseBuild,
+  parsePointer,
+  parseSite,
+  POINTER_KEY,
+  type ExportBuild,
+  type ExportPointer,
+} from '../export/object-export.ts';
 import type { Manifest } from '../export/manifest.ts';
 import type { ExportPlan } from './export-plan.ts';
 import type { ObjectStore } from './object-store.ts';
@@ -59,7 +71,8 @@ export async function deploy(options: DeployOptions): Promise<DeploySummary> {
   const wanted = [...plan.objects.keys()].filter((key) => !present.has(key));
   const there = await whichExist(store, wanted, plan);
   const missing = wanted.filter((key) => !there.has(key));
-  const buildThere = pointer?.buildId === plan.buildId || (await store.sizeOf(plan.build.key)) === plan.build.bytes.length;
+  const buildThere =
+    pointer?.buildId === plan.buildId || (await store.sizeOf(plan.build.key)) === plan.build.bytes.length;
 
   const keyGenerations = atLeast(pointer?.keyGenerations ?? {}, options.keyGenerations);
   const switched = !pointer || pointer.buildId !== plan.buildId || !sameRecord(pointer.keyGenerations, keyGenerations);
@@ -67,7 +80,8 @@ export async function deploy(options: DeployOptions): Promise<DeploySummary> {
     buildId: plan.buildId,
     previousBuildId: pointer?.buildId ?? null,
     uploaded: missing.length + (buildThere ? 0 : 1),
-    uploadedBytes: missing.reduce((n, key) => n + plan.objects.get(key)!.size(), 0) + (buildThere ? 0 : plan.build.bytes.length),
+    uploadedBytes:
+      missing.reduce((n, key) => n + plan.objects.get(key)!.size(), 0) + (buildThere ? 0 : plan.build.bytes.length),
     skipped: plan.objects.size - missing.length,
     removed: 0,
     switched,
@@ -85,17 +99,26 @@ export async function deploy(options: DeployOptions): Promise<DeploySummary> {
     bytes += body.length;
     options.onProgress?.(++done, missing.length, bytes);
   });
-  if (!buildThere) await store.put(plan.build.key, plan.build.bytes, { contentType: 'application/json', cacheControl: IMMUTABLE });
+  if (!buildThere)
+    await store.put(plan.build.key, plan.build.bytes, { contentType: 'application/json', cacheControl: IMMUTABLE });
 
   const at = new Date(now()).toISOString();
   const retired = { ...(pointer?.retired ?? {}) };
   if (pointer && pointer.buildId !== plan.buildId) retired[pointer.buildId] = at;
   delete retired[plan.buildId];
-  let next: ExportPointer = { format: EXPORT_FORMAT, buildId: plan.buildId, deployedAt: switched ? at : pointer!.deployedAt, keyGenerations, retired };
+  let next: ExportPointer = {
+    format: EXPORT_FORMAT,
+    buildId: plan.buildId,
+    deployedAt: switched ? at : pointer!.deployedAt,
+    keyGenerations,
+    retired,
+  };
   if (switched) await writePointer(store, next);
 
   // The prune: builds retired longer ago than the grace period, and what only they reference.
-  const expired = Object.entries(retired).filter(([, when]) => now() - Date.parse(when) >= keepMs).map(([id]) => id);
+  const expired = Object.entries(retired)
+    .filter(([, when]) => now() - Date.parse(when) >= keepMs)
+    .map(([id]) => id);
   if (expired.length) {
     const kept = [plan.buildId, ...Object.keys(retired).filter((id) => !expired.includes(id))];
     const drop = await onlyReferencedBy(store, expired, kept);
@@ -138,7 +161,10 @@ async function referencedBy(store: ObjectStore, buildId: string, known: ExportPl
   const keys = new Set<string>();
   const build = await readBuild(store, buildId);
   for (const [id, partHash] of Object.entries(build?.sites ?? {})) {
-    const objects = known.sites[id] === partHash ? [objectKey(id, partHash), ...(known.siteObjects.get(id) ?? [])] : await partObjects(store, id, partHash);
+    const objects =
+      known.sites[id] === partHash
+        ? [objectKey(id, partHash), ...(known.siteObjects.get(id) ?? [])]
+        : await partObjects(store, id, partHash);
     for (const key of objects) keys.add(key);
   }
   return keys;
@@ -151,7 +177,8 @@ async function referencedBy(store: ObjectStore, buildId: string, known: ExportPl
 async function onlyReferencedBy(store: ObjectStore, expired: string[], kept: string[]): Promise<Set<string>> {
   const keptParts = new Map<string, Set<string>>();
   for (const id of kept) {
-    for (const [site, part] of Object.entries((await readBuild(store, id))?.sites ?? {})) keptParts.set(site, (keptParts.get(site) ?? new Set()).add(part));
+    for (const [site, part] of Object.entries((await readBuild(store, id))?.sites ?? {}))
+      keptParts.set(site, (keptParts.get(site) ?? new Set()).add(part));
   }
   const drop = new Set<string>();
   const keep = new Map<string, Set<string>>();
@@ -161,7 +188,8 @@ async function onlyReferencedBy(store: ObjectStore, expired: string[], kept: str
       let siteKeep = keep.get(site);
       if (!siteKeep) {
         siteKeep = new Set();
-        for (const keptPart of keptParts.get(site) ?? []) for (const key of await partObjects(store, site, keptPart)) siteKeep.add(key);
+        for (const keptPart of keptParts.get(site) ?? [])
+          for (const key of await partObjects(store, site, keptPart)) siteKeep.add(key);
         keep.set(site, siteKeep);
       }
       for (const key of await partObjects(store, site, part)) if (!siteKeep.has(key)) drop.add(key);
@@ -180,7 +208,8 @@ async function whichExist(store: ObjectStore, keys: string[], plan: ExportPlan):
   const whole = (key: string, size: number | null) => size === plan.objects.get(key)!.size();
   if (keys.length > LIST_ABOVE) {
     const wanted = new Set(keys);
-    for await (const { key, size } of store.list(OBJECTS_PREFIX)) if (wanted.has(key) && whole(key, size)) found.add(key);
+    for await (const { key, size } of store.list(OBJECTS_PREFIX))
+      if (wanted.has(key) && whole(key, size)) found.add(key);
     return found;
   }
   await eachLimited(keys, 16, async (key) => {
@@ -211,12 +240,20 @@ export async function eachLimited<T>(items: T[], limit: number, work: (item: T) 
 function atLeast(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
   const out: Record<string, number> = { ...a };
   for (const [name, generation] of Object.entries(b)) out[name] = Math.max(out[name] ?? 1, generation);
-  return Object.fromEntries(Object.entries(out).filter(([, g]) => g > 1).sort(([x], [y]) => x.localeCompare(y)));
+  return Object.fromEntries(
+    Object.entries(out)
+      .filter(([, g]) => g > 1)
+      .sort(([x], [y]) => x.localeCompare(y)),
+  );
 }
 
-const sameRecord = (a: Record<string, number>, b: Record<string, number>) => JSON.stringify(atLeast({}, a)) === JSON.stringify(atLeast({}, b));
+const sameRecord = (a: Record<string, number>, b: Record<string, number>) =>
+  JSON.stringify(atLeast({}, a)) === JSON.stringify(atLeast({}, b));
 
 /** The generations a build recorded, raised to those in keys.json (read by the caller). */
-export function edgeKeyGenerations(manifest: Manifest, keysFile: Record<string, number> | null): Record<string, number> {
+export function edgeKeyGenerations(
+  manifest: Manifest,
+  keysFile: Record<string, number> | null,
+): Record<string, number> {
   return atLeast(manifest.keyGenerations ?? {}, keysFile ?? {});
 }

@@ -11,7 +11,14 @@ import { hashBytes } from '../export/content-hash.ts';
 import { articleFile, contentTypeOf, listFile, siteTreeFiles } from '../export/layout.ts';
 import { fileIn } from '../export/export-files.ts';
 import type { Manifest } from '../export/manifest.ts';
-import { buildKey, EXPORT_FORMAT, exportJson, objectKey, type ExportBuild, type ExportSite } from '../export/object-export.ts';
+import {
+  buildKey,
+  EXPORT_FORMAT,
+  exportJson,
+  objectKey,
+  type ExportBuild,
+  type ExportSite,
+} from '../export/object-export.ts';
 import { ProblemError } from '../problems/problem.ts';
 
 /** One object to store: the type it is served with, its length and its bytes (read on demand). */
@@ -24,12 +31,19 @@ export interface PlannedObject {
 /** A file of dist/ no longer has the bytes its name says: a build replaced dist/ during the deploy. */
 export class ExportChangedError extends ProblemError<'DEPLOY_INTERRUPTED'> {
   constructor(readonly file: string) {
-    super('DEPLOY_INTERRUPTED', `${file} changed while it was deployed (a build replaced dist/): run \`quire deploy\` again`);
+    super(
+      'DEPLOY_INTERRUPTED',
+      `${file} changed while it was deployed (a build replaced dist/): run \`quire deploy\` again`,
+    );
     this.name = 'ExportChangedError';
   }
 }
 
-const inMemory = (bytes: Uint8Array, contentType: string): PlannedObject => ({ contentType, size: () => bytes.length, bytes: () => bytes });
+const inMemory = (bytes: Uint8Array, contentType: string): PlannedObject => ({
+  contentType,
+  size: () => bytes.length,
+  bytes: () => bytes,
+});
 
 function onDisk(file: string, hash: string, contentType: string): PlannedObject {
   let size: number | null = null;
@@ -86,7 +100,10 @@ export function planExport(distDir: string, manifest: Manifest): ExportPlan {
     const hash = hashBytes(bytes);
     objects.set(objectKey(id, hash), inMemory(bytes, 'application/json'));
     sites[id] = hash;
-    siteObjects.set(id, Object.values(files).map((h) => objectKey(id, h)));
+    siteObjects.set(
+      id,
+      Object.values(files).map((h) => objectKey(id, h)),
+    );
   }
   const build: ExportBuild = {
     format: EXPORT_FORMAT,
@@ -97,5 +114,11 @@ export function planExport(distDir: string, manifest: Manifest): ExportPlan {
     inputs: manifest.inputs,
     sites,
   };
-  return { buildId: manifest.buildId, objects, sites, siteObjects, build: { key: buildKey(manifest.buildId), bytes: exportJson(build) } };
+  return {
+    buildId: manifest.buildId,
+    objects,
+    sites,
+    siteObjects,
+    build: { key: buildKey(manifest.buildId), bytes: exportJson(build) },
+  };
 }

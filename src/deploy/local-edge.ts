@@ -75,7 +75,11 @@ export async function startLocalEdge(options: LocalEdgeOptions): Promise<LocalEd
         const manifest = readManifest(options.distDir);
         if (!manifest) throw new Error(`no build in ${options.distDir}: run \`quire build\` first`);
         const generations = readKeyGenerations(keysFileOf(options.stateDir));
-        return deploy({ store, plan: planExport(options.distDir, manifest), keyGenerations: edgeKeyGenerations(manifest, generations) });
+        return deploy({
+          store,
+          plan: planExport(options.distDir, manifest),
+          keyGenerations: edgeKeyGenerations(manifest, generations),
+        });
       },
       close: () => mf.dispose(),
     };

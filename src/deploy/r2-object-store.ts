@@ -6,11 +6,18 @@ import type { ObjectStore, StoredObject } from './object-store.ts';
 export interface R2BucketLike {
   get(key: string): Promise<{ arrayBuffer(): Promise<ArrayBuffer> } | null>;
   head(key: string): Promise<{ size: number } | null>;
-  list(options: { prefix?: string; cursor?: string; limit?: number }): Promise<{ objects: { key: string; size: number; uploaded?: Date }[]; truncated: boolean; cursor?: string }>;
-  put(key: string, value: Uint8Array, options?: { httpMetadata?: { contentType?: string; cacheControl?: string } }): Promise<unknown>;
+  list(options: {
+    prefix?: string;
+    cursor?: string;
+    limit?: number;
+  }): Promise<{ objects: { key: string; size: number; uploaded?: Date }[]; truncated: boolean; cursor?: string }>;
+  put(
+    key: string,
+    value: Uint8Array,
+    options?: { httpMetadata?: { contentType?: string; cacheControl?: string } },
+  ): Promise<unknown>;
   delete(keys: string | string[]): Promise<void>;
 }
-
 
 export function openR2Store(bucket: R2BucketLike, name: string, prefix = ''): ObjectStore {
   const base = prefix ? `${prefix}/` : '';
@@ -25,12 +32,15 @@ export function openR2Store(bucket: R2BucketLike, name: string, prefix = ''): Ob
       let cursor: string | undefined;
       do {
         const page = await bucket.list({ prefix: base + prefix, limit: 1000, ...(cursor ? { cursor } : {}) });
-        for (const o of page.objects) yield { key: o.key.slice(base.length), size: o.size, modifiedMs: o.uploaded?.getTime() };
+        for (const o of page.objects)
+          yield { key: o.key.slice(base.length), size: o.size, modifiedMs: o.uploaded?.getTime() };
         cursor = page.truncated ? page.cursor : undefined;
       } while (cursor);
     },
     async put(key, bytes, meta) {
-      await bucket.put(base + key, bytes, { httpMetadata: { contentType: meta.contentType, cacheControl: meta.cacheControl } });
+      await bucket.put(base + key, bytes, {
+        httpMetadata: { contentType: meta.contentType, cacheControl: meta.cacheControl },
+      });
     },
     async delete(keys) {
       if (keys.length) await bucket.delete(keys.map((k) => base + k));

@@ -1,7 +1,18 @@
 // The ObjectStore of an S3-compatible bucket (AWS S3, Cloudflare R2, MinIO…) through the official
 // AWS SDK. Credentials come as the SDK reads them (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY,
 // a profile, a role); Quire passes only the bucket, the endpoint and the region.
-import { DeleteObjectsCommand, type DeleteObjectsCommandOutput, GetObjectCommand, HeadObjectCommand, NoSuchKey, NotFound, paginateListObjectsV2, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectsCommand,
+  type DeleteObjectsCommandOutput,
+  GetObjectCommand,
+  HeadObjectCommand,
+  NoSuchKey,
+  NotFound,
+  paginateListObjectsV2,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import type { ObjectStore, StoredObject } from './object-store.ts';
 import { ProblemError } from '../problems/problem.ts';
 import { storageProblem } from './storage-problem.ts';
@@ -27,7 +38,10 @@ export function openS3Store(settings: S3Settings): ObjectStore & { close(): void
   const base = settings.prefix ? `${settings.prefix}/` : '';
   // A missing bucket is a 404 too, but not "no such object": told, not taken for an empty store.
   const notThere = (err: unknown) =>
-    (err instanceof NoSuchKey || err instanceof NotFound || (err instanceof S3ServiceException && err.$metadata.httpStatusCode === 404)) && (err as Error).name !== 'NoSuchBucket';
+    (err instanceof NoSuchKey ||
+      err instanceof NotFound ||
+      (err instanceof S3ServiceException && err.$metadata.httpStatusCode === 404)) &&
+    (err as Error).name !== 'NoSuchBucket';
   // Every failure of the service or the network leaves here as a problem with a code and a fix.
   const problem = (err: unknown) => storageProblem(err, settings);
   return {
@@ -54,7 +68,8 @@ export function openS3Store(settings: S3Settings): ObjectStore & { close(): void
       try {
         for await (const page of paginateListObjectsV2({ client, pageSize: 1000 }, { Bucket, Prefix: base + prefix })) {
           for (const o of page.Contents ?? []) {
-            if (o.Key) yield { key: o.Key.slice(base.length), size: o.Size ?? 0, modifiedMs: o.LastModified?.getTime() };
+            if (o.Key)
+              yield { key: o.Key.slice(base.length), size: o.Size ?? 0, modifiedMs: o.LastModified?.getTime() };
           }
         }
       } catch (err) {
@@ -63,7 +78,16 @@ export function openS3Store(settings: S3Settings): ObjectStore & { close(): void
     },
     async put(key, bytes, meta) {
       try {
-        await client.send(new PutObjectCommand({ Bucket, Key: base + key, Body: bytes, ContentType: meta.contentType, CacheControl: meta.cacheControl, ContentLength: bytes.length }));
+        await client.send(
+          new PutObjectCommand({
+            Bucket,
+            Key: base + key,
+            Body: bytes,
+            ContentType: meta.contentType,
+            CacheControl: meta.cacheControl,
+            ContentLength: bytes.length,
+          }),
+        );
       } catch (err) {
         throw problem(err);
       }
@@ -72,12 +96,18 @@ export function openS3Store(settings: S3Settings): ObjectStore & { close(): void
       if (!keys.length) return;
       let out: DeleteObjectsCommandOutput;
       try {
-        out = await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((k) => ({ Key: base + k })), Quiet: true } }));
+        out = await client.send(
+          new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((k) => ({ Key: base + k })), Quiet: true } }),
+        );
       } catch (err) {
         throw problem(err);
       }
       const failed = (out.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
-      if (failed.length) throw new ProblemError('DEPLOY_STORAGE_FAILED', `could not delete ${failed.length} object(s) from s3://${Bucket}/${base}: ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`.trim());
+      if (failed.length)
+        throw new ProblemError(
+          'DEPLOY_STORAGE_FAILED',
+          `could not delete ${failed.length} object(s) from s3://${Bucket}/${base}: ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`.trim(),
+        );
     },
     close: () => client.destroy(),
   };

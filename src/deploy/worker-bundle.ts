@@ -24,13 +24,19 @@ export function quirePackageRoot(): string {
   if (root) return root;
   for (let dir = import.meta.dirname; ; dir = path.dirname(dir)) {
     if (isQuireRoot(dir)) return (root = dir);
-    if (path.dirname(dir) === dir) throw new Error(`no Quire package (a package.json named quire with ${WORKER_ENTRY}) above ${import.meta.dirname}`);
+    if (path.dirname(dir) === dir)
+      throw new Error(
+        `no Quire package (a package.json named quire with ${WORKER_ENTRY}) above ${import.meta.dirname}`,
+      );
   }
 }
 
 function isQuireRoot(dir: string): boolean {
   try {
-    return (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name === 'quire' && fs.existsSync(path.join(dir, WORKER_ENTRY));
+    return (
+      (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name === 'quire' &&
+      fs.existsSync(path.join(dir, WORKER_ENTRY))
+    );
   } catch {
     return false;
   }

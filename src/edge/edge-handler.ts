@@ -40,7 +40,10 @@ type RequestEnv = { [STORE]: SnapshotReader };
 
 /** The site and article a request names, read as the app will read them. */
 export function requestNeeds(request: Request, url: URL): RequestNeeds {
-  const key = requestKey(request.headers.get('authorization') ?? undefined, () => url.searchParams.get('key') ?? undefined);
+  const key = requestKey(
+    request.headers.get('authorization') ?? undefined,
+    () => url.searchParams.get('key') ?? undefined,
+  );
   const asset = parseAssetPath(url.pathname);
   const siteId = asset?.siteId ?? (key === null ? null : (parseKey(key)?.siteId ?? null));
   const m = ARTICLE_PATH.exec(url.pathname);
@@ -62,17 +65,34 @@ export function requestNeeds(request: Request, url: URL): RequestNeeds {
  * would differ from the Node server's (`encodeBody: "manual"`).
  */
 function sentAsIs(response: Response): Response {
-  const init = { status: response.status, statusText: response.statusText, headers: response.headers, encodeBody: 'manual' };
+  const init = {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+    encodeBody: 'manual',
+  };
   return new Response(response.body, init as ResponseInit);
 }
 
 export function createEdgeHandler(settings: EdgeSettings): { fetch(request: Request): Promise<Response> } {
   const clock = settings.clock ?? Date.now;
   const log = settings.log ?? (() => {});
-  const reader = createExportReader({ bucket: settings.bucket, prefix: settings.prefix, pointerTtlMs: settings.pointerTtlMs, clock, objectCache: settings.objectCache ?? null });
-  const keyring = createWebCryptoKeyring(settings.secret, { generationOf: (siteId) => reader.lastPointer()?.keyGenerations[siteId] ?? 1 });
+  const reader = createExportReader({
+    bucket: settings.bucket,
+    prefix: settings.prefix,
+    pointerTtlMs: settings.pointerTtlMs,
+    clock,
+    objectCache: settings.objectCache ?? null,
+  });
+  const keyring = createWebCryptoKeyring(settings.secret, {
+    generationOf: (siteId) => reader.lastPointer()?.keyGenerations[siteId] ?? 1,
+  });
   let latest: Snapshot | null = null;
-  const noBuild: SnapshotReader = { current: () => null, readImage: async () => null, readDrafts: async () => new Map() };
+  const noBuild: SnapshotReader = {
+    current: () => null,
+    readImage: async () => null,
+    readDrafts: async () => new Map(),
+  };
   let app: { url: string; app: Hono } | null = null;
   /** The edge's app: the API and the health checks (no metrics: the platform has its own). */
   const appFor = (publicUrl: string): Hono => {
@@ -86,7 +106,10 @@ export function createEdgeHandler(settings: EdgeSettings): { fetch(request: Requ
       publicUrl,
       log,
     });
-    addHealthRoutes(root, SERVICE_ROUTES, { readiness: createReadiness({ buildServed: () => latest !== null }), metrics: null });
+    addHealthRoutes(root, SERVICE_ROUTES, {
+      readiness: createReadiness({ buildServed: () => latest !== null }),
+      metrics: null,
+    });
     root.notFound(noRoute);
     root.onError(answerProblems({ log }));
     app = { url: publicUrl, app: root };
@@ -106,7 +129,9 @@ export function createEdgeHandler(settings: EdgeSettings): { fetch(request: Requ
       } catch (err) {
         // The bucket did not answer, or holds something that is not an export: nothing to serve now.
         log(`reading the export: ${err instanceof Error ? err.message : String(err)}`);
-        return errorResponse(new ApiError('CONTENT_UNAVAILABLE', 'the content could not be read; try again', { 'retry-after': '5' }));
+        return errorResponse(
+          new ApiError('CONTENT_UNAVAILABLE', 'the content could not be read; try again', { 'retry-after': '5' }),
+        );
       }
       const publicUrl = decidePublicUrl(settings.publicUrl, latest?.manifest.publicUrl ?? null, url.origin);
       return sentAsIs(await appFor(publicUrl).fetch(request, { [STORE]: store } satisfies RequestEnv));

@@ -7,12 +7,29 @@
 // `related` the view cuts, made once per view, in a bounded cache of its own. A request gets a
 // snapshot of one build holding only the site its key or path names and the one article body it
 // asks for: no request loads a whole build.
-import { assembleSite, imageKey, type Body, type SnapshotReader, type Snapshot, type EncodedVariants } from '../snapshot/snapshot-reader.ts';
+import {
+  assembleSite,
+  imageKey,
+  type Body,
+  type SnapshotReader,
+  type Snapshot,
+  type EncodedVariants,
+} from '../snapshot/snapshot-reader.ts';
 import { servedAs, servedBody, timedReader, type ExpiringBody, type ServedReader } from '../snapshot/timed-view.ts';
 import { isLiveAt } from '../schedule/windows.ts';
 import { articleFile, encodedFile, listFile, listIndexFile } from '../export/layout.ts';
 import { MANIFEST_FORMAT, type Manifest } from '../export/manifest.ts';
-import { buildKey, objectKey, parseBuild, parsePointer, parseSite, POINTER_KEY, type ExportBuild, type ExportPointer, type ExportSite } from '../export/object-export.ts';
+import {
+  buildKey,
+  objectKey,
+  parseBuild,
+  parsePointer,
+  parseSite,
+  POINTER_KEY,
+  type ExportBuild,
+  type ExportPointer,
+  type ExportSite,
+} from '../export/object-export.ts';
 import { BoundedMap } from '../cache/bounded-map.ts';
 import { ProblemError } from '../problems/problem.ts';
 
@@ -80,15 +97,23 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
   const base = options.prefix ? `${options.prefix}/` : '';
   const objects = createByteCache(options.maxCachedBytes ?? 32 * 1024 * 1024);
   const builds = new BoundedMap<string, Promise<ExportBuild>>(4);
-  const sites = createWeightedCache<Promise<LoadedSite>>(options.maxCachedSites ?? 256, options.maxCachedSiteBytes ?? 64 * 1024 * 1024);
+  const sites = createWeightedCache<Promise<LoadedSite>>(
+    options.maxCachedSites ?? 256,
+    options.maxCachedSiteBytes ?? 64 * 1024 * 1024,
+  );
   // Bodies whose `related` the view cuts, made once per view (not per request: a parse and a write
   // of the whole body), by build, site, body and the view's instant.
   const cutBodies = createWeightedCache<ExpiringBody>(1024, options.maxCachedCutBytes ?? 16 * 1024 * 1024);
-  let pointer: { value: ExportPointer | null; at: number; reading: Promise<ExportPointer | null> | null } = { value: null, at: -Infinity, reading: null };
+  let pointer: { value: ExportPointer | null; at: number; reading: Promise<ExportPointer | null> | null } = {
+    value: null,
+    at: -Infinity,
+    reading: null,
+  };
 
   async function read(key: string): Promise<Uint8Array> {
     const object = await bucket.get(base + key);
-    if (!object) throw new ExportUnreadableError(`${base + key} is missing from the bucket: deploy again (quire deploy)`);
+    if (!object)
+      throw new ExportUnreadableError(`${base + key} is missing from the bucket: deploy again (quire deploy)`);
     return new Uint8Array(await object.arrayBuffer());
   }
 
@@ -102,14 +127,21 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
     const bytes = shared ? new Uint8Array(await shared.arrayBuffer()) : await read(key);
     if (!shared && options.objectCache) {
       // Named by their content, objects never change: the shared cache may keep them for good.
-      await options.objectCache.put(url, new Response(bytes.slice(), { headers: { 'cache-control': 'public, max-age=31536000, immutable' } }));
+      await options.objectCache.put(
+        url,
+        new Response(bytes.slice(), { headers: { 'cache-control': 'public, max-age=31536000, immutable' } }),
+      );
     }
     objects.set(key, bytes);
     return bytes;
   }
 
   /** Memoized per key; a failure is forgotten so the next request tries again. */
-  function once<T>(cache: Pick<BoundedMap<string, Promise<T>>, 'get' | 'set' | 'delete'>, key: string, load: () => Promise<T>): Promise<T> {
+  function once<T>(
+    cache: Pick<BoundedMap<string, Promise<T>>, 'get' | 'set' | 'delete'>,
+    key: string,
+    load: () => Promise<T>,
+  ): Promise<T> {
     let value = cache.get(key);
     if (!value) {
       value = load();
@@ -119,7 +151,8 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
     return value;
   }
 
-  const buildOf = (buildId: string) => once(builds, buildId, async () => parseBuild(await read(buildKey(buildId)), base + buildKey(buildId)));
+  const buildOf = (buildId: string) =>
+    once(builds, buildId, async () => parseBuild(await read(buildKey(buildId)), base + buildKey(buildId)));
 
   // Keyed by build too: the view's snapshot carries the build's id and manifest header. The site
   // id is in the key, so no view is ever served for another site's request.
@@ -128,20 +161,35 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
       const part = parseSite(await object(siteId, partHash), base + objectKey(siteId, partHash));
       const files = new Map<string, Uint8Array>();
       // The list and its index, and the list's stored compressed variants (sent as they are).
-      const listKeys = [listFile(siteId), listIndexFile(siteId), ...(part.site.listEncodings ?? []).map((c) => encodedFile(listFile(siteId), c))].filter((k) => part.files[k] !== undefined);
+      const listKeys = [
+        listFile(siteId),
+        listIndexFile(siteId),
+        ...(part.site.listEncodings ?? []).map((c) => encodedFile(listFile(siteId), c)),
+      ].filter((k) => part.files[k] !== undefined);
       await Promise.all(listKeys.map(async (k) => files.set(k, await object(siteId, part.files[k]!))));
-      const site = assembleSite(siteId, { ...part.site }, {
-        read: (key) => {
-          const bytes = files.get(key);
-          if (!bytes) throw new ExportUnreadableError(`the part of site "${siteId}" names no ${key}`);
-          return bytes;
+      const site = assembleSite(
+        siteId,
+        { ...part.site },
+        {
+          read: (key) => {
+            const bytes = files.get(key);
+            if (!bytes) throw new ExportUnreadableError(`the part of site "${siteId}" names no ${key}`);
+            return bytes;
+          },
+          name: (key) => `${base}${objectKey(siteId, part.files[key] ?? '?')} (${key})`,
         },
-        name: (key) => `${base}${objectKey(siteId, part.files[key] ?? '?')} (${key})`,
-      }, []);
-      sites.weigh(`${build.buildId}:${siteId}:${partHash}`, [...files.values()].reduce((n, b) => n + b.length, 0));
+        [],
+      );
+      sites.weigh(
+        `${build.buildId}:${siteId}:${partHash}`,
+        [...files.values()].reduce((n, b) => n + b.length, 0),
+      );
       const manifest: Manifest = { ...manifestHeader(build), sites: { [siteId]: { ...part.site } } };
       const snapshot: Snapshot = { buildId: build.buildId, manifest, sites: new Map([[siteId, site]]) };
-      const served = timedReader({ current: () => snapshot, readImage: async () => null, readDrafts: async () => new Map() }, clock);
+      const served = timedReader(
+        { current: () => snapshot, readImage: async () => null, readDrafts: async () => new Map() },
+        clock,
+      );
       return { part, served };
     });
 
@@ -167,8 +215,16 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
       const siteId = needs.siteId;
       if (siteId === null || !Object.hasOwn(build.sites, siteId)) {
         // No site of this build named: a build without sites answers (401, 404, the documents).
-        const snapshot: Snapshot = { buildId: build.buildId, manifest: { ...manifestHeader(build), sites: {} }, sites: new Map() };
-        return { current: () => snapshot, readImage: async () => null, readDrafts: () => Promise.reject(new Error('drafts are not exported to the edge')) };
+        const snapshot: Snapshot = {
+          buildId: build.buildId,
+          manifest: { ...manifestHeader(build), sites: {} },
+          sites: new Map(),
+        };
+        return {
+          current: () => snapshot,
+          readImage: async () => null,
+          readDrafts: () => Promise.reject(new Error('drafts are not exported to the edge')),
+        };
       }
       const { part, served } = await siteOf(build, siteId, build.sites[siteId]!);
       const view = served.current()!;
@@ -184,10 +240,12 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
         let body = cutBodies.get(cutKey);
         if (!body) {
           const encoded: EncodedVariants = {};
-          await Promise.all((entry.encodings ?? []).map(async (c) => {
-            const hash = part.files[encodedFile(bodyKey, c)];
-            if (hash) encoded[c] = await object(siteId, hash);
-          }));
+          await Promise.all(
+            (entry.encodings ?? []).map(async (c) => {
+              const hash = part.files[encodedFile(bodyKey, c)];
+              if (hash) encoded[c] = await object(siteId, hash);
+            }),
+          );
           const built = { bytes: await object(siteId, bodyHash), etag: `"${entry.bodyHash}"`, encoded };
           body = servedBody(built, entry, view.at, part.site.articles)!;
           if (body.bytes !== built.bytes) {
@@ -238,7 +296,14 @@ function createByteCache(maxBytes: number) {
   };
 }
 
-const manifestHeader = (build: ExportBuild): Omit<Manifest, 'sites'> => ({ format: MANIFEST_FORMAT, buildId: build.buildId, builtAt: build.builtAt, renderer: build.renderer, publicUrl: build.publicUrl, inputs: build.inputs });
+const manifestHeader = (build: ExportBuild): Omit<Manifest, 'sites'> => ({
+  format: MANIFEST_FORMAT,
+  buildId: build.buildId,
+  builtAt: build.builtAt,
+  renderer: build.renderer,
+  publicUrl: build.publicUrl,
+  inputs: build.inputs,
+});
 
 /**
  * A cache bounded by its number of entries and by their total weight (bytes, told once known):

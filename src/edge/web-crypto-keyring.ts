@@ -8,14 +8,23 @@
 // key may see that a site key may not (docs/SCALING.md, docs/edge.md).
 import { BoundedMap } from '../cache/bounded-map.ts';
 import { base64url } from '../export/content-hash.ts';
-import { keyMessage, MAX_MEMO_ENTRIES, parseKey, type KeyGenerations, type KeyGrant, type KeyVerifier } from '../keys/key-shape.ts';
+import {
+  keyMessage,
+  MAX_MEMO_ENTRIES,
+  parseKey,
+  type KeyGenerations,
+  type KeyGrant,
+  type KeyVerifier,
+} from '../keys/key-shape.ts';
 
 const encoder = new TextEncoder();
 
 /** Equal bytes, in time that depends only on the length (workerd's timingSafeEqual where there is one). */
 export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
-  const subtle = crypto.subtle as typeof crypto.subtle & { timingSafeEqual?: (x: ArrayBufferView, y: ArrayBufferView) => boolean };
+  const subtle = crypto.subtle as typeof crypto.subtle & {
+    timingSafeEqual?: (x: ArrayBufferView, y: ArrayBufferView) => boolean;
+  };
   if (typeof subtle.timingSafeEqual === 'function') return subtle.timingSafeEqual(a, b);
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
@@ -24,11 +33,17 @@ export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
 
 /** `generations`: those of the pointer the isolate read last (a rotation counts from then). */
 export function createWebCryptoKeyring(secret: string, generations: KeyGenerations): KeyVerifier {
-  const hmacKey = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const hmacKey = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
   const memo = new BoundedMap<string, Uint8Array>(MAX_MEMO_ENTRIES);
 
   async function expectedKey(siteId: string, generation: number): Promise<Uint8Array> {
-    const signature = await crypto.subtle.sign('HMAC', await hmacKey, encoder.encode(keyMessage('pk', siteId, generation)));
+    const signature = await crypto.subtle.sign(
+      'HMAC',
+      await hmacKey,
+      encoder.encode(keyMessage('pk', siteId, generation)),
+    );
     return encoder.encode(`pk_${siteId}.${base64url(new Uint8Array(signature))}`);
   }
 
@@ -40,7 +55,8 @@ export function createWebCryptoKeyring(secret: string, generations: KeyGeneratio
       const { siteId } = parsed;
       const generation = generations.generationOf(siteId);
       const memoKey = `${siteId}:${generation}`;
-      const check = (expected: Uint8Array): KeyGrant | null => (constantTimeEqual(encoder.encode(unsafeKey), expected) ? { siteId, scope: 'public' } : null);
+      const check = (expected: Uint8Array): KeyGrant | null =>
+        constantTimeEqual(encoder.encode(unsafeKey), expected) ? { siteId, scope: 'public' } : null;
       const known = memo.get(memoKey);
       if (known) return check(known);
       return expectedKey(siteId, generation).then((expected) => {

@@ -18,8 +18,12 @@ export const DEFAULT_POINTER_TTL_SECONDS = 10;
 /** The Worker's settings from its bindings; a list of what is wrong when they cannot be used. */
 export function edgeSettings(env: WorkerEnv): EdgeSettings | string[] {
   const problems: string[] = [];
-  if (!env.QUIRE_EXPORT || typeof env.QUIRE_EXPORT.get !== 'function') problems.push('QUIRE_EXPORT: bind the R2 bucket `quire deploy` fills (wrangler.toml [[r2_buckets]])');
-  if (!env.QUIRE_SECRET || env.QUIRE_SECRET.length < 32) problems.push('QUIRE_SECRET: must be the server secret the keys were made with, at least 32 characters (wrangler secret put QUIRE_SECRET)');
+  if (!env.QUIRE_EXPORT || typeof env.QUIRE_EXPORT.get !== 'function')
+    problems.push('QUIRE_EXPORT: bind the R2 bucket `quire deploy` fills (wrangler.toml [[r2_buckets]])');
+  if (!env.QUIRE_SECRET || env.QUIRE_SECRET.length < 32)
+    problems.push(
+      'QUIRE_SECRET: must be the server secret the keys were made with, at least 32 characters (wrangler secret put QUIRE_SECRET)',
+    );
   const ttl = env.QUIRE_POINTER_TTL_SECONDS ?? String(DEFAULT_POINTER_TTL_SECONDS);
   if (!/^\d{1,5}$/.test(ttl)) problems.push('QUIRE_POINTER_TTL_SECONDS: must be a whole number of seconds');
   // Checked as the Node process checks it; empty counts as unset there too.
@@ -28,6 +32,13 @@ export function edgeSettings(env: WorkerEnv): EdgeSettings | string[] {
   const prefix = (env.QUIRE_S3_PREFIX ?? '').replace(/^\/+|\/+$/g, '');
   if (problems.length) return problems;
   const cache = (globalThis as { caches?: { default?: ObjectCache } }).caches?.default ?? null;
-  return { bucket: env.QUIRE_EXPORT, secret: env.QUIRE_SECRET!, prefix, publicUrl: publicUrl?.ok ? publicUrl.url : null, pointerTtlMs: Number(ttl) * 1000, objectCache: cache, log: (line) => console.error(line) };
+  return {
+    bucket: env.QUIRE_EXPORT,
+    secret: env.QUIRE_SECRET!,
+    prefix,
+    publicUrl: publicUrl?.ok ? publicUrl.url : null,
+    pointerTtlMs: Number(ttl) * 1000,
+    objectCache: cache,
+    log: (line) => console.error(line),
+  };
 }
-

@@ -50,15 +50,28 @@ const REQUEST_TIME_SETTINGS = { brotli: 5, gzip: 6 };
 
 type Settings = typeof SETTINGS;
 
-const settingsFor = (size: number): Settings => (size < SMALL_BODY_BYTES ? SMALL_SETTINGS : size < LARGE_BODY_BYTES ? SETTINGS : LARGE_SETTINGS);
-const requestTimeSettingsFor = (size: number): Settings => (size < LARGE_BODY_BYTES ? REQUEST_TIME_SETTINGS : LARGE_SETTINGS);
+const settingsFor = (size: number): Settings =>
+  size < SMALL_BODY_BYTES ? SMALL_SETTINGS : size < LARGE_BODY_BYTES ? SETTINGS : LARGE_SETTINGS;
+const requestTimeSettingsFor = (size: number): Settings =>
+  size < LARGE_BODY_BYTES ? REQUEST_TIME_SETTINGS : LARGE_SETTINGS;
 
-const zlib = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:zlib') as typeof Zlib | undefined;
+const zlib = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(
+  'node:zlib',
+) as typeof Zlib | undefined;
 
-const promised = (run: (bytes: Uint8Array, options: object, done: (err: Error | null, out: Uint8Array) => void) => void, bytes: Uint8Array, options: object): Promise<Uint8Array> =>
+const promised = (
+  run: (bytes: Uint8Array, options: object, done: (err: Error | null, out: Uint8Array) => void) => void,
+  bytes: Uint8Array,
+  options: object,
+): Promise<Uint8Array> =>
   new Promise((resolve, reject) => run(bytes, options, (err, out) => (err ? reject(err) : resolve(out))));
 
-function optionsFor(zlib: typeof Zlib, bytes: Uint8Array, coding: ContentCoding, settings: Settings): Zlib.ZlibOptions | Zlib.BrotliOptions {
+function optionsFor(
+  zlib: typeof Zlib,
+  bytes: Uint8Array,
+  coding: ContentCoding,
+  settings: Settings,
+): Zlib.ZlibOptions | Zlib.BrotliOptions {
   if (coding === 'gzip') return { level: settings.gzip };
   return {
     params: {
@@ -72,12 +85,25 @@ function optionsFor(zlib: typeof Zlib, bytes: Uint8Array, coding: ContentCoding,
   };
 }
 
-function compress(zlib: typeof Zlib, bytes: Uint8Array, coding: ContentCoding, settings: Settings): Promise<Uint8Array> {
-  return promised(coding === 'gzip' ? zlib.gzip : zlib.brotliCompress, bytes, optionsFor(zlib, bytes, coding, settings));
+function compress(
+  zlib: typeof Zlib,
+  bytes: Uint8Array,
+  coding: ContentCoding,
+  settings: Settings,
+): Promise<Uint8Array> {
+  return promised(
+    coding === 'gzip' ? zlib.gzip : zlib.brotliCompress,
+    bytes,
+    optionsFor(zlib, bytes, coding, settings),
+  );
 }
 
 /** The smallest brotli window (log2 of its bytes) that holds `size` bytes, within brotli's 10–24. */
-const windowBitsFor = (zlib: typeof Zlib, size: number): number => Math.min(zlib.constants.BROTLI_MAX_WINDOW_BITS, Math.max(zlib.constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(size + 1))));
+const windowBitsFor = (zlib: typeof Zlib, size: number): number =>
+  Math.min(
+    zlib.constants.BROTLI_MAX_WINDOW_BITS,
+    Math.max(zlib.constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(size + 1))),
+  );
 
 /** `bytes` compressed with `coding`, or null when that is not smaller (or there is no zlib: the edge). */
 async function encodeBody(bytes: Uint8Array, coding: ContentCoding, settings: Settings): Promise<Uint8Array | null> {
@@ -87,7 +113,8 @@ async function encodeBody(bytes: Uint8Array, coding: ContentCoding, settings: Se
 }
 
 /** A body made at request time compressed with `coding` (REQUEST_TIME_SETTINGS), or null as encodeBody. */
-export const encodeAtRequestTime = (bytes: Uint8Array, coding: ContentCoding): Promise<Uint8Array | null> => encodeBody(bytes, coding, requestTimeSettingsFor(bytes.byteLength));
+export const encodeAtRequestTime = (bytes: Uint8Array, coding: ContentCoding): Promise<Uint8Array | null> =>
+  encodeBody(bytes, coding, requestTimeSettingsFor(bytes.byteLength));
 
 /**
  * The variants the build stores for a body: every coding that makes it smaller, none for a body
@@ -95,7 +122,10 @@ export const encodeAtRequestTime = (bytes: Uint8Array, coding: ContentCoding): P
  */
 export async function encodeForExport(bytes: Uint8Array): Promise<EncodedVariants> {
   if (bytes.byteLength < MIN_ENCODED_BYTES) return {};
-  return variantsOf(bytes, await Promise.all(CONTENT_CODINGS.map((coding) => encodeBody(bytes, coding, settingsFor(bytes.byteLength)))));
+  return variantsOf(
+    bytes,
+    await Promise.all(CONTENT_CODINGS.map((coding) => encodeBody(bytes, coding, settingsFor(bytes.byteLength)))),
+  );
 }
 
 /**
@@ -105,7 +135,15 @@ export async function encodeForExport(bytes: Uint8Array): Promise<EncodedVariant
 export function encodeForExportNow(bytes: Uint8Array): EncodedVariants {
   if (!zlib || bytes.byteLength < MIN_ENCODED_BYTES) return {};
   const z = zlib;
-  return variantsOf(bytes, CONTENT_CODINGS.map((coding) => (coding === 'gzip' ? z.gzipSync : z.brotliCompressSync)(bytes, optionsFor(z, bytes, coding, settingsFor(bytes.byteLength)))));
+  return variantsOf(
+    bytes,
+    CONTENT_CODINGS.map((coding) =>
+      (coding === 'gzip' ? z.gzipSync : z.brotliCompressSync)(
+        bytes,
+        optionsFor(z, bytes, coding, settingsFor(bytes.byteLength)),
+      ),
+    ),
+  );
 }
 
 /** The encoded bytes that are smaller than the body, by coding. */
@@ -119,4 +157,5 @@ function variantsOf(bytes: Uint8Array, encoded: (Uint8Array | null)[]): EncodedV
 }
 
 /** The codings of `variants`, in CONTENT_CODINGS order (what a manifest records). */
-export const codingsOf = (variants: EncodedVariants): ContentCoding[] => CONTENT_CODINGS.filter((c) => variants[c] !== undefined);
+export const codingsOf = (variants: EncodedVariants): ContentCoding[] =>
+  CONTENT_CODINGS.filter((c) => variants[c] !== undefined);

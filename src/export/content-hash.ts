@@ -9,7 +9,9 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 
 type NodeCrypto = typeof import('node:crypto');
-const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
+const nodeCrypto = (
+  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+).process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
 
 const HASH_CHARS = 32;
 const encoder = new TextEncoder();

@@ -22,7 +22,11 @@ export function readManifest(distDir: string): Manifest | null {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
     if (isMissingFile(err)) return null;
-    throw new ProblemError('MANIFEST_UNREADABLE', `${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): ${fixFor('MANIFEST_UNREADABLE')}`, { cause: err });
+    throw new ProblemError(
+      'MANIFEST_UNREADABLE',
+      `${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): ${fixFor('MANIFEST_UNREADABLE')}`,
+      { cause: err },
+    );
   }
   return parseManifest(text, file);
 }

@@ -22,7 +22,10 @@ const CODING_SUFFIX: Record<ContentCoding, string> = { br: '.br', gzip: '.gz' };
 /** The file holding `key`'s bytes compressed with `coding` (a plain file: it travels as an object like the rest). */
 export const encodedFile = (key: string, coding: ContentCoding): string => `${key}${CODING_SUFFIX[coding]}`;
 /** `key` and its compressed variants among `codings`. */
-const withEncoded = (key: string, codings: readonly ContentCoding[] = []): string[] => [key, ...codings.map((c) => encodedFile(key, c))];
+const withEncoded = (key: string, codings: readonly ContentCoding[] = []): string[] => [
+  key,
+  ...codings.map((c) => encodedFile(key, c)),
+];
 export const LIST_FILE = 'articles.json';
 export const LIST_INDEX_FILE = 'articles.index.json';
 
@@ -36,9 +39,13 @@ export const articleFile = (siteId: string, slug: string): string => `${siteId}/
 export const imageFile = (siteId: string, name: string): string => `${siteId}/images/${name}`;
 
 /** The files a site holds for itself (not per article or image); `codings`: its list's compressed variants. */
-export const siteFiles = (siteId: string, codings?: readonly ContentCoding[]): string[] => [...withEncoded(listFile(siteId), codings), listIndexFile(siteId)];
+export const siteFiles = (siteId: string, codings?: readonly ContentCoding[]): string[] => [
+  ...withEncoded(listFile(siteId), codings),
+  listIndexFile(siteId),
+];
 /** The files a published article has; `codings`: its body's compressed variants. */
-export const articleFiles = (siteId: string, slug: string, codings?: readonly ContentCoding[]): string[] => withEncoded(articleFile(siteId, slug), codings);
+export const articleFiles = (siteId: string, slug: string, codings?: readonly ContentCoding[]): string[] =>
+  withEncoded(articleFile(siteId, slug), codings);
 
 /** What a build's manifest lists: enough to name every file of its tree. */
 export interface TreeListing {
@@ -77,7 +84,10 @@ export function imageName(rel: string, hash: string): string {
 
 /** The content hash in a published image name (its strong ETag), if it has one. */
 export function hashInImageName(name: string): string | undefined {
-  return name.slice(name.lastIndexOf('/') + 1).split('.').at(-2);
+  return name
+    .slice(name.lastIndexOf('/') + 1)
+    .split('.')
+    .at(-2);
 }
 
 const IMAGE_TYPES: Record<string, string> = {
@@ -107,7 +117,8 @@ export const ASSET_ROUTE = '/assets/:site/:name{.+}';
 const ASSET_PREFIX = '/assets/';
 
 /** Whether a request path is in the images' space, `/assets/…` (for 405s and metric labels; parseAssetPath decides what it names). */
-export const isAssetPath = (pathname: string): boolean => pathname.length > ASSET_PREFIX.length && pathname.startsWith(ASSET_PREFIX);
+export const isAssetPath = (pathname: string): boolean =>
+  pathname.length > ASSET_PREFIX.length && pathname.startsWith(ASSET_PREFIX);
 
 /** The path, under the API's root, of a site's published image; each segment percent-encoded. */
 export function assetPath(siteId: string, name: string): string {
@@ -115,7 +126,8 @@ export function assetPath(siteId: string, name: string): string {
 }
 
 /** The public URL of a site's published image, under the API's public URL. */
-export const assetUrl = (publicUrl: string, siteId: string, name: string): string => `${publicUrl}${assetPath(siteId, name)}`;
+export const assetUrl = (publicUrl: string, siteId: string, name: string): string =>
+  `${publicUrl}${assetPath(siteId, name)}`;
 
 /**
  * The site and image name of a request path as sent (percent-encoded), or null when it is not

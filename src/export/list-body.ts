@@ -20,7 +20,11 @@ const CLOSE_BRACE = 0x7d;
 /** Where `needle` first stands in `bytes` at or after `from`; -1 when nowhere (Buffer#indexOf, on any Uint8Array). */
 function indexOfBytes(bytes: Uint8Array, needle: Uint8Array, from = 0): number {
   const first = needle[0]!;
-  for (let at = bytes.indexOf(first, from); at >= 0 && at + needle.length <= bytes.length; at = bytes.indexOf(first, at + 1)) {
+  for (
+    let at = bytes.indexOf(first, from);
+    at >= 0 && at + needle.length <= bytes.length;
+    at = bytes.indexOf(first, at + 1)
+  ) {
     let i = 1;
     while (i < needle.length && bytes[at + i] === needle[i]) i++;
     if (i === needle.length) return at;
@@ -79,7 +83,11 @@ export function listBody(site: { name: string; lang: string }, items: Uint8Array
  * listBody() as the pieces it is made of, for writing and hashing without first copying a large
  * site's list (5 MB at 10,000 articles) into one buffer.
  */
-export function listBodyParts(site: { name: string; lang: string }, items: Uint8Array[], total = items.length): Uint8Array[] {
+export function listBodyParts(
+  site: { name: string; lang: string },
+  items: Uint8Array[],
+  total = items.length,
+): Uint8Array[] {
   const parts: Uint8Array[] = [listHead(site, total)];
   items.forEach((item, i) => {
     if (i) parts.push(COMMA);

@@ -90,12 +90,21 @@ export function parseManifest(text: string, file: string): Manifest | null {
   try {
     data = JSON.parse(text) as Partial<Manifest> | null;
   } catch (err) {
-    throw new ProblemError('MANIFEST_UNREADABLE', `${file} is not JSON (${(err as Error).message}): ${fixFor('MANIFEST_UNREADABLE')}`, { cause: err });
+    throw new ProblemError(
+      'MANIFEST_UNREADABLE',
+      `${file} is not JSON (${(err as Error).message}): ${fixFor('MANIFEST_UNREADABLE')}`,
+      { cause: err },
+    );
   }
   // A shallow check: the file is our own output, and a full schema parse of a large site costs
   // more than the rest of a no-change build. Consumers treat missing parts as absent.
   if (typeof data?.format === 'number' && data.format !== MANIFEST_FORMAT) return null;
-  if (data?.format !== MANIFEST_FORMAT || typeof data.buildId !== 'string' || !data.sites || typeof data.sites !== 'object') {
+  if (
+    data?.format !== MANIFEST_FORMAT ||
+    typeof data.buildId !== 'string' ||
+    !data.sites ||
+    typeof data.sites !== 'object'
+  ) {
     throw new ProblemError('MANIFEST_UNREADABLE', `${file} is not a build manifest: ${fixFor('MANIFEST_UNREADABLE')}`);
   }
   return data as Manifest;

@@ -59,7 +59,10 @@ export interface ExportPointer {
 }
 
 export class ExportFormatError extends ProblemError<'EXPORT_UNREADABLE'> {
-  constructor(readonly key: string, why: string) {
+  constructor(
+    readonly key: string,
+    why: string,
+  ) {
     super('EXPORT_UNREADABLE', `${key} is not a Quire export document (${why})`);
     this.name = 'ExportFormatError';
   }
@@ -69,7 +72,8 @@ const utf8 = new TextDecoder();
 const encoder = new TextEncoder();
 
 /** A document's bytes (one line of JSON). */
-export const exportJson = (doc: ExportPointer | ExportBuild | ExportSite): Uint8Array => encoder.encode(`${JSON.stringify(doc)}\n`);
+export const exportJson = (doc: ExportPointer | ExportBuild | ExportSite): Uint8Array =>
+  encoder.encode(`${JSON.stringify(doc)}\n`);
 
 function parseObject(bytes: Uint8Array, key: string): Record<string, unknown> {
   let data: unknown;
@@ -87,25 +91,40 @@ const isRecordOf = (value: unknown, check: (v: unknown) => boolean): boolean =>
 
 export function parsePointer(bytes: Uint8Array, key = POINTER_KEY): ExportPointer {
   const data = parseObject(bytes, key);
-  if (data.format !== EXPORT_FORMAT) throw new ExportFormatError(key, `format ${String(data.format)}, this version reads ${EXPORT_FORMAT}`);
-  if (typeof data.buildId !== 'string' || typeof data.deployedAt !== 'string') throw new ExportFormatError(key, 'no buildId or deployedAt');
-  if (!isRecordOf(data.keyGenerations, (g) => Number.isSafeInteger(g) && (g as number) >= 1)) throw new ExportFormatError(key, 'keyGenerations is not site → whole number');
-  if (!isRecordOf(data.retired, (t) => typeof t === 'string')) throw new ExportFormatError(key, 'retired is not build id → time');
+  if (data.format !== EXPORT_FORMAT)
+    throw new ExportFormatError(key, `format ${String(data.format)}, this version reads ${EXPORT_FORMAT}`);
+  if (typeof data.buildId !== 'string' || typeof data.deployedAt !== 'string')
+    throw new ExportFormatError(key, 'no buildId or deployedAt');
+  if (!isRecordOf(data.keyGenerations, (g) => Number.isSafeInteger(g) && (g as number) >= 1))
+    throw new ExportFormatError(key, 'keyGenerations is not site → whole number');
+  if (!isRecordOf(data.retired, (t) => typeof t === 'string'))
+    throw new ExportFormatError(key, 'retired is not build id → time');
   return data as unknown as ExportPointer;
 }
 
 export function parseBuild(bytes: Uint8Array, key: string): ExportBuild {
   const data = parseObject(bytes, key);
-  if (data.format !== EXPORT_FORMAT) throw new ExportFormatError(key, `format ${String(data.format)}, this version reads ${EXPORT_FORMAT}`);
-  if (typeof data.buildId !== 'string' || typeof data.publicUrl !== 'string') throw new ExportFormatError(key, 'no buildId or publicUrl');
-  if (!isRecordOf(data.sites, (h) => typeof h === 'string')) throw new ExportFormatError(key, 'sites is not site → hash');
+  if (data.format !== EXPORT_FORMAT)
+    throw new ExportFormatError(key, `format ${String(data.format)}, this version reads ${EXPORT_FORMAT}`);
+  if (typeof data.buildId !== 'string' || typeof data.publicUrl !== 'string')
+    throw new ExportFormatError(key, 'no buildId or publicUrl');
+  if (!isRecordOf(data.sites, (h) => typeof h === 'string'))
+    throw new ExportFormatError(key, 'sites is not site → hash');
   return data as unknown as ExportBuild;
 }
 
 export function parseSite(bytes: Uint8Array, key: string): ExportSite {
   const data = parseObject(bytes, key);
   const site = data.site as Partial<ManifestSite> | undefined;
-  if (!site || typeof site !== 'object' || typeof site.listHash !== 'string' || !site.articles || typeof site.articles !== 'object') throw new ExportFormatError(key, 'no site entry');
-  if (!isRecordOf(data.files, (h) => typeof h === 'string')) throw new ExportFormatError(key, 'files is not key → hash');
+  if (
+    !site ||
+    typeof site !== 'object' ||
+    typeof site.listHash !== 'string' ||
+    !site.articles ||
+    typeof site.articles !== 'object'
+  )
+    throw new ExportFormatError(key, 'no site entry');
+  if (!isRecordOf(data.files, (h) => typeof h === 'string'))
+    throw new ExportFormatError(key, 'files is not key → hash');
   return data as unknown as ExportSite;
 }

@@ -20,7 +20,10 @@ export const previewItemFile = (siteId: string, slug: string): string => `${site
 /** An image only drafts use. */
 export const previewImageFile = (siteId: string, name: string): string => `${siteId}/images/${name}`;
 /** The files a draft has. */
-export const previewFiles = (siteId: string, slug: string): string[] => [previewArticleFile(siteId, slug), previewItemFile(siteId, slug)];
+export const previewFiles = (siteId: string, slug: string): string[] => [
+  previewArticleFile(siteId, slug),
+  previewItemFile(siteId, slug),
+];
 
 /** A draft: what preview answers show of it, and what lets the next build take its files over unchanged. */
 export interface PreviewDraft {
@@ -70,7 +73,13 @@ export function parsePreviewManifest(text: string): PreviewManifest | null {
   } catch {
     return null;
   }
-  if (data?.format !== PREVIEW_FORMAT || typeof data.buildId !== 'string' || !data.sites || typeof data.sites !== 'object') return null;
+  if (
+    data?.format !== PREVIEW_FORMAT ||
+    typeof data.buildId !== 'string' ||
+    !data.sites ||
+    typeof data.sites !== 'object'
+  )
+    return null;
   return data as PreviewManifest;
 }
 

@@ -58,7 +58,8 @@ export async function loadPreviewManifest(root: string, buildId: string): Promis
     if (!isMissingFile(err)) throw err;
   }
   const manifest = text === null ? null : parsePreviewManifest(text);
-  if (manifest?.buildId !== buildId) throw new Error(`build ${buildId} has no preview tree in ${root} (the next build writes it)`);
+  if (manifest?.buildId !== buildId)
+    throw new Error(`build ${buildId} has no preview tree in ${root} (the next build writes it)`);
   return manifest;
 }
 

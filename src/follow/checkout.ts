@@ -71,8 +71,25 @@ export function createCheckout(dir: string, source: FollowSource, opts: Checkout
       await runGit(
         repository,
         // Every fetch kept as one pack (never unpacked into loose objects), so its size can be watched.
-        ['-c', 'fetch.unpackLimit=1', '-c', 'transfer.unpackLimit=1', 'fetch', '-q', '--no-tags', '--no-recurse-submodules', '--', source.url, `+refs/heads/${followed}:${FOLLOWED_REF}`],
-        { ...opts, signal: watch.signal, allowFileProtocol: source.local, env: credentialEnvironment(source.credentials) },
+        [
+          '-c',
+          'fetch.unpackLimit=1',
+          '-c',
+          'transfer.unpackLimit=1',
+          'fetch',
+          '-q',
+          '--no-tags',
+          '--no-recurse-submodules',
+          '--',
+          source.url,
+          `+refs/heads/${followed}:${FOLLOWED_REF}`,
+        ],
+        {
+          ...opts,
+          signal: watch.signal,
+          allowFileProtocol: source.local,
+          env: credentialEnvironment(source.credentials),
+        },
       );
     } catch (e) {
       if (!(e instanceof GitCommandError) || e.timedOut) throw e;
@@ -103,9 +120,16 @@ export function createCheckout(dir: string, source: FollowSource, opts: Checkout
       if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`unexpected commit id from git: ${commit.slice(0, 80)}`);
       const size = await measureTree(repository, commit, opts.maxBytes);
       if (size.over) {
-        const what = size.files > MAX_TREE_FILES ? `more than ${MAX_TREE_FILES} files` : `files of more than ${opts.maxBytes} bytes in all (QUIRE_FOLLOW_MAX_BYTES)`;
-        const largest = size.largest ? `; the largest seen is ${printable(size.largest.path)} (${size.largest.bytes} bytes)` : '';
-        throw new FollowSyncTooLargeError(`commit ${commit.slice(0, 12)} was not checked out: it holds ${what}${largest}`);
+        const what =
+          size.files > MAX_TREE_FILES
+            ? `more than ${MAX_TREE_FILES} files`
+            : `files of more than ${opts.maxBytes} bytes in all (QUIRE_FOLLOW_MAX_BYTES)`;
+        const largest = size.largest
+          ? `; the largest seen is ${printable(size.largest.path)} (${size.largest.bytes} bytes)`
+          : '';
+        throw new FollowSyncTooLargeError(
+          `commit ${commit.slice(0, 12)} was not checked out: it holds ${what}${largest}`,
+        );
       }
       await git(['-c', 'advice.detachedHead=false', 'checkout', '-q', '--force', '--detach', commit, '--']);
       await git(['clean', '-q', '-ffdx']);
@@ -138,14 +162,19 @@ function watchIncomingPack(gitDir: string, maxBytes: number): { signal: AbortSig
       }
     }
     if (bytes > maxBytes) {
-      controller.abort(new FollowSyncTooLargeError(`the fetch was stopped: it had received more than ${maxBytes} bytes (QUIRE_FOLLOW_MAX_BYTES); nothing new was checked out`));
+      controller.abort(
+        new FollowSyncTooLargeError(
+          `the fetch was stopped: it had received more than ${maxBytes} bytes (QUIRE_FOLLOW_MAX_BYTES); nothing new was checked out`,
+        ),
+      );
     }
   }, FETCH_WATCH_MS);
   return {
     signal: controller.signal,
     stop() {
       clearInterval(timer);
-      if (controller.signal.aborted) for (const name of incoming()) fs.rmSync(path.join(packDir, name), { force: true });
+      if (controller.signal.aborted)
+        for (const name of incoming()) fs.rmSync(path.join(packDir, name), { force: true });
     },
   };
 }

@@ -52,7 +52,11 @@ function splitCredentials(url: string): { url: string; credentials: FollowCreden
     throw new FollowSourceError(`the repository URL is not a URL: ${redactUrl(url)}`);
   }
   if (!parsed.username && !parsed.password) return { url, credentials: null };
-  const credentials = { host: parsed.host, username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) };
+  const credentials = {
+    host: parsed.host,
+    username: decodeURIComponent(parsed.username),
+    password: decodeURIComponent(parsed.password),
+  };
   parsed.username = '';
   parsed.password = '';
   return { url: parsed.href, credentials };
@@ -70,15 +74,22 @@ export function redactUrl(url: string): string {
 
 export function checkRepositoryUrl(raw: string, cwd: string): string {
   if (!raw) throw new FollowSourceError('--follow needs a git URL or a path to a repository');
-  if (/[\u0000-\u001f\u007f]/.test(raw)) throw new FollowSourceError('the repository URL must not contain control characters');
+  if (/[\u0000-\u001f\u007f]/.test(raw))
+    throw new FollowSourceError('the repository URL must not contain control characters');
   if (raw.startsWith('-')) throw new FollowSourceError(`the repository URL must not start with "-": ${raw}`);
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(raw)?.[1];
   if (scheme !== undefined) {
-    if (!URL_SCHEMES.has(scheme.toLowerCase())) throw new FollowSourceError(`unsupported repository URL scheme "${scheme}" (use https, ssh, git, file or a path)`);
+    if (!URL_SCHEMES.has(scheme.toLowerCase()))
+      throw new FollowSourceError(
+        `unsupported repository URL scheme "${scheme}" (use https, ssh, git, file or a path)`,
+      );
     return raw;
   }
   // `<transport>::<address>` makes git run a remote helper (`ext::` runs any command).
-  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(raw)) throw new FollowSourceError(`remote helpers ("${raw.split('::')[0]}::") are not allowed; use https, ssh, git, file or a path`);
+  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(raw))
+    throw new FollowSourceError(
+      `remote helpers ("${raw.split('::')[0]}::") are not allowed; use https, ssh, git, file or a path`,
+    );
   // scp-like `[user@]host:path` (a colon before any slash) is ssh, as git reads it.
   if (/^[^/]*:/.test(raw) && !/^[A-Za-z]:[\\/]/.test(raw)) return raw;
   return path.resolve(cwd, raw);
@@ -97,6 +108,7 @@ export function branchProblem(b: string): string | null {
   if (b.startsWith('-')) return 'must not start with "-"';
   if (!/^[A-Za-z0-9._/-]+$/.test(b)) return 'may hold only letters, digits, ".", "_", "-" and "/"';
   if (b.includes('..') || b.includes('//')) return 'must not contain ".." or "//"';
-  if (/(^|\/)\./.test(b) || /[/.]$/.test(b) || b.startsWith('/') || b.endsWith('.lock')) return 'is not a valid branch name';
+  if (/(^|\/)\./.test(b) || /[/.]$/.test(b) || b.startsWith('/') || b.endsWith('.lock'))
+    return 'is not a valid branch name';
   return null;
 }

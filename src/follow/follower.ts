@@ -37,7 +37,10 @@ export function createFollower(deps: FollowerDeps): Follower {
   // Without ticks (or with slow ones) a commit that could not be published yet still gets its turn soon.
   const retrySoon = () => {
     if (retryTimer) return;
-    const delay = Math.min(deps.retryDelayMs ?? 30_000, deps.intervalSeconds > 0 ? deps.intervalSeconds * 1000 : Infinity);
+    const delay = Math.min(
+      deps.retryDelayMs ?? 30_000,
+      deps.intervalSeconds > 0 ? deps.intervalSeconds * 1000 : Infinity,
+    );
     retryTimer = setTimeout(() => {
       retryTimer = null;
       void runner.trigger();
@@ -52,7 +55,9 @@ export function createFollower(deps: FollowerDeps): Follower {
       failing = false;
     } catch (e) {
       failing = true;
-      err(`Fetch failed (serving what was last built; trying again ${deps.intervalSeconds ? `in ${deps.intervalSeconds} s` : 'at the next push'}): ${errorText(e)}`);
+      err(
+        `Fetch failed (serving what was last built; trying again ${deps.intervalSeconds ? `in ${deps.intervalSeconds} s` : 'at the next push'}): ${errorText(e)}`,
+      );
       return;
     }
     if (commit === handled) return;

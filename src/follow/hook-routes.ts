@@ -22,7 +22,14 @@ export function createHookApp(deps: HookDeps): Hono {
     const body = new Uint8Array(await c.req.arrayBuffer());
     const sender = verifyPushHook((name) => c.req.header(name), body, deps.secret);
     if (!sender) {
-      return c.json({ status: 'refused', reason: 'send X-Hub-Signature-256 (HMAC-SHA256 of the raw body with the hook secret) or X-Gitlab-Token' }, 401, noStore);
+      return c.json(
+        {
+          status: 'refused',
+          reason: 'send X-Hub-Signature-256 (HMAC-SHA256 of the raw body with the hook secret) or X-Gitlab-Token',
+        },
+        401,
+        noStore,
+      );
     }
     // Pushes to other branches (and tags) change nothing this server serves.
     const ref = pushedRef(body);

@@ -6,7 +6,11 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 export type HookSender = 'github' | 'gitlab';
 
 /** The sender whose proof matches, or null (no header, a wrong one, or a malformed one). */
-export function verifyPushHook(header: (name: string) => string | undefined, rawBody: Uint8Array, secret: string): HookSender | null {
+export function verifyPushHook(
+  header: (name: string) => string | undefined,
+  rawBody: Uint8Array,
+  secret: string,
+): HookSender | null {
   const signature = header('x-hub-signature-256');
   if (signature !== undefined) {
     const m = /^sha256=([0-9a-fA-F]{64})$/.exec(signature.trim());

@@ -28,7 +28,11 @@ const lsRemote = (source: FollowSource, dir: string, options: string[], patterns
   });
 
 /** The remote's branches, sorted. */
-export async function remoteBranches(source: FollowSource, dir: string, opts: RemoteCallOptions = {}): Promise<string[]> {
+export async function remoteBranches(
+  source: FollowSource,
+  dir: string,
+  opts: RemoteCallOptions = {},
+): Promise<string[]> {
   const out = await lsRemote(source, dir, ['--heads'], [], opts);
   const names = out.split('\n').flatMap((line) => /^[0-9a-f]{40,64}\trefs\/heads\/(.+)$/.exec(line)?.[1] ?? []);
   return [...new Set(names)].sort();
@@ -40,20 +44,31 @@ export async function defaultBranch(source: FollowSource, dir: string, opts: Rem
   const named = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(out)?.[1];
   if (named !== undefined && branchProblem(named) === null) return named;
   const branches = await remoteBranches(source, dir, opts);
-  if (!branches.length) throw new FollowBranchMissingError(`${displayUrl(source)} has no branches yet: push one (or check the URL)`);
-  const why = named === undefined ? 'does not name a default branch (its HEAD is not a branch)' : `names "${printable(named)}" as its default branch, not a name Quire follows`;
+  if (!branches.length)
+    throw new FollowBranchMissingError(`${displayUrl(source)} has no branches yet: push one (or check the URL)`);
+  const why =
+    named === undefined
+      ? 'does not name a default branch (its HEAD is not a branch)'
+      : `names "${printable(named)}" as its default branch, not a name Quire follows`;
   throw new FollowBranchMissingError(`${displayUrl(source)} ${why}; give --branch <b>: ${describeBranches(branches)}`);
 }
 
 /** The error for a branch the remote does not have, naming those it has. */
-export function missingBranch(source: FollowSource, branch: string, branches: readonly string[]): FollowBranchMissingError {
+export function missingBranch(
+  source: FollowSource,
+  branch: string,
+  branches: readonly string[],
+): FollowBranchMissingError {
   return new FollowBranchMissingError(`${displayUrl(source)} has no branch "${branch}"; ${describeBranches(branches)}`);
 }
 
 /** `its branches: a, b, c (and 12 more)`, at most BRANCHES_SHOWN names; or that it has none. */
 function describeBranches(branches: readonly string[]): string {
   if (!branches.length) return 'it has no branches yet (push one first)';
-  const shown = branches.slice(0, BRANCHES_SHOWN).map((b) => printable(b)).join(', ');
+  const shown = branches
+    .slice(0, BRANCHES_SHOWN)
+    .map((b) => printable(b))
+    .join(', ');
   const more = branches.length - BRANCHES_SHOWN;
   return `its branches: ${shown}${more > 0 ? ` (and ${more} more)` : ''}`;
 }

@@ -15,7 +15,12 @@ export interface TreeSize {
 /** Files in one tree at most, whatever their size: each is a file to write and to walk. */
 export const MAX_TREE_FILES = 1_000_000;
 
-export function measureTree(repository: GitTarget, commit: string, maxBytes: number, opts: { timeoutMs?: number } = {}): Promise<TreeSize> {
+export function measureTree(
+  repository: GitTarget,
+  commit: string,
+  maxBytes: number,
+  opts: { timeoutMs?: number } = {},
+): Promise<TreeSize> {
   const size: TreeSize = { bytes: 0, files: 0, over: false, largest: null };
   const child = spawnGit(repository, ['ls-tree', '-r', '-l', '-z', '--full-tree', commit]);
   let stderr = '';
@@ -55,7 +60,11 @@ export function measureTree(repository: GitTarget, commit: string, maxBytes: num
       clearTimeout(timer);
       if (size.over) return resolve(size);
       if (code === 0) return resolve(size);
-      reject(new GitCommandError(signal === 'SIGKILL' ? 'git ls-tree timed out' : `git ls-tree failed: ${lastLines(stderr)}`));
+      reject(
+        new GitCommandError(
+          signal === 'SIGKILL' ? 'git ls-tree timed out' : `git ls-tree failed: ${lastLines(stderr)}`,
+        ),
+      );
     });
   });
 }

@@ -115,7 +115,18 @@ async function changesByFile(repository: GitRepository, rel: string): Promise<Ma
   const root = repository.workTree;
   const stdout = await runGit(
     repository,
-    ['log', '--format=%x1e%H %ct', '-M', '--raw', '-z', '--no-abbrev', '--first-parent', '--diff-merges=first-parent', '--', rel],
+    [
+      'log',
+      '--format=%x1e%H %ct',
+      '-M',
+      '--raw',
+      '-z',
+      '--no-abbrev',
+      '--first-parent',
+      '--diff-merges=first-parent',
+      '--',
+      rel,
+    ],
     { maxBufferBytes: 1024 * 1024 * 1024 },
   );
   const byPath = new Map<string, Change[]>();
@@ -125,7 +136,10 @@ async function changesByFile(repository: GitRepository, rel: string): Promise<Ma
     if (!record) continue;
     const headerEnd = record.indexOf('\0');
     const time = Number(record.slice(0, headerEnd).split(' ')[1]);
-    const tokens = record.slice(headerEnd + 1).replace(/^\n/, '').split('\0');
+    const tokens = record
+      .slice(headerEnd + 1)
+      .replace(/^\n/, '')
+      .split('\0');
     for (let i = 0; i < tokens.length; i++) {
       const meta = tokens[i]!;
       if (!meta.startsWith(':')) continue;

@@ -65,7 +65,8 @@ const DIFF_COMMANDS = new Set(['diff', 'log', 'show', 'whatchanged', 'format-pat
  * GIT_WORK_TREE, GIT_INDEX_FILE, GIT_EXTERNAL_DIFF, GIT_CONFIG_PARAMETERS and the like would
  * point git at another repository or make it run something.
  */
-const KEPT_GIT_VARIABLES = /^GIT_(SSH|SSH_COMMAND|SSH_VARIANT|ASKPASS|SSL_NO_VERIFY|SSL_CAINFO|SSL_CAPATH|HTTP_USER_AGENT|HTTP_LOW_SPEED_LIMIT|HTTP_LOW_SPEED_TIME|PROXY_SSL_CAINFO|CONFIG_GLOBAL|CONFIG_SYSTEM|CONFIG_NOSYSTEM|TRACE\w*)$/;
+const KEPT_GIT_VARIABLES =
+  /^GIT_(SSH|SSH_COMMAND|SSH_VARIANT|ASKPASS|SSL_NO_VERIFY|SSL_CAINFO|SSL_CAPATH|HTTP_USER_AGENT|HTTP_LOW_SPEED_LIMIT|HTTP_LOW_SPEED_TIME|PROXY_SSL_CAINFO|CONFIG_GLOBAL|CONFIG_SYSTEM|CONFIG_NOSYSTEM|TRACE\w*)$/;
 
 function gitEnvironment(target: GitTarget, opts: GitCallOptions): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -83,7 +84,11 @@ function gitEnvironment(target: GitTarget, opts: GitCallOptions): NodeJS.Process
     GIT_OPTIONAL_LOCKS: '0',
   });
   if (target.kind === 'repository') {
-    Object.assign(env, { GIT_DIR: target.gitDir, GIT_WORK_TREE: target.workTree, GIT_CEILING_DIRECTORIES: path.dirname(target.workTree) });
+    Object.assign(env, {
+      GIT_DIR: target.gitDir,
+      GIT_WORK_TREE: target.workTree,
+      GIT_CEILING_DIRECTORIES: path.dirname(target.workTree),
+    });
   } else {
     // Discovery could only look at `dir` itself, a folder Quire made; never above it.
     env.GIT_CEILING_DIRECTORIES = path.dirname(target.dir);
@@ -129,7 +134,12 @@ export function runGit(target: GitTarget, args: readonly string[], opts: GitCall
         const what = describeCall(args);
         const killed = error.killed || error.signal === 'SIGKILL';
         const said = lastLines(stderr || error.message);
-        reject(new GitCommandError(killed ? `${what} timed out after ${Math.round(timeout / 1000)} s` : `${what} failed: ${said}`, { timedOut: killed }));
+        reject(
+          new GitCommandError(
+            killed ? `${what} timed out after ${Math.round(timeout / 1000)} s` : `${what} failed: ${said}`,
+            { timedOut: killed },
+          ),
+        );
       },
     );
   });
@@ -140,11 +150,16 @@ export function runGit(target: GitTarget, args: readonly string[], opts: GitCall
  * same target, settings and environment as runGit. The caller reads its stdout and ends it.
  */
 export function spawnGit(target: GitTarget, args: readonly string[], opts: GitCallOptions = {}): ChildProcess {
-  return spawn('git', gitArguments(args, opts), { cwd: cwdOf(target), env: gitEnvironment(target, opts), stdio: ['pipe', 'pipe', 'pipe'] });
+  return spawn('git', gitArguments(args, opts), {
+    cwd: cwdOf(target),
+    env: gitEnvironment(target, opts),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
 }
 
 /** `git fetch`, `git ls-tree`…: the first word that is not an option. */
-export const describeCall = (args: readonly string[]): string => `git ${args.find((a) => !a.startsWith('-') && !a.includes('=')) ?? ''}`.trim();
+export const describeCall = (args: readonly string[]): string =>
+  `git ${args.find((a) => !a.startsWith('-') && !a.includes('=')) ?? ''}`.trim();
 
 /** git's last words, on one line (enough to say why, without a wall of progress output). */
 export function lastLines(text: string): string {

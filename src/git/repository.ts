@@ -33,7 +33,14 @@ export async function locateContentRepository(contentDir: string): Promise<Repos
   if (realRoot && realTree && realRoot !== realTree && !realRoot.startsWith(realTree + path.sep)) {
     return {
       repository: null,
-      issues: [issue(root, START, 'CONTENT_ROOT_OUTSIDE', `the content folder is ${realRoot} once links are resolved, outside the repository at ${repository.workTree}`)],
+      issues: [
+        issue(
+          root,
+          START,
+          'CONTENT_ROOT_OUTSIDE',
+          `the content folder is ${realRoot} once links are resolved, outside the repository at ${repository.workTree}`,
+        ),
+      ],
     };
   }
   await confirmOwnership(repository);
@@ -47,12 +54,23 @@ function contentRootIssue(root: string): ContentIssue | null {
     stat = fs.lstatSync(root);
   } catch (err) {
     if (isMissingFile(err)) return null; // the loader says there are no sites
-    return issue(root, START, 'CONTENT_UNREADABLE', `cannot read the content folder (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    return issue(
+      root,
+      START,
+      'CONTENT_UNREADABLE',
+      `cannot read the content folder (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
   if (!stat.isSymbolicLink()) return null;
-  return issue(root, START, 'CONTENT_ROOT_OUTSIDE', 'the content folder is a symbolic link: it must be a real folder, so that nothing outside the repository is built', {
-    hint: 'replace the link with the folder itself, or point QUIRE_CONTENT_DIR at the real folder',
-  });
+  return issue(
+    root,
+    START,
+    'CONTENT_ROOT_OUTSIDE',
+    'the content folder is a symbolic link: it must be a real folder, so that nothing outside the repository is built',
+    {
+      hint: 'replace the link with the folder itself, or point QUIRE_CONTENT_DIR at the real folder',
+    },
+  );
 }
 
 /**
@@ -89,7 +107,8 @@ async function confirmOwnership(repository: GitRepository): Promise<void> {
   try {
     await runGit({ kind: 'none', dir: repository.workTree }, ['rev-parse', '--absolute-git-dir']);
   } catch (err) {
-    if (err instanceof GitCommandError) throw new GitCommandError(`the repository at ${repository.workTree} is not used: ${err.message}`);
+    if (err instanceof GitCommandError)
+      throw new GitCommandError(`the repository at ${repository.workTree} is not used: ${err.message}`);
     throw err;
   }
 }

@@ -32,7 +32,12 @@ export async function verifySite(
 ): Promise<VerifySiteResult> {
   const site = deps.snapshot?.sites.get(input.siteId);
   const manifestSite = deps.snapshot?.manifest.sites[input.siteId];
-  if (!site || !manifestSite) return { ok: false, code: 'SITE_NOT_BUILT', message: `no site "${input.siteId}" in the build (sites: ${[...(deps.snapshot?.sites.keys() ?? [])].join(', ') || 'none'})` };
+  if (!site || !manifestSite)
+    return {
+      ok: false,
+      code: 'SITE_NOT_BUILT',
+      message: `no site "${input.siteId}" in the build (sites: ${[...(deps.snapshot?.sites.keys() ?? [])].join(', ') || 'none'})`,
+    };
   const baseUrl = (input.baseUrl ?? manifestSite.url).replace(/\/+$/, '');
   try {
     if (!/^https?:$/.test(new URL(baseUrl).protocol)) throw new Error('not http(s)');
@@ -41,15 +46,29 @@ export async function verifySite(
   }
   let slugs = input.slugs?.length ? input.slugs : site.items.map((i) => i.item.slug);
   const unknown = slugs.filter((s) => !site.articles.has(s));
-  if (unknown.length) return { ok: false, code: 'SLUG_NOT_PUBLISHED', message: `not published on ${input.siteId}: ${unknown.join(', ')}` };
+  if (unknown.length)
+    return {
+      ok: false,
+      code: 'SLUG_NOT_PUBLISHED',
+      message: `not published on ${input.siteId}: ${unknown.join(', ')}`,
+    };
   const capped = Math.max(0, slugs.length - DEFAULT_ARTICLE_CAP);
   if (!input.slugs?.length) slugs = slugs.slice(0, DEFAULT_ARTICLE_CAP);
   const articles: ArticleToVerify[] = [];
   for (const slug of slugs) {
     const a = parseBody(site.articles.get(slug)!) as Pick<Article, 'html' | 'updatedAt' | 'author'>;
-    articles.push({ slug, html: a.html, updatedAt: a.updatedAt, author: a.author ? { name: a.author.name, url: a.author.url } : null, replyUrl: onBase(await deps.outbox.latestReplyUrl(input.siteId, slug), baseUrl) });
+    articles.push({
+      slug,
+      html: a.html,
+      updatedAt: a.updatedAt,
+      author: a.author ? { name: a.author.name, url: a.author.url } : null,
+      replyUrl: onBase(await deps.outbox.latestReplyUrl(input.siteId, slug), baseUrl),
+    });
   }
-  const report = await verifyIntegration({ client: deps.client, ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}) }, { siteId: input.siteId, baseUrl, articlePath: manifestSite.articlePath, articles });
+  const report = await verifyIntegration(
+    { client: deps.client, ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}) },
+    { siteId: input.siteId, baseUrl, articlePath: manifestSite.articlePath, articles },
+  );
   return { ok: true, report, capped };
 }
 

@@ -6,7 +6,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { BoundedMap } from '../cache/bounded-map.ts';
 import { SITE_ID } from '../content/model.ts';
-import { keyMessage, type LABELS, MAX_MEMO_ENTRIES, parseKey, type KeyGenerations, type KeyGrant, type KeyVerifier } from './key-shape.ts';
+import {
+  keyMessage,
+  type LABELS,
+  MAX_MEMO_ENTRIES,
+  parseKey,
+  type KeyGenerations,
+  type KeyGrant,
+  type KeyVerifier,
+} from './key-shape.ts';
 
 export { PREVIEW_SUFFIX, previewKeyName } from './key-shape.ts';
 export type { KeyGenerations, KeyGrant, KeyScope, KeyVerifier } from './key-shape.ts';
@@ -33,7 +41,9 @@ export function createKeyring(secret: string, generations: KeyGenerations): Keyr
     const memoKey = `${prefix}:${siteId}:${generation}`;
     let key = memo.get(memoKey);
     if (!key) {
-      const sig = createHmac('sha256', secret).update(keyMessage(prefix, siteId, generation)).digest('base64url');
+      const sig = createHmac('sha256', secret)
+        .update(keyMessage(prefix, siteId, generation))
+        .digest('base64url');
       key = `${prefix}_${siteId}.${sig}`;
       memo.set(memoKey, key);
     }

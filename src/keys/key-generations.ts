@@ -62,11 +62,13 @@ export function readKeyGenerations(file: string): Record<string, number> | null 
   } catch (err) {
     throw broken(text.trim() === '' ? 'it is empty' : `not JSON: ${(err as Error).message}`, err);
   }
-  if (!data || typeof data !== 'object' || Array.isArray(data)) throw broken('not a JSON object of site ids and generations');
+  if (!data || typeof data !== 'object' || Array.isArray(data))
+    throw broken('not a JSON object of site ids and generations');
   const generations: Record<string, number> = {};
   for (const [site, generation] of Object.entries(data)) {
     if (!KEY_NAME.test(site)) throw broken(`"${site}" is not a site id (or a site id followed by ${PREVIEW_SUFFIX})`);
-    if (!Number.isSafeInteger(generation) || (generation as number) < 1) throw broken(`the generation of "${site}" is not a whole number of at least 1`);
+    if (!Number.isSafeInteger(generation) || (generation as number) < 1)
+      throw broken(`the generation of "${site}" is not a whole number of at least 1`);
     generations[site] = generation as number;
   }
   return generations;
@@ -74,7 +76,9 @@ export function readKeyGenerations(file: string): Record<string, number> | null 
 
 /** `the key of site "one"`, or `the preview key of site "one"`: a key name as messages say it. */
 export function keyOfSite(name: string): string {
-  return name.endsWith(PREVIEW_SUFFIX) ? `the preview key of site "${name.slice(0, -PREVIEW_SUFFIX.length)}"` : `the key of site "${name}"`;
+  return name.endsWith(PREVIEW_SUFFIX)
+    ? `the preview key of site "${name.slice(0, -PREVIEW_SUFFIX.length)}"`
+    : `the key of site "${name}"`;
 }
 
 /** Per site the higher of two generations: a generation held never goes back down. */
@@ -130,7 +134,10 @@ export function openKeyGenerations(file: string, read: Record<string, number>, s
     all: () => ({ ...data }),
     async rotate(siteId) {
       if (!('records' in store)) {
-        throw new KeyStateError(`no key was rotated: a rotation is recorded in the state store before ${file}, and the store cannot be read (${store.unreadable.message})`, { cause: store.unreadable });
+        throw new KeyStateError(
+          `no key was rotated: a rotation is recorded in the state store before ${file}, and the store cannot be read (${store.unreadable.message})`,
+          { cause: store.unreadable },
+        );
       }
       data = atLeast(data, readKeyGenerations(file) ?? {}); // a damaged file stops the rotation before anything is written
       // The store first: a rotation it holds is never undone by a keys.json lost or left behind.
@@ -157,7 +164,10 @@ export function openKeyGenerations(file: string, read: Record<string, number>, s
       try {
         const next = readKeyGenerations(file);
         // Gone while serving: the generations held stay (a missing file would revert rotations).
-        if (next === null) throw new KeyStateError(`${file} was removed; the key generations already loaded stay in force. Restore it (\`quire keys restore\` writes it from the state store).`);
+        if (next === null)
+          throw new KeyStateError(
+            `${file} was removed; the key generations already loaded stay in force. Restore it (\`quire keys restore\` writes it from the state store).`,
+          );
         data = atLeast(data, next);
         stamp = now;
         failedStamp = '';

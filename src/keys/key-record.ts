@@ -14,7 +14,10 @@ import { KeyStateError, readKeyGenerations, type KeyGenerationFile } from './key
  * recorded. A keys.json that cannot be read keeps the previous record (the build does not need
  * keys; the server and `quire keys` refuse to start on it).
  */
-export function keyGenerationsToRecord(stateDir: string, previous: Record<string, number> | undefined): Record<string, number> {
+export function keyGenerationsToRecord(
+  stateDir: string,
+  previous: Record<string, number> | undefined,
+): Record<string, number> {
   let current: Record<string, number> = {};
   try {
     current = readKeyGenerations(keysFileOf(stateDir)) ?? {};
@@ -23,17 +26,29 @@ export function keyGenerationsToRecord(stateDir: string, previous: Record<string
   }
   const record: Record<string, number> = { ...(previous ?? {}) };
   for (const [site, generation] of Object.entries(current)) record[site] = Math.max(record[site] ?? 1, generation);
-  return Object.fromEntries(Object.entries(record).filter(([, generation]) => generation > 1).sort(([a], [b]) => a.localeCompare(b)));
+  return Object.fromEntries(
+    Object.entries(record)
+      .filter(([, generation]) => generation > 1)
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
 
 /** `site "one" had key`, or `… had preview key`, as a message names a generation's key. */
 function keyOfSite(name: string): string {
-  return name.endsWith(PREVIEW_SUFFIX) ? `site "${name.slice(0, -PREVIEW_SUFFIX.length)}" had preview key` : `site "${name}" had key`;
+  return name.endsWith(PREVIEW_SUFFIX)
+    ? `site "${name.slice(0, -PREVIEW_SUFFIX.length)}" had preview key`
+    : `site "${name}" had key`;
 }
 
 /** Throws KeyStateError when keys.json is behind what the build in `distDir` recorded. */
-export function checkKeysAgainstBuild(generations: KeyGenerationFile, manifest: Manifest | null, distDir: string): void {
-  const behind = Object.entries(manifest?.keyGenerations ?? {}).filter(([site, generation]) => generations.generationOf(site) < generation);
+export function checkKeysAgainstBuild(
+  generations: KeyGenerationFile,
+  manifest: Manifest | null,
+  distDir: string,
+): void {
+  const behind = Object.entries(manifest?.keyGenerations ?? {}).filter(
+    ([site, generation]) => generations.generationOf(site) < generation,
+  );
   if (!behind.length) return;
   const [site, generation] = behind[0]!;
   const fix = Object.fromEntries(behind.map(([s, g]) => [s, g + 1]));

@@ -43,7 +43,8 @@ export const LABELS = { pk: 'quire-api-key', pv: 'quire-preview-key' } as const;
 export type KeyPrefix = keyof typeof LABELS;
 
 /** The text a key's signature is the HMAC-SHA256 of (under the server secret), base64url. */
-export const keyMessage = (prefix: KeyPrefix, siteId: string, generation: number): string => `${LABELS[prefix]}\0${siteId}\0${generation}`;
+export const keyMessage = (prefix: KeyPrefix, siteId: string, generation: number): string =>
+  `${LABELS[prefix]}\0${siteId}\0${generation}`;
 
 /** The parts of a key of the right shape; null for anything else (nothing is computed for it). */
 export function parseKey(unsafeKey: string): { prefix: KeyPrefix; siteId: string; scope: KeyScope } | null {

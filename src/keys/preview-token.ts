@@ -21,10 +21,18 @@ export interface PreviewToken {
   expiresAt: string;
 }
 
-export function createPreviewToken(previewKey: string, target: { site: string; slug: string }, ttlMs: number, now: number): PreviewToken {
-  if (!(ttlMs > 0 && ttlMs <= MAX_PREVIEW_TTL_MS)) throw new RangeError(`a preview link lasts more than 0 and at most ${MAX_PREVIEW_TTL_MS / 86_400_000} days`);
+export function createPreviewToken(
+  previewKey: string,
+  target: { site: string; slug: string },
+  ttlMs: number,
+  now: number,
+): PreviewToken {
+  if (!(ttlMs > 0 && ttlMs <= MAX_PREVIEW_TTL_MS))
+    throw new RangeError(`a preview link lasts more than 0 and at most ${MAX_PREVIEW_TTL_MS / 86_400_000} days`);
   const exp = Math.floor((now + ttlMs) / 1000);
-  const payload = Buffer.from(JSON.stringify({ v: 1, site: target.site, slug: target.slug, exp })).toString('base64url');
+  const payload = Buffer.from(JSON.stringify({ v: 1, site: target.site, slug: target.slug, exp })).toString(
+    'base64url',
+  );
   const signature = createHmac('sha256', previewKey).update(`${PREVIEW_TOKEN_LABEL}\0${payload}`).digest('base64url');
   return { token: `${payload}.${signature}`, expiresAt: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') };
 }

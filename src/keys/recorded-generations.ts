@@ -10,7 +10,14 @@ import { ProblemError } from '../problems/problem.ts';
 import type { KeyGenerationRecords } from '../store/state-store.ts';
 import { previewKeyName } from './api-keys.ts';
 import { keysFileOf } from '../config/state-layout.ts';
-import { atLeast, keyOfSite, openKeyGenerations, readKeyGenerations, writeKeyGenerations, type KeyGenerationFile } from './key-generations.ts';
+import {
+  atLeast,
+  keyOfSite,
+  openKeyGenerations,
+  readKeyGenerations,
+  writeKeyGenerations,
+  type KeyGenerationFile,
+} from './key-generations.ts';
 
 export class KeyStateBehindError extends ProblemError<'KEY_STATE_BEHIND_STORE'> {
   constructor(message: string) {
@@ -33,7 +40,11 @@ export function keyNamesOf(siteIds: Iterable<string>): string[] {
  * missing or lower than the store for one of them. A store that cannot be read leaves keys.json
  * unchecked (the caller says so) and refuses rotations.
  */
-export async function openCheckedKeyGenerations(stateDir: string, store: StoreRecords, siteIds: Iterable<string>): Promise<KeyGenerationFile> {
+export async function openCheckedKeyGenerations(
+  stateDir: string,
+  store: StoreRecords,
+  siteIds: Iterable<string>,
+): Promise<KeyGenerationFile> {
   const file = keysFileOf(stateDir);
   const read = readKeyGenerations(file);
   if ('unreadable' in store) return openKeyGenerations(file, read ?? {}, store);
@@ -56,7 +67,11 @@ export interface RestoredKey {
  * the higher of its generation and the store's (a missing keys.json is made); the store raised
  * to keys.json's. A keys.json that cannot be read is left for the operator (KeyStateError).
  */
-export async function restoreKeysFile(stateDir: string, records: KeyGenerationRecords, siteIds: Iterable<string>): Promise<{ file: string; restored: RestoredKey[] }> {
+export async function restoreKeysFile(
+  stateDir: string,
+  records: KeyGenerationRecords,
+  siteIds: Iterable<string>,
+): Promise<{ file: string; restored: RestoredKey[] }> {
   const file = keysFileOf(stateDir);
   const read = readKeyGenerations(file) ?? {};
   const recorded = await records.all();
@@ -68,7 +83,11 @@ export async function restoreKeysFile(stateDir: string, records: KeyGenerationRe
 }
 
 /** [name, keys.json's generation, the store's] for each of `names` the store has higher. */
-function keysBehind(held: Record<string, number>, recorded: Record<string, number>, names: string[]): [string, number, number][] {
+function keysBehind(
+  held: Record<string, number>,
+  recorded: Record<string, number>,
+  names: string[],
+): [string, number, number][] {
   const behind = new Map<string, [string, number, number]>();
   for (const name of names) {
     const stored = recorded[name] ?? 1;
@@ -77,8 +96,18 @@ function keysBehind(held: Record<string, number>, recorded: Record<string, numbe
   return [...behind.values()].sort(([a], [b]) => a.localeCompare(b));
 }
 
-function behindError(file: string, missing: boolean, where: string, behind: [string, number, number][]): KeyStateBehindError {
-  const listed = behind.map(([name, held, stored]) => `${keyOfSite(name)} is at generation ${missing ? stored : `${held} here and ${stored} there`}`).join('; ');
+function behindError(
+  file: string,
+  missing: boolean,
+  where: string,
+  behind: [string, number, number][],
+): KeyStateBehindError {
+  const listed = behind
+    .map(
+      ([name, held, stored]) =>
+        `${keyOfSite(name)} is at generation ${missing ? stored : `${held} here and ${stored} there`}`,
+    )
+    .join('; ');
   return new KeyStateBehindError(
     `${missing ? `${file} is missing, but ${where} recorded key rotations` : `${file} is behind ${where}`}: ${listed}. ` +
       `Started ${missing ? 'without it' : 'with it'}, keys rotated away would be valid again. ` +

@@ -35,13 +35,17 @@ const siteArg = z.string().describe('Site id, as in content/<site>/ (see list_si
 export function buildMcpServer(deps: McpDeps): McpServer {
   const server = new McpServer({ name: 'quire', version: deps.version });
   const siteOf = (id: string) => deps.snapshot()?.sites.get(id) ?? null;
-  const unknownSite = (id: string) => failure(`no site "${id}" (sites: ${[...(deps.snapshot()?.sites.keys() ?? [])].join(', ') || 'none'}; run \`npm run build\` if one is missing)`);
+  const unknownSite = (id: string) =>
+    failure(
+      `no site "${id}" (sites: ${[...(deps.snapshot()?.sites.keys() ?? [])].join(', ') || 'none'}; run \`npm run build\` if one is missing)`,
+    );
 
   server.registerTool(
     'list_sites',
     {
       title: 'List sites',
-      description: 'The sites Quire publishes: id, name, language, the URL of the site that renders them, article path, published count and webhook.',
+      description:
+        'The sites Quire publishes: id, name, language, the URL of the site that renders them, article path, published count and webhook.',
       inputSchema: {},
       outputSchema: { sites: z.array(SiteShape) },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -52,7 +56,15 @@ export function buildMcpServer(deps: McpDeps): McpServer {
       for (const s of snap?.sites.values() ?? []) {
         const m = snap!.manifest.sites[s.id]!;
         const hook = await deps.publishing.store.webhooks.get(s.id);
-        sites.push({ id: s.id, name: s.summary.name, lang: s.summary.lang, url: m.url, articlePath: m.articlePath, published: s.articles.size, webhook: hook ? { url: hook.url, disabled: hook.disabledAt !== null } : null });
+        sites.push({
+          id: s.id,
+          name: s.summary.name,
+          lang: s.summary.lang,
+          url: m.url,
+          articlePath: m.articlePath,
+          published: s.articles.size,
+          webhook: hook ? { url: hook.url, disabled: hook.disabledAt !== null } : null,
+        });
       }
       return result({ sites });
     },
@@ -61,8 +73,9 @@ export function buildMcpServer(deps: McpDeps): McpServer {
   server.registerTool(
     'get_api_key',
     {
-      title: 'Get a site\'s API key',
-      description: 'The Content API base URL and the site\'s key (pk_<site>.<signature>), with a ready curl command. The key reads published articles only.',
+      title: "Get a site's API key",
+      description:
+        "The Content API base URL and the site's key (pk_<site>.<signature>), with a ready curl command. The key reads published articles only.",
       inputSchema: { site: siteArg },
       outputSchema: { site: z.string(), apiBase: z.string(), key: z.string(), curl: z.string() },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -80,7 +93,10 @@ export function buildMcpServer(deps: McpDeps): McpServer {
     {
       title: 'List published articles',
       description: 'What GET /v1/articles returns for the site: {site, total, articles}, newest first.',
-      inputSchema: { site: siteArg, limit: z.number().int().min(1).max(1000).optional().describe('At most this many articles (default: all)') },
+      inputSchema: {
+        site: siteArg,
+        limit: z.number().int().min(1).max(1000).optional().describe('At most this many articles (default: all)'),
+      },
       outputSchema: ArticleListSchema.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -96,7 +112,8 @@ export function buildMcpServer(deps: McpDeps): McpServer {
     'get_article',
     {
       title: 'Get an article',
-      description: 'What GET /v1/articles/{slug} returns: the full article with html, markdown, author and related articles.',
+      description:
+        'What GET /v1/articles/{slug} returns: the full article with html, markdown, author and related articles.',
       inputSchema: { site: siteArg, slug: z.string().describe('The article slug') },
       outputSchema: ArticleSchema.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -113,8 +130,9 @@ export function buildMcpServer(deps: McpDeps): McpServer {
   server.registerTool(
     'test_webhook',
     {
-      title: 'Test the site\'s webhook',
-      description: 'Sends the site\'s most recent published article to its registered webhook as a signed `updated` event (an idempotent upsert) and explains the result.',
+      title: "Test the site's webhook",
+      description:
+        "Sends the site's most recent published article to its registered webhook as a signed `updated` event (an idempotent upsert) and explains the result.",
       inputSchema: { site: siteArg },
       outputSchema: TestWebhookShape.shape,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
@@ -122,8 +140,29 @@ export function buildMcpServer(deps: McpDeps): McpServer {
     async ({ site }) => {
       if (!siteOf(site)) return unknownSite(site);
       const r = await testWebhook({ ...deps.publishing, distDir: deps.distDir }, site);
-      if (!r.sent) return result({ sent: false, ok: false, code: r.code, message: r.message, deliveryId: null, slug: null, status: null, durationMs: null, replyUrl: null });
-      return result({ sent: true, ok: r.explanation.ok, code: r.explanation.code, message: r.explanation.message, deliveryId: r.deliveryId, slug: r.slug, status: r.attempt.status, durationMs: r.attempt.durationMs, replyUrl: r.attempt.replyUrl });
+      if (!r.sent)
+        return result({
+          sent: false,
+          ok: false,
+          code: r.code,
+          message: r.message,
+          deliveryId: null,
+          slug: null,
+          status: null,
+          durationMs: null,
+          replyUrl: null,
+        });
+      return result({
+        sent: true,
+        ok: r.explanation.ok,
+        code: r.explanation.code,
+        message: r.explanation.message,
+        deliveryId: r.deliveryId,
+        slug: r.slug,
+        status: r.attempt.status,
+        durationMs: r.attempt.durationMs,
+        replyUrl: r.attempt.replyUrl,
+      });
     },
   );
 
@@ -132,19 +171,34 @@ export function buildMcpServer(deps: McpDeps): McpServer {
     {
       title: 'Verify a receiving site',
       description:
-        'Checks that the site renders Quire\'s articles properly: (1) sitemap lists each article URL with lastmod = updatedAt, (2) the page has one rel=canonical pointing at itself, (3) the article html is injected unmodified, (4) a visible byline, linked to the author\'s url when set. Each failure comes with a code and a fix.',
+        "Checks that the site renders Quire's articles properly: (1) sitemap lists each article URL with lastmod = updatedAt, (2) the page has one rel=canonical pointing at itself, (3) the article html is injected unmodified, (4) a visible byline, linked to the author's url when set. Each failure comes with a code and a fix.",
       inputSchema: {
         site: siteArg,
-        baseUrl: z.string().url().optional().describe('Base URL of the receiving site, http or https (default: url in site.yaml); the sitemap and every page are read from it'),
-        slugs: z.array(z.string()).max(200).optional().describe('Articles to check (default: the published ones, up to 25)'),
+        baseUrl: z
+          .string()
+          .url()
+          .optional()
+          .describe(
+            'Base URL of the receiving site, http or https (default: url in site.yaml); the sitemap and every page are read from it',
+          ),
+        slugs: z
+          .array(z.string())
+          .max(200)
+          .optional()
+          .describe('Articles to check (default: the published ones, up to 25)'),
       },
       outputSchema: VerifyReportShape.shape,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     async ({ site, baseUrl, slugs }) => {
-      const r = await verifySite({ snapshot: deps.snapshot(), outbox: deps.publishing.store.outbox, client: deps.verifyClient }, { siteId: site, baseUrl, slugs });
+      const r = await verifySite(
+        { snapshot: deps.snapshot(), outbox: deps.publishing.store.outbox, client: deps.verifyClient },
+        { siteId: site, baseUrl, slugs },
+      );
       if (!r.ok) return failure(r.message);
-      const summary = r.capped ? `${r.report.summary} (first 25 articles; pass slugs to check others)` : r.report.summary;
+      const summary = r.capped
+        ? `${r.report.summary} (first 25 articles; pass slugs to check others)`
+        : r.report.summary;
       return result({ ...r.report, summary });
     },
   );

@@ -32,7 +32,13 @@ export const VerifyReportShape = z.object({
   siteId: z.string(),
   baseUrl: z.string(),
   articles: z.array(
-    z.object({ slug: z.string(), url: z.string(), finalUrl: nullableString, redirects: z.array(z.string()), checks: z.array(CheckShape) }),
+    z.object({
+      slug: z.string(),
+      url: z.string(),
+      finalUrl: nullableString,
+      redirects: z.array(z.string()),
+      checks: z.array(CheckShape),
+    }),
   ),
 });
 

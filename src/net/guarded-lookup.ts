@@ -46,12 +46,19 @@ export async function resolvePublicAddresses(
   for (const { address } of found) {
     // The family comes from the address itself, not from what the resolver claims.
     const family = net.isIP(address);
-    if (family === 0) return { ok: false, error: new NetFailure('dns', `${host} resolved to ${JSON.stringify(address)}, which is not an IP address`) };
+    if (family === 0)
+      return {
+        ok: false,
+        error: new NetFailure('dns', `${host} resolved to ${JSON.stringify(address)}, which is not an IP address`),
+      };
     const verdict = classifyAddress(address);
     if (!verdict.public && !allowPrivate) {
       return {
         ok: false,
-        error: new NetFailure('non_public', `${host} resolves to ${address}, ${describeRange(verdict.range)}; ${mustBePublic}`),
+        error: new NetFailure(
+          'non_public',
+          `${host} resolves to ${address}, ${describeRange(verdict.range)}; ${mustBePublic}`,
+        ),
       };
     }
     addresses.push({ address, family: family === 6 ? 6 : 4 });
@@ -65,16 +72,24 @@ type AllCallback = (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddr
  * A `lookup` for net/tls sockets. `onApproved` hears every address handed to a socket, so the
  * connect hook can confirm the socket really went to one of them.
  */
-export function createGuardedLookup(opts: ResolveOptions & { onApproved: (addresses: string[]) => void }): net.LookupFunction {
+export function createGuardedLookup(
+  opts: ResolveOptions & { onApproved: (addresses: string[]) => void },
+): net.LookupFunction {
   return function guardedLookup(hostname, options, callback) {
     void resolvePublicAddresses(hostname, opts).then((result) => {
       // Out of the promise chain, so an exception in Node's callback is not swallowed as a rejection.
       process.nextTick(() => {
         if (!result.ok) return callback(result.error, '', 0);
-        const wanted = options.family === 4 || options.family === 'IPv4' ? 4 : options.family === 6 || options.family === 'IPv6' ? 6 : 0;
+        const wanted =
+          options.family === 4 || options.family === 'IPv4'
+            ? 4
+            : options.family === 6 || options.family === 'IPv6'
+              ? 6
+              : 0;
         const usable = result.addresses.filter((a) => wanted === 0 || a.family === wanted);
         const first = usable[0];
-        if (!first) return callback(new NetFailure('dns', `${hostname} has no IPv${wanted} address (ENOTFOUND)`), '', 0);
+        if (!first)
+          return callback(new NetFailure('dns', `${hostname} has no IPv${wanted} address (ENOTFOUND)`), '', 0);
         opts.onApproved(usable.map((a) => a.address));
         // With autoSelectFamily (Node 20's default) net asks for every address and races them.
         if (options.all) return (callback as unknown as AllCallback)(null, usable);

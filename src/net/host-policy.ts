@@ -6,9 +6,7 @@ import { classifyAddress, describeRange } from './address-policy.ts';
 
 import { WEBHOOK_TARGETS } from './target-policy.ts';
 
-export type HostCheck =
-  | { ok: true; host: string; ip: string | null }
-  | { ok: false; message: string };
+export type HostCheck = { ok: true; host: string; ip: string | null } | { ok: false; message: string };
 
 // Special-use and de-facto local suffixes (RFC 6761, 6762, 8375; ICANN's .internal).
 const LOCAL_NAME = /(^|\.)(localhost|local|internal|localdomain|home\.arpa)$/;
@@ -17,7 +15,10 @@ const LOCAL_NAME = /(^|\.)(localhost|local|internal|localdomain|home\.arpa)$/;
  * `unsafeHost` is a URL hostname (IPv6 in brackets or not). `ip` is the canonical address when
  * the host is an IP literal in any spelling ipaddr.js reads (`127.1`, `2130706433`), else null.
  */
-export function checkHost(unsafeHost: string, { allowPrivate = false, mustBePublic = WEBHOOK_TARGETS.mustBePublic } = {}): HostCheck {
+export function checkHost(
+  unsafeHost: string,
+  { allowPrivate = false, mustBePublic = WEBHOOK_TARGETS.mustBePublic } = {},
+): HostCheck {
   const host = unsafeHost.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   if (ipaddr.isValid(host)) {
     const ip = ipaddr.parse(host).toString();
@@ -33,7 +34,10 @@ export function checkHost(unsafeHost: string, { allowPrivate = false, mustBePubl
   }
   // Single-label names reach hosts through the resolver's search domains, i.e. the local network.
   if (!allowPrivate && !name.includes('.')) {
-    return { ok: false, message: `${name} is a single-label host name, which only resolves on a local network; ${mustBePublic}` };
+    return {
+      ok: false,
+      message: `${name} is a single-label host name, which only resolves on a local network; ${mustBePublic}`,
+    };
   }
   return { ok: true, host, ip: null };
 }

@@ -97,7 +97,12 @@ export function exchange(x: Exchange): Promise<HttpOutcome> {
       const verify = () => {
         const remote = socket.remoteAddress;
         if (!remote || !x.isApproved(remote)) {
-          socket.destroy(new NetFailure('non_public', `the connection to ${x.host} reached ${remote ?? 'an unknown address'}, which is not an address that was checked; the request was not sent`));
+          socket.destroy(
+            new NetFailure(
+              'non_public',
+              `the connection to ${x.host} reached ${remote ?? 'an unknown address'}, which is not an address that was checked; the request was not sent`,
+            ),
+          );
           return;
         }
         x.verifiedSockets.add(socket);
@@ -138,7 +143,8 @@ export function exchange(x: Exchange): Promise<HttpOutcome> {
       res.on('end', () => done(false));
       res.on('error', fail);
       res.on('close', () => {
-        if (!res.complete) fail(new NetFailure('reset', `${x.host} closed the connection before the response was complete`));
+        if (!res.complete)
+          fail(new NetFailure('reset', `${x.host} closed the connection before the response was complete`));
       });
     });
 

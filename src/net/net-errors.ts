@@ -22,7 +22,16 @@ export class NetFailure extends Error {
   }
 }
 
-const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA', 'ESERVFAIL', 'ENONAME']);
+const DNS_CODES = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EAI_NONAME',
+  'EAI_NODATA',
+  'ENODATA',
+  'ESERVFAIL',
+  'ENONAME',
+]);
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
 
 // OpenSSL verification results as Node reports them in `err.code`.
@@ -32,7 +41,8 @@ const CERT_HINTS: Record<string, string> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: 'the certificate is self-signed',
   SELF_SIGNED_CERT_IN_CHAIN: 'the certificate chain ends in an untrusted self-signed certificate',
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the certificate is not signed by a trusted authority (or the chain is incomplete)',
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'the certificate is not signed by a trusted authority (or the chain is incomplete)',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
+    'the certificate is not signed by a trusted authority (or the chain is incomplete)',
   UNABLE_TO_GET_ISSUER_CERT: 'the certificate issuer is unknown',
   ERR_TLS_CERT_ALTNAME_INVALID: 'the certificate does not cover this host name',
   HOSTNAME_MISMATCH: 'the certificate does not cover this host name',

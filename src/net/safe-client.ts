@@ -47,7 +47,9 @@ export interface RequestOptions {
   maxResponseBytes?: number;
 }
 
-export type ResolvePublicResult = { ok: true; addresses: string[] } | { ok: false; kind: 'dns' | 'non_public'; message: string };
+export type ResolvePublicResult =
+  | { ok: true; addresses: string[] }
+  | { ok: false; kind: 'dns' | 'non_public'; message: string };
 
 export interface SafeClient {
   /** Never rejects for network problems; any HTTP status (3xx included) is `ok: true`. */
@@ -78,7 +80,8 @@ export function createSafeClient({
   maxSockets = DEFAULT_MAX_SOCKETS,
   policy = WEBHOOK_TARGETS,
 }: SafeClientOptions = {}): SafeClient {
-  if (!Number.isInteger(maxSockets) || maxSockets < 1) throw new RangeError(`maxSockets must be a positive integer, got ${maxSockets}`);
+  if (!Number.isInteger(maxSockets) || maxSockets < 1)
+    throw new RangeError(`maxSockets must be a positive integer, got ${maxSockets}`);
   if (allowPrivate) log(ALLOW_PRIVATE_WARNING);
 
   const agent = new https.Agent({
@@ -99,10 +102,21 @@ export function createSafeClient({
 
   async function request(
     unsafeUrl: string,
-    { method = 'GET', headers = {}, body, timeoutMs = DEFAULT_TIMEOUT_MS, maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES }: RequestOptions = {},
+    {
+      method = 'GET',
+      headers = {},
+      body,
+      timeoutMs = DEFAULT_TIMEOUT_MS,
+      maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES,
+    }: RequestOptions = {},
   ): Promise<HttpOutcome> {
     const started = performance.now();
-    const refuse = (kind: NetErrorKind, message: string): HttpOutcome => ({ ok: false, kind, message, durationMs: performance.now() - started });
+    const refuse = (kind: NetErrorKind, message: string): HttpOutcome => ({
+      ok: false,
+      kind,
+      message,
+      durationMs: performance.now() - started,
+    });
     if (closed) return refuse('network', 'the HTTP client has been closed');
     let target = acceptedTargets.get(unsafeUrl);
     if (!target) {
@@ -115,7 +129,12 @@ export function createSafeClient({
     const { host } = target;
     // Addresses this request's sockets may connect to: the literal, or what its lookup approved.
     const approved: string[] = net.isIP(host) ? [host] : [];
-    const lookup = createGuardedLookup({ resolver, allowPrivate, mustBePublic: policy.mustBePublic, onApproved: (addresses) => approved.push(...addresses) });
+    const lookup = createGuardedLookup({
+      resolver,
+      allowPrivate,
+      mustBePublic: policy.mustBePublic,
+      onApproved: (addresses) => approved.push(...addresses),
+    });
     return exchange({
       url: target.url,
       host,
@@ -136,9 +155,17 @@ export function createSafeClient({
     const checked = checkHost(unsafeHost, { allowPrivate, mustBePublic: policy.mustBePublic });
     if (!checked.ok) return { ok: false, kind: 'non_public', message: checked.message };
     if (checked.ip) return { ok: true, addresses: [checked.ip] };
-    const result = await resolvePublicAddresses(checked.host, { resolver, allowPrivate, mustBePublic: policy.mustBePublic });
+    const result = await resolvePublicAddresses(checked.host, {
+      resolver,
+      allowPrivate,
+      mustBePublic: policy.mustBePublic,
+    });
     if (result.ok) return { ok: true, addresses: result.addresses.map((a) => a.address) };
-    return { ok: false, kind: result.error.kind === 'non_public' ? 'non_public' : 'dns', message: result.error.message };
+    return {
+      ok: false,
+      kind: result.error.kind === 'non_public' ? 'non_public' : 'dns',
+      message: result.error.message,
+    };
   }
 
   return {
@@ -152,7 +179,11 @@ export function createSafeClient({
   };
 }
 
-function outgoingHeaders(userAgent: string, unsafeHeaders: Record<string, string>, body: Buffer | string | undefined): Record<string, string> {
+function outgoingHeaders(
+  userAgent: string,
+  unsafeHeaders: Record<string, string>,
+  body: Buffer | string | undefined,
+): Record<string, string> {
   const headers: Record<string, string> = { 'user-agent': userAgent };
   for (const [name, value] of Object.entries(unsafeHeaders)) {
     // The URL alone picks the target, and framing is ours: a fixed length, never chunked.

@@ -21,6 +21,7 @@ export const WEBHOOK_TARGETS: TargetPolicy = {
 export const VERIFIED_SITE: TargetPolicy = {
   protocols: ['https:', 'http:'],
   urls: 'URLs of the site being verified',
-  mustBePublic: 'the site being verified must be on a public host (QUIRE_ALLOW_PRIVATE_TARGETS=1 allows a local one, for development)',
+  mustBePublic:
+    'the site being verified must be on a public host (QUIRE_ALLOW_PRIVATE_TARGETS=1 allows a local one, for development)',
   noCredentials: 'the checks read public pages only',
 };

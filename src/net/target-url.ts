@@ -7,7 +7,10 @@ import type { Problem } from '../problems/problem.ts';
 import { checkHost } from './host-policy.ts';
 import { WEBHOOK_TARGETS, type TargetPolicy } from './target-policy.ts';
 
-export type TargetErrorCode = Extract<CodeIn<'webhook-input'>, 'URL_INVALID' | 'URL_NOT_HTTPS' | 'URL_HAS_CREDENTIALS' | 'URL_HOST_NOT_PUBLIC'>;
+export type TargetErrorCode = Extract<
+  CodeIn<'webhook-input'>,
+  'URL_INVALID' | 'URL_NOT_HTTPS' | 'URL_HAS_CREDENTIALS' | 'URL_HOST_NOT_PUBLIC'
+>;
 
 export type TargetCheck = { ok: true; url: URL } | ({ ok: false } & Problem<TargetErrorCode>);
 
@@ -45,7 +48,11 @@ export function checkTargetUrl(
   const url = new URL(unsafeUrl);
   if (!(policy.protocols as readonly string[]).includes(url.protocol)) {
     const allowed = policy.protocols.map((p) => p.slice(0, -1)).join(' or ');
-    return { ok: false, code: 'URL_NOT_HTTPS', message: `${policy.urls} must use ${allowed} (this one uses ${url.protocol.slice(0, -1)})` };
+    return {
+      ok: false,
+      code: 'URL_NOT_HTTPS',
+      message: `${policy.urls} must use ${allowed} (this one uses ${url.protocol.slice(0, -1)})`,
+    };
   }
   if (url.username || url.password) {
     return {

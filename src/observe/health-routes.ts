@@ -20,6 +20,13 @@ export function addHealthRoutes(
   });
   const { metrics } = deps;
   if (metrics) {
-    app.get(paths.metrics, async () => new Response(await metrics.render(), { status: 200, headers: { 'content-type': metrics.contentType, ...NO_STORE } }));
+    app.get(
+      paths.metrics,
+      async () =>
+        new Response(await metrics.render(), {
+          status: 200,
+          headers: { 'content-type': metrics.contentType, ...NO_STORE },
+        }),
+    );
   }
 }

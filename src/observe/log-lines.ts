@@ -73,7 +73,16 @@ const clip = (s: string) => (s.length > MAX_PATH_CHARS ? `${s.slice(0, MAX_PATH_
 const safePath = (unsafePath: string) => printable(clip(maskQuery(unsafePath)));
 
 export function formatRequest(format: LogFormat, time: string, l: RequestLine): string {
-  const fields = { time, type: 'request', method: printable(l.method), path: safePath(l.unsafePath), status: l.status, ms: round(l.ms), bytes: l.bytes, site: l.site === null ? null : printable(l.site) };
+  const fields = {
+    time,
+    type: 'request',
+    method: printable(l.method),
+    path: safePath(l.unsafePath),
+    status: l.status,
+    ms: round(l.ms),
+    bytes: l.bytes,
+    site: l.site === null ? null : printable(l.site),
+  };
   if (format === 'json') return JSON.stringify(fields);
   return `${time} ${fields.method} ${fields.path} ${l.status} ${fields.ms}ms ${l.bytes ?? '-'}B${fields.site ? ` site=${fields.site}` : ''}`;
 }
@@ -100,7 +109,10 @@ export function formatDelivery(format: LogFormat, time: string, l: DeliveryLine)
 export function formatMessage(format: LogFormat, time: string, text: string): string {
   // Text lines keep their own line breaks (a stack trace); a JSON line holds them escaped.
   if (format === 'json') return JSON.stringify({ time, type: 'message', message: printable(text) });
-  return text.split('\n').map((line) => printable(line)).join('\n');
+  return text
+    .split('\n')
+    .map((line) => printable(line))
+    .join('\n');
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
@@ -115,7 +127,15 @@ const LOG_BATCH_CHARS = 64 * 1024;
  * third of its rate (docs/benchmarks-log.md). The server flushes at shutdown; a crash can lose the
  * last batch.
  */
-export function createLogger({ format, write, now = Date.now }: { format: LogFormat; write: (chunk: string) => void; now?: () => number }): Logger {
+export function createLogger({
+  format,
+  write,
+  now = Date.now,
+}: {
+  format: LogFormat;
+  write: (chunk: string) => void;
+  now?: () => number;
+}): Logger {
   let batch = '';
   let timer: NodeJS.Timeout | null = null;
   const flush = () => {

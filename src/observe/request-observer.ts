@@ -14,7 +14,15 @@ export interface RequestObserver {
 }
 
 /** `routePattern`: the metric label of a request path (the server's route table, src/api/routes.ts). */
-export function createRequestObserver({ logger, metrics, routePattern }: { logger: Logger; metrics: Metrics | null; routePattern: (path: string) => string }): RequestObserver {
+export function createRequestObserver({
+  logger,
+  metrics,
+  routePattern,
+}: {
+  logger: Logger;
+  metrics: Metrics | null;
+  routePattern: (path: string) => string;
+}): RequestObserver {
   const sites = new WeakMap<ServerResponse, string>();
   return {
     attach(server) {
@@ -28,10 +36,22 @@ export function createRequestObserver({ logger, metrics, routePattern }: { logge
           const ms = performance.now() - started;
           const target = req.url ?? '';
           const method = req.method ?? '';
-          logger.request({ method, unsafePath: target, status: res.statusCode, ms, bytes: socket.bytesWritten - writtenBefore, site: sites.get(res) ?? null });
+          logger.request({
+            method,
+            unsafePath: target,
+            status: res.statusCode,
+            ms,
+            bytes: socket.bytesWritten - writtenBefore,
+            site: sites.get(res) ?? null,
+          });
           if (metrics) {
             const q = target.indexOf('?');
-            metrics.observeRequest(routePattern(q < 0 ? target : target.slice(0, q)), method, res.statusCode, ms / 1000);
+            metrics.observeRequest(
+              routePattern(q < 0 ? target : target.slice(0, q)),
+              method,
+              res.statusCode,
+              ms / 1000,
+            );
           }
         });
       });

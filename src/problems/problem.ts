@@ -24,10 +24,16 @@ export function errorText(err: unknown): string {
 export const fixFor = (code: ProblemCode): string => CATALOGUE[code].fix;
 
 /** The codes whose catalogue entry makes their message from parameters. */
-export type TemplatedCode = { [C in ProblemCode]: (typeof CATALOGUE)[C] extends { message: (params: never) => string } ? C : never }[ProblemCode];
+export type TemplatedCode = {
+  [C in ProblemCode]: (typeof CATALOGUE)[C] extends { message: (params: never) => string } ? C : never;
+}[ProblemCode];
 
 /** What the message of a templated code is made from. */
-export type MessageParams<C extends TemplatedCode> = (typeof CATALOGUE)[C] extends { message: (params: infer P) => string } ? P : never;
+export type MessageParams<C extends TemplatedCode> = (typeof CATALOGUE)[C] extends {
+  message: (params: infer P) => string;
+}
+  ? P
+  : never;
 
 /** A problem with the catalogue's message for its code, made from `params`. */
 export function problemOf<C extends TemplatedCode>(code: C, params: MessageParams<C>): Problem<C> {

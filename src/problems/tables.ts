@@ -12,7 +12,9 @@ const cell = (text: string) => text.replace(/\|/g, '\\|');
 export function problemTable(area: ProblemArea): string {
   const codes = codesIn(area);
   const withStatus = area === 'api';
-  const head = withStatus ? '| Status | Code | When | What to do |\n|---|---|---|---|' : '| Code | When | What to do |\n|---|---|---|';
+  const head = withStatus
+    ? '| Status | Code | When | What to do |\n|---|---|---|---|'
+    : '| Code | When | What to do |\n|---|---|---|';
   const rows = codes.map((code) => {
     const entry: { meaning: string; fix: string; status?: number } = CATALOGUE[code];
     const cells = [`\`${code}\``, cell(entry.meaning), cell(entry.fix)];
@@ -21,7 +23,10 @@ export function problemTable(area: ProblemArea): string {
   return [head, ...rows].join('\n');
 }
 
-const marker = (area: ProblemArea) => ({ open: `<!-- problem-codes:${area} -->`, close: `<!-- /problem-codes:${area} -->` });
+const marker = (area: ProblemArea) => ({
+  open: `<!-- problem-codes:${area} -->`,
+  close: `<!-- /problem-codes:${area} -->`,
+});
 
 /** A page with every marked table made anew from the catalogue (areas without markers untouched). */
 export function withProblemTables(page: string): string {
@@ -38,4 +43,6 @@ export function withProblemTables(page: string): string {
 
 /** The areas whose tables a page marks. */
 export const markedAreas = (page: string): ProblemArea[] =>
-  [...new Set(Object.values(CATALOGUE).map((e) => e.area))].filter((area) => page.includes(marker(area).open) && page.includes(marker(area).close));
+  [...new Set(Object.values(CATALOGUE).map((e) => e.area))].filter(
+    (area) => page.includes(marker(area).open) && page.includes(marker(area).close),
+  );

@@ -27,12 +27,23 @@ export async function readRevision(repository: GitRepository | null, contentDir:
   if (!repository) return NO_REVISION;
   const commit = (await git(repository, ['rev-parse', '--verify', '-q', 'HEAD']))?.trim() || null;
   if (!commit) return NO_REVISION;
-  const status = await git(repository, ['status', '--porcelain', '--ignore-submodules=all', '--', relativeTo(repository, contentDir)]);
+  const status = await git(repository, [
+    'status',
+    '--porcelain',
+    '--ignore-submodules=all',
+    '--',
+    relativeTo(repository, contentDir),
+  ]);
   return { commit, dirty: !!status?.trim(), repository };
 }
 
 /** Files of `dir` that git sees changed between two commits (renames count once), or null. */
-export async function changedFilesSince(repository: GitRepository, dir: string, from: string, to: string): Promise<number | null> {
+export async function changedFilesSince(
+  repository: GitRepository,
+  dir: string,
+  from: string,
+  to: string,
+): Promise<number | null> {
   if (!COMMIT_ID.test(from) || !COMMIT_ID.test(to)) return null; // `from` comes from the state store
   const out = await git(repository, ['diff', '--name-only', '-M', `${from}..${to}`, '--', relativeTo(repository, dir)]);
   return out === null ? null : out.split('\n').filter(Boolean).length;
@@ -40,10 +51,18 @@ export async function changedFilesSince(repository: GitRepository, dir: string, 
 
 /** Files of `dir` with uncommitted changes (staged, unstaged or untracked), or null. */
 export async function uncommittedFilesIn(repository: GitRepository, dir: string): Promise<number | null> {
-  const out = await git(repository, ['status', '--porcelain', '--untracked-files=all', '--ignore-submodules=all', '--', relativeTo(repository, dir)]);
+  const out = await git(repository, [
+    'status',
+    '--porcelain',
+    '--untracked-files=all',
+    '--ignore-submodules=all',
+    '--',
+    relativeTo(repository, dir),
+  ]);
   return out === null ? null : out.split('\n').filter(Boolean).length;
 }
 
 const COMMIT_ID = /^[0-9a-f]{40,64}$/;
 
-const relativeTo = (repository: GitRepository, dir: string): string => path.relative(repository.workTree, path.resolve(dir)) || '.';
+const relativeTo = (repository: GitRepository, dir: string): string =>
+  path.relative(repository.workTree, path.resolve(dir)) || '.';

@@ -6,7 +6,11 @@
 // was recorded since overtook them.
 import type { StateParts } from '../store/state-store.ts';
 
-const EVENT_FOR_STATE = { published: ['published', 'updated'], withdrawn: ['unpublished'], deleted: ['deleted'] } as const;
+const EVENT_FOR_STATE = {
+  published: ['published', 'updated'],
+  withdrawn: ['unpublished'],
+  deleted: ['deleted'],
+} as const;
 
 /** Queues what the receiver of `siteId` never acknowledged; returns how many events. Call in the transaction that re-enables it. */
 export async function queueMissedEvents(store: StateParts, siteId: string, now: number): Promise<number> {
@@ -18,13 +22,17 @@ export async function queueMissedEvents(store: StateParts, siteId: string, now: 
   let queued = 0;
   for (const missed of await store.outbox.unacknowledged(siteId)) {
     if (!stillTrue(missed.slug, missed.event)) continue; // overtaken by what was recorded since
-    await store.outbox.enqueue({ siteId, slug: missed.slug, event: missed.event, body: missed.body, origin: 'publish' }, now);
+    await store.outbox.enqueue(
+      { siteId, slug: missed.slug, event: missed.event, body: missed.body, origin: 'publish' },
+      now,
+    );
     queued++;
   }
   // Publishes queued while it was off: one whose article was withdrawn or deleted since (and
   // whose receiver takes no such events) must not go out now.
   for (const waiting of await store.outbox.list({ siteId, states: ['pending'], limit: 1_000_000 })) {
-    if (waiting.origin === 'publish' && !stillTrue(waiting.slug, waiting.event)) await store.outbox.supersede(waiting.id, now);
+    if (waiting.origin === 'publish' && !stillTrue(waiting.slug, waiting.event))
+      await store.outbox.supersede(waiting.id, now);
   }
   await store.outbox.makeDue(siteId, now);
   return queued;

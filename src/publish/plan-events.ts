@@ -57,6 +57,7 @@ export function planEvents(
  * that has not yet been told `published` must hear `published`, with the latest payload.
  */
 export function collapseEvents(pending: string | null, next: EventName): EventName {
-  if (next === 'updated' && (pending === 'published' || pending === 'unpublished' || pending === 'deleted')) return 'published';
+  if (next === 'updated' && (pending === 'published' || pending === 'unpublished' || pending === 'deleted'))
+    return 'published';
   return next;
 }

@@ -140,7 +140,9 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
   // git runs while the build does (it reads what the build reads: the commit checked out), once
   // the content folder's repository is located and the folder checked for planted ones.
   const repository = locateContentRepository(settings.contentDir);
-  const reading = repository.then((r) => (r.issues.length ? NO_REVISION : readRevision(r.repository, settings.contentDir)));
+  const reading = repository.then((r) =>
+    r.issues.length ? NO_REVISION : readRevision(r.repository, settings.contentDir),
+  );
   // A dry run computes the would-be manifest and leaves dist/ as it is.
   const build = await buildExport(settings, deps.caches, { write: !opts.dryRun, repository });
   opts.onBuild?.(build);
@@ -157,11 +159,17 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
   for (const siteId of siteIds) {
     const webhook = await store.webhooks.get(siteId);
     const recorded = await store.published.get(siteId);
-    const { current, withdrawn } = servedAt(manifest.sites[siteId]!, started, build.sites.find((s) => s.id === siteId)?.draftSlugs ?? []);
+    const { current, withdrawn } = servedAt(
+      manifest.sites[siteId]!,
+      started,
+      build.sites.find((s) => s.id === siteId)?.draftSlugs ?? [],
+    );
     // The feed's story, whoever listens: what changed since its state was recorded (by the last
     // publish, or by a running server for what it served). Under the publish lock, which servers
     // take to record too: nothing is recorded between this and the transaction below.
-    const feedChanges = planEvents(current, withdrawn, (await store.published.feedState(siteId))?.articles ?? null, { extraEvents: true }).changes;
+    const feedChanges = planEvents(current, withdrawn, (await store.published.feedState(siteId))?.articles ?? null, {
+      extraEvents: true,
+    }).changes;
     const report: SiteReport = {
       siteId,
       skipped: webhook ? null : `no webhook registered`,
@@ -169,9 +177,22 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
       disabled: webhook?.disabledAt ? (webhook.disabledReason ?? 'disabled') : null,
       firstPublish: recorded === null,
       previousCommit: recorded?.commit ?? null,
-      changedFiles: recorded?.commit && revision.commit && revision.repository ? await changedFilesSince(revision.repository, path.join(settings.contentDir, siteId), recorded.commit, revision.commit) : null,
+      changedFiles:
+        recorded?.commit && revision.commit && revision.repository
+          ? await changedFilesSince(
+              revision.repository,
+              path.join(settings.contentDir, siteId),
+              recorded.commit,
+              revision.commit,
+            )
+          : null,
       // Asked only when the content has uncommitted changes: a clean checkout costs no more git.
-      uncommittedFiles: revision.dirty && revision.repository ? await uncommittedFilesIn(revision.repository, path.join(settings.contentDir, siteId)) : revision.commit ? 0 : null,
+      uncommittedFiles:
+        revision.dirty && revision.repository
+          ? await uncommittedFilesIn(revision.repository, path.join(settings.contentDir, siteId))
+          : revision.commit
+            ? 0
+            : null,
       events: [],
       notSent: { withdrawn: 0, deleted: 0 },
     };
@@ -193,7 +214,10 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
     // Bodies are read before the transaction (it must not wait on the disk), checked against
     // the manifest so a concurrent rebuild cannot slip a different payload under a recorded hash.
     for (const q of queued) q.body = readBody(settings.distDir, manifest, q.siteId, q.slug, q.event);
-    const recorded = records.map((r) => ({ ...r, changes: withListItems(settings.distDir, manifest, r.siteId, r.changes) }));
+    const recorded = records.map((r) => ({
+      ...r,
+      changes: withListItems(settings.distDir, manifest, r.siteId, r.changes),
+    }));
     await store.transaction(async (tx) => {
       for (const q of queued) {
         const pending = await tx.outbox.pendingPublishFor(q.siteId, q.slug);
@@ -202,11 +226,18 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
         await tx.outbox.enqueue({ siteId: q.siteId, slug: q.slug, event, body, origin: 'publish' }, started);
       }
       // The feed state now stands for this build: a server still serving an older one records nothing from it.
-      for (const r of recorded) await tx.published.record(r.siteId, revision.commit, r.changes, started, r.sent, feedBuildOf(manifest));
+      for (const r of recorded)
+        await tx.published.record(r.siteId, revision.commit, r.changes, started, r.sent, feedBuildOf(manifest));
     });
   }
 
-  const plan: PublishPlan = { dryRun: opts.dryRun, baseline: opts.baseline, commit: revision.commit, dirty: revision.dirty, sites: reports };
+  const plan: PublishPlan = {
+    dryRun: opts.dryRun,
+    baseline: opts.baseline,
+    commit: revision.commit,
+    dirty: revision.dirty,
+    sites: reports,
+  };
   opts.onPlan?.(plan);
 
   const drain: DrainSummary = { attempts: 0, delivered: 0, failed: 0 };
@@ -215,22 +246,36 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
   if (deliver) {
     for (const siteId of siteIds) {
       if (!(await store.webhooks.get(siteId))) continue;
-      const s = await drainOutbox(deps, { siteId, retryWindowMs: opts.retryWindowMs, onAttempt: opts.onAttempt, awaitOthers: true });
+      const s = await drainOutbox(deps, {
+        siteId,
+        retryWindowMs: opts.retryWindowMs,
+        onAttempt: opts.onAttempt,
+        awaitOthers: true,
+      });
       drain.attempts += s.attempts;
       drain.delivered += s.delivered;
       drain.failed += s.failed;
     }
     for (const siteId of siteIds) {
-      failed.push(...(await store.outbox.list({ siteId, states: ['failed'], limit: 1000 })).filter((d) => (d.settledAt ?? 0) >= started));
+      failed.push(
+        ...(await store.outbox.list({ siteId, states: ['failed'], limit: 1000 })).filter(
+          (d) => (d.settledAt ?? 0) >= started,
+        ),
+      );
     }
   }
   const pending: Delivery[] = [];
-  if (!opts.dryRun) for (const siteId of siteIds) pending.push(...(await store.outbox.list({ siteId, states: ['pending'], limit: 10_000 })));
+  if (!opts.dryRun)
+    for (const siteId of siteIds)
+      pending.push(...(await store.outbox.list({ siteId, states: ['pending'], limit: 10_000 })));
   return { status: 'done', ...plan, delivered: deliver, drain, pending, failed };
 }
 
 /** The build a manifest describes, as the feed state keeps it (see FeedBuild). */
-export const feedBuildOf = (manifest: Manifest): FeedBuild => ({ id: manifest.buildId, builtAt: Date.parse(manifest.builtAt) });
+export const feedBuildOf = (manifest: Manifest): FeedBuild => ({
+  id: manifest.buildId,
+  builtAt: Date.parse(manifest.builtAt),
+});
 
 /**
  * What a site serves at `nowMs`: its live articles' payload hashes, and the slugs that exist but
@@ -238,7 +283,11 @@ export const feedBuildOf = (manifest: Manifest): FeedBuild => ({ id: manifest.bu
  * receiver hears of as withdrawn rather than deleted. A scheduled article is announced when a
  * publish runs after it went live (the server runs one at each go-live; see schedule/).
  */
-export function servedAt(site: ManifestSite, nowMs: number, draftSlugs: Iterable<string>): { current: Map<string, string>; withdrawn: Set<string> } {
+export function servedAt(
+  site: ManifestSite,
+  nowMs: number,
+  draftSlugs: Iterable<string>,
+): { current: Map<string, string>; withdrawn: Set<string> } {
   const current = new Map<string, string>();
   const withdrawn = new Set(draftSlugs);
   for (const slug in site.articles) {
@@ -249,14 +298,28 @@ export function servedAt(site: ManifestSite, nowMs: number, draftSlugs: Iterable
   return { current, withdrawn };
 }
 
-export function readBody(distDir: string, manifest: Manifest, siteId: string, slug: string, event: PlannedEvent['event']): Buffer {
+export function readBody(
+  distDir: string,
+  manifest: Manifest,
+  siteId: string,
+  slug: string,
+  event: PlannedEvent['event'],
+): Buffer {
   if (event === 'unpublished' || event === 'deleted') {
     return Buffer.from(webhookBody(event, JSON.stringify({ id: slug, slug })));
   }
   try {
-    return Buffer.from(webhookBody(event, webhookArticleJsonOf(readArticleBody(distDir, siteId, slug, manifest.sites[siteId]!.articles[slug]!.bodyHash))));
+    return Buffer.from(
+      webhookBody(
+        event,
+        webhookArticleJsonOf(readArticleBody(distDir, siteId, slug, manifest.sites[siteId]!.articles[slug]!.bodyHash)),
+      ),
+    );
   } catch (err) {
-    if (err instanceof PayloadChangedError) throw new PublishError(`${err.file} changed while publishing (is another build running?); run publish again`, { cause: err });
+    if (err instanceof PayloadChangedError)
+      throw new PublishError(`${err.file} changed while publishing (is another build running?); run publish again`, {
+        cause: err,
+      });
     throw err;
   }
 }
@@ -265,19 +328,30 @@ export function readBody(distDir: string, manifest: Manifest, siteId: string, sl
  * The changes with what the change log keeps of each published one: its item of the site's list
  * (JSON text, as the build wrote it into articles.json), from the list the manifest names.
  */
-export function withListItems(distDir: string, manifest: Manifest, siteId: string, changes: ArticleChange[]): RecordedChange[] {
+export function withListItems(
+  distDir: string,
+  manifest: Manifest,
+  siteId: string,
+  changes: ArticleChange[],
+): RecordedChange[] {
   if (!changes.some((c) => c.state === 'published')) return changes.map((c) => ({ ...c, item: null }));
   let items: ReturnType<typeof readListItems>;
   try {
     items = readListItems(distDir, siteId, manifest.sites[siteId]!.listHash);
   } catch (err) {
-    if (err instanceof PayloadChangedError) throw new PublishError(`${err.file} changed while publishing (is another build running?); run publish again`, { cause: err });
+    if (err instanceof PayloadChangedError)
+      throw new PublishError(`${err.file} changed while publishing (is another build running?); run publish again`, {
+        cause: err,
+      });
     throw err;
   }
   return changes.map((c) => {
     if (c.state !== 'published') return { ...c, item: null };
     const item = items?.get(c.slug);
-    if (!item) throw new PublishError(`the list of site "${siteId}" has no item for "${c.slug}" (is another build running?); run publish again`);
+    if (!item)
+      throw new PublishError(
+        `the list of site "${siteId}" has no item for "${c.slug}" (is another build running?); run publish again`,
+      );
     return { ...c, item: Buffer.from(item).toString('utf8') };
   });
 }

@@ -41,9 +41,17 @@ export type ServedChangesResult =
   /** Another publish holds the lock (here or elsewhere): try again shortly. */
   | { status: 'busy' };
 
-export async function recordServedChanges(store: StateStore, served: ServedContent, nowMs: number): Promise<ServedChangesResult> {
+export async function recordServedChanges(
+  store: StateStore,
+  served: ServedContent,
+  nowMs: number,
+): Promise<ServedChangesResult> {
   if (publishingInThisProcess()) return { status: 'busy' };
-  const lock = await store.locks.tryAcquire('publish', `served:${process.pid}:${randomBytes(4).toString('hex')}`, nowMs);
+  const lock = await store.locks.tryAcquire(
+    'publish',
+    `served:${process.pid}:${randomBytes(4).toString('hex')}`,
+    nowMs,
+  );
   if (!lock.acquired) return { status: 'busy' };
   try {
     const { manifest } = served.snapshot;
@@ -61,9 +69,19 @@ export async function recordServedChanges(store: StateStore, served: ServedConte
         else if (changes === 'drafts-unknown') feed.push({ siteId, status: 'drafts-unknown' });
         else if (changes.length) feed.push({ siteId, status: 'recorded', changes: changes.length });
         // The feed state moves to this build when it records it, changes or not; null: it stays.
-        const recorded = Array.isArray(changes) && (changes.length || state?.build?.id !== build.id) ? withItems(served.snapshot.sites.get(siteId), siteId, changes) : null;
+        const recorded =
+          Array.isArray(changes) && (changes.length || state?.build?.id !== build.id)
+            ? withItems(served.snapshot.sites.get(siteId), siteId, changes)
+            : null;
         if (recorded === null && !window.sent?.length) continue;
-        await tx.published.record(siteId, window.sent ? window.commit : (state?.commit ?? null), recorded ?? [], nowMs, window.sent, recorded ? build : undefined);
+        await tx.published.record(
+          siteId,
+          window.sent ? window.commit : (state?.commit ?? null),
+          recorded ?? [],
+          nowMs,
+          window.sent,
+          recorded ? build : undefined,
+        );
       }
       return { status: 'done', events, feed } as const;
     });
@@ -79,10 +97,17 @@ export async function recordServedChanges(store: StateStore, served: ServedConte
  * state has as published is not in the build, and without its drafts a withdrawal cannot be told
  * from a deletion.
  */
-export function feedChangesServed(site: ManifestSite, build: FeedBuild, drafts: ReadonlySet<string> | null, state: FeedState | null, nowMs: number): ArticleChange[] | 'older' | 'drafts-unknown' {
+export function feedChangesServed(
+  site: ManifestSite,
+  build: FeedBuild,
+  drafts: ReadonlySet<string> | null,
+  state: FeedState | null,
+  nowMs: number,
+): ArticleChange[] | 'older' | 'drafts-unknown' {
   if (state?.build && state.build.id !== build.id && build.builtAt < state.build.builtAt) return 'older';
   if (drafts === null) {
-    for (const [slug, a] of state?.articles ?? []) if (a.state === 'published' && !Object.hasOwn(site.articles, slug)) return 'drafts-unknown';
+    for (const [slug, a] of state?.articles ?? [])
+      if (a.state === 'published' && !Object.hasOwn(site.articles, slug)) return 'drafts-unknown';
   }
   const { current, withdrawn } = servedAt(site, nowMs, drafts ?? []);
   return planEvents(current, withdrawn, state?.articles ?? null, { extraEvents: true }).changes;
@@ -95,7 +120,8 @@ function withItems(site: SiteContent | undefined, siteId: string, changes: Artic
   return changes.map((c) => {
     if (c.state !== 'published') return { ...c, item: null };
     const item = items?.get(c.slug);
-    if (!item) throw new Error(`the list of site "${siteId}" served has no item for "${c.slug}", which its manifest lists`);
+    if (!item)
+      throw new Error(`the list of site "${siteId}" served has no item for "${c.slug}", which its manifest lists`);
     return { ...c, item: text.decode(item) };
   });
 }

@@ -19,7 +19,13 @@ export interface WindowEvents {
 }
 
 /** Queues, in `tx`, the events of the site's go-lives and expiries since its receiver was last sent anything. */
-export async function queueWindowEvents(tx: StateParts, distDir: string, manifest: Manifest, siteId: string, nowMs: number): Promise<WindowEvents> {
+export async function queueWindowEvents(
+  tx: StateParts,
+  distDir: string,
+  manifest: Manifest,
+  siteId: string,
+  nowMs: number,
+): Promise<WindowEvents> {
   const webhook = await tx.webhooks.get(siteId);
   // A receiver that was never published to hears of everything from its first `publish`.
   const sentBefore = webhook ? await tx.published.get(siteId) : null;
@@ -30,10 +36,22 @@ export async function queueWindowEvents(tx: StateParts, distDir: string, manifes
     if (c.state === 'published') {
       const pending = await tx.outbox.pendingPublishFor(siteId, c.slug);
       const event = collapseEvents(pending?.event ?? null, 'published');
-      await tx.outbox.enqueue({ siteId, slug: c.slug, event, body: readBody(distDir, manifest, siteId, c.slug, event), origin: 'publish' }, nowMs);
+      await tx.outbox.enqueue(
+        { siteId, slug: c.slug, event, body: readBody(distDir, manifest, siteId, c.slug, event), origin: 'publish' },
+        nowMs,
+      );
       events.push({ slug: c.slug, event });
     } else if (webhook!.extraEvents) {
-      await tx.outbox.enqueue({ siteId, slug: c.slug, event: 'unpublished', body: readBody(distDir, manifest, siteId, c.slug, 'unpublished'), origin: 'publish' }, nowMs);
+      await tx.outbox.enqueue(
+        {
+          siteId,
+          slug: c.slug,
+          event: 'unpublished',
+          body: readBody(distDir, manifest, siteId, c.slug, 'unpublished'),
+          origin: 'publish',
+        },
+        nowMs,
+      );
       events.push({ slug: c.slug, event: 'unpublished' });
     }
   }
@@ -42,7 +60,8 @@ export async function queueWindowEvents(tx: StateParts, distDir: string, manifes
 
 /** What went live (published) or expired (withdrawn) since a record of the site was made, by `nowMs`. */
 function windowChanges(site: ManifestSite, recorded: SitePublishRecord, nowMs: number): ArticleChange[] {
-  const since = (iso: string | null | undefined) => !!iso && Date.parse(iso) > recorded.publishedAt && Date.parse(iso) <= nowMs;
+  const since = (iso: string | null | undefined) =>
+    !!iso && Date.parse(iso) > recorded.publishedAt && Date.parse(iso) <= nowMs;
   const changes: ArticleChange[] = [];
   for (const [slug, entry] of Object.entries(site.articles)) {
     const before = recorded.articles.get(slug);

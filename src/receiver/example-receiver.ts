@@ -24,15 +24,20 @@ export function createExampleReceiver(opts: { secret: string; publicBaseUrl: str
     } else if (event === 'unpublished' || event === 'deleted') {
       articles.delete(article.id);
     }
-    return c.json({ url: new URL(`/blog/${encodeURIComponent(article.slug)}`, opts.publicBaseUrl).href, id: article.id });
+    return c.json({
+      url: new URL(`/blog/${encodeURIComponent(article.slug)}`, opts.publicBaseUrl).href,
+      id: article.id,
+    });
   });
 
   app.get('/blog/:slug', (c) => {
     const article = articles.get(c.req.param('slug'));
     if (!article) return c.notFound();
     // `html` is already sanitized by Quire: inject it as received, do not re-process it.
-    return c.html(`<!doctype html><html><head><title>${escapeHtml(article.title)}</title>` +
-      `<link rel="canonical" href="${escapeHtml(c.req.url)}"></head><body><article>${article.html}</article></body></html>`);
+    return c.html(
+      `<!doctype html><html><head><title>${escapeHtml(article.title)}</title>` +
+        `<link rel="canonical" href="${escapeHtml(c.req.url)}"></head><body><article>${article.html}</article></body></html>`,
+    );
   });
 
   return { app, articles };
@@ -49,6 +54,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.exit(2);
   }
   const port = Number(process.env.PORT ?? 8788);
-  const { app } = createExampleReceiver({ secret, publicBaseUrl: process.env.RECEIVER_PUBLIC_URL ?? `http://localhost:${port}` });
-  serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) => process.stderr.write(`example receiver on http://127.0.0.1:${info.port}/webhooks/quire\n`));
+  const { app } = createExampleReceiver({
+    secret,
+    publicBaseUrl: process.env.RECEIVER_PUBLIC_URL ?? `http://localhost:${port}`,
+  });
+  serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) =>
+    process.stderr.write(`example receiver on http://127.0.0.1:${info.port}/webhooks/quire\n`),
+  );
 }

@@ -86,7 +86,10 @@ const fromUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 function header(headers: HeaderSource, name: string): string | undefined {
   if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
   const record = headers as Record<string, string | string[] | undefined>;
-  const value = record[name] ?? record[name.toLowerCase()] ?? Object.entries(record).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
+  const value =
+    record[name] ??
+    record[name.toLowerCase()] ??
+    Object.entries(record).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
   return Array.isArray(value) ? value[0] : value;
 }
 
@@ -95,8 +98,16 @@ export function bytesOf(body: Uint8Array | ArrayBuffer | string): Uint8Array {
   return body instanceof Uint8Array ? body : new Uint8Array(body);
 }
 
-const BASE64_DIGITS = new Map([...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'].map((c, i) => [c, i]));
-for (const [c, i] of [['+', 62], ['-', 62], ['/', 63], ['_', 63]] as const) BASE64_DIGITS.set(c, i);
+const BASE64_DIGITS = new Map(
+  [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'].map((c, i) => [c, i]),
+);
+for (const [c, i] of [
+  ['+', 62],
+  ['-', 62],
+  ['/', 63],
+  ['_', 63],
+] as const)
+  BASE64_DIGITS.set(c, i);
 
 /**
  * Base64 or base64url to bytes, as Node's Buffer reads it (the signer uses Buffer): characters
@@ -123,7 +134,7 @@ export function decodeBase64(text: string): Uint8Array {
 function concat(...parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) (out.set(p, at), (at += p.length));
+  for (const p of parts) out.set(p, at), (at += p.length);
   return out;
 }
 
@@ -144,9 +155,11 @@ function* bearerIsSecret(headers: HeaderSource, secret: string): Steps<boolean |
  */
 function* whyNoMatch(headers: HeaderSource, secret: string): Steps<string> {
   const same = yield* bearerIsSecret(headers, secret);
-  if (same === undefined) return 'either the secret differs from the one registered in Quire, or the body was changed before verifying (verify the raw bytes, not re-serialized JSON)';
-  if (same) return 'the secret is right, so the body was changed before verifying (re-serialized JSON? verify the raw bytes)';
-  return 'the request was signed with another secret than this receiver\'s; use the secret registered in Quire (`quire webhook set <site> --secret …`)';
+  if (same === undefined)
+    return 'either the secret differs from the one registered in Quire, or the body was changed before verifying (verify the raw bytes, not re-serialized JSON)';
+  if (same)
+    return 'the secret is right, so the body was changed before verifying (re-serialized JSON? verify the raw bytes)';
+  return "the request was signed with another secret than this receiver's; use the secret registered in Quire (`quire webhook set <site> --secret …`)";
 }
 
 /**
@@ -157,7 +170,12 @@ function* whyNoMatch(headers: HeaderSource, secret: string): Steps<string> {
  * a signature header on `Authorization: Bearer <secret>`. A signature that is present but wrong
  * is refused even with a good Bearer: the body was changed on the way.
  */
-export function* webhookSteps(body: Uint8Array, headers: HeaderSource, secret: string, options: VerifyOptions): Steps<VerifyResult> {
+export function* webhookSteps(
+  body: Uint8Array,
+  headers: HeaderSource,
+  secret: string,
+  options: VerifyOptions,
+): Steps<VerifyResult> {
   const { toleranceSec = DEFAULT_TOLERANCE_SEC, now = Date.now, requireTimestamp = true } = options;
   const refuse = (reason: string): VerifyResult => ({ ok: false, status: 401, reason });
   const signature = header(headers, 'x-quire-signature');
@@ -167,12 +185,16 @@ export function* webhookSteps(body: Uint8Array, headers: HeaderSource, secret: s
     const id = header(headers, 'webhook-id');
     const timestamp = header(headers, 'webhook-timestamp');
     if (standard === undefined || id === undefined || timestamp === undefined) {
-      return refuse('no webhook-id, webhook-timestamp and webhook-signature headers: an undated request could be a replay');
+      return refuse(
+        'no webhook-id, webhook-timestamp and webhook-signature headers: an undated request could be a replay',
+      );
     }
     if (!/^\d{1,12}$/.test(timestamp.trim())) return refuse('webhook-timestamp is not a number of seconds');
     const ageSec = Math.floor(now() / 1000) - Number(timestamp.trim());
     if (Math.abs(ageSec) > toleranceSec) {
-      return refuse(`webhook-timestamp is ${Math.abs(ageSec)} s ${ageSec > 0 ? 'old' : 'in the future'}, outside the ${toleranceSec} s tolerance (a replayed request, or a clock that is off)`);
+      return refuse(
+        `webhook-timestamp is ${Math.abs(ageSec)} s ${ageSec > 0 ? 'old' : 'in the future'}, outside the ${toleranceSec} s tolerance (a replayed request, or a clock that is off)`,
+      );
     }
     const key = standardWebhooksKey(secret);
     const signed = concat(utf8.encode(`${id}.${timestamp.trim()}.`), body);
@@ -180,7 +202,11 @@ export function* webhookSteps(body: Uint8Array, headers: HeaderSource, secret: s
     let matches = false;
     for (const entry of standard.split(' ')) {
       const [version, mac] = entry.split(',', 2);
-      if (version === 'v1' && mac !== undefined && (yield { kind: 'hmac-is', key, data: signed, mac: decodeBase64(mac) })) {
+      if (
+        version === 'v1' &&
+        mac !== undefined &&
+        (yield { kind: 'hmac-is', key, data: signed, mac: decodeBase64(mac) })
+      ) {
         matches = true;
         break;
       }
@@ -208,7 +234,13 @@ export function* webhookSteps(body: Uint8Array, headers: HeaderSource, secret: s
     return { ok: false, status: 400, reason: 'body is not JSON' };
   }
   const p = payload as Partial<QuireWebhookPayload> | null;
-  if (!p || typeof p.event !== 'string' || !p.article || typeof p.article.id !== 'string' || typeof p.article.slug !== 'string') {
+  if (
+    !p ||
+    typeof p.event !== 'string' ||
+    !p.article ||
+    typeof p.article.id !== 'string' ||
+    typeof p.article.slug !== 'string'
+  ) {
     return { ok: false, status: 400, reason: 'body is not a Quire webhook payload ({event, article: {id, slug, …}})' };
   }
   return { ok: true, verifiedBy, payload: p as QuireWebhookPayload };
@@ -256,37 +288,66 @@ export function decodeCanonicalBase64Url(text: string): Uint8Array | null {
  * signature is checked, in constant time, before anything in the token is read. A key that is
  * not this site's preview key is a programming error (TypeError), not a refusal.
  */
-export function* previewTokenSteps(token: string, previewKey: string, expected: PreviewTokenExpectation): Steps<PreviewTokenResult> {
-  const refuse = (reason: Exclude<PreviewTokenResult, { ok: true }>['reason'], message: string): PreviewTokenResult => ({ ok: false, reason, message });
+export function* previewTokenSteps(
+  token: string,
+  previewKey: string,
+  expected: PreviewTokenExpectation,
+): Steps<PreviewTokenResult> {
+  const refuse = (
+    reason: Exclude<PreviewTokenResult, { ok: true }>['reason'],
+    message: string,
+  ): PreviewTokenResult => ({ ok: false, reason, message });
   const keySite = PREVIEW_KEY.exec(previewKey)?.[1];
-  if (keySite === undefined) throw new TypeError('previewKey is not a Quire preview key (pv_<site>.<signature>): see `quire keys`');
+  if (keySite === undefined)
+    throw new TypeError('previewKey is not a Quire preview key (pv_<site>.<signature>): see `quire keys`');
   if (keySite !== expected.site) throw new TypeError(`previewKey belongs to site "${keySite}", not "${expected.site}"`);
-  if (typeof token !== 'string' || token.length > MAX_PREVIEW_TOKEN_LENGTH || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/.test(token)) {
+  if (
+    typeof token !== 'string' ||
+    token.length > MAX_PREVIEW_TOKEN_LENGTH ||
+    !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/.test(token)
+  ) {
     return refuse('malformed', 'not a Quire preview token');
   }
   const [payload, signature] = token.split('.') as [string, string];
   const payloadBytes = decodeCanonicalBase64Url(payload);
   const mac = decodeCanonicalBase64Url(signature);
-  if (payloadBytes === null || mac === null) return refuse('malformed', 'the token is not in canonical base64url (not as Quire writes it)');
-  const signed = yield { kind: 'hmac-is', key: utf8.encode(previewKey), data: utf8.encode(`quire-preview-token\0${payload}`), mac };
-  if (!signed) return refuse('signature', 'the token was not signed with this site\'s preview key (forged, or the preview key was rotated)');
+  if (payloadBytes === null || mac === null)
+    return refuse('malformed', 'the token is not in canonical base64url (not as Quire writes it)');
+  const signed = yield {
+    kind: 'hmac-is',
+    key: utf8.encode(previewKey),
+    data: utf8.encode(`quire-preview-token\0${payload}`),
+    mac,
+  };
+  if (!signed)
+    return refuse(
+      'signature',
+      "the token was not signed with this site's preview key (forged, or the preview key was rotated)",
+    );
   let claims: { v?: unknown; site?: unknown; slug?: unknown; exp?: unknown };
   try {
     claims = JSON.parse(fromUtf8.decode(payloadBytes));
   } catch {
-    return refuse('malformed', 'the token\'s payload is not JSON');
+    return refuse('malformed', "the token's payload is not JSON");
   }
   if (claims?.v !== 1 || typeof claims.site !== 'string' || typeof claims.slug !== 'string') {
-    return refuse('malformed', 'the token\'s payload is not a version 1 preview claim');
+    return refuse('malformed', "the token's payload is not a version 1 preview claim");
   }
   // Bounded before it becomes a Date: out of range, Date would throw instead of refusing.
   if (!Number.isSafeInteger(claims.exp) || (claims.exp as number) < 0 || (claims.exp as number) > MAX_PREVIEW_EXP_SEC) {
-    return refuse('malformed', 'the token\'s exp is not a time in whole seconds between 1970 and 9999');
+    return refuse('malformed', "the token's exp is not a time in whole seconds between 1970 and 9999");
   }
   if (claims.site !== expected.site) return refuse('other-site', `the token is for site "${claims.site}"`);
-  if (claims.slug !== expected.slug) return refuse('other-article', `the token is for the article "${claims.slug}", not "${expected.slug}"`);
+  if (claims.slug !== expected.slug)
+    return refuse('other-article', `the token is for the article "${claims.slug}", not "${expected.slug}"`);
   const exp = claims.exp as number;
   const nowMs = (expected.now ?? Date.now)();
-  if (nowMs >= exp * 1000) return refuse('expired', `the preview link expired at ${new Date(exp * 1000).toISOString()}`);
-  return { ok: true, site: claims.site, slug: claims.slug, expiresAt: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+  if (nowMs >= exp * 1000)
+    return refuse('expired', `the preview link expired at ${new Date(exp * 1000).toISOString()}`);
+  return {
+    ok: true,
+    site: claims.site,
+    slug: claims.slug,
+    expiresAt: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+  };
 }

@@ -57,11 +57,20 @@ async function run<Result>(steps: Steps<Result>): Promise<Result> {
 }
 
 /** See webhookSteps (verify-steps.ts) for what is accepted and why. */
-export function verifyWebhook(rawBody: Uint8Array | ArrayBuffer | string, headers: HeaderSource, secret: string, options: VerifyOptions = {}): Promise<VerifyResult> {
+export function verifyWebhook(
+  rawBody: Uint8Array | ArrayBuffer | string,
+  headers: HeaderSource,
+  secret: string,
+  options: VerifyOptions = {},
+): Promise<VerifyResult> {
   return run(webhookSteps(bytesOf(rawBody), headers, secret, options));
 }
 
 /** See previewTokenSteps (verify-steps.ts): a preview link's token, for this site and article, unexpired. */
-export async function verifyPreviewToken(token: string, previewKey: string, expected: PreviewTokenExpectation): Promise<PreviewTokenResult> {
+export async function verifyPreviewToken(
+  token: string,
+  previewKey: string,
+  expected: PreviewTokenExpectation,
+): Promise<PreviewTokenResult> {
   return run(previewTokenSteps(token, previewKey, expected));
 }

@@ -48,11 +48,20 @@ function run<Result>(steps: Steps<Result>): Result {
 }
 
 /** See webhookSteps (verify-steps.ts) for what is accepted and why. */
-export function verifyWebhook(rawBody: Uint8Array | ArrayBuffer | string, headers: HeaderSource, secret: string, options: VerifyOptions = {}): VerifyResult {
+export function verifyWebhook(
+  rawBody: Uint8Array | ArrayBuffer | string,
+  headers: HeaderSource,
+  secret: string,
+  options: VerifyOptions = {},
+): VerifyResult {
   return run(webhookSteps(bytesOf(rawBody), headers, secret, options));
 }
 
 /** See previewTokenSteps (verify-steps.ts): a preview link's token, for this site and article, unexpired. */
-export function verifyPreviewToken(token: string, previewKey: string, expected: PreviewTokenExpectation): PreviewTokenResult {
+export function verifyPreviewToken(
+  token: string,
+  previewKey: string,
+  expected: PreviewTokenExpectation,
+): PreviewTokenResult {
   return run(previewTokenSteps(token, previewKey, expected));
 }

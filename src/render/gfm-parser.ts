@@ -70,7 +70,11 @@ export function needsLiteralTokenizer(markdown: string): boolean {
 
 /** Nodes whose children are blocks: the only places code and HTML blocks sit. */
 const BLOCK_CONTAINERS = new Set(['root', 'blockquote', 'list', 'listItem', 'footnoteDefinition']);
-type BlockNode = { type: string; children?: BlockNode[]; position?: { start: { offset?: number }; end: { offset?: number } } };
+type BlockNode = {
+  type: string;
+  children?: BlockNode[];
+  position?: { start: { offset?: number }; end: { offset?: number } };
+};
 
 /**
  * Whether every offset lies inside a code block or an HTML block of the tree. Candidates never
@@ -158,7 +162,8 @@ function checkedTaskListItem(): Extension {
   type TaskContext = TokenizeContext & { _gfmTasklistFirstContentOfListItem?: boolean };
   const gated: PrecheckedConstruct = {
     ...check,
-    _mayStart: (_code, context) => context.previous === null && Boolean((context as TaskContext)._gfmTasklistFirstContentOfListItem),
+    _mayStart: (_code, context) =>
+      context.previous === null && Boolean((context as TaskContext)._gfmTasklistFirstContentOfListItem),
   };
   return { text: { 91: gated } };
 }
@@ -178,7 +183,9 @@ function mayHoldLiteralLink(node: { type: string; value?: unknown; children?: un
 function gatedFromMarkdown(): FromMarkdownExtension[] {
   return gfmFromMarkdown().map((extension) => {
     if (!extension.enter?.literalAutolink || !extension.transforms) return extension;
-    const transforms: Transform[] = extension.transforms.map((transform) => (tree) => (mayHoldLiteralLink(tree) ? transform(tree) : undefined));
+    const transforms: Transform[] = extension.transforms.map(
+      (transform) => (tree) => (mayHoldLiteralLink(tree) ? transform(tree) : undefined),
+    );
     return { ...extension, transforms };
   });
 }
@@ -188,7 +195,9 @@ function gatedFromMarkdown(): FromMarkdownExtension[] {
 function remarkQuireGfm(this: Processor, options: { literalTokenizer: boolean }) {
   const data = this.data();
   const syntax = [gfmFootnote(), gfmStrikethrough(), gatedTable(), checkedTaskListItem()];
-  (data.micromarkExtensions ??= []).push(combineExtensions(options.literalTokenizer ? [gfmAutolinkLiteral(), ...syntax] : syntax));
+  (data.micromarkExtensions ??= []).push(
+    combineExtensions(options.literalTokenizer ? [gfmAutolinkLiteral(), ...syntax] : syntax),
+  );
   (data.fromMarkdownExtensions ??= []).push(gatedFromMarkdown());
 }
 
@@ -200,7 +209,10 @@ export function parseGfm(markdown: string, file: Parameters<typeof fullGfmParser
 }
 
 /** parseGfm, saying whether the literal-autolink tokenizer had to run. */
-export function parseGfmTracked(markdown: string, file: Parameters<typeof fullGfmParser.parse>[0]): { tree: Root; literalTokenizer: boolean } {
+export function parseGfmTracked(
+  markdown: string,
+  file: Parameters<typeof fullGfmParser.parse>[0],
+): { tree: Root; literalTokenizer: boolean } {
   const odd = oddCandidateOffsets(markdown);
   current = { markdown, delimiterAfter: null };
   try {

@@ -10,8 +10,34 @@ export interface DeepPlace {
 
 // List items and paragraphs that HTML closes by itself: counting them as open would be wrong.
 const SELF_CLOSING = new Set([
-  'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr',
-  'p', 'li', 'dt', 'dd', 'tr', 'td', 'th', 'option', 'optgroup', 'thead', 'tbody', 'tfoot', 'colgroup', 'rt', 'rp',
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
+  'p',
+  'li',
+  'dt',
+  'dd',
+  'tr',
+  'td',
+  'th',
+  'option',
+  'optgroup',
+  'thead',
+  'tbody',
+  'tfoot',
+  'colgroup',
+  'rt',
+  'rp',
 ]);
 
 /**
@@ -90,12 +116,14 @@ function containerMarkers(markdown: string, start: number, end: number): number 
   for (;;) {
     const c = at(i);
     if (c === GREATER_THAN) i++;
-    else if ((c === 45 || c === ASTERISK || c === 43) && isBlank(at(i + 1))) i++; // - * +
+    else if ((c === 45 || c === ASTERISK || c === 43) && isBlank(at(i + 1)))
+      i++; // - * +
     else if (isDigit(c)) {
       let j = i;
       while (j - i < 9 && isDigit(at(j))) j++;
       const after = at(j);
-      if ((after === 46 || after === 41) && isBlank(at(j + 1))) i = j + 1; // . )
+      if ((after === 46 || after === 41) && isBlank(at(j + 1)))
+        i = j + 1; // . )
       else break;
     } else break;
     markers++;
@@ -144,7 +172,10 @@ function longestDelimiterRun(markdown: string, start: number, end: number): { at
 export function deepestNode(tree: Root, limit: number): DeepPlace | null {
   type Node = { children?: Node[]; position?: { start: { line: number; column: number } } };
   const visit = (node: Node, depth: number): DeepPlace | null => {
-    if (depth > limit) return node.position ? { line: node.position.start.line, column: node.position.start.column } : { line: 1, column: 1 };
+    if (depth > limit)
+      return node.position
+        ? { line: node.position.start.line, column: node.position.start.column }
+        : { line: 1, column: 1 };
     if (!node.children) return null;
     for (const child of node.children) {
       const found = visit(child, depth + 1);
@@ -168,7 +199,10 @@ export function deepestHtml(tree: Root, limit: number): DeepPlace | null {
       for (const [, close, name, selfClose] of node.value.matchAll(/<(\/?)([a-zA-Z][a-zA-Z0-9-]*)[^>]*?(\/?)>/g)) {
         if (SELF_CLOSING.has(name!.toLowerCase()) || selfClose) continue;
         depth = close ? Math.max(0, depth - 1) : depth + 1;
-        if (depth > limit) return node.position ? { line: node.position.start.line, column: node.position.start.column } : { line: 1, column: 1 };
+        if (depth > limit)
+          return node.position
+            ? { line: node.position.start.line, column: node.position.start.column }
+            : { line: 1, column: 1 };
       }
     } else if ('children' in node) {
       for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as Root['children'][number]);

@@ -50,14 +50,22 @@ function resolveImage(node: Element, ctx: RenderContext): void {
     ? path.posix.normalize(decoded.slice(1))
     : path.posix.normalize(path.posix.join(ctx.articleDir, decoded));
   if (!sitePath.startsWith('images/')) {
-    ctx.problems.push({ ...place, code: 'CONTENT_IMAGE_OUTSIDE', message: `image "${src}" is not under the site's images/ folder` });
+    ctx.problems.push({
+      ...place,
+      code: 'CONTENT_IMAGE_OUTSIDE',
+      message: `image "${src}" is not under the site's images/ folder`,
+    });
     node.properties.src = '';
     return;
   }
   ctx.images.push(sitePath);
   const url = ctx.resolveImage(sitePath);
   if (url === undefined) {
-    ctx.problems.push({ ...place, code: 'CONTENT_IMAGE_MISSING', message: `image "${src}" does not exist (looked for ${sitePath})` });
+    ctx.problems.push({
+      ...place,
+      code: 'CONTENT_IMAGE_MISSING',
+      message: `image "${src}" does not exist (looked for ${sitePath})`,
+    });
     node.properties.src = '';
     return;
   }

@@ -3,13 +3,20 @@ import type { VFile } from 'vfile';
 import type { CodeIn } from '../problems/catalogue.ts';
 import type { Problem } from '../problems/problem.ts';
 
-export interface RenderProblem extends Problem<Extract<CodeIn<'content'>, 'CONTENT_IMAGE_MISSING' | 'CONTENT_IMAGE_OUTSIDE' | 'CONTENT_TOO_DEEP' | 'CONTENT_RENDER_FAILED'>> {
+export interface RenderProblem
+  extends Problem<
+    Extract<
+      CodeIn<'content'>,
+      'CONTENT_IMAGE_MISSING' | 'CONTENT_IMAGE_OUTSIDE' | 'CONTENT_TOO_DEEP' | 'CONTENT_RENDER_FAILED'
+    >
+  > {
   line: number;
   column: number;
 }
 
 /** Whether a render's problems say it failed (such results are not cached: the failure may not recur). */
-export const renderFailed = (problems: readonly RenderProblem[]): boolean => problems.some((p) => p.code === 'CONTENT_RENDER_FAILED');
+export const renderFailed = (problems: readonly RenderProblem[]): boolean =>
+  problems.some((p) => p.code === 'CONTENT_RENDER_FAILED');
 
 export interface RenderContext {
   /** Site-relative folder of the article, e.g. `articles/guides`. */

@@ -107,7 +107,12 @@ export function renderMarkdown(input: RenderInput): RenderOutput {
 }
 
 function tooDeep(input: RenderInput, at: DeepPlace): RenderOutput {
-  return failed(input, at, 'CONTENT_TOO_DEEP', `the body nests deeper than ${CONTENT_LIMITS.nestingDepth} levels here (quotes, lists, emphasis, links or HTML elements)`);
+  return failed(
+    input,
+    at,
+    'CONTENT_TOO_DEEP',
+    `the body nests deeper than ${CONTENT_LIMITS.nestingDepth} levels here (quotes, lists, emphasis, links or HTML elements)`,
+  );
 }
 
 function failed(input: RenderInput, at: DeepPlace, code: RenderProblem['code'], message: string): RenderOutput {
@@ -157,6 +162,10 @@ function textOf(node: ElementContent | Element): string {
   if (node.type === 'text') return node.value;
   if (node.type !== 'element') return '';
   if (node.properties.dataFootnoteRef !== undefined) return '';
-  if (node.tagName === 'sup' && node.children.some((c) => c.type === 'element' && c.properties.dataFootnoteRef !== undefined)) return '';
+  if (
+    node.tagName === 'sup' &&
+    node.children.some((c) => c.type === 'element' && c.properties.dataFootnoteRef !== undefined)
+  )
+    return '';
   return node.children.map(textOf).join('');
 }

@@ -2,7 +2,15 @@
 // fewer link schemes, and elements whose content must not survive as text are stripped whole.
 import { defaultSchema, type Options as Schema } from 'rehype-sanitize';
 
-const FORM_AND_FOCUS_ATTRIBUTES = new Set(['accept', 'acceptCharset', 'accessKey', 'action', 'encType', 'method', 'tabIndex']);
+const FORM_AND_FOCUS_ATTRIBUTES = new Set([
+  'accept',
+  'acceptCharset',
+  'accessKey',
+  'action',
+  'encType',
+  'method',
+  'tabIndex',
+]);
 
 /**
  * A srcset is one string holding a list of candidates, and the protocol check reads only the start
@@ -14,9 +22,32 @@ const SAFE_SRCSET = new RegExp(`^${SRCSET_CANDIDATE}(?:,${SRCSET_CANDIDATE})*$`,
 
 /** Removed together with everything inside them (the rest of the unknown elements are unwrapped). */
 const STRIPPED_WITH_CONTENT = [
-  'script', 'style', 'template', 'noscript', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet',
-  'svg', 'math', 'form', 'textarea', 'select', 'option', 'button', 'title', 'head', 'base', 'link', 'meta',
-  'xmp', 'plaintext', 'noembed', 'noframes',
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'svg',
+  'math',
+  'form',
+  'textarea',
+  'select',
+  'option',
+  'button',
+  'title',
+  'head',
+  'base',
+  'link',
+  'meta',
+  'xmp',
+  'plaintext',
+  'noembed',
+  'noframes',
 ];
 
 export const sanitizeSchema: Schema = {

@@ -19,9 +19,12 @@ export function upcomingChanges(sites: Record<string, SiteListing>, nowMs: numbe
   for (const [site, listing] of Object.entries(sites)) {
     for (const [slug, w] of Object.entries(listing.articles)) {
       if (!changeTimes([w], nowMs).length) continue;
-      if (w.publishedAt && Date.parse(w.publishedAt) > nowMs) out.push({ site, slug, change: 'goes-live', at: w.publishedAt });
+      if (w.publishedAt && Date.parse(w.publishedAt) > nowMs)
+        out.push({ site, slug, change: 'goes-live', at: w.publishedAt });
       if (w.expiresAt && Date.parse(w.expiresAt) > nowMs) out.push({ site, slug, change: 'expires', at: w.expiresAt });
     }
   }
-  return out.sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.site.localeCompare(b.site) || a.slug.localeCompare(b.slug));
+  return out.sort(
+    (a, b) => Date.parse(a.at) - Date.parse(b.at) || a.site.localeCompare(b.site) || a.slug.localeCompare(b.slug),
+  );
 }

@@ -23,12 +23,19 @@ function formatterFor(zone: string): Intl.DateTimeFormat {
 
 /** `2026-12-01 10:00 GMT+1` for Europe/Paris; `2026-12-01 09:00 UTC` for UTC. */
 export function formatInZone(ms: number, zone: string): string {
-  const parts = Object.fromEntries(formatterFor(zone).formatToParts(ms).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatterFor(zone)
+      .formatToParts(ms)
+      .map((p) => [p.type, p.value]),
+  );
   const offset = parts.timeZoneName === 'GMT' || parts.timeZoneName === 'GMT+0' ? 'UTC' : parts.timeZoneName;
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} ${offset}`;
 }
 
 /** `2026-12-01 09:00:00Z`: UTC to the second, as schedules are kept. */
 export function formatUtc(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, 'Z');
+  return new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d{3}Z$/, 'Z');
 }

@@ -23,13 +23,18 @@ export function requestClientAddress(c: Context, trust: TrustProxy = NO_TRUSTED_
 
 /** The origin the client sent the request to: its own URL's, or as a trusted proxy says. */
 export function requestOrigin(c: Context, trust: TrustProxy = NO_TRUSTED_PROXY): string {
-  return forwardedOrigin(trust, peerAddress(c), new URL(c.req.url), { proto: c.req.header('x-forwarded-proto'), host: c.req.header('x-forwarded-host') });
+  return forwardedOrigin(trust, peerAddress(c), new URL(c.req.url), {
+    proto: c.req.header('x-forwarded-proto'),
+    host: c.req.header('x-forwarded-host'),
+  });
 }
 
 /** The host[:port] the client addressed: as a trusted proxy forwards it, else the request's own (Host). */
 export function requestHost(c: Context, trust: TrustProxy = NO_TRUSTED_PROXY): { host: string; fromProxy: boolean } {
   const forwarded = forwardedHost(trust, peerAddress(c), c.req.header('x-forwarded-host'));
-  return forwarded === undefined ? { host: new URL(c.req.url).host, fromProxy: false } : { host: forwarded, fromProxy: true };
+  return forwarded === undefined
+    ? { host: new URL(c.req.url).host, fromProxy: false }
+    : { host: forwarded, fromProxy: true };
 }
 
 /**
@@ -42,5 +47,8 @@ export function clientKey(address: string | undefined): string {
   if (parsed.kind() === 'ipv4') return parsed.toString();
   const v6 = parsed as ipaddr.IPv6;
   if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
-  return `${v6.parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+  return `${v6.parts
+    .slice(0, 4)
+    .map((p) => p.toString(16))
+    .join(':')}::/64`;
 }

@@ -77,7 +77,10 @@ export function serverTimeouts(limits: ConnectionLimits) {
 }
 
 /** Applies the caps and the idle timeout to a listening or about-to-listen server. */
-export function applyConnectionLimits(server: Server & { setTimeout(ms: number): unknown }, limits: ConnectionLimits): void {
+export function applyConnectionLimits(
+  server: Server & { setTimeout(ms: number): unknown },
+  limits: ConnectionLimits,
+): void {
   server.maxConnections = limits.maxConnections;
   server.setTimeout(limits.idleTimeoutMs);
   if (limits.maxPerClient === 0) return;

@@ -33,12 +33,20 @@ export interface AllowedHosts {
 }
 
 /** What the server answers for; null: any host (it listens beyond loopback without a public URL). */
-export function allowedHosts(settings: { publicUrl: string | null; listenHost: string; port: number }): AllowedHosts | null {
+export function allowedHosts(settings: {
+  publicUrl: string | null;
+  listenHost: string;
+  port: number;
+}): AllowedHosts | null {
   if (settings.publicUrl === null && !isLoopbackAddress(settings.listenHost)) return null;
   let publicHost: HostAndPort | null = null;
   if (settings.publicUrl !== null) {
     const url = new URL(settings.publicUrl);
-    publicHost = { hostname: url.hostname, port: url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80, defaultPort: url.port === '' };
+    publicHost = {
+      hostname: url.hostname,
+      port: url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80,
+      defaultPort: url.port === '',
+    };
   }
   return { publicHost, loopbackPort: settings.port, forwardedAsIs: publicHost === null };
 }
@@ -54,10 +62,15 @@ export function isAllowedHost(allowed: AllowedHosts, host: string, fromProxy: bo
   }
   // Read as http, a port of 80 is dropped: null is "none given, or 80".
   const port = url.port === '' ? null : Number(url.port);
-  const names = (entry: HostAndPort) => url.hostname === entry.hostname && (port === entry.port || (port === null && (entry.defaultPort || entry.port === 80)));
+  const names = (entry: HostAndPort) =>
+    url.hostname === entry.hostname &&
+    (port === entry.port || (port === null && (entry.defaultPort || entry.port === 80)));
   if (allowed.publicHost && names(allowed.publicHost)) return true;
   const loopbackPort = allowed.loopbackPort;
-  return isLoopbackName(url.hostname) && names({ hostname: url.hostname, port: loopbackPort, defaultPort: loopbackPort === 80 });
+  return (
+    isLoopbackName(url.hostname) &&
+    names({ hostname: url.hostname, port: loopbackPort, defaultPort: loopbackPort === 80 })
+  );
 }
 
 /**
@@ -66,12 +79,17 @@ export function isAllowedHost(allowed: AllowedHosts, host: string, fromProxy: bo
  * none, and a browser always does.
  */
 export const allowedHostsOnly = (allowed: AllowedHosts, trust: TrustProxy): MiddlewareHandler => {
-  if (!Number.isInteger(allowed?.loopbackPort)) throw new TypeError('allowedHostsOnly: allowed must be the hosts of allowedHosts()');
-  if (typeof trust?.kind !== 'string') throw new TypeError('allowedHostsOnly: trust must be the parsed QUIRE_TRUST_PROXY');
+  if (!Number.isInteger(allowed?.loopbackPort))
+    throw new TypeError('allowedHostsOnly: allowed must be the hosts of allowedHosts()');
+  if (typeof trust?.kind !== 'string')
+    throw new TypeError('allowedHostsOnly: trust must be the parsed QUIRE_TRUST_PROXY');
   return async function hostCheck(c, next) {
     const { host, fromProxy } = requestHost(c, trust);
     if ((fromProxy || c.req.header('host') !== undefined) && !isAllowedHost(allowed, host, fromProxy)) {
-      throw new ApiError('HOST_NOT_ALLOWED', `this server does not answer for the host "${host}": address it by QUIRE_PUBLIC_URL's host, or on its machine by localhost with its port`);
+      throw new ApiError(
+        'HOST_NOT_ALLOWED',
+        `this server does not answer for the host "${host}": address it by QUIRE_PUBLIC_URL's host, or on its machine by localhost with its port`,
+      );
     }
     await next();
   };
@@ -79,7 +97,8 @@ export const allowedHostsOnly = (allowed: AllowedHosts, trust: TrustProxy): Midd
 
 /** For the start-up banner: which hosts are answered. */
 export function describeAllowedHosts(allowed: AllowedHosts | null, trust: TrustProxy): string {
-  if (allowed === null) return 'Hosts: any (listening beyond loopback without QUIRE_PUBLIC_URL; set it to answer its host only)';
+  if (allowed === null)
+    return 'Hosts: any (listening beyond loopback without QUIRE_PUBLIC_URL; set it to answer its host only)';
   const loopback = `localhost, 127.0.0.1 and [::1] on port ${allowed.loopbackPort}`;
   if (allowed.publicHost) {
     const { hostname, port, defaultPort } = allowed.publicHost;
@@ -98,6 +117,9 @@ function isLoopbackAddress(listenHost: string): boolean {
   if (listenHost === 'localhost') return true;
   if (!ipaddr.isValid(listenHost)) return false;
   const parsed = ipaddr.parse(listenHost);
-  const address = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+  const address =
+    parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()
+      ? (parsed as ipaddr.IPv6).toIPv4Address()
+      : parsed;
   return address.range() === 'loopback';
 }

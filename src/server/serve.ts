@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { ProblemError } from '../problems/problem.ts';
-import { applyConnectionLimits, DEFAULT_CONNECTION_LIMITS, serverTimeouts, type ConnectionLimits } from './connection-limits.ts';
+import {
+  applyConnectionLimits,
+  DEFAULT_CONNECTION_LIMITS,
+  serverTimeouts,
+  type ConnectionLimits,
+} from './connection-limits.ts';
 
 export interface RunningServer {
   server: ServerType;
@@ -71,10 +76,15 @@ export function openListener(
 function listenFailure(e: unknown, port: number, hostname: string): unknown {
   if ((e as NodeJS.ErrnoException | null)?.code !== 'EADDRINUSE') return e;
   const where = `${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
-  return new ProblemError('SERVER_PORT_IN_USE', `port ${port} is in use: another program listens on ${where}. Stop it, or choose another port with PORT=<port> (PORT=0: any free port)`, { cause: e });
+  return new ProblemError(
+    'SERVER_PORT_IN_USE',
+    `port ${port} is in use: another program listens on ${where}. Stop it, or choose another port with PORT=<port> (PORT=0: any free port)`,
+    { cause: e },
+  );
 }
 
 type Handle = (req: Request, env: unknown) => Response | Promise<Response>;
 
 /** The answer to a request still waiting for an app when the server closes without one. */
-const unavailable: Handle = () => new Response(null, { status: 503, headers: { 'cache-control': 'no-store', connection: 'close' } });
+const unavailable: Handle = () =>
+  new Response(null, { status: 503, headers: { 'cache-control': 'no-store', connection: 'close' } });

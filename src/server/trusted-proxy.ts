@@ -8,7 +8,9 @@ import type { TrustProxy } from '../config/trust-proxy.ts';
 function parseAddress(unsafe: string | undefined): ipaddr.IPv4 | ipaddr.IPv6 | null {
   if (!unsafe || !ipaddr.isValid(unsafe)) return null;
   const parsed = ipaddr.parse(unsafe);
-  return parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+  return parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()
+    ? (parsed as ipaddr.IPv6).toIPv4Address()
+    : parsed;
 }
 
 function inRanges(trust: TrustProxy & { kind: 'addresses' }, address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
@@ -40,7 +42,11 @@ function hopAddress(unsafeHop: string): string | null {
  * write). `1` trusts one hop: the rightmost entry. A hop that is not an address ends the walk at
  * the last address believed.
  */
-export function forwardedClientAddress(trust: TrustProxy, peer: string | undefined, unsafeForwardedFor: string | undefined): string | undefined {
+export function forwardedClientAddress(
+  trust: TrustProxy,
+  peer: string | undefined,
+  unsafeForwardedFor: string | undefined,
+): string | undefined {
   if (trust.kind === 'none' || !isTrustedProxy(trust, peer) || !unsafeForwardedFor) return peer;
   const hops = unsafeForwardedFor.split(',');
   let believed = peer;
@@ -64,7 +70,12 @@ function lastItem(unsafe: string | undefined): string | undefined {
  * with: X-Forwarded-Proto (http or https) and X-Forwarded-Host (a bare host[:port]) replace their
  * parts when the peer is a trusted proxy; a value that is not one is ignored.
  */
-export function forwardedOrigin(trust: TrustProxy, peer: string | undefined, arrivedAt: URL, unsafe: { proto?: string | undefined; host?: string | undefined }): string {
+export function forwardedOrigin(
+  trust: TrustProxy,
+  peer: string | undefined,
+  arrivedAt: URL,
+  unsafe: { proto?: string | undefined; host?: string | undefined },
+): string {
   if (!isTrustedProxy(trust, peer)) return arrivedAt.origin;
   const proto = lastItem(unsafe.proto)?.toLowerCase();
   const scheme = proto === 'http' || proto === 'https' ? proto : arrivedAt.protocol.slice(0, -1);
@@ -82,7 +93,11 @@ export function forwardedOrigin(trust: TrustProxy, peer: string | undefined, arr
  * The host[:port] a trusted proxy says the client addressed (the last X-Forwarded-Host item), or
  * undefined: the peer is not a trusted proxy, it sent none, or what it sent is not a bare host.
  */
-export function forwardedHost(trust: TrustProxy, peer: string | undefined, unsafeHost: string | undefined): string | undefined {
+export function forwardedHost(
+  trust: TrustProxy,
+  peer: string | undefined,
+  unsafeHost: string | undefined,
+): string | undefined {
   if (!isTrustedProxy(trust, peer)) return undefined;
   const host = lastItem(unsafeHost);
   return host && isBareHost(host) ? host : undefined;

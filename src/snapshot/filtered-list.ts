@@ -43,7 +43,10 @@ export function createFilteredList(index: ListIndex, listBytes: Uint8Array): Fil
     groups.set(kind, {
       positions,
       updatedDesc: byUpdate.map((p) => index.updatedAt[p] ?? ''),
-      order: new WaveletMatrix(byUpdate.map((p) => placeInGroup[p]!), positions.length),
+      order: new WaveletMatrix(
+        byUpdate.map((p) => placeInGroup[p]!),
+        positions.length,
+      ),
     });
   }
   const itemAt = (position: number) => listBytes.subarray(index.spans[2 * position], index.spans[2 * position + 1]);

@@ -4,7 +4,14 @@
 // preview asks for them.
 import fs from 'node:fs';
 import path from 'node:path';
-import { assembleSnapshot, imageKey, readDraftFiles, type SnapshotReader, type Snapshot, type TreeFiles } from './snapshot-reader.ts';
+import {
+  assembleSnapshot,
+  imageKey,
+  readDraftFiles,
+  type SnapshotReader,
+  type Snapshot,
+  type TreeFiles,
+} from './snapshot-reader.ts';
 import { MANIFEST_FILE } from '../export/layout.ts';
 import { fileIn, readManifest } from '../export/export-files.ts';
 import type { Manifest } from '../export/manifest.ts';
@@ -29,7 +36,10 @@ export interface LocalSnapshotReader extends SnapshotReader {
 
 /** The build in `distDir` as it is now; null when there is none (or it kept changing while read). */
 export function loadLocalSnapshot(distDir: string): Snapshot | null {
-  const files: TreeFiles = { read: (key) => fs.readFileSync(fileIn(distDir, key)), name: (key) => fileIn(distDir, key) };
+  const files: TreeFiles = {
+    read: (key) => fs.readFileSync(fileIn(distDir, key)),
+    name: (key) => fileIn(distDir, key),
+  };
   for (let attempt = 0; attempt < 3; attempt++) {
     const manifest = readManifest(distDir);
     if (!manifest) return null;
@@ -59,7 +69,11 @@ export interface ServedUrlGuard {
  * until reload() (or fresh()) is called. With a guard, a build made for another public URL never
  * replaces the one loaded (the first one loaded is taken whatever it was made for: there is no other).
  */
-export function openLocalSnapshot(distDir: string, stateDir: string, guard: ServedUrlGuard | null = null): LocalSnapshotReader {
+export function openLocalSnapshot(
+  distDir: string,
+  stateDir: string,
+  guard: ServedUrlGuard | null = null,
+): LocalSnapshotReader {
   let snapshot: Snapshot | null = null;
   let refusedId: string | null = null;
   let seen = '';
@@ -78,7 +92,8 @@ export function openLocalSnapshot(distDir: string, stateDir: string, guard: Serv
     }
     return preview.manifest;
   };
-  const readPreviewFile = (buildId: string, key: string) => fs.promises.readFile(path.join(previewTreeOf(previewRoot, buildId), key));
+  const readPreviewFile = (buildId: string, key: string) =>
+    fs.promises.readFile(path.join(previewTreeOf(previewRoot, buildId), key));
   const reader: LocalSnapshotReader = {
     current: () => snapshot,
     async readImage(siteId, name) {
@@ -89,7 +104,9 @@ export function openLocalSnapshot(distDir: string, stateDir: string, guard: Serv
       if (!snap.sites.has(siteId)) return null;
       // Without its preview tree the build has no draft images to give (answers to preview keys are never cached).
       const drafts = (await previewOf(snap.buildId).catch(() => null))?.sites[siteId];
-      return drafts && Object.values(drafts.images).includes(name) ? readPreviewFile(snap.buildId, previewImageFile(siteId, name)) : null;
+      return drafts && Object.values(drafts.images).includes(name)
+        ? readPreviewFile(snap.buildId, previewImageFile(siteId, name))
+        : null;
     },
     async readDrafts(snap, siteId) {
       const manifest = await previewOf(snap.buildId);
@@ -97,7 +114,9 @@ export function openLocalSnapshot(distDir: string, stateDir: string, guard: Serv
     },
     async draftSlugs(snap) {
       const manifest = await previewOf(snap.buildId).catch(() => null);
-      return manifest && new Map(Object.entries(manifest.sites).map(([id, site]) => [id, new Set(Object.keys(site.drafts))]));
+      return (
+        manifest && new Map(Object.entries(manifest.sites).map(([id, site]) => [id, new Set(Object.keys(site.drafts))]))
+      );
     },
     fresh() {
       changed();

@@ -22,7 +22,9 @@ const encoder = new TextEncoder();
  */
 export function withFields(json: Uint8Array, fields: Record<string, string>): Uint8Array {
   if (json[json.length - 1] !== 0x7d) throw new Error('not a JSON object');
-  const tail = Object.entries(fields).map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`).join('');
+  const tail = Object.entries(fields)
+    .map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`)
+    .join('');
   const out = new Uint8Array(json.length - 1 + encoder.encode(tail).length + 1);
   out.set(json.subarray(0, json.length - 1), 0);
   out.set(encoder.encode(`${tail}}`), json.length - 1);
@@ -40,7 +42,12 @@ interface Entry {
   body: Uint8Array;
 }
 
-export function previewAt(site: SiteContent, m: ManifestSite, drafts: ReadonlyMap<string, Draft>, nowMs: number): SiteContent {
+export function previewAt(
+  site: SiteContent,
+  m: ManifestSite,
+  drafts: ReadonlyMap<string, Draft>,
+  nowMs: number,
+): SiteContent {
   const items = splitListItems(site.list.bytes);
   if (!items) throw new Error(`the list of site "${site.id}" is not one a build wrote`);
   const entries: Entry[] = [];
@@ -49,10 +56,28 @@ export function previewAt(site: SiteContent, m: ManifestSite, drafts: ReadonlyMa
     const item = items.get(slug);
     const body = site.articles.get(slug);
     if (visibility === 'expired' || !item || !body) continue;
-    entries.push({ slug, status: visibility === 'live' ? 'published' : 'scheduled', kind: e.kind, publishedAt: e.publishedAt, updatedAt: e.updatedAt, expiresAt: e.expiresAt ?? null, item, body: body.bytes });
+    entries.push({
+      slug,
+      status: visibility === 'live' ? 'published' : 'scheduled',
+      kind: e.kind,
+      publishedAt: e.publishedAt,
+      updatedAt: e.updatedAt,
+      expiresAt: e.expiresAt ?? null,
+      item,
+      body: body.bytes,
+    });
   }
   for (const [slug, { entry: d, item, body }] of drafts) {
-    entries.push({ slug, status: 'draft', kind: d.kind, publishedAt: d.publishedAt, updatedAt: d.updatedAt, expiresAt: d.expiresAt ?? null, item, body });
+    entries.push({
+      slug,
+      status: 'draft',
+      kind: d.kind,
+      publishedAt: d.publishedAt,
+      updatedAt: d.updatedAt,
+      expiresAt: d.expiresAt ?? null,
+      item,
+      body,
+    });
   }
   entries.sort(newestFirst); // the build's list order, drafts by the same rule
   const fieldsOf = (e: Entry) => ({ status: e.status, ...(e.expiresAt ? { expiresAt: e.expiresAt } : {}) });

@@ -33,14 +33,19 @@ export function recordServedBuild(stateDir: string, served: Omit<ServedBuild, 's
   ensureStateDir(stateDir);
   const file = servedBuildFileOf(stateDir);
   const part = `${file}.${served.pid}.part`;
-  fs.writeFileSync(part, JSON.stringify({ ...served, startedAt: processStartTime(served.pid), distDir: path.resolve(served.distDir) }), { mode: 0o600 });
+  fs.writeFileSync(
+    part,
+    JSON.stringify({ ...served, startedAt: processStartTime(served.pid), distDir: path.resolve(served.distDir) }),
+    { mode: 0o600 },
+  );
   fs.renameSync(part, file);
 }
 
 /** Removes the record when it is this process's (a server that stops serves nothing). */
 export function forgetServedBuild(stateDir: string, pid: number): void {
   const served = readServedBuild(stateDir);
-  if (served !== null && served !== 'unreadable' && served.pid === pid) fs.rmSync(servedBuildFileOf(stateDir), { force: true });
+  if (served !== null && served !== 'unreadable' && served.pid === pid)
+    fs.rmSync(servedBuildFileOf(stateDir), { force: true });
 }
 
 /** The record, null when there is none, 'unreadable' when the file is there but is not one. */
@@ -53,7 +58,8 @@ export function readServedBuild(stateDir: string): ServedBuild | null | 'unreada
   }
   try {
     const data = JSON.parse(text) as Partial<ServedBuild> | null;
-    if (typeof data?.pid !== 'number' || typeof data.distDir !== 'string' || typeof data.buildId !== 'string') return 'unreadable';
+    if (typeof data?.pid !== 'number' || typeof data.distDir !== 'string' || typeof data.buildId !== 'string')
+      return 'unreadable';
     const startedAt = data.startedAt ?? null; // a record written before start times were
     if (startedAt !== null && typeof startedAt !== 'number') return 'unreadable';
     const publicUrl = data.publicUrl ?? null; // a record written before public URLs were
@@ -117,13 +123,20 @@ export type ServedWait =
  * Waits (up to `timeoutMs`) until the live server of `distDir` recorded in `stateDir`, if any,
  * serves `buildId`. A server that stops, or a newer build in dist/, ends the wait.
  */
-export async function untilServed(stateDir: string, distDir: string, buildId: string, timeoutMs = 10_000, pollMs = 20): Promise<ServedWait> {
+export async function untilServed(
+  stateDir: string,
+  distDir: string,
+  buildId: string,
+  timeoutMs = 10_000,
+  pollMs = 20,
+): Promise<ServedWait> {
   const dist = path.resolve(distDir);
   const started = Date.now();
   for (;;) {
     const served = readServedBuild(stateDir);
     if (served === 'unreadable') return { status: 'unreadable' };
-    if (!served || served.distDir !== dist || served.pid === process.pid || !stillRunning(served)) return { status: 'no-server' };
+    if (!served || served.distDir !== dist || served.pid === process.pid || !stillRunning(served))
+      return { status: 'no-server' };
     const waitedMs = Date.now() - started;
     if (served.buildId === buildId || replaced(dist, buildId)) return { status: 'served', pid: served.pid, waitedMs };
     if (waitedMs >= timeoutMs) return { status: 'timed-out', pid: served.pid, waitedMs };

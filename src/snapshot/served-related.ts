@@ -16,7 +16,11 @@ const utf8 = new TextDecoder();
 const encoder = new TextEncoder();
 
 /** The next instant after `nowMs` at which the `related` of `entry` changes (a go-live or an expiry of one it names); null: none. */
-export function relatedChangesAt(entry: Pick<ManifestArticle, 'related'>, articles: RelatedWindows, nowMs: number): number | null {
+export function relatedChangesAt(
+  entry: Pick<ManifestArticle, 'related'>,
+  articles: RelatedWindows,
+  nowMs: number,
+): number | null {
   const windows = (entry.related ?? []).flatMap((slug) => (articles[slug] ? [articles[slug]] : []));
   return nextChangeAfter(changeTimes(windows, nowMs), nowMs);
 }
@@ -26,7 +30,12 @@ export function relatedChangesAt(entry: Pick<ManifestArticle, 'related'>, articl
  * are. A cut body has its own ETag (its bytes' hash) and no stored compressed variants: it is made
  * again from the build's bytes at each instant, so its ETag changes when the list does.
  */
-export function withLiveRelated(body: Body, entry: Pick<ManifestArticle, 'related'>, articles: RelatedWindows, nowMs: number): Body {
+export function withLiveRelated(
+  body: Body,
+  entry: Pick<ManifestArticle, 'related'>,
+  articles: RelatedWindows,
+  nowMs: number,
+): Body {
   const hidden = new Set((entry.related ?? []).filter((slug) => !articles[slug] || !isLiveAt(articles[slug], nowMs)));
   if (!hidden.size) return body;
   // The body is the build's own JSON.stringify output: parsed and written again, every other byte

@@ -82,11 +82,20 @@ export interface Draft {
  * its entry in `site` (the preview manifest's): a file of another tree is refused, never shown
  * as this build's.
  */
-export async function readDraftFiles(site: PreviewSite | undefined, siteId: string, buildId: string, read: (key: string) => Promise<Uint8Array>): Promise<Map<string, Draft>> {
+export async function readDraftFiles(
+  site: PreviewSite | undefined,
+  siteId: string,
+  buildId: string,
+  read: (key: string) => Promise<Uint8Array>,
+): Promise<Map<string, Draft>> {
   const drafts = new Map<string, Draft>();
   for (const [slug, entry] of Object.entries(site?.drafts ?? {})) {
-    const [body, item] = await Promise.all([read(previewArticleFile(siteId, slug)), read(previewItemFile(siteId, slug))]);
-    if (hashBytes(body) !== entry.bodyHash || hashBytes(item) !== entry.itemHash) throw new Error(`the preview files of draft "${slug}" (site "${siteId}") are not those of build ${buildId}`);
+    const [body, item] = await Promise.all([
+      read(previewArticleFile(siteId, slug)),
+      read(previewItemFile(siteId, slug)),
+    ]);
+    if (hashBytes(body) !== entry.bodyHash || hashBytes(item) !== entry.itemHash)
+      throw new Error(`the preview files of draft "${slug}" (site "${siteId}") are not those of build ${buildId}`);
     drafts.set(slug, { entry, body, item });
   }
   return drafts;
@@ -120,17 +129,30 @@ export function assembleSnapshot(manifest: Manifest, files: TreeFiles): Snapshot
  * One site of a snapshot, from its files; with `slugs`, only those articles' bodies are read (a
  * reader that loads bodies on demand, as the edge's, passes the ones a request names).
  */
-export function assembleSite(id: string, m: ManifestSite, files: TreeFiles, slugs: Iterable<string> = Object.keys(m.articles)): SiteContent {
+export function assembleSite(
+  id: string,
+  m: ManifestSite,
+  files: TreeFiles,
+  slugs: Iterable<string> = Object.keys(m.articles),
+): SiteContent {
   const { read } = files;
   const listBytes = read(listFile(id));
   const list = JSON.parse(utf8.decode(listBytes)) as { site: SiteSummary; articles: ArticleListItem[] };
   const indexKey = listIndexFile(id);
-  const index = parseListIndex(utf8.decode(read(indexKey)), files.name(indexKey), { hash: m.listHash, bytes: listBytes.length, count: list.articles.length });
+  const index = parseListIndex(utf8.decode(read(indexKey)), files.name(indexKey), {
+    hash: m.listHash,
+    bytes: listBytes.length,
+    count: list.articles.length,
+  });
   const articles = new Map<string, Body>();
   for (const slug of slugs) {
     const key = articleFile(id, slug);
     const entry = m.articles[slug]!;
-    articles.set(slug, { bytes: read(key), etag: etagOf(entry.bodyHash), encoded: readEncoded(key, entry.encodings, read) });
+    articles.set(slug, {
+      bytes: read(key),
+      etag: etagOf(entry.bodyHash),
+      encoded: readEncoded(key, entry.encodings, read),
+    });
   }
   return {
     id,
@@ -144,7 +166,11 @@ export function assembleSite(id: string, m: ManifestSite, files: TreeFiles, slug
 }
 
 /** The compressed variants of the body at `key` that the manifest names. */
-function readEncoded(key: string, codings: readonly ContentCoding[] | undefined, read: TreeFiles['read']): EncodedVariants {
+function readEncoded(
+  key: string,
+  codings: readonly ContentCoding[] | undefined,
+  read: TreeFiles['read'],
+): EncodedVariants {
   const encoded: EncodedVariants = {};
   for (const coding of codings ?? []) encoded[coding] = read(encodedFile(key, coding));
   return encoded;

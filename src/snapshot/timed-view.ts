@@ -54,11 +54,18 @@ export function viewAt(snapshot: Snapshot, nowMs: number): TimedSnapshot {
 
 function siteAt(site: SiteContent, m: ManifestSite, nowMs: number): TimedSiteContent {
   const entries = Object.entries(m.articles);
-  const changesAt = nextChangeAfter(changeTimes(entries.map(([, e]) => e), nowMs), nowMs);
+  const changesAt = nextChangeAfter(
+    changeTimes(
+      entries.map(([, e]) => e),
+      nowMs,
+    ),
+    nowMs,
+  );
   const hidden = new Set(entries.filter(([, e]) => !isLiveAt(e, nowMs)).map(([slug]) => slug));
   // Live articles served otherwise than built: until an expiry, or with a `related` that names an
   // article not live now or one that goes live or expires later (served-related.ts).
-  const relatedTimed = (e: ManifestArticle) => !!e.related && (e.related.some((r) => hidden.has(r)) || relatedChangesAt(e, m.articles, nowMs) !== null);
+  const relatedTimed = (e: ManifestArticle) =>
+    !!e.related && (e.related.some((r) => hidden.has(r)) || relatedChangesAt(e, m.articles, nowMs) !== null);
   const timed = entries.filter(([slug, e]) => !hidden.has(slug) && (e.expiresAt || relatedTimed(e)));
   if (!hidden.size && !timed.length) return { ...site, changesAt };
 
@@ -79,7 +86,11 @@ function siteAt(site: SiteContent, m: ManifestSite, nowMs: number): TimedSiteCon
   const bytes = kept.map((i) => itemBytes.get(i.item.slug)!);
   const list = listBody(site.summary, bytes);
   const listHash = hashBytes(list);
-  const index = makeListIndex(listHash, kept.map((i) => ({ kind: i.kind, updatedAt: i.item.updatedAt })), listItemSpans(site.summary, bytes));
+  const index = makeListIndex(
+    listHash,
+    kept.map((i) => ({ kind: i.kind, updatedAt: i.item.updatedAt })),
+    listItemSpans(site.summary, bytes),
+  );
   return {
     ...site,
     list: { bytes: list, etag: `"${listHash}"` },
@@ -129,7 +140,12 @@ function liveImages(m: ManifestSite, hidden: ReadonlySet<string>): ReadonlySet<s
  * when its answer changes (its expiry, or a go-live or expiry of an article it names). What
  * siteAt does for every body of a site, for one.
  */
-export function servedBody(body: Body, entry: ArticleWindow & Pick<ManifestArticle, 'related'>, nowMs: number, articles: RelatedWindows): ExpiringBody | null {
+export function servedBody(
+  body: Body,
+  entry: ArticleWindow & Pick<ManifestArticle, 'related'>,
+  nowMs: number,
+  articles: RelatedWindows,
+): ExpiringBody | null {
   if (!isLiveAt(entry, nowMs)) return null;
   const served = withLiveRelated(body, entry, articles, nowMs);
   const until = untilOf(entry, nowMs, articles);
@@ -137,8 +153,15 @@ export function servedBody(body: Body, entry: ArticleWindow & Pick<ManifestArtic
 }
 
 /** When the answer of a live article changes: its expiry, or a go-live or expiry of one its `related` names; null: none ahead. */
-function untilOf(entry: ArticleWindow & Pick<ManifestArticle, 'related'>, nowMs: number, articles: RelatedWindows): number | null {
-  const changes = [entry.expiresAt ? Date.parse(entry.expiresAt) : null, relatedChangesAt(entry, articles, nowMs)].filter((t) => t !== null);
+function untilOf(
+  entry: ArticleWindow & Pick<ManifestArticle, 'related'>,
+  nowMs: number,
+  articles: RelatedWindows,
+): number | null {
+  const changes = [
+    entry.expiresAt ? Date.parse(entry.expiresAt) : null,
+    relatedChangesAt(entry, articles, nowMs),
+  ].filter((t) => t !== null);
   return changes.length ? Math.min(...changes) : null;
 }
 
@@ -148,7 +171,12 @@ function untilOf(entry: ArticleWindow & Pick<ManifestArticle, 'related'>, nowMs:
  * names an article not live (a parse and a write of each) would stall the server each time for
  * answers few of which are asked before the next change.
  */
-function servedOnRead(body: Body, entry: ArticleWindow & Pick<ManifestArticle, 'related'>, nowMs: number, articles: RelatedWindows): ExpiringBody {
+function servedOnRead(
+  body: Body,
+  entry: ArticleWindow & Pick<ManifestArticle, 'related'>,
+  nowMs: number,
+  articles: RelatedWindows,
+): ExpiringBody {
   let cut: Body | undefined;
   const served = () => (cut ??= withLiveRelated(body, entry, articles, nowMs));
   const until = untilOf(entry, nowMs, articles);
@@ -175,7 +203,8 @@ export function servedAs(view: TimedSnapshot, inner: SnapshotReader): ServedRead
   const reader: ServedReader & Record<typeof SERVED, true> = {
     [SERVED]: true,
     current: () => view,
-    readImage: (siteId, name) => (isServedImage(view, siteId, name) ? inner.readImage(siteId, name) : Promise.resolve(null)),
+    readImage: (siteId, name) =>
+      isServedImage(view, siteId, name) ? inner.readImage(siteId, name) : Promise.resolve(null),
     readPreviewImage: async () => null,
     readDrafts: (snapshot, siteId) => inner.readDrafts(snapshot, siteId),
     preview: async () => null,
@@ -184,7 +213,8 @@ export function servedAs(view: TimedSnapshot, inner: SnapshotReader): ServedRead
 }
 
 /** Whether `view` serves the image publicly: one that an article live at its instant uses. */
-const isServedImage = (view: TimedSnapshot | null, siteId: string, name: string): boolean => view?.sites.get(siteId)?.images.has(name) ?? false;
+const isServedImage = (view: TimedSnapshot | null, siteId: string, name: string): boolean =>
+  view?.sites.get(siteId)?.images.has(name) ?? false;
 
 /** A reader serving the view at the clock's now; its preview of a site shows drafts too. */
 export interface ServedReader extends SnapshotReader {
@@ -228,7 +258,8 @@ export function timedReader(inner: SnapshotReader, clock: () => number = Date.no
       }
       return view;
     },
-    readImage: (siteId, name) => (isServedImage(reader.current(), siteId, name) ? inner.readImage(siteId, name) : Promise.resolve(null)),
+    readImage: (siteId, name) =>
+      isServedImage(reader.current(), siteId, name) ? inner.readImage(siteId, name) : Promise.resolve(null),
     readPreviewImage: (siteId, name) => inner.readImage(siteId, name),
     readDrafts: (snapshot, siteId) => inner.readDrafts(snapshot, siteId),
     async preview(siteId) {

@@ -42,7 +42,8 @@ export class WaveletMatrix {
 
   /** The k-th smallest (k from 0) of the first `end` values. */
   kthSmallest(end: number, k: number): number {
-    if (!(end >= 0 && end <= this.length && k >= 0 && k < end)) throw new RangeError(`no ${k}-th value among the first ${end}`);
+    if (!(end >= 0 && end <= this.length && k >= 0 && k < end))
+      throw new RangeError(`no ${k}-th value among the first ${end}`);
     let from = 0;
     let to = end;
     let value = 0;

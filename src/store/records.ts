@@ -176,7 +176,12 @@ export interface ChangeEntry {
 
 /** Entries of a site's log after a position, or why that position cannot be read from. */
 export type ChangePage =
-  | { status: 'ok'; entries: ChangeEntry[]; /** Entries after the last one given wait. */ more: boolean; /** Where the next read starts. */ position: number }
+  | {
+      status: 'ok';
+      entries: ChangeEntry[] /** Entries after the last one given wait. */;
+      more: boolean /** Where the next read starts. */;
+      position: number;
+    }
   /** The position is before the oldest kept entry (pruned) or after the newest the site's log ever made (another store's, or a restored one). */
   | { status: 'expired' };
 

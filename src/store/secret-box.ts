@@ -18,11 +18,17 @@ export function createSecretBox(serverSecret: string): SecretBox {
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       cipher.setAAD(Buffer.from(siteId));
       const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-      return [VERSION, iv.toString('base64url'), body.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+      return [
+        VERSION,
+        iv.toString('base64url'),
+        body.toString('base64url'),
+        cipher.getAuthTag().toString('base64url'),
+      ].join('.');
     },
     open(siteId, sealed) {
       const [version, iv, body, tag] = sealed.split('.');
-      if (version !== VERSION || !iv || body === undefined || !tag) throw new StateStoreError(`the stored webhook secret of ${siteId} is malformed`);
+      if (version !== VERSION || !iv || body === undefined || !tag)
+        throw new StateStoreError(`the stored webhook secret of ${siteId} is malformed`);
       try {
         const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
         decipher.setAAD(Buffer.from(siteId));

@@ -111,7 +111,13 @@ export interface Outbox {
    * sender holds or is claiming, oldest first. Concurrent senders each get others, never the
    * same list to fight over.
    */
-  takeDue(now: number, siteId: string | null, limit: number, owner: string, leaseUntil: number): Promise<ClaimedDelivery[]>;
+  takeDue(
+    now: number,
+    siteId: string | null,
+    limit: number,
+    owner: string,
+    leaseUntil: number,
+  ): Promise<ClaimedDelivery[]>;
   /**
    * Frees leases whose sender died on this host (SIGKILL mid-request): their deliveries are
    * due again at once instead of after the lease runs out. The request may be repeated;
@@ -121,7 +127,9 @@ export interface Outbox {
   /** Logs an attempt and applies its verdict (unless the delivery was superseded meanwhile). */
   recordAttempt(id: string, attempt: AttemptRecord, verdict: AttemptVerdict, now: number): Promise<void>;
   /** Several attempts at once (one commit instead of one per delivery). */
-  recordAttempts(records: { id: string; attempt: AttemptRecord; verdict: AttemptVerdict; now: number }[]): Promise<void>;
+  recordAttempts(
+    records: { id: string; attempt: AttemptRecord; verdict: AttemptVerdict; now: number }[],
+  ): Promise<void>;
   /**
    * Per slug of the site, its newest delivery (tests and superseded ones aside) when that one
    * failed: what the receiver never acknowledged.
@@ -178,7 +186,14 @@ export interface PublishRecords {
    * omitted when it equals `changes` (the two records were equal). `build`: the build the feed
    * state now stands for; omitted, the one it stood for stays.
    */
-  record(siteId: string, commit: string | null, changes: RecordedChange[], now: number, sent?: ArticleChange[] | null, build?: FeedBuild): Promise<void>;
+  record(
+    siteId: string,
+    commit: string | null,
+    changes: RecordedChange[],
+    now: number,
+    sent?: ArticleChange[] | null,
+    build?: FeedBuild,
+  ): Promise<void>;
   /** Forgets both of the site's records (its next publish is a first one) and its change history. */
   forget(siteId: string): Promise<void>;
 }

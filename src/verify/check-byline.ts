@@ -4,9 +4,20 @@ import { check, type CheckResult } from './report.ts';
 import { attr, findChild, visibleText, type Document } from './html-tree.ts';
 import { normalizeUrl } from './urls.ts';
 
-const normalize = (s: string) => s.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase().replace(/^by\s+/, '');
+const normalize = (s: string) =>
+  s
+    .normalize('NFKC')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase()
+    .replace(/^by\s+/, '');
 
-export function checkByline(author: { name: string; url: string | null } | null, doc: Document, source: string, pageUrl: string): CheckResult {
+export function checkByline(
+  author: { name: string; url: string | null } | null,
+  doc: Document,
+  source: string,
+  pageUrl: string,
+): CheckResult {
   if (!author) return check('byline', 'skipped', 'NO_AUTHOR', 'the article has no author, so no byline is expected');
   const name = normalize(author.name);
   const body = findChild(doc, 'body') ?? doc;
@@ -19,17 +30,47 @@ export function checkByline(author: { name: string; url: string | null } | null,
   if (!visible) {
     const hidden = source.normalize('NFKC').toLowerCase().includes(author.name.normalize('NFKC').toLowerCase());
     return hidden
-      ? check('byline', 'fail', 'BYLINE_NOT_VISIBLE', `"${author.name}" is in the page only where readers cannot see it (JSON-LD, meta or hidden elements)`, { expected: author.name, fix: 'Show a visible byline with the author\'s name near the title (keep JSON-LD as well if you like).' })
-      : check('byline', 'fail', 'BYLINE_MISSING', `no byline: "${author.name}" does not appear on the page`, { expected: author.name, fix: 'Fetch the author from GET /v1/articles/{slug} (webhook payloads have none) and render "By <name>".' });
+      ? check(
+          'byline',
+          'fail',
+          'BYLINE_NOT_VISIBLE',
+          `"${author.name}" is in the page only where readers cannot see it (JSON-LD, meta or hidden elements)`,
+          {
+            expected: author.name,
+            fix: "Show a visible byline with the author's name near the title (keep JSON-LD as well if you like).",
+          },
+        )
+      : check('byline', 'fail', 'BYLINE_MISSING', `no byline: "${author.name}" does not appear on the page`, {
+          expected: author.name,
+          fix: 'Fetch the author from GET /v1/articles/{slug} (webhook payloads have none) and render "By <name>".',
+        });
   }
-  if (!author.url) return check('byline', 'pass', 'BYLINE_OK', `the byline shows "${author.name}"`, { expected: author.name });
+  if (!author.url)
+    return check('byline', 'pass', 'BYLINE_OK', `the byline shows "${author.name}"`, { expected: author.name });
   const want = normalizeUrl(author.url);
   const base = findChild(doc, 'base');
   const baseUrl = base && attr(base, 'href') ? (normalizeUrl(attr(base, 'href')!, pageUrl) ?? pageUrl) : pageUrl;
   const hrefs = linked.map(([a]) => normalizeUrl(attr(a as never, 'href') ?? '', baseUrl));
-  if (hrefs.includes(want)) return check('byline', 'pass', 'BYLINE_OK', `the byline shows "${author.name}" linked to ${author.url}`, { expected: author.url, actual: author.url });
+  if (hrefs.includes(want))
+    return check('byline', 'pass', 'BYLINE_OK', `the byline shows "${author.name}" linked to ${author.url}`, {
+      expected: author.url,
+      actual: author.url,
+    });
   if (hrefs.length) {
-    return check('byline', 'fail', 'BYLINE_LINK_MISMATCH', `"${author.name}" links to ${hrefs.filter(Boolean).join(', ')}, not to the author's url`, { expected: author.url, actual: hrefs.join(', '), fix: `Link the byline to the author's url from the API: <a href="${author.url}">${author.name}</a>.` });
+    return check(
+      'byline',
+      'fail',
+      'BYLINE_LINK_MISMATCH',
+      `"${author.name}" links to ${hrefs.filter(Boolean).join(', ')}, not to the author's url`,
+      {
+        expected: author.url,
+        actual: hrefs.join(', '),
+        fix: `Link the byline to the author's url from the API: <a href="${author.url}">${author.name}</a>.`,
+      },
+    );
   }
-  return check('byline', 'fail', 'BYLINE_NOT_LINKED', `"${author.name}" is shown but not linked to the author's url`, { expected: author.url, fix: `Wrap the name in <a href="${author.url}">…</a> (the author object's url).` });
+  return check('byline', 'fail', 'BYLINE_NOT_LINKED', `"${author.name}" is shown but not linked to the author's url`, {
+    expected: author.url,
+    fix: `Wrap the name in <a href="${author.url}">…</a> (the author object's url).`,
+  });
 }

@@ -3,9 +3,22 @@
 // a note; whitespace or attribute order only warns; anything else fails, naming the first
 // element that differs.
 import { check, clip, type CheckResult } from './report.ts';
-import { attr, elements, findChild, inertRanges, isElement, parseHtmlFragment, serialize, textContent, type Document, type Element, type Node } from './html-tree.ts';
+import {
+  attr,
+  elements,
+  findChild,
+  inertRanges,
+  isElement,
+  parseHtmlFragment,
+  serialize,
+  textContent,
+  type Document,
+  type Element,
+  type Node,
+} from './html-tree.ts';
 
-const FIX = 'Inject `html` exactly as received (innerHTML, dangerouslySetInnerHTML, {@html …}, `| safe`), with no Markdown re-rendering, sanitizing, typography filters or lazy-loading rewrites.';
+const FIX =
+  'Inject `html` exactly as received (innerHTML, dangerouslySetInnerHTML, {@html …}, `| safe`), with no Markdown re-rendering, sanitizing, typography filters or lazy-loading rewrites.';
 
 const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -16,18 +29,34 @@ export function checkHtml(articleHtml: string, source: string, doc: Document): C
   const inside = (at: number) => inert.some(([s, e]) => at >= s && at < e);
   let onlyInert = false;
   for (let at = source.indexOf(articleHtml); at !== -1; at = source.indexOf(articleHtml, at + 1)) {
-    if (!inside(at)) return check('html', 'pass', 'HTML_VERBATIM', 'the article html appears in the page exactly as sent');
+    if (!inside(at))
+      return check('html', 'pass', 'HTML_VERBATIM', 'the article html appears in the page exactly as sent');
     onlyInert = true;
   }
   const json = JSON.stringify(articleHtml).slice(1, -1);
   const lt = json.replace(/</g, '\\u003c');
   const jsonForms = [json, lt, lt.replace(/>/g, '\\u003e'), json.replace(/\//g, '\\/')];
   if (onlyInert || jsonForms.some((f) => source.includes(f))) {
-    return check('html', 'fail', 'HTML_ONLY_IN_SCRIPT', 'the article html is in the page only inside a script (hydration data) or similar, not as rendered markup: crawlers without JavaScript see no article', { fix: `Render the article on the server. ${FIX}` });
+    return check(
+      'html',
+      'fail',
+      'HTML_ONLY_IN_SCRIPT',
+      'the article html is in the page only inside a script (hydration data) or similar, not as rendered markup: crawlers without JavaScript see no article',
+      { fix: `Render the article on the server. ${FIX}` },
+    );
   }
   const body = findChild(doc, 'body') ?? doc;
   if (source.includes(escapeHtml(articleHtml)) || collapse(textContent(body)).includes(collapse(articleHtml))) {
-    return check('html', 'fail', 'HTML_ESCAPED', 'the article html is shown as text (escaped), not rendered as markup', { evidence: clip(escapeHtml(articleHtml).slice(0, 200)), fix: `Insert it as HTML, not text (e.g. innerHTML instead of textContent, or the template's raw/safe filter). ${FIX}` });
+    return check(
+      'html',
+      'fail',
+      'HTML_ESCAPED',
+      'the article html is shown as text (escaped), not rendered as markup',
+      {
+        evidence: clip(escapeHtml(articleHtml).slice(0, 200)),
+        fix: `Insert it as HTML, not text (e.g. innerHTML instead of textContent, or the template's raw/safe filter). ${FIX}`,
+      },
+    );
   }
 
   const fragment = parseHtmlFragment(articleHtml);
@@ -36,28 +65,65 @@ export function checkHtml(articleHtml: string, source: string, doc: Document): C
   const found = bestContainer(body, articleText);
   const container = found && widest(found);
   if (!container) {
-    return check('html', 'fail', 'HTML_MISSING', 'the article text was not found on the page', { expected: clip(articleHtml), fix: FIX });
+    return check('html', 'fail', 'HTML_MISSING', 'the article text was not found on the page', {
+      expected: clip(articleHtml),
+      fix: FIX,
+    });
   }
   const actual = serialize(container);
   if (actual === expected || serialize(parseHtmlFragment(actual)) === expected) {
-    return check('html', 'pass', 'HTML_EQUIVALENT', 'the article html is on the page, equal after HTML5 parsing (its source spelling differs: entities, quoting or self-closing tags)');
+    return check(
+      'html',
+      'pass',
+      'HTML_EQUIVALENT',
+      'the article html is on the page, equal after HTML5 parsing (its source spelling differs: entities, quoting or self-closing tags)',
+    );
   }
   if (collapse(actual.replace(/>\s+</g, '><')) === collapse(expected.replace(/>\s+</g, '><'))) {
-    return check('html', 'warn', 'HTML_WHITESPACE_ONLY', 'the article html is on the page with whitespace changed (no visible difference in most layouts)', { fix: FIX });
+    return check(
+      'html',
+      'warn',
+      'HTML_WHITESPACE_ONLY',
+      'the article html is on the page with whitespace changed (no visible difference in most layouts)',
+      { fix: FIX },
+    );
   }
   const diff = firstDifference(fragment, container);
-  if (diff?.kind === 'attribute-order') return check('html', 'warn', 'HTML_ATTRIBUTE_ORDER', `attributes are in a different order (first at ${diff.where})`, { fix: FIX });
+  if (diff?.kind === 'attribute-order')
+    return check(
+      'html',
+      'warn',
+      'HTML_ATTRIBUTE_ORDER',
+      `attributes are in a different order (first at ${diff.where})`,
+      { fix: FIX },
+    );
   if (diff?.kind === 'structure' && collapse(textContent(container)) === articleText) {
-    return check('html', 'fail', 'HTML_RERENDERED', `the article text is there but the markup differs (${diff.message}): it looks re-rendered from Markdown or re-sanitized`, { expected: diff.expected, actual: diff.actual, fix: FIX });
+    return check(
+      'html',
+      'fail',
+      'HTML_RERENDERED',
+      `the article text is there but the markup differs (${diff.message}): it looks re-rendered from Markdown or re-sanitized`,
+      { expected: diff.expected, actual: diff.actual, fix: FIX },
+    );
   }
-  return check('html', 'fail', 'HTML_MODIFIED', `the article html was changed: ${diff?.message ?? 'the markup differs'}`, { expected: diff?.expected ?? clip(expected), actual: diff?.actual ?? clip(actual), fix: FIX });
+  return check(
+    'html',
+    'fail',
+    'HTML_MODIFIED',
+    `the article html was changed: ${diff?.message ?? 'the markup differs'}`,
+    { expected: diff?.expected ?? clip(expected), actual: diff?.actual ?? clip(actual), fix: FIX },
+  );
 }
 
 /** The outermost ancestor with no text beyond the element's: the article's wrapper, not its first <p>. */
 function widest(el: Element): Element {
   const text = collapse(textContent(el));
   let current = el;
-  for (let parent = current.parentNode; parent && isElement(parent as Node) && (parent as Element).tagName !== 'body'; parent = current.parentNode) {
+  for (
+    let parent = current.parentNode;
+    parent && isElement(parent as Node) && (parent as Element).tagName !== 'body';
+    parent = current.parentNode
+  ) {
     if (collapse(textContent(parent as Element)) !== text) break;
     current = parent as Element;
   }
@@ -85,7 +151,12 @@ function bestContainer(root: Node, articleText: string): Element | null {
 
 /** Fallback when the text itself was changed: the tightest element holding most of its words. */
 function mostOverlapping(root: Node, articleText: string): Element | null {
-  const words = new Set(articleText.toLowerCase().split(/\W+/).filter((w) => w.length > 2));
+  const words = new Set(
+    articleText
+      .toLowerCase()
+      .split(/\W+/)
+      .filter((w) => w.length > 2),
+  );
   if (!words.size) return null;
   let best: Element | null = null;
   let bestHits = 0;
@@ -135,7 +206,13 @@ function firstDifference(expectedRoot: Node, actualRoot: Node): Difference | nul
     if (!x || !y) {
       const extra = (x ?? y)!;
       const what = isElement(extra) ? describe(extra) : `text "${clip(collapse(textContent(extra)), 60)}"`;
-      return { kind: 'structure', where: what, message: x ? `${what} is missing on the page` : `the page has an extra ${what}`, expected: x ? what : '(nothing)', actual: y ? what : '(nothing)' };
+      return {
+        kind: 'structure',
+        where: what,
+        message: x ? `${what} is missing on the page` : `the page has an extra ${what}`,
+        expected: x ? what : '(nothing)',
+        actual: y ? what : '(nothing)',
+      };
     }
     if (isElement(x) !== isElement(y) || (isElement(x) && isElement(y) && x.tagName !== y.tagName)) {
       const dx = isElement(x) ? describe(x) : `text "${clip(collapse(textContent(x)), 60)}"`;
@@ -149,15 +226,37 @@ function firstDifference(expectedRoot: Node, actualRoot: Node): Difference | nul
         const gained = y.attrs.filter((t) => attr(x, t.name) !== t.value).map((t) => `${t.name}="${t.value}"`);
         const lost = x.attrs.filter((t) => attr(y, t.name) !== t.value).map((t) => `${t.name}="${t.value}"`);
         if (!gained.length && !lost.length) continue; // same set, other order: noted below if nothing else differs
-        const parts = [gained.length ? `gained ${gained.join(' ')}` : '', lost.length ? `lost ${lost.join(' ')}` : ''].filter(Boolean).join(', ');
-        return { kind: 'attributes', where: describe(x), message: `<${x.tagName}> ${parts}`, expected: describe(x), actual: describe(y) };
+        const parts = [gained.length ? `gained ${gained.join(' ')}` : '', lost.length ? `lost ${lost.join(' ')}` : '']
+          .filter(Boolean)
+          .join(', ');
+        return {
+          kind: 'attributes',
+          where: describe(x),
+          message: `<${x.tagName}> ${parts}`,
+          expected: describe(x),
+          actual: describe(y),
+        };
       }
     } else {
       const tx = collapse((x as { value: string }).value);
       const ty = collapse((y as { value: string }).value);
-      if (tx !== ty) return { kind: 'text', where: 'text', message: `text differs: "${clip(ty, 80)}" instead of "${clip(tx, 80)}"`, expected: tx, actual: ty };
+      if (tx !== ty)
+        return {
+          kind: 'text',
+          where: 'text',
+          message: `text differs: "${clip(ty, 80)}" instead of "${clip(tx, 80)}"`,
+          expected: tx,
+          actual: ty,
+        };
     }
   }
-  const reordered = a.find((x, i) => isElement(x) && isElement(b[i]!) && x.attrs.map((t) => t.name).join() !== (b[i] as Element).attrs.map((t) => t.name).join());
-  return reordered && isElement(reordered) ? { kind: 'attribute-order', where: describe(reordered), message: 'attribute order', expected: '', actual: '' } : null;
+  const reordered = a.find(
+    (x, i) =>
+      isElement(x) &&
+      isElement(b[i]!) &&
+      x.attrs.map((t) => t.name).join() !== (b[i] as Element).attrs.map((t) => t.name).join(),
+  );
+  return reordered && isElement(reordered)
+    ? { kind: 'attribute-order', where: describe(reordered), message: 'attribute order', expected: '', actual: '' }
+    : null;
 }

@@ -12,7 +12,8 @@ export const parseHtmlFragment = (html: string): Fragment => parseFragment(html)
 export { serialize };
 
 export const isElement = (n: Node): n is Element => 'tagName' in n;
-const childrenOf = (n: Node): Node[] => ('content' in n && (n as Element).tagName === 'template' ? [] : 'childNodes' in n ? (n as Parent).childNodes : []);
+const childrenOf = (n: Node): Node[] =>
+  'content' in n && (n as Element).tagName === 'template' ? [] : 'childNodes' in n ? (n as Parent).childNodes : [];
 
 export function* elements(root: Node): Generator<Element> {
   for (const child of childrenOf(root)) {
@@ -39,9 +40,14 @@ export function isHidden(el: Element): boolean {
 }
 
 /** Visible text nodes with their nearest enclosing <a>, if any. */
-export function visibleText(root: Node, inLink: Element | null = null, out: { text: string; link: Element | null }[] = []): { text: string; link: Element | null }[] {
+export function visibleText(
+  root: Node,
+  inLink: Element | null = null,
+  out: { text: string; link: Element | null }[] = [],
+): { text: string; link: Element | null }[] {
   for (const child of childrenOf(root)) {
-    if (child.nodeName === '#text') out.push({ text: (child as DefaultTreeAdapterMap['textNode']).value, link: inLink });
+    if (child.nodeName === '#text')
+      out.push({ text: (child as DefaultTreeAdapterMap['textNode']).value, link: inLink });
     else if (isElement(child) && !isHidden(child)) visibleText(child, child.tagName === 'a' ? child : inLink, out);
   }
   return out;
@@ -60,7 +66,8 @@ export function inertRanges(doc: Document): [number, number][] {
       const loc = (child as Element).sourceCodeLocation;
       if (child.nodeName === '#comment' && loc) ranges.push([loc.startOffset, loc.endOffset]);
       else if (isElement(child)) {
-        if (['script', 'template', 'noscript', 'textarea', 'style', 'title', 'xmp'].includes(child.tagName) && loc) ranges.push([loc.startOffset, loc.endOffset]);
+        if (['script', 'template', 'noscript', 'textarea', 'style', 'title', 'xmp'].includes(child.tagName) && loc)
+          ranges.push([loc.startOffset, loc.endOffset]);
         else walk(child);
       }
     }

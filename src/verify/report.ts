@@ -31,8 +31,23 @@ export interface VerifyReport {
   articles: ArticleReport[];
 }
 
-export function check(id: CheckId, status: CheckStatus, code: CodeIn<'verify'>, message: string, more: Partial<Pick<CheckResult, 'expected' | 'actual' | 'evidence' | 'fix'>> = {}): CheckResult {
-  return { id, status, code, message, expected: more.expected ?? null, actual: more.actual ?? null, evidence: more.evidence ?? null, fix: more.fix ?? null };
+export function check(
+  id: CheckId,
+  status: CheckStatus,
+  code: CodeIn<'verify'>,
+  message: string,
+  more: Partial<Pick<CheckResult, 'expected' | 'actual' | 'evidence' | 'fix'>> = {},
+): CheckResult {
+  return {
+    id,
+    status,
+    code,
+    message,
+    expected: more.expected ?? null,
+    actual: more.actual ?? null,
+    evidence: more.evidence ?? null,
+    fix: more.fix ?? null,
+  };
 }
 
 export function summarize(articles: ArticleReport[]): { ok: boolean; summary: string } {
@@ -41,7 +56,10 @@ export function summarize(articles: ArticleReport[]): { ok: boolean; summary: st
   const parts = [`${n('pass')} passed`, `${n('warn')} warning${n('warn') === 1 ? '' : 's'}`, `${n('fail')} failed`];
   if (n('error')) parts.push(`${n('error')} could not be checked`);
   if (n('skipped')) parts.push(`${n('skipped')} skipped`);
-  return { ok: n('fail') === 0 && n('error') === 0, summary: `${articles.length} article${articles.length === 1 ? '' : 's'}: ${parts.join(', ')}` };
+  return {
+    ok: n('fail') === 0 && n('error') === 0,
+    summary: `${articles.length} article${articles.length === 1 ? '' : 's'}: ${parts.join(', ')}`,
+  };
 }
 
 /** A short excerpt for evidence fields. */

@@ -48,7 +48,10 @@ function tag(block: string, name: string): string | null {
 }
 
 export function parseSitemapXml(xml: string): { urls: { loc: string; lastmod: string | null }[]; sitemaps: string[] } {
-  const blocks = (name: string) => [...xml.matchAll(new RegExp(`<(?:[\\w-]+:)?${name}[\\s>][\\s\\S]*?</(?:[\\w-]+:)?${name}>`, 'gi'))].map((m) => m[0]);
+  const blocks = (name: string) =>
+    [...xml.matchAll(new RegExp(`<(?:[\\w-]+:)?${name}[\\s>][\\s\\S]*?</(?:[\\w-]+:)?${name}>`, 'gi'))].map(
+      (m) => m[0],
+    );
   const urls = blocks('url').flatMap((b) => {
     const loc = tag(b, 'loc');
     return loc ? [{ loc, lastmod: tag(b, 'lastmod') }] : [];
@@ -62,13 +65,17 @@ export async function readSitemaps(client: SafeClient, baseUrl: string, opts: Fe
   const candidates: string[] = [];
   const robots = await fetchFollowing(client, new URL('/robots.txt', baseUrl).href, { ...opts, accept: 'text/plain' });
   if (robots.ok) {
-    for (const m of decodeText(robots.body, header(robots.headers, 'content-type')).matchAll(/^\s*sitemap\s*:\s*(\S+)/gim)) {
+    for (const m of decodeText(robots.body, header(robots.headers, 'content-type')).matchAll(
+      /^\s*sitemap\s*:\s*(\S+)/gim,
+    )) {
       const u = normalizeUrl(m[1]!, robots.finalUrl);
       if (u) candidates.push(u);
     }
   }
   const fromRobots = candidates.length > 0;
-  if (!fromRobots) for (const p of ['/sitemap.xml', '/sitemap_index.xml', '/sitemap-index.xml']) candidates.push(new URL(p, baseUrl).href);
+  if (!fromRobots)
+    for (const p of ['/sitemap.xml', '/sitemap_index.xml', '/sitemap-index.xml'])
+      candidates.push(new URL(p, baseUrl).href);
 
   const visited = new Set<string>();
   let lastFailure: { code: SitemapProblemCode; message: string } | null = null;
@@ -95,7 +102,8 @@ export async function readSitemaps(client: SafeClient, baseUrl: string, opts: Fe
     index.files.push(res.finalUrl);
     for (const u of parsed.urls) {
       const key = normalizeUrl(u.loc, res.finalUrl);
-      if (key && !index.entries.has(key)) index.entries.set(key, { loc: u.loc, lastmod: u.lastmod, sitemap: res.finalUrl });
+      if (key && !index.entries.has(key))
+        index.entries.set(key, { loc: u.loc, lastmod: u.lastmod, sitemap: res.finalUrl });
     }
     for (const child of parsed.sitemaps) {
       const next = normalizeUrl(child, res.finalUrl);
@@ -110,7 +118,13 @@ export async function readSitemaps(client: SafeClient, baseUrl: string, opts: Fe
     const failure = lastFailure as { code: SitemapProblemCode; message: string } | null;
     index.problem = failure
       ? { ...failure, fetchFailed: true }
-      : { code: 'SITEMAP_NOT_FOUND', message: fromRobots ? `robots.txt names ${candidates.join(', ')}, but no readable sitemap is there` : `no Sitemap: line in robots.txt and nothing at ${candidates.join(', ')}`, fetchFailed: false };
+      : {
+          code: 'SITEMAP_NOT_FOUND',
+          message: fromRobots
+            ? `robots.txt names ${candidates.join(', ')}, but no readable sitemap is there`
+            : `no Sitemap: line in robots.txt and nothing at ${candidates.join(', ')}`,
+          fetchFailed: false,
+        };
   }
   return index;
 }

@@ -19,10 +19,14 @@ export function urlDifference(expected: string, actual: string): string | null {
   a.hash = '';
   b.hash = '';
   if (a.href === b.href) return null;
-  if (a.protocol !== b.protocol) return `scheme differs (${b.protocol.replace(':', '')} instead of ${a.protocol.replace(':', '')})`;
+  if (a.protocol !== b.protocol)
+    return `scheme differs (${b.protocol.replace(':', '')} instead of ${a.protocol.replace(':', '')})`;
   if (a.host !== b.host) return `host differs (${b.host} instead of ${a.host})`;
   if (a.pathname !== b.pathname) {
-    if (a.pathname.replace(/\/$/, '') === b.pathname.replace(/\/$/, '')) return b.pathname.endsWith('/') ? 'it has a trailing slash the page URL does not' : 'it lacks the trailing slash of the page URL';
+    if (a.pathname.replace(/\/$/, '') === b.pathname.replace(/\/$/, ''))
+      return b.pathname.endsWith('/')
+        ? 'it has a trailing slash the page URL does not'
+        : 'it lacks the trailing slash of the page URL';
     return `path differs (${b.pathname} instead of ${a.pathname})`;
   }
   return `query differs (${b.search || 'none'} instead of ${a.search || 'none'})`;

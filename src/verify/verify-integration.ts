@@ -26,7 +26,10 @@ export async function verifyIntegration(
   deps: { client: SafeClient; timeoutMs?: number; maxPageBytes?: number; now?: () => number },
   input: { siteId: string; baseUrl: string; articlePath: string; articles: ArticleToVerify[] },
 ): Promise<VerifyReport> {
-  const opts = { timeoutMs: deps.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxBytes: deps.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES };
+  const opts = {
+    timeoutMs: deps.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxBytes: deps.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES,
+  };
   const now = (deps.now ?? Date.now)();
   const sitemaps = await readSitemaps(deps.client, input.baseUrl, opts);
   const reports: ArticleReport[] = [];
@@ -44,10 +47,19 @@ export async function verifyIntegration(
         checks: [
           checkSitemap(sitemaps, url, article.updatedAt, now),
           ...pageChecks.map((id) =>
-            check(id, failure, failure === 'fail' ? 'PAGE_NOT_FOUND' : page.code, `the article page could not be fetched: ${page.message}`, {
-              expected: url,
-              fix: failure === 'fail' ? 'Serve the article at this URL, or reply {url} to the webhook with where it is.' : null,
-            }),
+            check(
+              id,
+              failure,
+              failure === 'fail' ? 'PAGE_NOT_FOUND' : page.code,
+              `the article page could not be fetched: ${page.message}`,
+              {
+                expected: url,
+                fix:
+                  failure === 'fail'
+                    ? 'Serve the article at this URL, or reply {url} to the webhook with where it is.'
+                    : null,
+              },
+            ),
           ),
         ],
       });
@@ -72,9 +84,14 @@ export async function verifyIntegration(
 }
 
 /** The receiver's {url} reply, else base URL + article path, else the sitemap entry ending in the slug. */
-function pageUrlOf(article: ArticleToVerify, input: { baseUrl: string; articlePath: string }, entries: Map<string, { loc: string }>): string {
+function pageUrlOf(
+  article: ArticleToVerify,
+  input: { baseUrl: string; articlePath: string },
+  entries: Map<string, { loc: string }>,
+): string {
   if (article.replyUrl) return article.replyUrl;
-  if (input.articlePath.includes('{slug}')) return new URL(input.articlePath.replaceAll('{slug}', article.slug), `${input.baseUrl}/`).href;
+  if (input.articlePath.includes('{slug}'))
+    return new URL(input.articlePath.replaceAll('{slug}', article.slug), `${input.baseUrl}/`).href;
   const fromSitemap = [...entries.values()].find((e) => e.loc.replace(/\/$/, '').endsWith(`/${article.slug}`));
   return fromSitemap?.loc ?? new URL(article.slug, `${input.baseUrl}/`).href;
 }

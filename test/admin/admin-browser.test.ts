@@ -32,9 +32,25 @@ beforeAll(async () => {
   p = createTempProject();
   writeSite(p, 'one', 'name: Field Notes\nlang: en\nurl: https://one.example.com\n');
   p.write('one/authors/ann.yaml', 'name: Ann\n');
-  p.write('one/articles/first.md', article({ title: 'The first article', status: 'published', author: 'ann', publishedAt: '2026-05-01', updatedAt: '2026-05-02' }, 'Hello.\n'));
+  p.write(
+    'one/articles/first.md',
+    article(
+      {
+        title: 'The first article',
+        status: 'published',
+        author: 'ann',
+        publishedAt: '2026-05-01',
+        updatedAt: '2026-05-02',
+      },
+      'Hello.\n',
+    ),
+  );
   p.write('one/articles/later.md', article({ title: 'A draft for later', status: 'draft' }));
-  receiver.respond((req) => (verifyWebhook(req.rawBody, req.headers, SECRET).ok ? { status: 200, json: { url: 'https://one.example.com/blog/first', id: 'first' } } : { status: 401 }));
+  receiver.respond((req) =>
+    verifyWebhook(req.rawBody, req.headers, SECRET).ok
+      ? { status: 200, json: { url: 'https://one.example.com/blog/first', id: 'first' } }
+      : { status: 401 },
+  );
   server = await startCli(
     ['start'],
     {
@@ -70,7 +86,8 @@ async function signedInPage(viewport = { width: 1280, height: 900 }): Promise<Pa
   return page;
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 
 describe('the Publishing web app', { timeout: 120_000 }, () => {
   it('signs in, shows the key, saves a webhook, tests it, explains a 401, logs and redelivers', async () => {
@@ -115,7 +132,11 @@ describe('the Publishing web app', { timeout: 120_000 }, () => {
     expect(await page.content()).not.toContain(SECRET);
     await page.getByRole('button', { name: 'Test connection' }).click();
     const result = page.locator('#test-result');
-    await expect.poll(() => result.textContent(), { timeout: 15_000 }).toMatch(/Success: the receiver accepted the delivery with HTTP 200 in \d+ ms\. It says the article is at https:\/\/one\.example\.com\/blog\/first/);
+    await expect
+      .poll(() => result.textContent(), { timeout: 15_000 })
+      .toMatch(
+        /Success: the receiver accepted the delivery with HTTP 200 in \d+ ms\. It says the article is at https:\/\/one\.example\.com\/blog\/first/,
+      );
     expect(receiver.requests.at(-1)!.headers['x-quire-event']).toBe('updated');
     expect(JSON.parse(receiver.requests.at(-1)!.rawBody.toString()).article.id).toBe('first');
     await shot(page, '4-test-success');
@@ -125,7 +146,9 @@ describe('the Publishing web app', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Webhook saved');
     await page.getByRole('button', { name: 'Test connection' }).click();
-    await expect.poll(() => result.textContent(), { timeout: 15_000 }).toMatch(/rejected the secret or signature \(HTTP 401\)/);
+    await expect
+      .poll(() => result.textContent(), { timeout: 15_000 })
+      .toMatch(/rejected the secret or signature \(HTTP 401\)/);
     await shot(page, '5-test-401');
 
     // The log, and Redeliver (after fixing the secret).
@@ -139,7 +162,10 @@ describe('the Publishing web app', { timeout: 120_000 }, () => {
     expect(await rows.nth(1).textContent()).toMatch(/200[\s\S]*Landed at https:\/\/one\.example\.com\/blog\/first/);
     await shot(page, '6-deliveries');
     const before = receiver.requests.length;
-    await rows.first().getByRole('button', { name: /Redeliver/ }).click();
+    await rows
+      .first()
+      .getByRole('button', { name: /Redeliver/ })
+      .click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/Redelivered .*Success/);
     expect(receiver.requests.length).toBe(before + 1);
     expect(await page.locator('tbody tr').count()).toBe(3);
@@ -147,7 +173,9 @@ describe('the Publishing web app', { timeout: 120_000 }, () => {
     // Articles tab: published and draft, with a link to the API JSON.
     await page.getByRole('link', { name: 'Articles' }).click();
     await expect.poll(() => page.locator('tbody tr').count()).toBe(2);
-    expect(await page.locator('tbody').textContent()).toMatch(/A draft for later[\s\S]*draft[\s\S]*The first article[\s\S]*published/);
+    expect(await page.locator('tbody').textContent()).toMatch(
+      /A draft for later[\s\S]*draft[\s\S]*The first article[\s\S]*published/,
+    );
     const json = await (await page.request.get(`${base}/admin/sites/one/articles/first.json`)).json();
     expect(json).toMatchObject({ slug: 'first', author: { name: 'Ann' } });
     await shot(page, '7-articles');
@@ -169,7 +197,9 @@ describe('the Publishing web app', { timeout: 120_000 }, () => {
     // Nothing wider than the screen: no sideways scrolling.
     const wide = await page.evaluate(() => {
       const width = document.documentElement.clientWidth;
-      return [...document.querySelectorAll('body *')].filter((e: any) => e.getBoundingClientRect().right > width + 0.5).map((e: any) => `${e.tagName}.${e.className}`);
+      return [...document.querySelectorAll('body *')]
+        .filter((e: any) => e.getBoundingClientRect().right > width + 0.5)
+        .map((e: any) => `${e.tagName}.${e.className}`);
     });
     expect(wide).toEqual([]);
     await shot(page, '8-phone-publishing');
@@ -182,15 +212,20 @@ describe('the Publishing web app', { timeout: 120_000 }, () => {
     const names: string[] = [];
     for (let i = 0; i < 25; i++) {
       await page.keyboard.press('Tab');
-      names.push(await page.evaluate(() => {
-        const el = document.activeElement;
-        if (!el) return '';
-        const label = el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null;
-        return `${el.tagName}:${(el.getAttribute('aria-label') ?? label ?? el.closest('label')?.textContent ?? el.textContent ?? '').trim().slice(0, 40)}`;
-      }));
+      names.push(
+        await page.evaluate(() => {
+          const el = document.activeElement;
+          if (!el) return '';
+          const label = el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null;
+          return `${el.tagName}:${(el.getAttribute('aria-label') ?? label ?? el.closest('label')?.textContent ?? el.textContent ?? '').trim().slice(0, 40)}`;
+        }),
+      );
     }
     for (const wanted of ['BUTTON:Reveal', 'BUTTON:Copy key', 'INPUT:Webhook URL', 'BUTTON:Save']) {
-      expect(names.some((n) => n.startsWith(wanted)), `${wanted} in ${names.join(' | ')}`).toBe(true);
+      expect(
+        names.some((n) => n.startsWith(wanted)),
+        `${wanted} in ${names.join(' | ')}`,
+      ).toBe(true);
     }
     expect(names.every((n) => n.split(':')[1] !== '')).toBe(true);
     await page.context().close();
@@ -212,7 +247,9 @@ describe('the Publishing web app', { timeout: 120_000 }, () => {
     // cookie is sent) posts a form at the app: the CSRF check must refuse it.
     const evil = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(`<form id="f" method="post" action="${base}/admin/sites/one/rotate-key"><input name="confirm" value="yes"></form><script>document.getElementById('f').submit()</script>`);
+      res.end(
+        `<form id="f" method="post" action="${base}/admin/sites/one/rotate-key"><input name="confirm" value="yes"></form><script>document.getElementById('f').submit()</script>`,
+      );
     });
     await new Promise<void>((r) => evil.listen(0, '127.0.0.1', r));
     try {
@@ -227,11 +264,18 @@ describe('the Publishing web app', { timeout: 120_000 }, () => {
     expect(api.status).toBe(200);
 
     // Same origin but without the CSRF token: refused too.
-    const noToken = await page.evaluate(async (url) => (await fetch(url, { method: 'POST', body: new URLSearchParams({ confirm: 'yes' }) })).status, `${base}/admin/sites/one/rotate-key`);
+    const noToken = await page.evaluate(
+      async (url) => (await fetch(url, { method: 'POST', body: new URLSearchParams({ confirm: 'yes' }) })).status,
+      `${base}/admin/sites/one/rotate-key`,
+    );
     expect(noToken).toBe(403);
 
     // No session at all.
-    const bare = await fetch(`${base}/admin/sites/one/webhook`, { method: 'POST', body: new URLSearchParams({ url: 'https://x.example.com' }), redirect: 'manual' });
+    const bare = await fetch(`${base}/admin/sites/one/webhook`, {
+      method: 'POST',
+      body: new URLSearchParams({ url: 'https://x.example.com' }),
+      redirect: 'manual',
+    });
     expect(bare.status).toBe(401);
     const page2 = await fetch(`${base}/admin/sites/one/deliveries`, { redirect: 'manual' });
     expect(page2.status).toBe(303);
@@ -239,7 +283,9 @@ describe('the Publishing web app', { timeout: 120_000 }, () => {
 
     // Security headers on every page.
     const res = await fetch(`${base}/admin/sign-in`);
-    expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'.*form-action 'self'.*frame-ancestors 'none'/);
+    expect(res.headers.get('content-security-policy')).toMatch(
+      /default-src 'none'.*form-action 'self'.*frame-ancestors 'none'/,
+    );
     expect(res.headers.get('cache-control')).toBe('no-store');
     await page.context().close();
   });

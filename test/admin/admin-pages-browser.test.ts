@@ -22,7 +22,12 @@ let lastBuild: ContentFacts;
 
 /** Builds as `start` and `dev` do, keeping what the Articles tab shows. */
 async function build(): Promise<boolean> {
-  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' });
+  const result = await buildExport({
+    contentDir: p.contentDir,
+    distDir: p.distDir,
+    stateDir: p.stateDir,
+    publicUrl: 'http://127.0.0.1',
+  });
   lastBuild = { sites: result.loaded, issues: result.issues };
   return result.ok;
 }
@@ -31,7 +36,10 @@ beforeAll(async () => {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   p = createTempProject();
   writeSite(p, 'one', 'name: Field Notes\nlang: en\nurl: https://one.example.com\n');
-  p.write('one/articles/first.md', article({ title: 'The first article', status: 'published', publishedAt: '2026-05-01' }));
+  p.write(
+    'one/articles/first.md',
+    article({ title: 'The first article', status: 'published', publishedAt: '2026-05-01' }),
+  );
   expect(await build()).toBe(true);
   server = await startAdminServer(p, { lastBuild: () => lastBuild });
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
@@ -87,20 +95,50 @@ describe('the Publishing app in a browser', { timeout: 60_000 }, () => {
     // errors, an article with a long problem and hint.
     const { store } = server.publishing;
     const longUrl = `https://receiver-with-a-rather-long-host-name.example.com/api/webhooks/quire/${'x'.repeat(60)}`;
-    await store.webhooks.save('one', { url: longUrl, secret: 'a-receiver-secret-long-enough-0001', extraEvents: true }, Date.now());
+    await store.webhooks.save(
+      'one',
+      { url: longUrl, secret: 'a-receiver-secret-long-enough-0001', extraEvents: true },
+      Date.now(),
+    );
     const slug = 'a-very-long-article-slug-that-goes-on-and-on-for-quite-a-while';
     for (const status of [503, 200]) {
-      const id = await store.outbox.enqueue({ siteId: 'one', slug, event: 'updated', body: Buffer.from('{}'), origin: 'publish' }, Date.now());
-      await store.outbox.recordAttempt(id, { url: longUrl, startedAt: Date.now(), durationMs: 12, status, error: status === 200 ? null : `HTTP 503 ${'upstream-unavailable '.repeat(8)}`, replyUrl: status === 200 ? `https://one.example.com/blog/${slug}` : null, replyId: null }, { state: status === 200 ? 'delivered' : 'failed' }, Date.now());
+      const id = await store.outbox.enqueue(
+        { siteId: 'one', slug, event: 'updated', body: Buffer.from('{}'), origin: 'publish' },
+        Date.now(),
+      );
+      await store.outbox.recordAttempt(
+        id,
+        {
+          url: longUrl,
+          startedAt: Date.now(),
+          durationMs: 12,
+          status,
+          error: status === 200 ? null : `HTTP 503 ${'upstream-unavailable '.repeat(8)}`,
+          replyUrl: status === 200 ? `https://one.example.com/blog/${slug}` : null,
+          replyId: null,
+        },
+        { state: status === 200 ? 'delivered' : 'failed' },
+        Date.now(),
+      );
     }
-    p.write(`one/articles/${slug}.md`, article({ title: 'An article whose author is missing from the authors folder', status: 'published', author: 'someone-not-there' }));
+    p.write(
+      `one/articles/${slug}.md`,
+      article({
+        title: 'An article whose author is missing from the authors folder',
+        status: 'published',
+        author: 'someone-not-there',
+      }),
+    );
     expect(await build()).toBe(false);
     const page = await signedIn({ width: 390, height: 844 });
     try {
       for (const tab of ['articles', 'publishing', 'deliveries', '']) {
         await page.goto(tab ? `${server.url}/admin/sites/one/${tab}` : `${server.url}/admin`);
         if (tab === 'publishing') await page.locator('#method-webhook').check();
-        const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, tables: [...document.querySelectorAll('.table-wrap')].map((w: any) => w.scrollWidth - w.clientWidth) }));
+        const widths = await page.evaluate(() => ({
+          page: document.documentElement.scrollWidth,
+          tables: [...document.querySelectorAll('.table-wrap')].map((w: any) => w.scrollWidth - w.clientWidth),
+        }));
         expect([tab, widths.page]).toEqual([tab, 390]);
         // Every column in sight: nothing hidden to the right of a table's box.
         expect([tab, ...widths.tables.filter((hidden: number) => hidden > 0)]).toEqual([tab]);
@@ -122,10 +160,30 @@ describe('the Publishing app in a browser', { timeout: 60_000 }, () => {
   it('Send pending now: one click sends, the result shows once, a reload sends nothing again', async () => {
     const { store } = server.publishing;
     // Nothing listens on port 9: each attempt fails at once and stays pending.
-    await store.webhooks.save('one', { url: 'https://127.0.0.1:9/hook', secret: 'a-receiver-secret-long-enough-0001' }, Date.now());
+    await store.webhooks.save(
+      'one',
+      { url: 'https://127.0.0.1:9/hook', secret: 'a-receiver-secret-long-enough-0001' },
+      Date.now(),
+    );
     const now = Date.now();
-    const id = await store.outbox.enqueue({ siteId: 'one', slug: 'first', event: 'updated', body: Buffer.from('{}'), origin: 'publish' }, now);
-    await store.outbox.recordAttempt(id, { url: 'https://127.0.0.1:9/hook', startedAt: now, durationMs: 3, status: null, error: 'connection refused', replyUrl: null, replyId: null }, { state: 'pending', nextAttemptAt: now + 3_600_000 }, now);
+    const id = await store.outbox.enqueue(
+      { siteId: 'one', slug: 'first', event: 'updated', body: Buffer.from('{}'), origin: 'publish' },
+      now,
+    );
+    await store.outbox.recordAttempt(
+      id,
+      {
+        url: 'https://127.0.0.1:9/hook',
+        startedAt: now,
+        durationMs: 3,
+        status: null,
+        error: 'connection refused',
+        replyUrl: null,
+        replyId: null,
+      },
+      { state: 'pending', nextAttemptAt: now + 3_600_000 },
+      now,
+    );
     const page = await signedIn();
     try {
       await page.goto(`${server.url}/admin/sites/one/deliveries`);
@@ -141,7 +199,12 @@ describe('the Publishing app in a browser', { timeout: 60_000 }, () => {
       expect((await store.outbox.get(id))!.attempts).toBe(attempts); // the reload sent nothing
       expect(await page.getByRole('button', { name: 'Send pending now' }).isVisible()).toBe(true); // still pending
     } finally {
-      await store.outbox.recordAttempt(id, { url: '', startedAt: now, durationMs: 0, status: 200, error: null, replyUrl: null, replyId: null }, { state: 'delivered' }, now);
+      await store.outbox.recordAttempt(
+        id,
+        { url: '', startedAt: now, durationMs: 0, status: 200, error: null, replyUrl: null, replyId: null },
+        { state: 'delivered' },
+        now,
+      );
       await page.context().close();
     }
   });

@@ -24,15 +24,24 @@ beforeAll(async () => {
   p = createTempProject();
   writeSite(p, 'one', 'name: Field Notes\nlang: en\nurl: https://one.example.com\n');
   p.write('one/authors/ann.yaml', 'name: Ann\n');
-  p.write('one/articles/live.md', article({ title: 'Live and well', status: 'published', author: 'ann', publishedAt: '2026-05-01' }));
+  p.write(
+    'one/articles/live.md',
+    article({ title: 'Live and well', status: 'published', author: 'ann', publishedAt: '2026-05-01' }),
+  );
   p.write('one/articles/later.md', article({ title: 'A draft for later', status: 'draft' }));
   p.write('one/articles/was-live.md', article({ title: 'Was live', status: 'published', publishedAt: '2026-04-01' }));
   settings = { contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' };
   expect((await buildExport(settings)).ok).toBe(true);
   // Then an edit breaks a live article, a new published one has an unknown author, and one file's
   // front matter is not YAML: the next build fails and the last good dist/ stays.
-  p.write('one/articles/was-live.md', article({ title: 'Was live', status: 'published', author: 'bob', publishedAt: '2026-04-01' }));
-  p.write('one/articles/new.md', article({ title: 'Brand new', status: 'published', author: 'carol', publishedAt: '2026-05-03' }));
+  p.write(
+    'one/articles/was-live.md',
+    article({ title: 'Was live', status: 'published', author: 'bob', publishedAt: '2026-04-01' }),
+  );
+  p.write(
+    'one/articles/new.md',
+    article({ title: 'Brand new', status: 'published', author: 'carol', publishedAt: '2026-05-03' }),
+  );
   p.write('one/articles/mangled.md', '---\ntitle: [unclosed\n---\n\nText.\n');
   expect(await rebuild()).toBe(false);
   server = await startAdminServer(p, { lastBuild: () => lastBuild });
@@ -55,7 +64,7 @@ describe('the Articles tab', () => {
     const html = await (await admin.get('/admin/sites/one/articles')).text();
     expect(html).toMatch(/1 published, 1 draft, 3 broken/);
 
-    const fresh = rowOf(html, "content/one/articles/new.md");
+    const fresh = rowOf(html, 'content/one/articles/new.md');
     expect(fresh).toContain('<span class="badge err">broken</span>');
     expect(fresh).toContain('content/one/articles/new.md:4:9');
     expect(fresh).toContain('unknown author &quot;carol&quot;');

@@ -12,7 +12,16 @@ beforeAll(async () => {
   p = createTempProject();
   writeSite(p, 'one');
   p.write('one/articles/first.md', article({ title: 'First', status: 'published', publishedAt: '2026-05-01' }));
-  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
+  expect(
+    (
+      await buildExport({
+        contentDir: p.contentDir,
+        distDir: p.distDir,
+        stateDir: p.stateDir,
+        publicUrl: 'http://127.0.0.1',
+      })
+    ).ok,
+  ).toBe(true);
   server = await startAdminServer(p);
 }, 60_000);
 
@@ -21,9 +30,10 @@ afterAll(async () => {
   p?.cleanup();
 });
 
-const iconOf = (html: string) => /<link rel="icon" type="image\/svg\+xml" href="(\/admin\/assets\/icon\.[0-9a-f]{12}\.svg)"\/?>/.exec(html)?.[1];
+const iconOf = (html: string) =>
+  /<link rel="icon" type="image\/svg\+xml" href="(\/admin\/assets\/icon\.[0-9a-f]{12}\.svg)"\/?>/.exec(html)?.[1];
 
-describe('the Publishing app\'s icon', () => {
+describe("the Publishing app's icon", () => {
   it('is named by every page, signed in or not, found or not, and served as an image the CSP allows', async () => {
     const admin = await signIn(server.url);
     const pages = [

@@ -12,10 +12,23 @@ let admin: AdminClient;
 
 beforeAll(async () => {
   p = createTempProject();
-  writeSite(p, 'one', 'name: Field Notes\nlang: en\nurl: https://one.example.com\npreviewUrl: https://one.example.com/api/preview?slug={slug}&token={token}\n');
+  writeSite(
+    p,
+    'one',
+    'name: Field Notes\nlang: en\nurl: https://one.example.com\npreviewUrl: https://one.example.com/api/preview?slug={slug}&token={token}\n',
+  );
   p.write('one/articles/first.md', article({ title: 'First', status: 'published', publishedAt: '2026-05-01' }));
   p.write('one/articles/idea.md', article({ title: 'An idea' }));
-  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
+  expect(
+    (
+      await buildExport({
+        contentDir: p.contentDir,
+        distDir: p.distDir,
+        stateDir: p.stateDir,
+        publicUrl: 'http://127.0.0.1',
+      })
+    ).ok,
+  ).toBe(true);
   server = await startAdminServer(p);
   admin = await signIn(server.url);
 }, 60_000);
@@ -33,13 +46,15 @@ const keysOn = (html: string) => ({
 const draft = (key: string) => fetch(`${server.url}/v1/articles/idea`, { headers: { authorization: `Bearer ${key}` } });
 
 describe('the preview key in the Publishing tab', () => {
-  it('is shown masked beside the API key, with its own reveal and copy, and the site\'s preview route', async () => {
+  it("is shown masked beside the API key, with its own reveal and copy, and the site's preview route", async () => {
     const html = await (await admin.get(PUBLISHING)).text();
     const { api, preview } = keysOn(html);
     expect(api).toMatch(/^pk_one\./);
     expect(preview).toMatch(/^pv_one\./);
     // One action, one word: each key's reveal and copy named alike, after the key they act on.
-    const buttons = [...html.matchAll(/<button type="button" data-(reveal|copy)="(api|preview)-key"[^>]*>\s*([^<]*?)\s*<\/button>/g)].map((m) => m[3]);
+    const buttons = [
+      ...html.matchAll(/<button type="button" data-(reveal|copy)="(api|preview)-key"[^>]*>\s*([^<]*?)\s*<\/button>/g),
+    ].map((m) => m[3]);
     expect(buttons).toEqual(['Reveal key', 'Copy key', 'Reveal preview key', 'Copy preview key']);
     expect(html).toMatch(/<code id="preview-key"[^>]*>\s*pv_one\.•+/);
     expect(html).toContain('https://one.example.com/api/preview?slug={slug}&amp;token={token}');
@@ -47,15 +62,19 @@ describe('the preview key in the Publishing tab', () => {
     expect((await draft(api!)).status).toBe(404);
   });
 
-  it('the Articles tab links a draft to the site\'s preview route with a token the kit accepts', async () => {
+  it("the Articles tab links a draft to the site's preview route with a token the kit accepts", async () => {
     const html = await (await admin.get('/admin/sites/one/articles')).text();
-    const href = /<a href="([^"]+)" target="_blank" rel="noopener noreferrer">Preview on the site<\/a>/.exec(html)?.[1]?.replaceAll('&amp;', '&');
+    const href = /<a href="([^"]+)" target="_blank" rel="noopener noreferrer">Preview on the site<\/a>/
+      .exec(html)?.[1]
+      ?.replaceAll('&amp;', '&');
     expect(href).toBeDefined();
     const link = new URL(href!);
     expect(`${link.origin}${link.pathname}`).toBe('https://one.example.com/api/preview');
     expect(link.searchParams.get('slug')).toBe('idea');
     const { preview } = keysOn(await (await admin.get(PUBLISHING)).text());
-    expect(verifyPreviewToken(link.searchParams.get('token')!, preview!, { slug: 'idea', site: 'one' })).toMatchObject({ ok: true });
+    expect(verifyPreviewToken(link.searchParams.get('token')!, preview!, { slug: 'idea', site: 'one' })).toMatchObject({
+      ok: true,
+    });
     expect(html.match(/Preview on the site/g)).toHaveLength(1); // the published article has none
   });
 

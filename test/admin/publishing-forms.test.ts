@@ -19,7 +19,16 @@ beforeAll(async () => {
   p.write('one/articles/first.md', article({ title: 'First', status: 'published', publishedAt: '2026-05-01' }));
   writeSite(p, 'two');
   p.write('two/articles/other.md', article({ title: 'Other', status: 'published', publishedAt: '2026-05-01' }));
-  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
+  expect(
+    (
+      await buildExport({
+        contentDir: p.contentDir,
+        distDir: p.distDir,
+        stateDir: p.stateDir,
+        publicUrl: 'http://127.0.0.1',
+      })
+    ).ok,
+  ).toBe(true);
   server = await startAdminServer(p, { ca: receiver.caPem });
   admin = await signIn(server.url);
 }, 60_000);
@@ -34,7 +43,11 @@ const secretOf = async () => await server.publishing.store.webhooks.secretOf('on
 
 describe('saving a webhook', () => {
   it('redirects after a save and shows a generated secret once, from the server, never in a URL', async () => {
-    const saved = await admin.post('/admin/sites/one/webhook', { method: 'webhook', url: `${receiver.url}/hook`, generate: 'yes' });
+    const saved = await admin.post('/admin/sites/one/webhook', {
+      method: 'webhook',
+      url: `${receiver.url}/hook`,
+      generate: 'yes',
+    });
     expect(saved.status).toBe(303);
     expect(saved.headers.get('location')).toBe(PUBLISHING);
     const stored = (await secretOf())!;
@@ -50,7 +63,7 @@ describe('saving a webhook', () => {
     expect(await secretOf()).toBe(stored);
   });
 
-  it('shows a generated secret only on its own site\'s page, even if another site\'s page is opened first', async () => {
+  it("shows a generated secret only on its own site's page, even if another site's page is opened first", async () => {
     await admin.post('/admin/sites/one/webhook', { method: 'webhook', url: `${receiver.url}/hook`, generate: 'yes' });
     const stored = (await secretOf())!;
     expect(await (await admin.get('/admin/sites/two/publishing')).text()).not.toContain(stored);
@@ -59,9 +72,14 @@ describe('saving a webhook', () => {
   });
 
   it('reports URL and secret problems together, each at its field, and keeps what was typed', async () => {
-    const before = (await secretOf());
+    const before = await secretOf();
     const typed = 'short-secret';
-    const failed = await admin.post('/admin/sites/one/webhook', { method: 'webhook', url: 'http://example.com/hook', secret: typed, extraEvents: 'yes' });
+    const failed = await admin.post('/admin/sites/one/webhook', {
+      method: 'webhook',
+      url: 'http://example.com/hook',
+      secret: typed,
+      extraEvents: 'yes',
+    });
     expect(failed.status).toBe(303);
     expect(failed.headers.get('location')).toBe(PUBLISHING);
     expect(failed.headers.get('location')).not.toContain(typed);
@@ -71,7 +89,9 @@ describe('saving a webhook', () => {
     const secretField = page.slice(page.indexOf('id="webhook-secret"'), page.indexOf('name="generate"'));
     expect(urlField).toMatch(/id="url-error"[^>]*>[^<]*https/);
     expect(secretField).toMatch(/id="secret-error"[^>]*>[^<]*at least 24 characters/);
-    expect(page).toMatch(/id="webhook-url"[^>]*value="http:\/\/example.com\/hook"|value="http:\/\/example.com\/hook"[^>]*id="webhook-url"/);
+    expect(page).toMatch(
+      /id="webhook-url"[^>]*value="http:\/\/example.com\/hook"|value="http:\/\/example.com\/hook"[^>]*id="webhook-url"/,
+    );
     expect(page).toMatch(new RegExp(`name="secret"[^>]*value="${typed}"|value="${typed}"[^>]*name="secret"`));
     expect(page).toMatch(/name="extraEvents" value="yes" checked/);
     expect(await secretOf()).toBe(before);
@@ -82,8 +102,12 @@ describe('saving a webhook', () => {
   });
 
   it('keeps "generate a secret for me" ticked after a failed save, and generates nothing', async () => {
-    const before = (await secretOf());
-    const failed = await admin.post('/admin/sites/one/webhook', { method: 'webhook', url: 'ftp://example.com/', generate: 'yes' });
+    const before = await secretOf();
+    const failed = await admin.post('/admin/sites/one/webhook', {
+      method: 'webhook',
+      url: 'ftp://example.com/',
+      generate: 'yes',
+    });
     expect(failed.status).toBe(303);
     const page = await (await admin.get(PUBLISHING)).text();
     expect(page).toMatch(/name="generate" value="yes" checked/);
@@ -92,20 +116,26 @@ describe('saving a webhook', () => {
   });
 
   it('Test connection without script redirects, and shows its result once', async () => {
-    await admin.post('/admin/sites/one/webhook', { method: 'webhook', url: `${receiver.url}/hook`, secret: 'a-receiver-secret-long-enough-0001' });
+    await admin.post('/admin/sites/one/webhook', {
+      method: 'webhook',
+      url: `${receiver.url}/hook`,
+      secret: 'a-receiver-secret-long-enough-0001',
+    });
     const sent = receiver.requests.length;
     const tested = await admin.post('/admin/sites/one/test', {});
     expect(tested.status).toBe(303);
     expect(tested.headers.get('location')).toBe(`${PUBLISHING}#test-result`);
     expect(receiver.requests.length).toBe(sent + 1);
-    expect(await (await admin.get(PUBLISHING)).text()).toMatch(/Success: the receiver accepted the delivery with HTTP 200/);
+    expect(await (await admin.get(PUBLISHING)).text()).toMatch(
+      /Success: the receiver accepted the delivery with HTTP 200/,
+    );
     expect(await (await admin.get(PUBLISHING)).text()).not.toMatch(/Success: the receiver accepted/);
     expect(receiver.requests.length).toBe(sent + 1);
   });
 });
 
 describe('addresses under /admin', () => {
-  it('answers a form address opened with GET with its page, not the API\'s JSON', async () => {
+  it("answers a form address opened with GET with its page, not the API's JSON", async () => {
     for (const [path, to] of [
       ['/admin/sites/one/webhook', PUBLISHING],
       ['/admin/sites/one/test', PUBLISHING],
@@ -130,8 +160,14 @@ describe('addresses under /admin', () => {
     expect(home.status).toBe(200);
   });
 
-  it('answers unknown addresses with the app\'s own 404 page', async () => {
-    for (const path of ['/admin/nowhere', '/admin/sites/nosuchsite/publishing', '/admin/sites/nosuchsite/webhook', '/admin/sites/one/articles/missing.json', '/admin/sites/one/publishing/extra']) {
+  it("answers unknown addresses with the app's own 404 page", async () => {
+    for (const path of [
+      '/admin/nowhere',
+      '/admin/sites/nosuchsite/publishing',
+      '/admin/sites/nosuchsite/webhook',
+      '/admin/sites/one/articles/missing.json',
+      '/admin/sites/one/publishing/extra',
+    ]) {
       const res = await admin.get(path);
       expect([path, res.status]).toEqual([path, 404]);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
@@ -144,11 +180,20 @@ describe('addresses under /admin', () => {
   });
 
   it('refuses a form without a session or without its CSRF token with a page of the app', async () => {
-    const anonymous = await fetch(`${server.url}/admin/sites/one/webhook`, { method: 'POST', body: new URLSearchParams({ url: 'https://x.example.com/' }), redirect: 'manual' });
+    const anonymous = await fetch(`${server.url}/admin/sites/one/webhook`, {
+      method: 'POST',
+      body: new URLSearchParams({ url: 'https://x.example.com/' }),
+      redirect: 'manual',
+    });
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await anonymous.text()).toContain('Sign in first');
-    const forged = await fetch(`${server.url}/admin/sites/one/rotate-key`, { method: 'POST', headers: { cookie: admin.cookie }, body: new URLSearchParams({ confirm: 'yes', _csrf: 'not-the-token' }), redirect: 'manual' });
+    const forged = await fetch(`${server.url}/admin/sites/one/rotate-key`, {
+      method: 'POST',
+      headers: { cookie: admin.cookie },
+      body: new URLSearchParams({ confirm: 'yes', _csrf: 'not-the-token' }),
+      redirect: 'manual',
+    });
     expect(forged.status).toBe(403);
     expect(forged.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await forged.text()).toContain('reload the page and try again');

@@ -15,8 +15,19 @@ let admin: AdminClient;
 async function pendingForAnHour(slug: string): Promise<string> {
   const { outbox } = server.publishing.store;
   const now = Date.now();
-  const id = await outbox.enqueue({ siteId: 'one', slug, event: 'published', body: Buffer.from(`{"slug":"${slug}"}`), origin: 'publish' }, now);
-  const attempt = { url: `${receiver.url}/hook`, startedAt: now, durationMs: 5, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null };
+  const id = await outbox.enqueue(
+    { siteId: 'one', slug, event: 'published', body: Buffer.from(`{"slug":"${slug}"}`), origin: 'publish' },
+    now,
+  );
+  const attempt = {
+    url: `${receiver.url}/hook`,
+    startedAt: now,
+    durationMs: 5,
+    status: 503,
+    error: 'HTTP 503',
+    replyUrl: null,
+    replyId: null,
+  };
   await outbox.recordAttempt(id, attempt, { state: 'pending', nextAttemptAt: now + 3_600_000 }, now);
   return id;
 }
@@ -25,10 +36,23 @@ beforeAll(async () => {
   p = createTempProject();
   writeSite(p, 'one', 'name: Field Notes\nlang: en\nurl: https://one.example.com\n');
   p.write('one/articles/a.md', article({ title: 'A', status: 'published', publishedAt: '2026-05-01' }));
-  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
+  expect(
+    (
+      await buildExport({
+        contentDir: p.contentDir,
+        distDir: p.distDir,
+        stateDir: p.stateDir,
+        publicUrl: 'http://127.0.0.1',
+      })
+    ).ok,
+  ).toBe(true);
   server = await startAdminServer(p, { ca: receiver.caPem });
   admin = await signIn(server.url);
-  await server.publishing.store.webhooks.save('one', { url: `${receiver.url}/hook`, secret: 'a-receiver-secret-long-enough-0001' }, Date.now());
+  await server.publishing.store.webhooks.save(
+    'one',
+    { url: `${receiver.url}/hook`, secret: 'a-receiver-secret-long-enough-0001' },
+    Date.now(),
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -79,7 +103,12 @@ describe('Send pending now', () => {
     res = await admin.get('/admin/sites/one/deliveries/retry');
     expect([res.status, res.headers.get('location')]).toEqual([303, '/admin/sites/one/deliveries']);
     await pendingForAnHour('a');
-    res = await fetch(`${server.url}/admin/sites/one/deliveries/retry`, { method: 'POST', headers: { cookie: admin.cookie }, body: new URLSearchParams({}), redirect: 'manual' });
+    res = await fetch(`${server.url}/admin/sites/one/deliveries/retry`, {
+      method: 'POST',
+      headers: { cookie: admin.cookie },
+      body: new URLSearchParams({}),
+      redirect: 'manual',
+    });
     expect(res.status).toBe(403);
     expect(receiver.requests).toHaveLength(0);
   });

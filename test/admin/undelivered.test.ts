@@ -15,23 +15,57 @@ let admin: AdminClient;
 let clock = Date.UTC(2026, 4, 1);
 
 /** A delivery of `slug` that ends in `state` after one attempt. */
-async function delivery(slug: string, origin: 'publish' | 'test' | 'redeliver', state: 'delivered' | 'failed'): Promise<string> {
+async function delivery(
+  slug: string,
+  origin: 'publish' | 'test' | 'redeliver',
+  state: 'delivered' | 'failed',
+): Promise<string> {
   const { outbox } = server.publishing.store;
   clock += 1000;
   const id = await outbox.enqueue({ siteId: 'one', slug, event: 'updated', body: Buffer.from('{}'), origin }, clock);
   const status = state === 'delivered' ? 200 : 503;
-  await outbox.recordAttempt(id, { url: `${receiver.url}/hook`, startedAt: clock, durationMs: 5, status, error: state === 'failed' ? 'HTTP 503' : null, replyUrl: null, replyId: null }, { state }, clock);
+  await outbox.recordAttempt(
+    id,
+    {
+      url: `${receiver.url}/hook`,
+      startedAt: clock,
+      durationMs: 5,
+      status,
+      error: state === 'failed' ? 'HTTP 503' : null,
+      replyUrl: null,
+      replyId: null,
+    },
+    { state },
+    clock,
+  );
   return id;
 }
 
 beforeAll(async () => {
   p = createTempProject();
   writeSite(p, 'one', 'name: Field Notes\nlang: en\nurl: https://one.example.com\n');
-  for (const slug of ['a', 'b', 'c']) p.write(`one/articles/${slug}.md`, article({ title: slug.toUpperCase(), status: 'published', publishedAt: '2026-05-01' }));
-  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
+  for (const slug of ['a', 'b', 'c'])
+    p.write(
+      `one/articles/${slug}.md`,
+      article({ title: slug.toUpperCase(), status: 'published', publishedAt: '2026-05-01' }),
+    );
+  expect(
+    (
+      await buildExport({
+        contentDir: p.contentDir,
+        distDir: p.distDir,
+        stateDir: p.stateDir,
+        publicUrl: 'http://127.0.0.1',
+      })
+    ).ok,
+  ).toBe(true);
   server = await startAdminServer(p, { ca: receiver.caPem });
   admin = await signIn(server.url);
-  await server.publishing.store.webhooks.save('one', { url: `${receiver.url}/hook`, secret: 'a-receiver-secret-long-enough-0001' }, clock);
+  await server.publishing.store.webhooks.save(
+    'one',
+    { url: `${receiver.url}/hook`, secret: 'a-receiver-secret-long-enough-0001' },
+    clock,
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -50,7 +84,9 @@ describe('failed deliveries in the Publishing app', () => {
     const c = await delivery('c', 'redeliver', 'failed');
 
     const sites = await (await admin.get('/admin')).text();
-    expect(sites).toMatch(/<a class="badge err" href="\/admin\/sites\/one\/deliveries#not-delivered">2 articles not delivered<\/a>/);
+    expect(sites).toMatch(
+      /<a class="badge err" href="\/admin\/sites\/one\/deliveries#not-delivered">2 articles not delivered<\/a>/,
+    );
     expect(sites).toContain('none has succeeded since');
     expect(sites).not.toMatch(/\d+ failed/);
 
@@ -69,7 +105,11 @@ describe('failed deliveries in the Publishing app', () => {
     const res = await admin.post(first!, {});
     expect(res.status).toBe(303);
     expect(await (await admin.get('/admin')).text()).toContain('1 article not delivered<');
-    const second = [...(await (await admin.get('/admin/sites/one/deliveries')).text()).matchAll(/id="not-delivered"[\s\S]*?action="([^"]+\/redeliver)"/g)].map((m) => m[1]!);
+    const second = [
+      ...(await (await admin.get('/admin/sites/one/deliveries')).text()).matchAll(
+        /id="not-delivered"[\s\S]*?action="([^"]+\/redeliver)"/g,
+      ),
+    ].map((m) => m[1]!);
     await admin.post(second[0]!, {});
     const sites = await (await admin.get('/admin')).text();
     expect(sites).not.toContain('not delivered');

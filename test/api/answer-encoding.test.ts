@@ -9,7 +9,12 @@ import type { Body } from '../../src/snapshot/snapshot-reader.ts';
 
 /** A page made now: no stored variants. */
 function page(n: number): Body {
-  const bytes = new TextEncoder().encode(JSON.stringify({ page: n, articles: Array.from({ length: 400 }, (_, i) => ({ slug: `a-${n}-${i}`, title: `Article ${i} of page ${n}` })) }));
+  const bytes = new TextEncoder().encode(
+    JSON.stringify({
+      page: n,
+      articles: Array.from({ length: 400 }, (_, i) => ({ slug: `a-${n}-${i}`, title: `Article ${i} of page ${n}` })),
+    }),
+  );
   return { bytes, etag: `"${hashBytes(bytes)}"` };
 }
 

@@ -30,14 +30,18 @@ async function get(path: string, headers: Record<string, string> = {}, method = 
   const res = await fetch(`${api.url}${path}`, { method, headers });
   const text = await res.text();
   const json = text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined;
-  const template = path.startsWith('/v1/articles/') ? '/articles/{slug}' : path.startsWith('/v1/articles') ? '/articles' : null;
+  const template = path.startsWith('/v1/articles/')
+    ? '/articles/{slug}'
+    : path.startsWith('/v1/articles')
+      ? '/articles'
+      : null;
   if (template && method === 'GET' && res.status !== 405) validate(template, res.status, json);
   return { res, text, json };
 }
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 describe('GET /v1/articles', () => {
-  it('lists the keyed site\'s published articles, newest first, with the spec\'s fields', async () => {
+  it("lists the keyed site's published articles, newest first, with the spec's fields", async () => {
     const { res, json } = await get('/v1/articles', bearer(alphaKey));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -59,7 +63,7 @@ describe('GET /v1/articles', () => {
     expect(json.articles[1].imageUrl).toBeNull();
   });
 
-  it('accepts the key as ?key= and scopes results to the key\'s site', async () => {
+  it("accepts the key as ?key= and scopes results to the key's site", async () => {
     const { res, json } = await get(`/v1/articles?key=${encodeURIComponent(betaKey)}`);
     expect(res.status).toBe(200);
     expect(json.site).toEqual({ name: 'Carnet Bêta', lang: 'fr' });
@@ -82,15 +86,25 @@ describe('GET /v1/articles', () => {
   });
 
   it('filters by kind and updatedSince', async () => {
-    expect((await get('/v1/articles?kind=news', bearer(alphaKey))).json.articles.map((a: { slug: string }) => a.slug)).toEqual(['news-flash']);
+    expect(
+      (await get('/v1/articles?kind=news', bearer(alphaKey))).json.articles.map((a: { slug: string }) => a.slug),
+    ).toEqual(['news-flash']);
     const since = await get('/v1/articles?updatedSince=2026-03-01T00:00:00Z', bearer(alphaKey));
     expect(since.json.total).toBe(2);
     expect(since.json.articles.map((a: { slug: string }) => a.slug)).toEqual(['news-flash', 'second-look']);
   });
 
   it.each([
-    'limit=0', 'limit=abc', 'limit=1001', 'limit=-1', 'offset=-1', 'offset=1.5', 'kind=video', 'updatedSince=yesterday',
-    'updatedSince=2026-13-40', 'limit=1&limit=2',
+    'limit=0',
+    'limit=abc',
+    'limit=1001',
+    'limit=-1',
+    'offset=-1',
+    'offset=1.5',
+    'kind=video',
+    'updatedSince=yesterday',
+    'updatedSince=2026-13-40',
+    'limit=1&limit=2',
   ])('refuses %s with 400 and the error shape', async (query) => {
     const { res, json } = await get(`/v1/articles?${query}`, bearer(alphaKey));
     expect(res.status).toBe(400);
@@ -104,10 +118,26 @@ describe('GET /v1/articles/{slug}', () => {
     const { res, json } = await get('/v1/articles/first-steps', bearer(alphaKey));
     expect(res.status).toBe(200);
     expect(Object.keys(json)).toEqual([
-      'slug', 'title', 'metaDescription', 'lang', 'html', 'markdown', 'imageUrl', 'imageAlt', 'publishedAt', 'updatedAt', 'kind', 'sourceUrl', 'related', 'author',
+      'slug',
+      'title',
+      'metaDescription',
+      'lang',
+      'html',
+      'markdown',
+      'imageUrl',
+      'imageAlt',
+      'publishedAt',
+      'updatedAt',
+      'kind',
+      'sourceUrl',
+      'related',
+      'author',
     ]);
     expect(json.author).toEqual({ name: 'Ada Lovelace', bio: 'Writes about engines.', url: 'https://ada.example.com' });
-    expect(json.related).toEqual([{ slug: 'second-look', title: 'Second look' }, { slug: 'news-flash', title: 'News flash' }]);
+    expect(json.related).toEqual([
+      { slug: 'second-look', title: 'Second look' },
+      { slug: 'news-flash', title: 'News flash' },
+    ]);
     expect(json.kind).toBe('standard');
     expect(json.sourceUrl).toBeNull();
     expect(json.markdown).toContain('![inline](../images/cover.png)');
@@ -115,7 +145,11 @@ describe('GET /v1/articles/{slug}', () => {
   });
 
   it('gives an author without bio or url nulls, and news articles their sourceUrl', async () => {
-    expect((await get('/v1/articles/second-look', bearer(alphaKey))).json.author).toEqual({ name: 'Bob', bio: null, url: null });
+    expect((await get('/v1/articles/second-look', bearer(alphaKey))).json.author).toEqual({
+      name: 'Bob',
+      bio: null,
+      url: null,
+    });
     const news = (await get('/v1/articles/news-flash', bearer(alphaKey))).json;
     expect(news).toMatchObject({ kind: 'news', sourceUrl: 'https://source.example.net/x', author: null });
   });
@@ -123,7 +157,7 @@ describe('GET /v1/articles/{slug}', () => {
   it.each([
     ['a draft', '/v1/articles/a-draft'],
     ['an unknown slug', '/v1/articles/nope'],
-    ['another site\'s slug', '/v1/articles/bonjour'],
+    ["another site's slug", '/v1/articles/bonjour'],
     ['a traversal', '/v1/articles/..%2F..%2Fmanifest'],
     ['an encoded dot-dot', '/v1/articles/%2e%2e'],
     ['upper case', '/v1/articles/First-Steps'],
@@ -151,10 +185,17 @@ describe('keys', () => {
     expect(json.error).toMatchObject({ status: 401, code });
   });
 
-  it('refuses a forged signature, another server\'s key, a site that does not exist and a rotated key', async () => {
+  it("refuses a forged signature, another server's key, a site that does not exist and a rotated key", async () => {
     const other = createKeyring('another-secret-0123456789abcdef0123456789', { generationOf: () => 1 });
     const rotated = createKeyring('test-secret-0123456789abcdef0123456789abcdef', { generationOf: () => 2 });
-    for (const key of [forged(alphaKey), other.keyFor('alpha'), api.keyring.keyFor('gamma'), rotated.keyFor('alpha'), `${alphaKey}x`, alphaKey.replace('pk_alpha', 'pk_beta')]) {
+    for (const key of [
+      forged(alphaKey),
+      other.keyFor('alpha'),
+      api.keyring.keyFor('gamma'),
+      rotated.keyFor('alpha'),
+      `${alphaKey}x`,
+      alphaKey.replace('pk_alpha', 'pk_beta'),
+    ]) {
       const { res } = await get('/v1/articles', bearer(key));
       expect(res.status, key).toBe(401);
       const single = await get(`/v1/articles/first-steps?key=${encodeURIComponent(key)}`);
@@ -174,8 +215,12 @@ describe('HTTP behaviour', () => {
     expect(again.res.status).toBe(304);
     expect(again.text).toBe('');
     expect(again.res.headers.get('etag')).toBe(etag);
-    expect((await get('/v1/articles/first-steps', { ...bearer(alphaKey), 'if-none-match': `"x", W/${etag}` })).res.status).toBe(304);
-    expect((await get('/v1/articles/first-steps', { ...bearer(alphaKey), 'if-none-match': '"other"' })).res.status).toBe(200);
+    expect(
+      (await get('/v1/articles/first-steps', { ...bearer(alphaKey), 'if-none-match': `"x", W/${etag}` })).res.status,
+    ).toBe(304);
+    expect(
+      (await get('/v1/articles/first-steps', { ...bearer(alphaKey), 'if-none-match': '"other"' })).res.status,
+    ).toBe(200);
     const list = await get('/v1/articles', bearer(alphaKey));
     expect(list.res.headers.get('etag')).not.toBe(etag);
   });
@@ -188,7 +233,11 @@ describe('HTTP behaviour', () => {
   it('answers CORS preflight and sends open CORS headers', async () => {
     const res = await fetch(`${api.url}/v1/articles`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'https://anywhere.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -235,14 +284,37 @@ describe('machine-readable documents', () => {
     expect(doc.info.version).toBe('1.0.0');
     expect(Object.keys(doc.paths)).toEqual(['/articles', '/articles/{slug}', '/changes']);
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['bearerKey', 'queryKey']);
-    expect(doc.webhooks.publish.post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/WebhookPayload');
-    expect(doc.components.schemas.Article.properties.author.anyOf).toContainEqual({ type: 'null', description: 'none' });
+    expect(doc.webhooks.publish.post.requestBody.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/WebhookPayload',
+    );
+    expect(doc.components.schemas.Article.properties.author.anyOf).toContainEqual({
+      type: 'null',
+      description: 'none',
+    });
     expect(await (await fetch(`${api.url}/v1/openapi.json`)).json()).toEqual(doc);
   });
 
   it('rejects a response that breaks the documented nullability (the validator can fail)', () => {
     expect(() => validate('/articles/{slug}', 200, { slug: 'x' })).toThrow(/does not match/);
-    expect(() => validate('/articles', 200, { site: { name: 'n', lang: 'en' }, total: 1, articles: [{ slug: 's', title: 't', metaDescription: null, excerpt: null, lang: 'en', publishedAt: null, updatedAt: null, imageUrl: null, imageAlt: null }] })).toThrow(/excerpt/);
+    expect(() =>
+      validate('/articles', 200, {
+        site: { name: 'n', lang: 'en' },
+        total: 1,
+        articles: [
+          {
+            slug: 's',
+            title: 't',
+            metaDescription: null,
+            excerpt: null,
+            lang: 'en',
+            publishedAt: null,
+            updatedAt: null,
+            imageUrl: null,
+            imageAlt: null,
+          },
+        ],
+      }),
+    ).toThrow(/excerpt/);
   });
 
   it('serves /llms.txt in the llmstxt.org shape', async () => {
@@ -263,8 +335,21 @@ describe('a new build', () => {
   it('is served without a restart', async () => {
     const stop = api.store.watch(undefined, 50);
     try {
-      project.write('alpha/articles/fresh.md', article({ title: 'Fresh', status: 'published', publishedAt: '2026-06-01T00:00:00Z', updatedAt: '2026-06-01T00:00:00Z' }));
-      const result = await buildExport({ contentDir: project.contentDir, distDir: project.distDir, stateDir: project.stateDir, publicUrl: 'http://127.0.0.1' });
+      project.write(
+        'alpha/articles/fresh.md',
+        article({
+          title: 'Fresh',
+          status: 'published',
+          publishedAt: '2026-06-01T00:00:00Z',
+          updatedAt: '2026-06-01T00:00:00Z',
+        }),
+      );
+      const result = await buildExport({
+        contentDir: project.contentDir,
+        distDir: project.distDir,
+        stateDir: project.stateDir,
+        publicUrl: 'http://127.0.0.1',
+      });
       expect(result.ok).toBe(true);
       let slugs: string[] = [];
       for (let i = 0; i < 100 && !slugs.includes('fresh'); i++) {

@@ -11,7 +11,9 @@ describe('change cursors', () => {
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(decodeCursor(cursor)).toEqual({ storeId: made.storeId, site: siteTag('my-site'), position: 4711 });
     expect(siteTag('my-site')).not.toBe(siteTag('my-sitf'));
-    expect(decodeCursor(encodeCursor({ ...made, siteId: 'x'.repeat(255), position: 0 }))).toMatchObject({ position: 0 });
+    expect(decodeCursor(encodeCursor({ ...made, siteId: 'x'.repeat(255), position: 0 }))).toMatchObject({
+      position: 0,
+    });
   });
 
   it('refuses every cursor changed in one character, cut short or lengthened', () => {
@@ -32,6 +34,14 @@ describe('change cursors', () => {
   });
 
   it('refuses what is not one', () => {
-    for (const bad of ['', 'nonsense', '%00', 'c1.0123456789abcdef.x.1', btoa('c1.0123456789abcdef.abcdefghijkl.1.abcdefgh'), 'A'.repeat(161)]) expect(decodeCursor(bad), bad).toBeNull();
+    for (const bad of [
+      '',
+      'nonsense',
+      '%00',
+      'c1.0123456789abcdef.x.1',
+      btoa('c1.0123456789abcdef.abcdefghijkl.1.abcdefgh'),
+      'A'.repeat(161),
+    ])
+      expect(decodeCursor(bad), bad).toBeNull();
   });
 });

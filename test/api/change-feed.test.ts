@@ -48,8 +48,15 @@ function webhookStory(site: string) {
   return receiver()
     .requests.filter((r) => r.path === `/hooks/${site}`)
     .map((r) => {
-      const body = JSON.parse(r.rawBody.toString()) as { event: string; article: { slug: string; title?: string; metaDescription?: string; imageUrl?: string; imageAlt?: string } };
-      return { type: body.event === 'unpublished' ? 'withdrawn' : body.event, slug: body.article.slug, article: body.article };
+      const body = JSON.parse(r.rawBody.toString()) as {
+        event: string;
+        article: { slug: string; title?: string; metaDescription?: string; imageUrl?: string; imageAlt?: string };
+      };
+      return {
+        type: body.event === 'unpublished' ? 'withdrawn' : body.event,
+        slug: body.article.slug,
+        article: body.article,
+      };
     });
 }
 const bySlug = <T extends { slug: string }>(entries: T[]) => {
@@ -57,14 +64,16 @@ const bySlug = <T extends { slug: string }>(entries: T[]) => {
   for (const e of entries) (out[e.slug] ??= []).push(e);
   return out;
 };
-const types = (entries: { slug: string; type: string }[]) => Object.fromEntries(Object.entries(bySlug(entries)).map(([slug, es]) => [slug, es.map((e) => e.type)]));
+const types = (entries: { slug: string; type: string }[]) =>
+  Object.fromEntries(Object.entries(bySlug(entries)).map(([slug, es]) => [slug, es.map((e) => e.type)]));
 
 describe('the change feed on a running server', { timeout: 120_000 }, () => {
   it('tells the story the webhooks tell, over a run of publishes; its cursors continue, expire and stay with their site', async () => {
     const p = (project.current = createTempProject({ git: true }));
     const goLive = Math.ceil((Date.now() + 16_000) / 1000) * 1000;
     const expiry = goLive + 2_000;
-    const post = (title: string, extra: Record<string, string> = {}) => article({ title, status: 'published', publishedAt: '2026-01-01', metaDescription: `About ${title}`, ...extra });
+    const post = (title: string, extra: Record<string, string> = {}) =>
+      article({ title, status: 'published', publishedAt: '2026-01-01', metaDescription: `About ${title}`, ...extra });
     p.write('one/site.yaml', 'name: One\nlang: en\nurl: https://one.example.com\n');
     p.write('one/articles/alpha.md', post('Alpha'));
     p.write('one/articles/beta.md', post('Beta', { publishedAt: '2026-01-02' }));
@@ -84,9 +93,23 @@ describe('the change feed on a running server', { timeout: 120_000 }, () => {
       p.commit(message, date);
       await cli('publish');
     };
-    await cli('webhook', 'set', 'one', '--url', `${receiver().url}/hooks/one`, '--secret', RECEIVER_SECRET, '--extra-events');
+    await cli(
+      'webhook',
+      'set',
+      'one',
+      '--url',
+      `${receiver().url}/hooks/one`,
+      '--secret',
+      RECEIVER_SECRET,
+      '--extra-events',
+    );
     await cli('webhook', 'set', 'two', '--url', `${receiver().url}/hooks/two`, '--secret', RECEIVER_SECRET);
-    const keys = Object.fromEntries((JSON.parse(await cli('keys', '--json')) as { site: string; key: string; previewKey: string }[]).map((k) => [k.site, k]));
+    const keys = Object.fromEntries(
+      (JSON.parse(await cli('keys', '--json')) as { site: string; key: string; previewKey: string }[]).map((k) => [
+        k.site,
+        k,
+      ]),
+    );
     const one = keys.one!.key;
     const two = keys.two!.key;
 
@@ -99,7 +122,11 @@ describe('the change feed on a running server', { timeout: 120_000 }, () => {
       expect(initial.headers.get('cache-control')).toBe('no-store');
       expect(initial.headers.get('access-control-allow-origin')).toBe('*');
       const start = ChangeFeedSchema.parse(initial.body);
-      expect(start.changes.map((c) => `${c.type}:${c.slug}`).sort()).toEqual(['published:alpha', 'published:beta', 'published:brief']);
+      expect(start.changes.map((c) => `${c.type}:${c.slug}`).sort()).toEqual([
+        'published:alpha',
+        'published:beta',
+        'published:brief',
+      ]);
       expect(start.more).toBe(false);
 
       await cli('publish'); // first publish: alpha, beta, brief to the webhook; nothing new for the feed
@@ -116,7 +143,12 @@ describe('the change feed on a running server', { timeout: 120_000 }, () => {
       await publishCommit('beta published again', '2026-01-08T00:00:00Z');
       // The go-live and the expiry, announced by the server at their instants (or by a publish after them).
       await expect
-        .poll(() => webhookStory('one').filter((w) => w.slug === 'soon' || (w.slug === 'brief' && w.type === 'withdrawn')).length, { timeout: expiry - Date.now() + 15_000, interval: 250 })
+        .poll(
+          () =>
+            webhookStory('one').filter((w) => w.slug === 'soon' || (w.slug === 'brief' && w.type === 'withdrawn'))
+              .length,
+          { timeout: expiry - Date.now() + 15_000, interval: 250 },
+        )
         .toBe(2);
 
       // The same story: per article, the same changes in the same order, with the same article
@@ -142,7 +174,13 @@ describe('the change feed on a running server', { timeout: 120_000 }, () => {
           expect(c.id).toBe(slug);
           if (!('article' in c)) return expect(['withdrawn', 'deleted']).toContain(c.type);
           expect(['published', 'updated']).toContain(c.type);
-          expect({ slug: c.article.slug, title: c.article.title, metaDescription: c.article.metaDescription ?? '', imageUrl: c.article.imageUrl ?? '', imageAlt: c.article.imageAlt ?? '' }).toEqual({
+          expect({
+            slug: c.article.slug,
+            title: c.article.title,
+            metaDescription: c.article.metaDescription ?? '',
+            imageUrl: c.article.imageUrl ?? '',
+            imageAlt: c.article.imageAlt ?? '',
+          }).toEqual({
             slug: w.article.slug,
             title: w.article.title,
             metaDescription: w.article.metaDescription,
@@ -151,7 +189,9 @@ describe('the change feed on a running server', { timeout: 120_000 }, () => {
           });
         });
       }
-      expect(changes.find((c) => c.slug === 'alpha' && c.type === 'updated')).toMatchObject({ article: { title: 'Alpha, revised' } });
+      expect(changes.find((c) => c.slug === 'alpha' && c.type === 'updated')).toMatchObject({
+        article: { title: 'Alpha, revised' },
+      });
       // `at` is each recording's instant: in order, and the go-live's no earlier than its time.
       const ats = changes.map((c) => Date.parse(c.at));
       expect(ats).toEqual([...ats].sort((a, b) => a - b));
@@ -162,7 +202,9 @@ describe('the change feed on a running server', { timeout: 120_000 }, () => {
       expect([caughtUp.changes, caughtUp.cursor, caughtUp.more]).toEqual([[], cursor, false]);
       const list = ArticleListSchema.parse((await get(`${api}/articles`, one)).body);
       const now = ChangeFeedSchema.parse((await get(`${api}/changes`, one)).body);
-      expect(Object.fromEntries(now.changes.map((c) => [c.slug, c.type === 'published' ? c.article : null]))).toEqual(Object.fromEntries(list.articles.map((a) => [a.slug, a])));
+      expect(Object.fromEntries(now.changes.map((c) => [c.slug, c.type === 'published' ? c.article : null]))).toEqual(
+        Object.fromEntries(list.articles.map((a) => [a.slug, a])),
+      );
       expect((await get(`${api}/changes?since=${now.cursor}`, one)).body).toMatchObject({ changes: [], more: false });
 
       // Another site's key reads its own story only, and cannot use this site's cursor.
@@ -176,23 +218,42 @@ describe('the change feed on a running server', { timeout: 120_000 }, () => {
         const a = await get(`${api}/changes?since=${encodeURIComponent(bad)}`, one);
         expect([a.status, codeOf(a)], bad).toEqual([400, 'CURSOR_INVALID']);
       }
-      for (const limit of ['0', '1001', 'x', '1.5']) expect(codeOf(await get(`${api}/changes?since=${cursor}&limit=${limit}`, one))).toBe('QUERY_INVALID');
+      for (const limit of ['0', '1001', 'x', '1.5'])
+        expect(codeOf(await get(`${api}/changes?since=${cursor}&limit=${limit}`, one))).toBe('QUERY_INVALID');
       expect(codeOf(await get(`${api}/changes?since=${cursor}&since=${cursor}`, one))).toBe('QUERY_INVALID');
-      expect([(await get(`${api}/changes`, null)).status, codeOf(await get(`${api}/changes`, null))]).toEqual([401, 'API_KEY_MISSING']);
+      expect([(await get(`${api}/changes`, null)).status, codeOf(await get(`${api}/changes`, null))]).toEqual([
+        401,
+        'API_KEY_MISSING',
+      ]);
       expect(codeOf(await get(`${api}/changes`, `${one.slice(0, -4)}AAAA`))).toBe('API_KEY_INVALID');
       const preview = await get(`${api}/changes`, keys.one!.previewKey);
       expect([preview.status, codeOf(preview)]).toEqual([403, 'CHANGES_SITE_KEY_ONLY']);
       expect((await get(`${api}/changes?key=${one}`, null)).status).toBe(200);
 
       // A cursor of another state store (or one started over) is expired, not read as this one's.
-      const otherStore = await get(`${api}/changes?since=${encodeCursor({ storeId: '0123456789abcdef', siteId: 'one', position: 1 })}`, one);
+      const otherStore = await get(
+        `${api}/changes?since=${encodeCursor({ storeId: '0123456789abcdef', siteId: 'one', position: 1 })}`,
+        one,
+      );
       expect([otherStore.status, codeOf(otherStore)]).toEqual([410, 'CURSOR_EXPIRED']);
 
       // Retention: with the history pruned past the first cursor, it expires and says to resync.
       const store = openSqliteStateStore(p.stateDir, e.QUIRE_SECRET, 2);
       try {
         const kept = now.changes.find((c) => c.slug === 'alpha')!;
-        store.published.record('one', null, [{ slug: 'alpha', state: 'published', payloadHash: 'x', item: JSON.stringify(kept.type === 'published' ? kept.article : null) }], Date.now());
+        store.published.record(
+          'one',
+          null,
+          [
+            {
+              slug: 'alpha',
+              state: 'published',
+              payloadHash: 'x',
+              item: JSON.stringify(kept.type === 'published' ? kept.article : null),
+            },
+          ],
+          Date.now(),
+        );
       } finally {
         store.close();
       }
@@ -201,7 +262,10 @@ describe('the change feed on a running server', { timeout: 120_000 }, () => {
       expect((expired.body.error as { message: string }).message).toMatch(/resync/);
       expect(expired.headers.get('cache-control')).toBe('no-store');
       const resynced = ChangeFeedSchema.parse((await get(`${api}/changes`, one)).body);
-      expect((await get(`${api}/changes?since=${resynced.cursor}`, one)).body).toMatchObject({ changes: [], more: false });
+      expect((await get(`${api}/changes?since=${resynced.cursor}`, one)).body).toMatchObject({
+        changes: [],
+        more: false,
+      });
     } finally {
       await server.stop();
     }

@@ -19,7 +19,10 @@ import { article, createTempProject, writeSite, type TempProject } from '../help
 const T0 = Date.parse('2026-11-26T12:00:00Z');
 const HOUR = 3_600_000;
 /** Markdown long enough that its article's body is well over the 1 KiB threshold. */
-const LONG = Array.from({ length: 30 }, (_, i) => `Paragraph ${i} says something about engines, gears and *numbers* at some length.\n`).join('\n');
+const LONG = Array.from(
+  { length: 30 },
+  (_, i) => `Paragraph ${i} says something about engines, gears and *numbers* at some length.\n`,
+).join('\n');
 
 let p: TempProject;
 let server: RunningServer;
@@ -33,18 +36,50 @@ beforeAll(async () => {
   p = createTempProject();
   writeSite(p, 'one');
   for (let i = 0; i < 6; i++) {
-    p.write(`one/articles/long-${i}.md`, article({ title: `Long ${i}`, status: 'published', publishedAt: `2026-0${i + 1}-01T00:00:00Z` }, LONG));
+    p.write(
+      `one/articles/long-${i}.md`,
+      article({ title: `Long ${i}`, status: 'published', publishedAt: `2026-0${i + 1}-01T00:00:00Z` }, LONG),
+    );
   }
-  p.write('one/articles/tiny.md', article({ title: 'Tiny', status: 'published', publishedAt: '2026-08-01T00:00:00Z' }, 'Hi.\n'));
-  p.write('one/articles/soon.md', article({ title: 'Soon', status: 'published', publishedAt: '2026-11-26T13:00:00Z' }, LONG));
-  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
+  p.write(
+    'one/articles/tiny.md',
+    article({ title: 'Tiny', status: 'published', publishedAt: '2026-08-01T00:00:00Z' }, 'Hi.\n'),
+  );
+  p.write(
+    'one/articles/soon.md',
+    article({ title: 'Soon', status: 'published', publishedAt: '2026-11-26T13:00:00Z' }, LONG),
+  );
+  expect(
+    (
+      await buildExport({
+        contentDir: p.contentDir,
+        distDir: p.distDir,
+        stateDir: p.stateDir,
+        publicUrl: 'http://127.0.0.1',
+      })
+    ).ok,
+  ).toBe(true);
   const keyring = createKeyring('compressed-answers-secret-0123456789abcdef', { generationOf: () => 1 });
   key = keyring.keyFor('one');
   const store = openLocalSnapshot(p.distDir, p.stateDir);
   store.reload();
-  server = await listen(createApiApp({ store, keyring, publicUrl: 'http://127.0.0.1', clock: () => now }), 0, '127.0.0.1');
+  server = await listen(
+    createApiApp({ store, keyring, publicUrl: 'http://127.0.0.1', clock: () => now }),
+    0,
+    '127.0.0.1',
+  );
   base = `http://127.0.0.1:${server.port}`;
-  busyServer = await listen(createApiApp({ store, keyring, publicUrl: 'http://127.0.0.1', clock: () => now, encoder: createAnswerEncoder({ maxInFlight: 0 }) }), 0, '127.0.0.1');
+  busyServer = await listen(
+    createApiApp({
+      store,
+      keyring,
+      publicUrl: 'http://127.0.0.1',
+      clock: () => now,
+      encoder: createAnswerEncoder({ maxInFlight: 0 }),
+    }),
+    0,
+    '127.0.0.1',
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -63,11 +98,15 @@ interface Reply {
 /** A request with exactly these headers (fetch would add and decode Accept-Encoding itself). */
 function request(pathname: string, headers: Record<string, string> = {}, method = 'GET', to = base): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${to}${pathname}`, { method, headers: { authorization: `Bearer ${key}`, ...headers }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, raw: Buffer.concat(chunks) }));
-    });
+    const req = http.request(
+      `${to}${pathname}`,
+      { method, headers: { authorization: `Bearer ${key}`, ...headers }, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, raw: Buffer.concat(chunks) }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -166,7 +205,7 @@ describe('answers by Accept-Encoding', () => {
     expect(reply.raw.length).toBeLessThan(1024);
   });
 
-  it('answers 304 to each encoding\'s ETag, only where the request accepts that encoding', async () => {
+  it("answers 304 to each encoding's ETag, only where the request accepts that encoding", async () => {
     const etag = (await request(ARTICLE)).headers.etag!;
     const br = withSuffix(etag, 'br');
     const gzip = withSuffix(etag, 'gzip');
@@ -200,7 +239,8 @@ describe('answers by Accept-Encoding', () => {
       const head = await request(ARTICLE, { 'accept-encoding': coding }, 'HEAD');
       expect(head.status).toBe(200);
       expect(head.raw.length).toBe(0);
-      for (const name of ['content-encoding', 'content-length', 'etag', 'vary', 'content-type']) expect(head.headers[name], `${coding} ${name}`).toBe(get.headers[name]);
+      for (const name of ['content-encoding', 'content-length', 'etag', 'vary', 'content-type'])
+        expect(head.headers[name], `${coding} ${name}`).toBe(get.headers[name]);
     }
   });
 });
@@ -215,7 +255,10 @@ describe('bodies made at request time', () => {
       expect(decoded(first).equals(identity.raw)).toBe(true);
       const again = await request('/v1/articles?limit=4', { 'accept-encoding': coding });
       expect(again.raw.equals(first.raw)).toBe(true);
-      expect((await request('/v1/articles?limit=4', { 'accept-encoding': coding, 'if-none-match': first.headers.etag! })).status).toBe(304);
+      expect(
+        (await request('/v1/articles?limit=4', { 'accept-encoding': coding, 'if-none-match': first.headers.etag! }))
+          .status,
+      ).toBe(304);
     }
     // Another page is another body: never the first page's bytes.
     const other = await request('/v1/articles?limit=4&offset=1', { 'accept-encoding': 'br' });
@@ -224,8 +267,13 @@ describe('bodies made at request time', () => {
 
   it('serves the list remade when a scheduled article goes live with variants of the new list, never the old', async () => {
     now = T0;
-    const slugs = (body: Buffer) => (JSON.parse(body.toString()) as { articles: { slug: string }[] }).articles.map((a) => a.slug);
-    const before = { identity: await request('/v1/articles'), br: await request('/v1/articles', { 'accept-encoding': 'br' }), gzip: await request('/v1/articles', { 'accept-encoding': 'gzip' }) };
+    const slugs = (body: Buffer) =>
+      (JSON.parse(body.toString()) as { articles: { slug: string }[] }).articles.map((a) => a.slug);
+    const before = {
+      identity: await request('/v1/articles'),
+      br: await request('/v1/articles', { 'accept-encoding': 'br' }),
+      gzip: await request('/v1/articles', { 'accept-encoding': 'gzip' }),
+    };
     expect(slugs(before.identity.raw)).not.toContain('soon');
     expect(decoded(before.br).equals(before.identity.raw)).toBe(true);
     expect(decoded(before.gzip).equals(before.identity.raw)).toBe(true);
@@ -243,7 +291,10 @@ describe('bodies made at request time', () => {
       expect(after.headers.etag).toBe(withSuffix(identity.headers.etag!, coding));
       expect(after.headers.etag).not.toBe(before[coding as 'br' | 'gzip'].headers.etag);
       // A cache revalidating the old list's variant gets the new list.
-      const revalidated = await request('/v1/articles', { 'accept-encoding': coding, 'if-none-match': before[coding as 'br' | 'gzip'].headers.etag! });
+      const revalidated = await request('/v1/articles', {
+        'accept-encoding': coding,
+        'if-none-match': before[coding as 'br' | 'gzip'].headers.etag!,
+      });
       expect(revalidated.status).toBe(200);
       expect(decoded(revalidated).equals(identity.raw)).toBe(true);
     }
@@ -254,7 +305,8 @@ describe('bodies made at request time', () => {
 });
 
 describe('when as many variants as allowed are being made', () => {
-  const busy = (pathname: string, headers: Record<string, string>, method = 'GET') => request(pathname, headers, method, `http://127.0.0.1:${busyServer.port}`);
+  const busy = (pathname: string, headers: Record<string, string>, method = 'GET') =>
+    request(pathname, headers, method, `http://127.0.0.1:${busyServer.port}`);
 
   it('answers a body made now 503 COMPRESSION_BUSY with Retry-After when identity is refused, for GET and HEAD', async () => {
     for (const acceptEncoding of ['br, identity;q=0', 'br, gzip, identity;q=0', 'gzip, *;q=0']) {
@@ -265,7 +317,8 @@ describe('when as many variants as allowed are being made', () => {
         expect(reply.headers['cache-control']).toBe('no-store');
         expect(reply.headers.vary).toBe('Accept-Encoding, Authorization');
         expect(reply.headers['content-encoding']).toBeUndefined();
-        if (method === 'GET') expect(JSON.parse(reply.raw.toString()).error).toMatchObject({ status: 503, code: 'COMPRESSION_BUSY' });
+        if (method === 'GET')
+          expect(JSON.parse(reply.raw.toString()).error).toMatchObject({ status: 503, code: 'COMPRESSION_BUSY' });
       }
     }
   });

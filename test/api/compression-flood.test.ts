@@ -26,21 +26,50 @@ let api: TestApiProcess;
 
 beforeAll(async () => {
   const random = seeded(3);
-  const WORDS = 'river ridge trail map contour valley saddle summit water wind forecast granite birch moss lichen shelter bridge ford gully scree cairn compass bearing north south east west'.split(' ');
+  const WORDS =
+    'river ridge trail map contour valley saddle summit water wind forecast granite birch moss lichen shelter bridge ford gully scree cairn compass bearing north south east west'.split(
+      ' ',
+    );
   // Words and numbers in no pattern, so the pages compress about as real text does.
-  const words = (n: number) => Array.from({ length: n }, () => (random() < 0.15 ? Math.floor(random() * 1e6).toString(36) : WORDS[Math.floor(random() * WORDS.length)])).join(' ');
+  const words = (n: number) =>
+    Array.from({ length: n }, () =>
+      random() < 0.15 ? Math.floor(random() * 1e6).toString(36) : WORDS[Math.floor(random() * WORDS.length)],
+    ).join(' ');
   p = createTempProject();
   writeSite(p, 'big');
   writeSite(p, 'other');
   for (let i = 0; i < ARTICLES; i++) {
     const date = new Date(Date.UTC(2020, 0, 1) + i * 7 * 3_600_000).toISOString();
-    p.write(`big/articles/a-${i}.md`, article({ title: words(6), status: 'published', publishedAt: date, updatedAt: date }, `${words(40)}.\n\n${words(40)}.\n`));
+    p.write(
+      `big/articles/a-${i}.md`,
+      article(
+        { title: words(6), status: 'published', publishedAt: date, updatedAt: date },
+        `${words(40)}.\n\n${words(40)}.\n`,
+      ),
+    );
   }
   p.write('other/images/cover.png', PNG_BYTES);
   for (let i = 0; i < 5; i++) {
-    p.write(`other/articles/o-${i}.md`, article({ title: `Other ${i}`, status: 'published', publishedAt: '2026-01-01T00:00:00Z', image: 'cover.png', imageAlt: 'A cover' }, Array.from({ length: 20 }, () => `${words(40)}.\n`).join('\n')));
+    p.write(
+      `other/articles/o-${i}.md`,
+      article(
+        {
+          title: `Other ${i}`,
+          status: 'published',
+          publishedAt: '2026-01-01T00:00:00Z',
+          image: 'cover.png',
+          imageAlt: 'A cover',
+        },
+        Array.from({ length: 20 }, () => `${words(40)}.\n`).join('\n'),
+      ),
+    );
   }
-  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' });
+  const result = await buildExport({
+    contentDir: p.contentDir,
+    distDir: p.distDir,
+    stateDir: p.stateDir,
+    publicUrl: 'http://127.0.0.1',
+  });
   if (!result.ok) throw new Error(JSON.stringify(result.issues));
   api = await startTestApiProcess(p);
 }, 120_000);
@@ -59,14 +88,35 @@ interface Reply {
 }
 
 /** A GET with exactly these headers (fetch would add and decode Accept-Encoding itself). */
-function get(pathname: string, key: string, acceptEncoding: string, options: { agent?: http.Agent; localAddress?: string } = {}): Promise<Reply> {
+function get(
+  pathname: string,
+  key: string,
+  acceptEncoding: string,
+  options: { agent?: http.Agent; localAddress?: string } = {},
+): Promise<Reply> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = http.request(`${api.url}${pathname}`, { headers: { authorization: `Bearer ${key}`, 'accept-encoding': acceptEncoding }, agent: options.agent ?? false, ...(options.localAddress ? { localAddress: options.localAddress } : {}) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, raw: Buffer.concat(chunks), ms: performance.now() - started, path: pathname }));
-    });
+    const req = http.request(
+      `${api.url}${pathname}`,
+      {
+        headers: { authorization: `Bearer ${key}`, 'accept-encoding': acceptEncoding },
+        agent: options.agent ?? false,
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            raw: Buffer.concat(chunks),
+            ms: performance.now() - started,
+            path: pathname,
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -132,11 +182,14 @@ describe('request-time compression under a flood that refuses identity', () => {
     // libuv's thread pool, where compression runs too).
     const other = api.keyring.keyFor('other');
     const otherClient = { localAddress: '127.0.0.2' };
-    const { imageUrl } = JSON.parse((await get('/v1/articles/o-1', other, 'identity', otherClient)).raw.toString()) as { imageUrl: string };
+    const { imageUrl } = JSON.parse((await get('/v1/articles/o-1', other, 'identity', otherClient)).raw.toString()) as {
+      imageUrl: string;
+    };
     const otherPaths = ['/v1/articles/o-1', '/v1/articles?limit=20&offset=3', new URL(imageUrl).pathname];
     const askOther = async (rounds: number): Promise<Reply[]> => {
       const replies: Reply[] = [];
-      for (let i = 0; i < rounds; i++) for (const path of otherPaths) replies.push(await get(path, other, 'gzip, deflate, br', otherClient));
+      for (let i = 0; i < rounds; i++)
+        for (const path of otherPaths) replies.push(await get(path, other, 'gzip, deflate, br', otherClient));
       return replies;
     };
     const during = async (acceptEncoding: string): Promise<Reply[]> => {
@@ -157,7 +210,10 @@ describe('request-time compression under a flood that refuses identity', () => {
     for (const reply of [...quiet, ...identityFlood, ...refusingFlood]) expect(reply.status, reply.path).toBe(200);
     for (const path of otherPaths) {
       const ms = (replies: Reply[]) => replies.filter((r) => r.path === path).map((r) => Math.round(r.ms));
-      expect(median(ms(refusingFlood)), `${path}: ms without a flood ${ms(quiet)}, in identity ${ms(identityFlood)}, refusing identity ${ms(refusingFlood)}`).toBeLessThan(2 * median(ms(identityFlood)) + 100);
+      expect(
+        median(ms(refusingFlood)),
+        `${path}: ms without a flood ${ms(quiet)}, in identity ${ms(identityFlood)}, refusing identity ${ms(refusingFlood)}`,
+      ).toBeLessThan(2 * median(ms(identityFlood)) + 100);
     }
   }, 120_000);
 });

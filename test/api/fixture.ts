@@ -17,14 +17,58 @@ export async function buildTwoSites(publicUrl = 'http://127.0.0.1'): Promise<Tem
   p.write(
     'alpha/articles/first-steps.md',
     article(
-      { title: 'First steps', status: 'published', author: 'ada', image: 'cover.png', imageAlt: 'A cover', metaDescription: 'How to start.', related: '[second-look, a-draft, news-flash]', publishedAt: '2026-01-10T08:00:00Z', updatedAt: '2026-02-01T09:30:00Z' },
+      {
+        title: 'First steps',
+        status: 'published',
+        author: 'ada',
+        image: 'cover.png',
+        imageAlt: 'A cover',
+        metaDescription: 'How to start.',
+        related: '[second-look, a-draft, news-flash]',
+        publishedAt: '2026-01-10T08:00:00Z',
+        updatedAt: '2026-02-01T09:30:00Z',
+      },
       'The first paragraph is here.\n\n![inline](../images/cover.png)\n',
     ),
   );
-  p.write('alpha/articles/second-look.md', article({ title: 'Second look', status: 'published', author: 'bob', publishedAt: '2026-03-01', updatedAt: '2026-03-02T00:00:00Z' }, 'Second body.\n'));
-  p.write('alpha/articles/news/news-flash.md', article({ title: 'News flash', status: 'published', kind: 'news', sourceUrl: 'https://source.example.net/x', publishedAt: '2026-04-01T12:00:00Z', updatedAt: '2026-04-01T12:00:00Z' }, 'Breaking.\n'));
-  p.write('alpha/articles/a-draft.md', article({ title: 'A draft', publishedAt: '2026-05-01T00:00:00Z', updatedAt: '2026-05-01T00:00:00Z' }, 'Not yet.\n'));
-  p.write('beta/articles/bonjour.md', article({ title: 'Bonjour', status: 'published', publishedAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' }, 'Salut.\n'));
+  p.write(
+    'alpha/articles/second-look.md',
+    article(
+      {
+        title: 'Second look',
+        status: 'published',
+        author: 'bob',
+        publishedAt: '2026-03-01',
+        updatedAt: '2026-03-02T00:00:00Z',
+      },
+      'Second body.\n',
+    ),
+  );
+  p.write(
+    'alpha/articles/news/news-flash.md',
+    article(
+      {
+        title: 'News flash',
+        status: 'published',
+        kind: 'news',
+        sourceUrl: 'https://source.example.net/x',
+        publishedAt: '2026-04-01T12:00:00Z',
+        updatedAt: '2026-04-01T12:00:00Z',
+      },
+      'Breaking.\n',
+    ),
+  );
+  p.write(
+    'alpha/articles/a-draft.md',
+    article({ title: 'A draft', publishedAt: '2026-05-01T00:00:00Z', updatedAt: '2026-05-01T00:00:00Z' }, 'Not yet.\n'),
+  );
+  p.write(
+    'beta/articles/bonjour.md',
+    article(
+      { title: 'Bonjour', status: 'published', publishedAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' },
+      'Salut.\n',
+    ),
+  );
   const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl });
   if (!result.ok) throw new Error(`fixture build failed: ${JSON.stringify(result.issues)}`);
   return p;

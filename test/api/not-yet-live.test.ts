@@ -22,14 +22,48 @@ beforeAll(async () => {
   p = createTempProject();
   writeSite(p, 'one');
   writeSite(p, 'two');
-  for (const name of ['shared', 'launch', 'draft-only', 'draft-and-live', 'ending']) p.write(`one/images/${name}.png`, `bytes of ${name}`);
-  p.write('one/articles/live.md', article({ title: 'Live', status: 'published', publishedAt: '2026-01-01', related: '[launch, other, ending, wip]' }, '![s](../images/shared.png)\n\n![d](../images/draft-and-live.png)\n'));
+  for (const name of ['shared', 'launch', 'draft-only', 'draft-and-live', 'ending'])
+    p.write(`one/images/${name}.png`, `bytes of ${name}`);
+  p.write(
+    'one/articles/live.md',
+    article(
+      { title: 'Live', status: 'published', publishedAt: '2026-01-01', related: '[launch, other, ending, wip]' },
+      '![s](../images/shared.png)\n\n![d](../images/draft-and-live.png)\n',
+    ),
+  );
   p.write('one/articles/other.md', article({ title: 'Other', status: 'published', publishedAt: '2026-01-02' }));
-  p.write('one/articles/launch.md', article({ title: 'Secret launch', status: 'published', publishedAt: '2099-01-01T00:00:00Z', image: 'launch.png' }, '![s](../images/shared.png)\n'));
-  p.write('one/articles/ending.md', article({ title: 'Ending', status: 'published', publishedAt: '2026-01-03', expiresAt: '2099-02-01T00:00:00Z', image: 'ending.png' }));
-  p.write('one/articles/wip.md', article({ title: 'Work in progress', image: 'draft-only.png' }, '![d](../images/draft-and-live.png)\n'));
+  p.write(
+    'one/articles/launch.md',
+    article(
+      { title: 'Secret launch', status: 'published', publishedAt: '2099-01-01T00:00:00Z', image: 'launch.png' },
+      '![s](../images/shared.png)\n',
+    ),
+  );
+  p.write(
+    'one/articles/ending.md',
+    article({
+      title: 'Ending',
+      status: 'published',
+      publishedAt: '2026-01-03',
+      expiresAt: '2099-02-01T00:00:00Z',
+      image: 'ending.png',
+    }),
+  );
+  p.write(
+    'one/articles/wip.md',
+    article({ title: 'Work in progress', image: 'draft-only.png' }, '![d](../images/draft-and-live.png)\n'),
+  );
   p.write('two/articles/hello.md', article({ title: 'Hello', status: 'published', publishedAt: '2026-01-01' }));
-  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
+  expect(
+    (
+      await buildExport({
+        contentDir: p.contentDir,
+        distDir: p.distDir,
+        stateDir: p.stateDir,
+        publicUrl: 'http://127.0.0.1',
+      })
+    ).ok,
+  ).toBe(true);
   const manifest = readManifest(p.distDir)!;
   const m = manifest.sites.one!;
   const draftImages = readPreviewManifest(previewRootOf(p.stateDir), manifest.buildId)!.sites.one!.images;
@@ -43,7 +77,8 @@ afterAll(async () => {
 
 const get = (path: string, key: string | null, headers: Record<string, string> = {}) =>
   fetch(`${api.url}${path}`, { headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } });
-const relatedOf = async (res: Response) => ((await res.json()) as { related: { slug: string; title: string }[] }).related;
+const relatedOf = async (res: Response) =>
+  ((await res.json()) as { related: { slug: string; title: string }[] }).related;
 const maxAge = (res: Response) => Number(/max-age=(\d+)/.exec(res.headers.get('cache-control') ?? '')?.[1]);
 
 describe('a scheduled article named in `related`', () => {
@@ -55,7 +90,10 @@ describe('a scheduled article named in `related`', () => {
     const text = await before.text();
     expect(text).not.toContain('launch');
     expect(text).not.toContain('Secret launch');
-    expect(JSON.parse(text).related).toEqual([{ slug: 'other', title: 'Other' }, { slug: 'ending', title: 'Ending' }]);
+    expect(JSON.parse(text).related).toEqual([
+      { slug: 'other', title: 'Other' },
+      { slug: 'ending', title: 'Ending' },
+    ]);
     // Cacheable only until the go-live changes it.
     expect(maxAge(before)).toBeLessThanOrEqual(60);
     // The list never named it either.
@@ -85,7 +123,9 @@ describe('a scheduled article named in `related`', () => {
     expect(maxAge(ending)).toBeLessThanOrEqual(30);
     expect((await relatedOf(ending)).map((r) => r.slug)).toEqual(['launch', 'other', 'ending']);
     now = END;
-    const ended = await get('/v1/articles/live', api.keyring.keyFor('one'), { 'if-none-match': ending.headers.get('etag')! });
+    const ended = await get('/v1/articles/live', api.keyring.keyFor('one'), {
+      'if-none-match': ending.headers.get('etag')!,
+    });
     expect(ended.status).toBe(200);
     expect((await relatedOf(ended)).map((r) => r.slug)).toEqual(['launch', 'other']);
   });
@@ -129,7 +169,9 @@ describe('images of articles not live', () => {
     expect(byQuery.status).toBe(200);
     expect(await byQuery.text()).toBe('bytes of draft-only');
     // The draft's body names it by the same URL its published image would have.
-    const draft = (await (await get('/v1/articles/wip', api.keyring.previewKeyFor('one'))).json()) as { imageUrl: string };
+    const draft = (await (await get('/v1/articles/wip', api.keyring.previewKeyFor('one'))).json()) as {
+      imageUrl: string;
+    };
     expect(draft.imageUrl).toBe(`http://127.0.0.1${path}`);
     // Used by a live article as well as the draft: public.
     expect((await get(image('images/draft-and-live.png'), null)).status).toBe(200);
@@ -144,7 +186,9 @@ describe('images of articles not live', () => {
     now = END - 90_000;
     expect((await get(image('images/ending.png'), null)).headers.get('cache-control')).toBe('public, max-age=90');
     // One a live article without an expiry uses too is cached for a year.
-    expect((await get(image('images/shared.png'), null)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await get(image('images/shared.png'), null)).headers.get('cache-control')).toBe(
+      'public, max-age=31536000, immutable',
+    );
     now = END - 1;
     now = END;
     expect((await get(image('images/ending.png'), null)).status).toBe(404);

@@ -9,7 +9,7 @@ import { createMetrics } from '../../src/observe/metrics.ts';
 import { createServerRouter } from '../../src/app/server-router.ts';
 
 describe('the route table', () => {
-  it('is what the server\'s router registers, mounts included', () => {
+  it("is what the server's router registers, mounts included", () => {
     const admin = new Hono();
     admin.get('/', (c) => c.text('admin'));
     const app = createServerRouter({
@@ -41,7 +41,9 @@ describe('the route table', () => {
   });
 
   it('says which paths are the read-only API (405 for another method), not the service routes', () => {
-    for (const path of ['/v1/articles', '/v1/articles/x', '/assets/one/a.png', '/openapi.json', '/v1/llms.txt']) expect(isReadOnlyApiPath(path)).toBe(true);
-    for (const path of ['/', '/healthz', '/metrics', '/v2/articles', '/v1/articles/a/b', '/admin']) expect(isReadOnlyApiPath(path)).toBe(false);
+    for (const path of ['/v1/articles', '/v1/articles/x', '/assets/one/a.png', '/openapi.json', '/v1/llms.txt'])
+      expect(isReadOnlyApiPath(path)).toBe(true);
+    for (const path of ['/', '/healthz', '/metrics', '/v2/articles', '/v1/articles/a/b', '/admin'])
+      expect(isReadOnlyApiPath(path)).toBe(false);
   });
 });

@@ -11,7 +11,12 @@ let p: TempProject;
 afterEach(() => p?.cleanup());
 
 const configFor = (proj: TempProject, env: Record<string, string> = {}) =>
-  parseConfig({ QUIRE_CONTENT_DIR: proj.contentDir, QUIRE_DIST_DIR: proj.distDir, QUIRE_STATE_DIR: proj.stateDir, ...env });
+  parseConfig({
+    QUIRE_CONTENT_DIR: proj.contentDir,
+    QUIRE_DIST_DIR: proj.distDir,
+    QUIRE_STATE_DIR: proj.stateDir,
+    ...env,
+  });
 
 describe('openApp', () => {
   it('opens nothing until asked, each part once, and closes the last opened first', async () => {
@@ -32,7 +37,9 @@ describe('openApp', () => {
 
   it('decides the public URL once: from QUIRE_PUBLIC_URL, else the port the server listens on, else PORT', () => {
     p = createTempProject();
-    expect(openApp(configFor(p, { QUIRE_PUBLIC_URL: 'https://api.example.com/' }), { log: () => {} }).publicUrl).toBe('https://api.example.com');
+    expect(openApp(configFor(p, { QUIRE_PUBLIC_URL: 'https://api.example.com/' }), { log: () => {} }).publicUrl).toBe(
+      'https://api.example.com',
+    );
     expect(openApp(configFor(p, { PORT: '8123' }), { log: () => {} }).publicUrl).toBe('http://localhost:8123');
     const serving = openApp(configFor(p, { PORT: '0' }), { log: () => {} });
     serving.listening(40123);

@@ -29,7 +29,10 @@ beforeAll(async () => {
   const hooks = createHookApp({ secret: 'hook-secret', branch: () => 'main', trigger: () => {}, log: () => {} });
   const app = createServerRouter({
     api: { store, keyring, publicUrl: 'http://127.0.0.1' },
-    admin: { app: admin, renderError: (err: ApiError, c) => c.html(`<p>${err.message}</p>`, err.status as 413, err.headers) },
+    admin: {
+      app: admin,
+      renderError: (err: ApiError, c) => c.html(`<p>${err.message}</p>`, err.status as 413, err.headers),
+    },
     hooks,
     maxBodyBytes: 64,
     metrics: createMetrics({ pending: null }),
@@ -43,16 +46,18 @@ afterAll(async () => {
   p?.cleanup();
 });
 
-describe('the server\'s router', () => {
+describe("the server's router", () => {
   it('serves the API, the mounted apps, health and metrics side by side', async () => {
-    expect((await fetch(`${url}/v1/articles`, { headers: { authorization: `Bearer ${keyring.keyFor('alpha')}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${url}/v1/articles`, { headers: { authorization: `Bearer ${keyring.keyFor('alpha')}` } })).status,
+    ).toBe(200);
     expect(await (await fetch(`${url}/admin/sign-in`)).text()).toBe('<p>sign in</p>');
     expect((await fetch(`${url}/hooks/git`, { method: 'POST', body: '{}' })).status).toBe(401);
     expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ ok: true });
     expect((await fetch(`${url}/metrics`)).headers.get('content-type')).toMatch(/^text\/plain/);
   });
 
-  it('caps every body read, answering the admin\'s refusal as its page and others in the API\'s shape', async () => {
+  it("caps every body read, answering the admin's refusal as its page and others in the API's shape", async () => {
     const small = await fetch(`${url}/admin/form`, { method: 'POST', body: 'x'.repeat(64) });
     expect(await small.text()).toBe('read 64');
     const page = await fetch(`${url}/admin/form`, { method: 'POST', body: 'x'.repeat(65) });
@@ -63,7 +68,7 @@ describe('the server\'s router', () => {
     expect(((await hook.json()) as { error: { code: string } }).error.code).toBe('BODY_TOO_LARGE');
   });
 
-  it('answers a path no route takes 404, and another method on the API\'s paths 405, in the API\'s shape', async () => {
+  it("answers a path no route takes 404, and another method on the API's paths 405, in the API's shape", async () => {
     const none = await fetch(`${url}/nothing-here`);
     expect(none.status).toBe(404);
     expect(none.headers.get('access-control-allow-origin')).toBe('*');

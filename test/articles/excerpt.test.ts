@@ -5,7 +5,9 @@ import { metaOf } from '../helpers/article-meta.ts';
 
 describe('chooseExcerpt', () => {
   it('takes `excerpt` from front matter over the body and metaDescription', () => {
-    expect(chooseExcerpt(metaOf('title: A\nexcerpt: Written.\nmetaDescription: Described.'), 'From the body.')).toBe('Written.');
+    expect(chooseExcerpt(metaOf('title: A\nexcerpt: Written.\nmetaDescription: Described.'), 'From the body.')).toBe(
+      'Written.',
+    );
   });
 
   it('takes the excerpt derived from the body when front matter has none', () => {

@@ -2,7 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { newestFirst } from '../../src/articles/list-order.ts';
 
-const item = (slug: string, publishedAt: string | null, updatedAt: string | null = publishedAt) => ({ slug, publishedAt, updatedAt });
+const item = (slug: string, publishedAt: string | null, updatedAt: string | null = publishedAt) => ({
+  slug,
+  publishedAt,
+  updatedAt,
+});
 
 describe('newestFirst', () => {
   it('orders by publishedAt, then updatedAt, newest first, undated last', () => {

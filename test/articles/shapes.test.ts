@@ -18,9 +18,41 @@ const parts = (yaml: string, more: Partial<BodyParts> = {}): BodyParts => ({
 
 describe('articleBody', () => {
   it('has the contract fields in the order the body is written (bodies are hashed as bytes)', () => {
-    const body = articleBody(parts('title: A\nslug: a-slug\nmetaDescription: Described.\nkind: news\nsourceUrl: https://example.com/src\nimageAlt: Alt'));
-    expect(Object.keys(body)).toEqual(['slug', 'title', 'metaDescription', 'lang', 'html', 'markdown', 'imageUrl', 'imageAlt', 'publishedAt', 'updatedAt', 'kind', 'sourceUrl', 'related', 'author']);
-    expect(body).toMatchObject({ slug: 'a-slug', title: 'A', metaDescription: 'Described.', lang: 'en', html: '<p>Hi.</p>', markdown: 'Hi.\n', imageUrl: null, imageAlt: 'Alt', kind: 'news', sourceUrl: 'https://example.com/src', related: [], author: null });
+    const body = articleBody(
+      parts(
+        'title: A\nslug: a-slug\nmetaDescription: Described.\nkind: news\nsourceUrl: https://example.com/src\nimageAlt: Alt',
+      ),
+    );
+    expect(Object.keys(body)).toEqual([
+      'slug',
+      'title',
+      'metaDescription',
+      'lang',
+      'html',
+      'markdown',
+      'imageUrl',
+      'imageAlt',
+      'publishedAt',
+      'updatedAt',
+      'kind',
+      'sourceUrl',
+      'related',
+      'author',
+    ]);
+    expect(body).toMatchObject({
+      slug: 'a-slug',
+      title: 'A',
+      metaDescription: 'Described.',
+      lang: 'en',
+      html: '<p>Hi.</p>',
+      markdown: 'Hi.\n',
+      imageUrl: null,
+      imageAlt: 'Alt',
+      kind: 'news',
+      sourceUrl: 'https://example.com/src',
+      related: [],
+      author: null,
+    });
     expect(body).toMatchObject({ publishedAt: '2025-01-01T00:00:00Z', updatedAt: '2025-02-01T00:00:00Z' });
   });
 
@@ -29,14 +61,23 @@ describe('articleBody', () => {
   });
 
   it('takes an image URL from front matter as it is, and a file by its published URL', () => {
-    expect(articleBody(parts('title: A\nimage: https://img.example.com/a.png', { imageFileUrl: 'ignored' })).imageUrl).toBe('https://img.example.com/a.png');
-    expect(articleBody(parts('title: A\nimage: cover.png', { imageFileUrl: 'https://quire.example/assets/s/cover.1.png' })).imageUrl).toBe('https://quire.example/assets/s/cover.1.png');
+    expect(
+      articleBody(parts('title: A\nimage: https://img.example.com/a.png', { imageFileUrl: 'ignored' })).imageUrl,
+    ).toBe('https://img.example.com/a.png');
+    expect(
+      articleBody(parts('title: A\nimage: cover.png', { imageFileUrl: 'https://quire.example/assets/s/cover.1.png' }))
+        .imageUrl,
+    ).toBe('https://quire.example/assets/s/cover.1.png');
     expect(articleBody(parts('title: A\nimage: cover.png')).imageUrl).toBeNull();
   });
 
   it('names its author by name, bio and URL only', () => {
     const author = { id: 'ana', name: 'Ana', bio: null, url: 'https://ana.example' };
-    expect(articleBody(parts('title: A\nauthor: ana', { author })).author).toEqual({ name: 'Ana', bio: null, url: 'https://ana.example' });
+    expect(articleBody(parts('title: A\nauthor: ana', { author })).author).toEqual({
+      name: 'Ana',
+      bio: null,
+      url: 'https://ana.example',
+    });
   });
 
   it('makes the list item with the excerpt given', () => {
@@ -57,8 +98,15 @@ describe('articleBody', () => {
 
 describe('relatedArticles', () => {
   it('lists the published articles named, in the order given, by slug and title; itself and others left out', () => {
-    const published = new Map([['b', 'Bee'], ['c', 'Sea'], ['a', 'Self']]);
+    const published = new Map([
+      ['b', 'Bee'],
+      ['c', 'Sea'],
+      ['a', 'Self'],
+    ]);
     const meta = metaOf('title: Self\nslug: a\nrelated: [c, draft-one, a, b]');
-    expect(relatedArticles(meta, published)).toEqual([{ slug: 'c', title: 'Sea' }, { slug: 'b', title: 'Bee' }]);
+    expect(relatedArticles(meta, published)).toEqual([
+      { slug: 'c', title: 'Sea' },
+      { slug: 'b', title: 'Bee' },
+    ]);
   });
 });

@@ -13,7 +13,12 @@ let p: TempProject;
 let api: TestApi;
 
 async function build(): Promise<void> {
-  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' });
+  const result = await buildExport({
+    contentDir: p.contentDir,
+    distDir: p.distDir,
+    stateDir: p.stateDir,
+    publicUrl: 'http://127.0.0.1',
+  });
   if (!result.ok) throw new Error(JSON.stringify(result.issues));
   api?.store.reload();
 }
@@ -24,7 +29,13 @@ beforeAll(async () => {
   p.write('one/authors/ann.yaml', 'name: Ann Example\nurl: https://ann.example.org/\n');
   for (let i = 0; i < 120; i++) {
     const day = new Date(Date.UTC(2025, 0, 1) + i * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    p.write(`one/articles/a-${i}.md`, article({ title: `Article ${i}`, status: 'published', author: 'ann', publishedAt: day, updatedAt: day }, `Body *${i}*.\n`));
+    p.write(
+      `one/articles/a-${i}.md`,
+      article(
+        { title: `Article ${i}`, status: 'published', author: 'ann', publishedAt: day, updatedAt: day },
+        `Body *${i}*.\n`,
+      ),
+    );
   }
   await build();
   api = await startTestApi(p);
@@ -36,10 +47,17 @@ afterAll(async () => {
 });
 
 function astroLikeContext(schema: ReturnType<typeof quireLoader>['schema']) {
-  const entries = new Map<string, { id: string; data: Record<string, unknown>; digest?: string; rendered?: { html: string } }>();
+  const entries = new Map<
+    string,
+    { id: string; data: Record<string, unknown>; digest?: string; rendered?: { html: string } }
+  >();
   const logged: string[] = [];
   const context: LoaderContext = {
-    store: { set: (entry) => (entries.set(entry.id, entry), true), keys: () => [...entries.keys()], delete: (id) => void entries.delete(id) },
+    store: {
+      set: (entry) => (entries.set(entry.id, entry), true),
+      keys: () => [...entries.keys()],
+      delete: (id) => void entries.delete(id),
+    },
     // Astro returns the parsed data; for data the schema accepts as it is, that is an equal object.
     parseData: async ({ data }) => (schema.parse(data), data),
     generateDigest: (data) => JSON.stringify(data).length.toString(36),
@@ -55,7 +73,9 @@ describe('quireLoader', () => {
     await loader.load(context);
     expect(entries.size).toBe(120);
     const one = entries.get('a-7')!;
-    const served = (await (await fetch(`${api.url}/v1/articles/a-7`, { headers: { authorization: `Bearer ${api.keyring.keyFor('one')}` } })).json()) as Record<string, unknown>;
+    const served = (await (
+      await fetch(`${api.url}/v1/articles/a-7`, { headers: { authorization: `Bearer ${api.keyring.keyFor('one')}` } })
+    ).json()) as Record<string, unknown>;
     expect(one.data).toEqual(served);
     expect(one.rendered).toEqual({ html: served.html });
     expect(one.data.author).toEqual({ name: 'Ann Example', bio: null, url: 'https://ann.example.org/' });
@@ -92,9 +112,12 @@ describe('quireLoader', () => {
     expect(entries.size).toBe(119);
   });
 
-  it('fails loudly on a wrong key, with the API\'s code', async () => {
+  it("fails loudly on a wrong key, with the API's code", async () => {
     const loader = quireLoader({ baseUrl: api.url, key: 'pk_one.nope' });
-    await expect(loader.load(astroLikeContext(loader.schema).context)).rejects.toMatchObject({ code: 'API_KEY_INVALID', status: 401 });
+    await expect(loader.load(astroLikeContext(loader.schema).context)).rejects.toMatchObject({
+      code: 'API_KEY_INVALID',
+      status: 401,
+    });
     expect(() => quireLoader({ baseUrl: '', key: 'k' })).toThrow(/needs \{baseUrl, key\}/);
   });
 });

@@ -28,13 +28,18 @@ describe('option defaults', () => {
     expect(() => valuesOf('worker', []).integerOrDefault('per-host')).toThrow(/--per-host has no integer default/);
   });
 
-  it('are printed by --help from the spec, and spelled nowhere else in an option\'s help', () => {
+  it("are printed by --help from the spec, and spelled nowhere else in an option's help", () => {
     for (const spec of COMMANDS) {
       const help = helpText(spec);
       for (const [name, option] of Object.entries(spec.options)) {
         if (!('default' in option) || option.default === undefined) continue;
         expect(option.help, `--${name} of ${spec.name}`).not.toMatch(/default/);
-        expect(help, `--${name} of ${spec.name}`).toMatch(new RegExp(`^  --${name} <[^>]+> +${escapeRegExp(option.help)} \\(default ${escapeRegExp(String(option.default))}\\)$`, 'm'));
+        expect(help, `--${name} of ${spec.name}`).toMatch(
+          new RegExp(
+            `^  --${name} <[^>]+> +${escapeRegExp(option.help)} \\(default ${escapeRegExp(String(option.default))}\\)$`,
+            'm',
+          ),
+        );
       }
     }
   });

@@ -17,15 +17,21 @@ const envFor = (proj: TempProject) => ({
 });
 
 const DEEP = `---\ntitle: Deep\nstatus: published\n---\n${'>'.repeat(10_000)} x\n`;
-const ALIAS_BOMB = `---\ntitle: Bomb\na: &a ["x","x","x","x","x","x","x","x","x"]\n${Array.from({ length: 9 }, (_, i) => {
-  const [name, prev] = [String.fromCharCode(98 + i), String.fromCharCode(97 + i)];
-  return `${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`;
-}).join('\n')}\n---\n`;
+const ALIAS_BOMB = `---\ntitle: Bomb\na: &a ["x","x","x","x","x","x","x","x","x"]\n${Array.from(
+  { length: 9 },
+  (_, i) => {
+    const [name, prev] = [String.fromCharCode(98 + i), String.fromCharCode(97 + i)];
+    return `${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`;
+  },
+).join('\n')}\n---\n`;
 
 function goodProject(): TempProject {
   p = createTempProject();
   writeSite(p, 'site');
-  p.write('site/articles/good.md', article({ title: 'Good', status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }));
+  p.write(
+    'site/articles/good.md',
+    article({ title: 'Good', status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }),
+  );
   return p;
 }
 
@@ -63,9 +69,15 @@ describe('a bad file and the server', () => {
     const server = await startCli(['dev'], envFor(p), /Watching .*\n/);
     try {
       p.write('site/articles/deep.md', DEEP);
-      await waitFor(() => /deep\.md:5:1 .*\[CONTENT_TOO_DEEP\][\s\S]*The last good build stays up/.test(server.output()), server.output);
+      await waitFor(
+        () => /deep\.md:5:1 .*\[CONTENT_TOO_DEEP\][\s\S]*The last good build stays up/.test(server.output()),
+        server.output,
+      );
       expect(server.child.exitCode).toBe(null);
-      p.write('site/articles/deep.md', article({ title: 'Fixed', status: 'published', publishedAt: '2026-02-01', updatedAt: '2026-02-01' }));
+      p.write(
+        'site/articles/deep.md',
+        article({ title: 'Fixed', status: 'published', publishedAt: '2026-02-01', updatedAt: '2026-02-01' }),
+      );
       await waitFor(async () => (await titles(server.output())).includes('Fixed'), server.output);
     } finally {
       await server.stop();

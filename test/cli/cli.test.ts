@@ -18,8 +18,14 @@ function twoSites(): TempProject {
   p = createTempProject();
   writeSite(p, 'one');
   writeSite(p, 'two');
-  p.write('one/articles/a.md', article({ title: 'A', status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }, 'Text of A.\n'));
-  p.write('two/articles/b.md', article({ title: 'B', status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }));
+  p.write(
+    'one/articles/a.md',
+    article({ title: 'A', status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }, 'Text of A.\n'),
+  );
+  p.write(
+    'two/articles/b.md',
+    article({ title: 'B', status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }),
+  );
   return p;
 }
 
@@ -33,7 +39,9 @@ describe('quire build', () => {
     const lines = r.stderr.split('\n');
     expect(lines).toContain('content/one/articles/bad.md:3:7  unknown kind "podcast"  [CONTENT_KIND_UNKNOWN]');
     expect(lines).toContain('content/one/articles/bad.md:4:9  unknown author "nobody"  [CONTENT_AUTHOR_UNKNOWN]');
-    expect(lines).toContain('content/two/articles/worse.md:1:1  missing required field `title`  [CONTENT_FIELD_REQUIRED]');
+    expect(lines).toContain(
+      'content/two/articles/worse.md:1:1  missing required field `title`  [CONTENT_FIELD_REQUIRED]',
+    );
     expect(r.stderr).toMatch(/Build failed: 3 errors/);
     expect(fs.existsSync(p.distDir)).toBe(false);
   });
@@ -48,8 +56,19 @@ describe('quire build', () => {
 
   it('counts scheduled and expired articles apart from live ones: "published" alone would count what no reader sees yet', async () => {
     twoSites();
-    p.write('one/articles/later.md', article({ title: 'Later', status: 'published', publishedAt: '2099-01-01T00:00:00Z' }));
-    p.write('one/articles/gone.md', article({ title: 'Gone', status: 'published', publishedAt: '2026-01-01T00:00:00Z', expiresAt: '2026-01-02T00:00:00Z' }));
+    p.write(
+      'one/articles/later.md',
+      article({ title: 'Later', status: 'published', publishedAt: '2099-01-01T00:00:00Z' }),
+    );
+    p.write(
+      'one/articles/gone.md',
+      article({
+        title: 'Gone',
+        status: 'published',
+        publishedAt: '2026-01-01T00:00:00Z',
+        expiresAt: '2026-01-02T00:00:00Z',
+      }),
+    );
     p.write('two/articles/draft.md', article({ title: 'Draft' }));
     const r = await runCli(['build'], envFor(p), p.root);
     expect(r.code, r.stderr).toBe(0);
@@ -82,7 +101,7 @@ describe('quire keys', () => {
     expect(unknown.stderr).toMatch(/no site "three"/);
   });
 
-  it('rotates one site\'s key and leaves the others alone', async () => {
+  it("rotates one site's key and leaves the others alone", async () => {
     twoSites();
     const before = JSON.parse((await runCli(['keys', '--json'], envFor(p))).stdout);
     const rotated = await runCli(['keys', 'rotate', 'one'], envFor(p));
@@ -116,7 +135,7 @@ describe('quire keys', () => {
 });
 
 describe('quire start and dev', () => {
-  it('start builds, serves and prints each site\'s key and a working curl', async () => {
+  it("start builds, serves and prints each site's key and a working curl", async () => {
     twoSites();
     const server = await startCli(['start'], envFor(p, { PORT: '0' }), /curl -H "Authorization: Bearer (\S+)" (\S+)\n/);
     try {
@@ -132,9 +151,15 @@ describe('quire start and dev', () => {
 
   it('start serves the bundled example content: both sites, drafts hidden, sanitizer demo inert', async () => {
     p = createTempProject(); // only for its dist and state dirs: the content is the repository's own
-    const server = await startCli(['start'], { QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, PORT: '0' }, /Content API on (\S+)\/v1 [\s\S]*Try:\n\s*curl .*\n/);
+    const server = await startCli(
+      ['start'],
+      { QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, PORT: '0' },
+      /Content API on (\S+)\/v1 [\s\S]*Try:\n\s*curl .*\n/,
+    );
     try {
-      const keys = Object.fromEntries([...server.output().matchAll(/^ +(\S+) .*\n +key: (pk_\S+)/gm)].map((m) => [m[1], m[2]]));
+      const keys = Object.fromEntries(
+        [...server.output().matchAll(/^ +(\S+) .*\n +key: (pk_\S+)/gm)].map((m) => [m[1], m[2]]),
+      );
       expect(Object.keys(keys).sort()).toEqual(['carnet', 'field-notes']);
       const base = server.match[1]!;
       const get = async (site: string, route: string) => {
@@ -152,7 +177,9 @@ describe('quire start and dev', () => {
       expect(demo.body.html).not.toMatch(/<script|\son\w+=|href="javascript/i);
       const carnet = await get('carnet', '/v1/articles/pain-au-levain');
       expect(carnet.body.lang).toBe('fr');
-      expect(carnet.body.related).toEqual([{ slug: 'le-marche-du-samedi', title: 'Le marché du samedi change de place' }]);
+      expect(carnet.body.related).toEqual([
+        { slug: 'le-marche-du-samedi', title: 'Le marché du samedi change de place' },
+      ]);
       expect((await get('carnet', '/v1/articles/walking-the-ridge')).status).toBe(404);
     } finally {
       await server.stop();
@@ -164,7 +191,12 @@ describe('quire start and dev', () => {
     const server = await startCli(['dev'], envFor(p, { PORT: '0' }), /Watching .*\n/);
     try {
       const [, key, url] = server.output().match(/curl -H "Authorization: Bearer (\S+)" (\S+)\n/)!;
-      const titles = async () => (JSON.parse(await (await fetch(url!, { headers: { authorization: `Bearer ${key}` } })).text()) as { articles: { title: string }[] }).articles.map((a) => a.title);
+      const titles = async () =>
+        (
+          JSON.parse(await (await fetch(url!, { headers: { authorization: `Bearer ${key}` } })).text()) as {
+            articles: { title: string }[];
+          }
+        ).articles.map((a) => a.title);
       const waitFor = async (check: () => Promise<boolean>) => {
         for (let i = 0; i < 200; i++) {
           if (await check()) return;
@@ -172,7 +204,10 @@ describe('quire start and dev', () => {
         }
         throw new Error(`timed out:\n${server.output()}`);
       };
-      p.write('one/articles/a.md', article({ title: 'A edited', status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-02' }));
+      p.write(
+        'one/articles/a.md',
+        article({ title: 'A edited', status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-02' }),
+      );
       await waitFor(async () => (await titles()).includes('A edited'));
       p.write('one/articles/a.md', '---\ntitle: [broken\n---\n');
       await waitFor(async () => /content\/one\/articles\/a\.md:2:\d+ .*\[CONTENT_YAML_INVALID\]/.test(server.output()));

@@ -21,13 +21,21 @@ describe('a cold start', () => {
     writeSite(p, 'big');
     const count = 2 * CHUNK + 10; // a collection before the first chunk and between each two
     for (let i = 0; i < count; i++) {
-      p.write(`big/articles/a${i}.md`, article({ title: `A ${i}`, status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }, `Text ${i} with **bold** and https://example.com/${i}.\n`));
+      p.write(
+        `big/articles/a${i}.md`,
+        article(
+          { title: `A ${i}`, status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' },
+          `Text ${i} with **bold** and https://example.com/${i}.\n`,
+        ),
+      );
     }
     expect(fs.existsSync(p.stateDir)).toBe(false);
     const env = { QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, PORT: '0' };
     const server = await startCli(['start'], env, /curl -H "Authorization: Bearer (\S+)" (\S+)\n/, 120_000);
     try {
-      expect(server.output()).toMatch(new RegExp(`Built ${count} articles \\(${count} live, 0 drafts\\) .*${count} rendered`));
+      expect(server.output()).toMatch(
+        new RegExp(`Built ${count} articles \\(${count} live, 0 drafts\\) .*${count} rendered`),
+      );
       expect(fs.existsSync(path.join(p.stateDir, 'cache', 'render.db'))).toBe(true);
       const [, key, url] = server.match;
       const res = await fetch(url!, { headers: { authorization: `Bearer ${key}` } });
@@ -36,6 +44,9 @@ describe('a cold start', () => {
     } finally {
       await server.stop(); // resolves once the process has closed
     }
-    expect({ code: server.child.exitCode, signal: server.child.signalCode }, server.output()).toEqual({ code: 0, signal: null });
+    expect({ code: server.child.exitCode, signal: server.child.signalCode }, server.output()).toEqual({
+      code: 0,
+      signal: null,
+    });
   }, 180_000);
 });

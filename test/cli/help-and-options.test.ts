@@ -17,10 +17,18 @@ afterEach(() => p?.cleanup());
 function project(): TempProject {
   p = createTempProject();
   writeSite(p, 'one');
-  p.write('one/articles/a.md', article({ title: 'A', status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }));
+  p.write(
+    'one/articles/a.md',
+    article({ title: 'A', status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }),
+  );
   return p;
 }
-const envFor = (proj: TempProject) => ({ QUIRE_CONTENT_DIR: proj.contentDir, QUIRE_DIST_DIR: proj.distDir, QUIRE_STATE_DIR: proj.stateDir, PORT: '0' });
+const envFor = (proj: TempProject) => ({
+  QUIRE_CONTENT_DIR: proj.contentDir,
+  QUIRE_DIST_DIR: proj.distDir,
+  QUIRE_STATE_DIR: proj.stateDir,
+  PORT: '0',
+});
 
 /** Runs a command that must end by itself; a server that starts instead is killed after 20 s. */
 async function runBounded(args: string[], env: Record<string, string>): Promise<CliResult & { killed: boolean }> {
@@ -36,7 +44,9 @@ async function runBounded(args: string[], env: Record<string, string>): Promise<
 }
 
 describe('quire <command> --help', () => {
-  it('prints each command\'s usage to stdout, exits 0, and does nothing else (no build, no state, no server)', { timeout: 120_000 }, async () => {
+  it("prints each command's usage to stdout, exits 0, and does nothing else (no build, no state, no server)", {
+    timeout: 120_000,
+  }, async () => {
     project();
     for (const spec of COMMANDS) {
       for (const flag of ['--help', '-h']) {
@@ -51,7 +61,11 @@ describe('quire <command> --help', () => {
       }
     }
     // After other arguments too, and for sub-commands.
-    for (const args of [['webhook', 'set', 'one', '--help'], ['keys', 'rotate', 'one', '-h'], ['verify', 'one', '--url', 'https://example.com', '--help']]) {
+    for (const args of [
+      ['webhook', 'set', 'one', '--help'],
+      ['keys', 'rotate', 'one', '-h'],
+      ['verify', 'one', '--url', 'https://example.com', '--help'],
+    ]) {
       const r = await runBounded(args, envFor(p));
       expect({ args, code: r.code }).toEqual({ args, code: 0 });
       expect(r.stdout).toMatch(new RegExp(`^quire ${args[0]} — `));
@@ -107,9 +121,18 @@ describe('options and values', () => {
 
   it('a mistyped action gets a suggestion, as a mistyped command does', async () => {
     project();
-    for (const [args, hint] of [[['webhook', 'sett', 'one'], 'quire webhook: unknown action "sett" (did you mean "set"?)'], [['keys', 'rotat', 'one'], 'quire keys: unknown action "rotat" (did you mean "rotate"?)'], [['deliveries', 'rety'], 'quire deliveries: unknown action "rety" (did you mean "retry"?)'], [['state', 'backups', 'x'], 'quire state: unknown action "backups" (did you mean "backup"?)']] as const) {
+    for (const [args, hint] of [
+      [['webhook', 'sett', 'one'], 'quire webhook: unknown action "sett" (did you mean "set"?)'],
+      [['keys', 'rotat', 'one'], 'quire keys: unknown action "rotat" (did you mean "rotate"?)'],
+      [['deliveries', 'rety'], 'quire deliveries: unknown action "rety" (did you mean "retry"?)'],
+      [['state', 'backups', 'x'], 'quire state: unknown action "backups" (did you mean "backup"?)'],
+    ] as const) {
       const r = await runCli([...args], envFor(p));
-      expect({ args, code: r.code, first: r.stderr.split('\n')[0] }).toEqual({ args, code: 2, first: `${hint}  [COMMAND_LINE_INVALID]` });
+      expect({ args, code: r.code, first: r.stderr.split('\n')[0] }).toEqual({
+        args,
+        code: 2,
+        first: `${hint}  [COMMAND_LINE_INVALID]`,
+      });
     }
     expect(fs.existsSync(p.stateDir)).toBe(false);
   });
@@ -117,13 +140,30 @@ describe('options and values', () => {
   it('`start --port` and `--host` point to the PORT and HOST settings, and nothing starts', async () => {
     project();
     for (const [args, hint] of [
-      [['start', '--port', '3000'], 'quire start: --port is not an option; it is the setting PORT, set in the environment: PORT=3000 quire start (PORT=0: any free port)'],
-      [['dev', '--port=0'], 'quire dev: --port is not an option; it is the setting PORT, set in the environment: PORT=0 quire dev (PORT=0: any free port)'],
-      [['start', '--port'], 'quire start: --port is not an option; it is the setting PORT, set in the environment: PORT=8080 quire start (PORT=0: any free port)'],
-      [['start', '--host', '0.0.0.0'], 'quire start: --host is not an option; it is the setting HOST, set in the environment: HOST=0.0.0.0 quire start (beyond loopback, set QUIRE_PUBLIC_URL too)'],
+      [
+        ['start', '--port', '3000'],
+        'quire start: --port is not an option; it is the setting PORT, set in the environment: PORT=3000 quire start (PORT=0: any free port)',
+      ],
+      [
+        ['dev', '--port=0'],
+        'quire dev: --port is not an option; it is the setting PORT, set in the environment: PORT=0 quire dev (PORT=0: any free port)',
+      ],
+      [
+        ['start', '--port'],
+        'quire start: --port is not an option; it is the setting PORT, set in the environment: PORT=8080 quire start (PORT=0: any free port)',
+      ],
+      [
+        ['start', '--host', '0.0.0.0'],
+        'quire start: --host is not an option; it is the setting HOST, set in the environment: HOST=0.0.0.0 quire start (beyond loopback, set QUIRE_PUBLIC_URL too)',
+      ],
     ] as const) {
       const r = await runBounded([...args], envFor(p));
-      expect({ args, killed: r.killed, code: r.code, first: r.stderr.split('\n')[0] }).toEqual({ args, killed: false, code: 2, first: `${hint}  [COMMAND_LINE_INVALID]` });
+      expect({ args, killed: r.killed, code: r.code, first: r.stderr.split('\n')[0] }).toEqual({
+        args,
+        killed: false,
+        code: 2,
+        first: `${hint}  [COMMAND_LINE_INVALID]`,
+      });
     }
     expect(fs.existsSync(p.distDir)).toBe(false);
   });
@@ -136,7 +176,9 @@ describe('options and values', () => {
     try {
       const r = await runBounded(['start'], { ...envFor(p), PORT: String(port) });
       expect({ killed: r.killed, code: r.code }).toEqual({ killed: false, code: 1 });
-      expect(r.stderr.split('\n')[0]).toBe(`port ${port} is in use: another program listens on 127.0.0.1:${port}. Stop it, or choose another port with PORT=<port> (PORT=0: any free port)  [SERVER_PORT_IN_USE]`);
+      expect(r.stderr.split('\n')[0]).toBe(
+        `port ${port} is in use: another program listens on 127.0.0.1:${port}. Stop it, or choose another port with PORT=<port> (PORT=0: any free port)  [SERVER_PORT_IN_USE]`,
+      );
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
@@ -144,7 +186,12 @@ describe('options and values', () => {
 
   it('a bad value is an error, not silently replaced by a default', async () => {
     project();
-    for (const args of [['deliveries', '--limit', 'abc'], ['deliveries', '--limit', '0'], ['deliveries', '--limit=-5'], ['deliveries', '--limit']]) {
+    for (const args of [
+      ['deliveries', '--limit', 'abc'],
+      ['deliveries', '--limit', '0'],
+      ['deliveries', '--limit=-5'],
+      ['deliveries', '--limit'],
+    ]) {
       const r = await runCli(args, envFor(p));
       expect({ args, code: r.code }).toEqual({ args, code: 2 });
       expect(r.stderr).toMatch(/--limit (must be a whole number from 1|needs a value)/);
@@ -159,7 +206,14 @@ describe('options and values', () => {
 
   it('an unknown site is an error in every command that takes one', async () => {
     project();
-    for (const args of [['deliveries', '--site', 'nosuch'], ['keys', '--site', 'nosuch'], ['webhook', 'show', 'nosuch'], ['webhook', 'test', 'nosuch'], ['publish', '--site', 'nosuch', '--dry-run'], ['verify', 'nosuch']]) {
+    for (const args of [
+      ['deliveries', '--site', 'nosuch'],
+      ['keys', '--site', 'nosuch'],
+      ['webhook', 'show', 'nosuch'],
+      ['webhook', 'test', 'nosuch'],
+      ['publish', '--site', 'nosuch', '--dry-run'],
+      ['verify', 'nosuch'],
+    ]) {
       const r = await runCli(args, envFor(p));
       expect({ args, code: r.code }).toEqual({ args, code: 1 });
       expect(r.stderr).toMatch(/no site "nosuch"/);
@@ -175,25 +229,55 @@ describe('options and values', () => {
   it('a wrong command line and an unknown site carry their problem codes; the site list names the content folder as typed', async () => {
     project();
     const firstLine = (r: CliResult) => r.stderr.split('\n')[0];
-    for (const args of [['frobnicate'], ['help', 'frobnicate'], ['publish', '--dryrun'], ['deliveries', '--limit', 'abc'], ['redeliver', 'a', 'b'], ['keys', 'nope'], ['state'], ['webhook', 'frob', 'one'], ['preview', 'one', 'a', '--ttl', '99d'], ['init', '--site', 'Not An Id']]) {
+    for (const args of [
+      ['frobnicate'],
+      ['help', 'frobnicate'],
+      ['publish', '--dryrun'],
+      ['deliveries', '--limit', 'abc'],
+      ['redeliver', 'a', 'b'],
+      ['keys', 'nope'],
+      ['state'],
+      ['webhook', 'frob', 'one'],
+      ['preview', 'one', 'a', '--ttl', '99d'],
+      ['init', '--site', 'Not An Id'],
+    ]) {
       const r = await runCli(args, envFor(p));
-      expect({ args, code: r.code, first: firstLine(r) }).toEqual({ args, code: 2, first: expect.stringMatching(/\S  \[COMMAND_LINE_INVALID\]$/) });
+      expect({ args, code: r.code, first: firstLine(r) }).toEqual({
+        args,
+        code: 2,
+        first: expect.stringMatching(/\S  \[COMMAND_LINE_INVALID\]$/),
+      });
     }
     expect((await runCli(['help', 'frobnicate'], envFor(p))).stderr).toMatch(/^unknown command "frobnicate"/);
-    expect((await runCli(['state'], envFor(p))).stderr).toMatch(/^quire state: needs an action, backup or migrate-to-postgres/);
-    expect((await runCli(['webhook', 'frob', 'one'], envFor(p))).stderr).toMatch(/^quire webhook: unknown action "frob"  \[COMMAND_LINE_INVALID\]\nusage:/);
+    expect((await runCli(['state'], envFor(p))).stderr).toMatch(
+      /^quire state: needs an action, backup or migrate-to-postgres/,
+    );
+    expect((await runCli(['webhook', 'frob', 'one'], envFor(p))).stderr).toMatch(
+      /^quire webhook: unknown action "frob"  \[COMMAND_LINE_INVALID\]\nusage:/,
+    );
     const setting = await runCli(['build'], { ...envFor(p), PORT: 'abc' });
     expect([setting.code, firstLine(setting)]).toEqual([2, 'Invalid configuration:  [CONFIG_INVALID]']);
     // Run from the project folder, the content folder is named as typed there.
-    for (const args of [['deliveries', '--site', 'nosuch'], ['keys', '--site', 'nosuch'], ['webhook', 'show', 'nosuch']]) {
+    for (const args of [
+      ['deliveries', '--site', 'nosuch'],
+      ['keys', '--site', 'nosuch'],
+      ['webhook', 'show', 'nosuch'],
+    ]) {
       const r = await runCli(args, { ...envFor(p), QUIRE_CONTENT_DIR: 'content' }, p.root);
-      expect({ args, code: r.code, first: firstLine(r) }).toEqual({ args, code: 1, first: 'no site "nosuch" in content (sites: one)  [SITE_UNKNOWN]' });
+      expect({ args, code: r.code, first: firstLine(r) }).toEqual({
+        args,
+        code: 1,
+        first: 'no site "nosuch" in content (sites: one)  [SITE_UNKNOWN]',
+      });
     }
   });
 
   it('verify of a known site with no build yet builds it and checks, rather than calling it unknown', async () => {
     project();
-    const r = await runCli(['verify', 'one', '--url', 'http://127.0.0.1:1', '--json'], { ...envFor(p), QUIRE_ALLOW_PRIVATE_TARGETS: '1' });
+    const r = await runCli(['verify', 'one', '--url', 'http://127.0.0.1:1', '--json'], {
+      ...envFor(p),
+      QUIRE_ALLOW_PRIVATE_TARGETS: '1',
+    });
     expect(r.stderr).not.toMatch(/no site/);
     const report = JSON.parse(r.stdout) as { articles: { slug: string; checks: { status: string }[] }[] };
     expect(report.articles.map((a) => a.slug)).toEqual(['a']);

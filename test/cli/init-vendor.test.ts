@@ -18,7 +18,12 @@ afterEach(() => {
 
 const npm = (cwd: string, ...args: string[]) => npmWith({}, cwd, ...args);
 const npmWith = (env: Record<string, string>, cwd: string, ...args: string[]) =>
-  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--offline'], { cwd, env: exampleEnv(env), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--offline'], {
+    cwd,
+    env: exampleEnv(env),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8' });
 const env = (root: string) => ({ QUIRE_STATE_DIR: '', QUIRE_CONTENT_DIR: '', QUIRE_DIST_DIR: '', HOME: root });
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -28,7 +33,10 @@ function installedFromOutside(): { repo: string; tarball: string } {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-vendor-'));
   const pkg = path.join(tmp, 'pkg');
   fs.mkdirSync(pkg);
-  fs.writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'quire', version: '0.1.0', bin: { 'quire-stand-in': 'bin.js' } }));
+  fs.writeFileSync(
+    path.join(pkg, 'package.json'),
+    JSON.stringify({ name: 'quire', version: '0.1.0', bin: { 'quire-stand-in': 'bin.js' } }),
+  );
   fs.writeFileSync(path.join(pkg, 'bin.js'), '#!/usr/bin/env node\nconsole.log("stand-in");\n');
   const packs = path.join(tmp, 'packs');
   fs.mkdirSync(packs);
@@ -50,13 +58,18 @@ describe('quire init with Quire installed from a tarball outside the repository'
     const r = await runCli(['init'], env(repo), repo);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('copied ../packs/quire-0.1.0.tgz to vendor/quire-0.1.0.tgz: package.json and package-lock.json now install Quire from file:vendor/quire-0.1.0.tgz');
+    expect(r.stdout).toContain(
+      'copied ../packs/quire-0.1.0.tgz to vendor/quire-0.1.0.tgz: package.json and package-lock.json now install Quire from file:vendor/quire-0.1.0.tgz',
+    );
 
     expect(fs.readFileSync(path.join(repo, 'vendor', 'quire-0.1.0.tgz')).equals(fs.readFileSync(tarball))).toBe(true);
     expect(readJson(path.join(repo, 'package.json')).dependencies).toEqual({ quire: 'file:vendor/quire-0.1.0.tgz' });
     const lock = readJson(path.join(repo, 'package-lock.json'));
     expect(lock.packages[''].dependencies).toEqual({ quire: 'file:vendor/quire-0.1.0.tgz' });
-    expect(lock.packages['node_modules/quire']).toEqual({ ...lockBefore.packages['node_modules/quire'], resolved: 'file:vendor/quire-0.1.0.tgz' });
+    expect(lock.packages['node_modules/quire']).toEqual({
+      ...lockBefore.packages['node_modules/quire'],
+      resolved: 'file:vendor/quire-0.1.0.tgz',
+    });
     // As npm writes them: two-space indent, a final newline.
     expect(fs.readFileSync(path.join(repo, 'package-lock.json'), 'utf8')).toBe(`${JSON.stringify(lock, null, 2)}\n`);
 
@@ -70,7 +83,9 @@ describe('quire init with Quire installed from a tarball outside the repository'
       // An empty npm cache, as on a CI machine: npm's cache here holds the installed tarball by its
       // integrity and would install it even with the file gone.
       npmWith({ npm_config_cache: path.join(elsewhere, 'npm-cache') }, clone, 'ci');
-      expect(execFileSync(path.join(clone, 'node_modules', '.bin', 'quire-stand-in'), { encoding: 'utf8' })).toBe('stand-in\n');
+      expect(execFileSync(path.join(clone, 'node_modules', '.bin', 'quire-stand-in'), { encoding: 'utf8' })).toBe(
+        'stand-in\n',
+      );
     } finally {
       fs.rmSync(elsewhere, { recursive: true, force: true });
     }
@@ -83,7 +98,9 @@ describe('quire init with Quire installed from a tarball outside the repository'
     fs.writeFileSync(tarball, 'not the tarball that was installed');
     const r = await runCli(['init'], env(repo), repo);
     expect(r.code).toBe(0); // the repository is written; the warning says what CI would meet
-    expect(r.stderr).toMatch(/warning: \.\.\/packs\/quire-0\.1\.0\.tgz is not the tarball that was installed .*npm ci would fail\s+\[INSTALL_NOT_CLONABLE\]/);
+    expect(r.stderr).toMatch(
+      /warning: \.\.\/packs\/quire-0\.1\.0\.tgz is not the tarball that was installed .*npm ci would fail\s+\[INSTALL_NOT_CLONABLE\]/,
+    );
     expect(files()).toEqual(before);
     expect(fs.existsSync(path.join(repo, 'vendor'))).toBe(false);
 
@@ -91,11 +108,13 @@ describe('quire init with Quire installed from a tarball outside the repository'
     fs.rmSync(path.join(repo, '.github'), { recursive: true });
     fs.rmSync(tarball);
     const gone = await runCli(['init'], env(repo), repo);
-    expect(gone.stderr).toMatch(/warning: \.\.\/packs\/quire-0\.1\.0\.tgz, the tarball package\.json installs quire from, cannot be read .*\[INSTALL_NOT_CLONABLE\]/);
+    expect(gone.stderr).toMatch(
+      /warning: \.\.\/packs\/quire-0\.1\.0\.tgz, the tarball package\.json installs quire from, cannot be read .*\[INSTALL_NOT_CLONABLE\]/,
+    );
     expect(files()).toEqual(before);
   });
 
-  it('leaves a repository that installs from vendor/ already as it is (README\'s way)', async () => {
+  it("leaves a repository that installs from vendor/ already as it is (README's way)", async () => {
     const { repo, tarball } = installedFromOutside();
     fs.mkdirSync(path.join(repo, 'vendor'));
     fs.copyFileSync(tarball, path.join(repo, 'vendor', 'quire-0.1.0.tgz'));

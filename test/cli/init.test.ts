@@ -21,7 +21,13 @@ const freshRepo = () => {
   return dir;
 };
 const env = (root: string) => ({ QUIRE_STATE_DIR: '', QUIRE_CONTENT_DIR: '', QUIRE_DIST_DIR: '', HOME: root });
-const TEMPLATE = ['.github/workflows/quire.yml', '.gitignore', 'content/my-site/articles/hello-world.md', 'content/my-site/authors/editor.yaml', 'content/my-site/site.yaml'];
+const TEMPLATE = [
+  '.github/workflows/quire.yml',
+  '.gitignore',
+  'content/my-site/articles/hello-world.md',
+  'content/my-site/authors/editor.yaml',
+  'content/my-site/site.yaml',
+];
 
 describe('quire init', () => {
   it('makes a repository whose first article builds without problems; git add -A after a build stages no state and no output', async () => {
@@ -36,7 +42,9 @@ describe('quire init', () => {
     expect(build.stderr).toBe(''); // no problem, not even a warning
     expect(build.code).toBe(0);
     expect(build.stdout).toMatch(/^Built 1 article \(1 live, 0 drafts\) in 1 site/);
-    const article = JSON.parse(fs.readFileSync(path.join(root, 'dist', 'my-site', 'articles', 'hello-world.json'), 'utf8'));
+    const article = JSON.parse(
+      fs.readFileSync(path.join(root, 'dist', 'my-site', 'articles', 'hello-world.json'), 'utf8'),
+    );
     expect(article).toMatchObject({ title: 'Hello, world', author: { name: 'The Editor' } });
     // The state dir holds the server secret once keys are printed.
     expect((await runCli(['keys'], env(root), root)).code).toBe(0);
@@ -46,9 +54,14 @@ describe('quire init', () => {
     expect(git(root, 'diff', '--cached', '--name-only').trim().split('\n').sort()).toEqual(TEMPLATE);
 
     // The workflow is valid YAML whose job installs from the lock file and builds with the installed Quire.
-    const workflow = parse(fs.readFileSync(path.join(root, '.github', 'workflows', 'quire.yml'), 'utf8')) as { jobs: Record<string, { steps: { run?: string }[] }> };
+    const workflow = parse(fs.readFileSync(path.join(root, '.github', 'workflows', 'quire.yml'), 'utf8')) as {
+      jobs: Record<string, { steps: { run?: string }[] }>;
+    };
     expect(Object.keys(workflow.jobs)).toEqual(['build']);
-    expect(workflow.jobs.build!.steps.flatMap((s) => (s.run ? [s.run] : []))).toEqual(['npm ci', 'npx --no quire build']);
+    expect(workflow.jobs.build!.steps.flatMap((s) => (s.run ? [s.run] : []))).toEqual([
+      'npm ci',
+      'npx --no quire build',
+    ]);
   });
 
   it('writes into the directory named, made if missing, with the site id given', async () => {

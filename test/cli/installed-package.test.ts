@@ -24,14 +24,20 @@ let repo: string;
 
 // `npm test` passes down what it knows of this checkout (npm_package_*, npm_config_local_prefix,
 // INIT_CWD…); npm in the repository must not act on this checkout. Settings (cache, nodedir) stay.
-const OF_THIS_CHECKOUT = /^(npm_package_|npm_lifecycle_|npm_command$|npm_config_local_prefix$|npm_config_call$|INIT_CWD$)/i;
+const OF_THIS_CHECKOUT =
+  /^(npm_package_|npm_lifecycle_|npm_command$|npm_config_local_prefix$|npm_config_call$|INIT_CWD$)/i;
 function npmEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !OF_THIS_CHECKOUT.test(k)) env[k] = v;
   return { ...env, PATH: `${NODE_BIN}${path.delimiter}${process.env.PATH ?? ''}` };
 }
 
-function run(command: string, args: string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<{ stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  extraEnv: Record<string, string> = {},
+): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env: { ...npmEnv(), ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -68,7 +74,10 @@ afterAll(() => {
 
 /** The `file:` paths package.json and package-lock.json install from that are not files inside `dir`. */
 function fileSpecsOutside(dir: string): string[] {
-  const specs = [fs.readFileSync(path.join(dir, 'package.json'), 'utf8'), fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8')].flatMap((text) => [...text.matchAll(/"file:([^"]+)"/g)].map((m) => m[1]!));
+  const specs = [
+    fs.readFileSync(path.join(dir, 'package.json'), 'utf8'),
+    fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8'),
+  ].flatMap((text) => [...text.matchAll(/"file:([^"]+)"/g)].map((m) => m[1]!));
   expect(specs.length).toBeGreaterThan(0);
   return specs.filter((spec) => {
     const file = path.resolve(dir, spec);
@@ -90,34 +99,61 @@ describe('Quire installed into a content repository', () => {
   it('leaves git clean in this checkout: the tarball `npm pack` writes here is ignored', () => {
     const name = `quire-${JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version}.tgz`;
     // check-ignore exits 0 when the path is ignored (it need not exist).
-    expect(execFileSync('git', ['-C', ROOT, 'check-ignore', '--no-index', name], { encoding: 'utf8' }).trim()).toBe(name);
+    expect(execFileSync('git', ['-C', ROOT, 'check-ignore', '--no-index', name], { encoding: 'utf8' }).trim()).toBe(
+      name,
+    );
   });
 
   it('ships the CLI, the built kits and the docs, nothing else of its own repository (tests, content, scripts)', () => {
     const pkg = path.join(repo, 'node_modules', 'quire');
-    expect(fs.readdirSync(pkg).sort()).toEqual(['README.md', 'astro', 'bin', 'client', 'docs', 'package.json', 'receiver', 'src', 'tsconfig.json']);
+    expect(fs.readdirSync(pkg).sort()).toEqual([
+      'README.md',
+      'astro',
+      'bin',
+      'client',
+      'docs',
+      'package.json',
+      'receiver',
+      'src',
+      'tsconfig.json',
+    ]);
   });
 
   it('its kits import by their package names in plain Node', async () => {
     const script = `const kits = [await import('quire/receiver'), await import('quire/receiver/web'), await import('quire/astro')];
       console.log(JSON.stringify(kits.map((kit) => Object.keys(kit).sort())));`;
     const out = await run(process.execPath, ['--input-type=module', '-e', script], repo);
-    expect(JSON.parse(out.stdout)).toEqual([['verifyPreviewToken', 'verifyWebhook'], ['verifyPreviewToken', 'verifyWebhook'], ['quireLoader']]);
+    expect(JSON.parse(out.stdout)).toEqual([
+      ['verifyPreviewToken', 'verifyWebhook'],
+      ['verifyPreviewToken', 'verifyWebhook'],
+      ['quireLoader'],
+    ]);
   });
 
-  it('runs init, build and start there, on the repository\'s own content, dist/ and state', async () => {
+  it("runs init, build and start there, on the repository's own content, dist/ and state", async () => {
     const init = await quire('init');
     // Installed from ../pack/: init keeps the tarball in the repository, for a clone's npm ci.
-    expect(init.stdout).toContain('to vendor/quire-0.1.0.tgz: package.json and package-lock.json now install Quire from file:vendor/quire-0.1.0.tgz');
+    expect(init.stdout).toContain(
+      'to vendor/quire-0.1.0.tgz: package.json and package-lock.json now install Quire from file:vendor/quire-0.1.0.tgz',
+    );
     const build = await quire('build');
     expect(build.stdout).toMatch(/^Built 1 article \(1 live, 0 drafts\)/);
 
     // The command npx runs, started directly so that stop() ends it by its process group.
     const bin = path.join(repo, 'node_modules', '.bin', 'quire');
-    const server = await startProgram(process.execPath, [bin, 'start'], { PORT: '0' }, /key: (\S+)[\s\S]*Publishing app:/, 60_000, repo);
+    const server = await startProgram(
+      process.execPath,
+      [bin, 'start'],
+      { PORT: '0' },
+      /key: (\S+)[\s\S]*Publishing app:/,
+      60_000,
+      repo,
+    );
     try {
       const port = /Content API on http:\/\/localhost:(\d+)\/v1/.exec(server.output())![1];
-      const res = await fetch(`http://127.0.0.1:${port}/v1/articles`, { headers: { authorization: `Bearer ${server.match[1]}` } });
+      const res = await fetch(`http://127.0.0.1:${port}/v1/articles`, {
+        headers: { authorization: `Bearer ${server.match[1]}` },
+      });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { articles: { slug: string }[] };
       expect(body.articles.map((a) => a.slug)).toEqual(['hello-world']);
@@ -138,12 +174,16 @@ describe('Quire installed into a content repository', () => {
       await server.stop();
     }
 
-    for (const own of ['content', 'dist', '.quire', '.dist.work']) expect(fs.existsSync(path.join(repo, own))).toBe(true);
+    for (const own of ['content', 'dist', '.quire', '.dist.work'])
+      expect(fs.existsSync(path.join(repo, own))).toBe(true);
     const pkg = path.join(repo, 'node_modules', 'quire');
-    for (const own of ['content', 'dist', '.quire', '.dist.work']) expect(fs.existsSync(path.join(pkg, own))).toBe(false);
+    for (const own of ['content', 'dist', '.quire', '.dist.work'])
+      expect(fs.existsSync(path.join(pkg, own))).toBe(false);
 
     execFileSync('git', ['-C', repo, 'add', '-A']);
-    const staged = execFileSync('git', ['-C', repo, 'diff', '--cached', '--name-only'], { encoding: 'utf8' }).trim().split('\n');
+    const staged = execFileSync('git', ['-C', repo, 'diff', '--cached', '--name-only'], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
     expect(staged.filter((f) => !['package.json', 'package-lock.json'].includes(f)).sort()).toEqual([
       '.github/workflows/quire.yml',
       '.gitignore',
@@ -156,14 +196,26 @@ describe('Quire installed into a content repository', () => {
 
   it('passes the workflow init wrote in a fresh clone: npm ci and the build job, then a publish to a receiver', async () => {
     execFileSync('git', ['-C', repo, 'add', '-A']);
-    execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'content repository']);
+    execFileSync('git', [
+      '-C',
+      repo,
+      '-c',
+      'user.name=t',
+      '-c',
+      'user.email=t@example.com',
+      'commit',
+      '-qm',
+      'content repository',
+    ]);
     // An empty folder of its own, as CI's checkout: nothing beside it (no ../pack/).
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-clone-'));
     const receiver = await startHttpsReceiver();
     try {
       const clone = path.join(elsewhere, 'clone');
       execFileSync('git', ['clone', '-q', repo, clone]);
-      const workflow = parse(fs.readFileSync(path.join(clone, '.github', 'workflows', 'quire.yml'), 'utf8')) as { jobs: { build: { steps: { run?: string }[] } } };
+      const workflow = parse(fs.readFileSync(path.join(clone, '.github', 'workflows', 'quire.yml'), 'utf8')) as {
+        jobs: { build: { steps: { run?: string }[] } };
+      };
       const steps = workflow.jobs.build.steps.flatMap((s) => (s.run ? [s.run] : []));
       expect(steps).toEqual(['npm ci', 'npx --no quire build']);
       // What a CI machine's npm ci reads: every `file:` the lock names must be in the clone (npm's
@@ -171,17 +223,30 @@ describe('Quire installed into a content repository', () => {
       expect(fileSpecsOutside(clone)).toEqual([]);
       // Each step as the runner runs it, in a shell; dependencies from npm's cache when it has them.
       const results = [];
-      for (const step of steps) results.push(await run('sh', ['-c', step], clone, { npm_config_prefer_offline: 'true' }));
+      for (const step of steps)
+        results.push(await run('sh', ['-c', step], clone, { npm_config_prefer_offline: 'true' }));
       expect(results[1]!.stdout).toMatch(/^Built 1 article \(1 live, 0 drafts\)/);
 
       // The commented publish job's step, against a local HTTPS receiver.
       const secret = 'a-receiver-secret-0123456789abcdef';
-      receiver.respond((req) => (verifyWebhook(req.rawBody, req.headers, secret).ok ? { status: 200 } : { status: 401 }));
+      receiver.respond((req) =>
+        verifyWebhook(req.rawBody, req.headers, secret).ok ? { status: 200 } : { status: 401 },
+      );
       const local = { QUIRE_ALLOW_PRIVATE_TARGETS: '1', NODE_EXTRA_CA_CERTS: receiver.caFile };
-      await run(NPX, ['--no', 'quire', 'webhook', 'set', 'my-site', '--url', `${receiver.url}/hooks/quire`, '--secret', secret], clone, local);
+      await run(
+        NPX,
+        ['--no', 'quire', 'webhook', 'set', 'my-site', '--url', `${receiver.url}/hooks/quire`, '--secret', secret],
+        clone,
+        local,
+      );
       const published = await run('sh', ['-c', 'npx --no quire publish'], clone, local);
       expect(published.stdout).toMatch(/delivered/i);
-      expect(receiver.requests.map((r) => [r.headers['x-quire-event'], (JSON.parse(r.rawBody.toString()) as { article: { slug: string } }).article.slug])).toEqual([['published', 'hello-world']]);
+      expect(
+        receiver.requests.map((r) => [
+          r.headers['x-quire-event'],
+          (JSON.parse(r.rawBody.toString()) as { article: { slug: string } }).article.slug,
+        ]),
+      ).toEqual([['published', 'hello-world']]);
     } finally {
       await receiver.close();
       fs.rmSync(elsewhere, { recursive: true, force: true });
@@ -190,7 +255,9 @@ describe('Quire installed into a content repository', () => {
 
   it('runs the edge Worker of the installed package (`quire edge`, with Miniflare installed) and writes the wrangler.toml that deploys it', async () => {
     // Miniflare (and workerd) is not a dependency of Quire: without it, a problem says what to install.
-    await expect(quire('edge', '--port', '0')).rejects.toThrow(/npm install --save-dev miniflare@4\s+\[EDGE_RUNTIME_MISSING\]/);
+    await expect(quire('edge', '--port', '0')).rejects.toThrow(
+      /npm install --save-dev miniflare@4\s+\[EDGE_RUNTIME_MISSING\]/,
+    );
 
     const init = await quire('edge', '--init');
     expect(init.stdout).toContain('made   wrangler.toml (main = "node_modules/quire/src/edge/worker.ts"');
@@ -203,14 +270,31 @@ describe('Quire installed into a content repository', () => {
     expect(fs.readFileSync(path.join(repo, 'wrangler.toml'), 'utf8')).toBe(toml);
 
     // The version this checkout tests with, from npm's cache.
-    const miniflare = (JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'miniflare', 'package.json'), 'utf8')) as { version: string }).version;
-    await run(NPM, ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', `miniflare@${miniflare}`], repo);
+    const miniflare = (
+      JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'miniflare', 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
+    await run(
+      NPM,
+      ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', `miniflare@${miniflare}`],
+      repo,
+    );
     const { key } = (JSON.parse((await quire('keys', '--json')).stdout) as { key: string }[])[0]!;
     const bin = path.join(repo, 'node_modules', '.bin', 'quire');
-    const edge = await startProgram(process.execPath, [bin, 'edge', '--port', '0'], {}, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 90_000, repo);
+    const edge = await startProgram(
+      process.execPath,
+      [bin, 'edge', '--port', '0'],
+      {},
+      /listening on (http:\/\/127\.0\.0\.1:\d+)/,
+      90_000,
+      repo,
+    );
     try {
       expect(edge.output()).toMatch(/deployed build \S+ to the local bucket: \d+ objects uploaded/);
-      const res = await fetch(`${edge.match[1]}/v1/articles/hello-world`, { headers: { authorization: `Bearer ${key}` } });
+      const res = await fetch(`${edge.match[1]}/v1/articles/hello-world`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect(res.status).toBe(200);
       expect(((await res.json()) as { title: string }).title).toBe('Hello, world');
       expect((await fetch(`${edge.match[1]}/v1/articles/hello-world`)).status).toBe(401);
@@ -226,7 +310,14 @@ describe('Quire installed into a content repository', () => {
     fs.mkdirSync(path.dirname(cache), { recursive: true });
     fs.writeFileSync(cache, 'not a folder');
     const bin = path.join(repo, 'node_modules', '.bin', 'quire');
-    const server = await startProgram(process.execPath, [bin, 'start'], { PORT: '0' }, /Content API on http:\/\/localhost:(\d+)\/v1[\s\S]*Publishing app:/, 60_000, repo);
+    const server = await startProgram(
+      process.execPath,
+      [bin, 'start'],
+      { PORT: '0' },
+      /Content API on http:\/\/localhost:(\d+)\/v1[\s\S]*Publishing app:/,
+      60_000,
+      repo,
+    );
     try {
       expect(server.output()).toContain('running from sources');
       await expectSignInPage(server.match[1]!);
@@ -236,12 +327,21 @@ describe('Quire installed into a content repository', () => {
     }
   }, 90_000);
 
-  it('types `quire/client` for a TypeScript project that has no settings of Quire\'s', async () => {
+  it("types `quire/client` for a TypeScript project that has no settings of Quire's", async () => {
     const dir = path.join(repo, 'typed');
     fs.mkdirSync(dir);
     fs.writeFileSync(
       path.join(dir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, lib: ['ES2023', 'DOM'] } }),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          lib: ['ES2023', 'DOM'],
+        },
+      }),
     );
     fs.writeFileSync(path.join(dir, 'package.json'), '{"type": "module"}');
     // One run: it fails if the types are missing or `any` (an unused @ts-expect-error is an error).

@@ -33,7 +33,7 @@ describe('the bundled CLI', () => {
   });
 
   it('holds the CLI and the render worker under the name the render pool starts it by', async () => {
-    const dir = (await ensureBundle());
+    const dir = await ensureBundle();
     expect(path.basename(dir)).toBe(sourceFingerprint());
     expect(fs.existsSync(path.join(dir, 'main.mjs'))).toBe(true);
     expect(fs.existsSync(path.join(dir, 'render-worker-entry.mjs'))).toBe(true);
@@ -64,12 +64,26 @@ describe('the bundled CLI', () => {
     p = createTempProject();
     writeSite(p, 'site');
     for (let i = 0; i < 60; i++) {
-      p.write(`site/articles/n${i}.md`, article({ title: `N ${i}`, status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }, `Text ${i} with https://example.com/${i} and ~~gone~~.\n\n<details><summary>${i}</summary>x</details>\n`));
+      p.write(
+        `site/articles/n${i}.md`,
+        article(
+          { title: `N ${i}`, status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' },
+          `Text ${i} with https://example.com/${i} and ~~gone~~.\n\n<details><summary>${i}</summary>x</details>\n`,
+        ),
+      );
     }
-    const r = await runCli(['build'], { QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir });
+    const r = await runCli(['build'], {
+      QUIRE_CONTENT_DIR: p.contentDir,
+      QUIRE_DIST_DIR: p.distDir,
+      QUIRE_STATE_DIR: p.stateDir,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Built 60 articles \(60 live, 0 drafts\) .*60 rendered/);
-    const body = JSON.parse(fs.readFileSync(path.join(p.distDir, 'site', 'articles', 'n7.json'), 'utf8')) as { html: string };
-    expect(body.html).toBe('<p>Text 7 with <a href="https://example.com/7">https://example.com/7</a> and <del>gone</del>.</p>\n<details><summary>7</summary>x</details>');
+    const body = JSON.parse(fs.readFileSync(path.join(p.distDir, 'site', 'articles', 'n7.json'), 'utf8')) as {
+      html: string;
+    };
+    expect(body.html).toBe(
+      '<p>Text 7 with <a href="https://example.com/7">https://example.com/7</a> and <del>gone</del>.</p>\n<details><summary>7</summary>x</details>',
+    );
   });
 });

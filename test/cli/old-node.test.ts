@@ -16,7 +16,13 @@ const OWN_BIN = path.join(ROOT, 'node_modules', '.bin');
 
 /** A `node` older than 22.12: QUIRE_TEST_OLD_NODE, or the first on PATH outside this checkout. */
 function findOldNode(): string | null {
-  const candidates = [process.env.QUIRE_TEST_OLD_NODE ?? '', ...(process.env.PATH ?? '').split(path.delimiter).filter((d) => d && path.resolve(d) !== OWN_BIN).map((d) => path.join(d, 'node'))];
+  const candidates = [
+    process.env.QUIRE_TEST_OLD_NODE ?? '',
+    ...(process.env.PATH ?? '')
+      .split(path.delimiter)
+      .filter((d) => d && path.resolve(d) !== OWN_BIN)
+      .map((d) => path.join(d, 'node')),
+  ];
   for (const candidate of candidates) {
     if (!candidate || !fs.existsSync(candidate)) continue;
     const version = spawnSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout?.trim();
@@ -27,7 +33,14 @@ function findOldNode(): string | null {
 
 const oldNode = findOldNode();
 /** PATH as a machine with `oldNode` has it: its folder first, nothing of this checkout on it. */
-const oldPath = oldNode ? [path.dirname(oldNode), ...(process.env.PATH ?? '').split(path.delimiter).filter((d) => path.resolve(d) !== OWN_BIN && !d.includes(`${path.sep}node_modules${path.sep}`))].join(path.delimiter) : '';
+const oldPath = oldNode
+  ? [
+      path.dirname(oldNode),
+      ...(process.env.PATH ?? '')
+        .split(path.delimiter)
+        .filter((d) => path.resolve(d) !== OWN_BIN && !d.includes(`${path.sep}node_modules${path.sep}`)),
+    ].join(path.delimiter)
+  : '';
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
@@ -35,10 +48,17 @@ afterAll(() => {
 
 describe.skipIf(!oldNode)(`on an old Node (${oldNode ?? 'none found: set QUIRE_TEST_OLD_NODE'})`, () => {
   const run = (command: string, args: string[], cwd: string, env: Record<string, string> = {}) =>
-    spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, PATH: oldPath, ...env }, timeout: 120_000 });
+    spawnSync(command, args, {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, PATH: oldPath, ...env },
+      timeout: 120_000,
+    });
 
   it('is old indeed', () => {
-    expect(execFileSync(oldNode!, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim()).not.toMatch(/^(2[2-9]|[3-9]\d)\./);
+    expect(execFileSync(oldNode!, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim()).not.toMatch(
+      /^(2[2-9]|[3-9]\d)\./,
+    );
   });
 
   it('npm scripts run on the Node 24 npm install brought along', () => {
@@ -63,14 +83,17 @@ describe.skipIf(!oldNode)(`on an old Node (${oldNode ?? 'none found: set QUIRE_T
     // The command as a copy that has no node_modules beside it.
     const lone = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-lone-'));
     dirs.push(lone);
-    for (const file of ['quire.js', 'node-check.js']) fs.copyFileSync(path.join(ROOT, 'bin', file), path.join(lone, file));
+    for (const file of ['quire.js', 'node-check.js'])
+      fs.copyFileSync(path.join(ROOT, 'bin', file), path.join(lone, file));
     fs.writeFileSync(path.join(lone, 'package.json'), '{"type":"module"}');
     for (const args of [['start'], ['build'], ['--version'], ['publish', '--dry-run']]) {
       const r = run(oldNode!, [path.join(lone, 'quire.js'), ...args], lone);
       expect(r.status, args.join(' ')).toBe(1);
       expect(r.stdout).toBe('');
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
-      expect(r.stderr).toMatch(/^quire: Quire needs Node\.js 22\.12\.0 or newer, and this is Node \d+\.\d+\.\d+\. Install Node 24 .*npm start in a Quire checkout/);
+      expect(r.stderr).toMatch(
+        /^quire: Quire needs Node\.js 22\.12\.0 or newer, and this is Node \d+\.\d+\.\d+\. Install Node 24 .*npm start in a Quire checkout/,
+      );
     }
   });
 });

@@ -9,17 +9,27 @@ let p: TempProject;
 afterEach(() => p?.cleanup());
 
 const SECRET = 'a-server-secret-that-stays-the-same-0123456789';
-const env = () => ({ QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, QUIRE_SECRET: SECRET });
+const env = () => ({
+  QUIRE_CONTENT_DIR: p.contentDir,
+  QUIRE_DIST_DIR: p.distDir,
+  QUIRE_STATE_DIR: p.stateDir,
+  QUIRE_SECRET: SECRET,
+});
 const TEMPLATE = 'https://one.example.com/api/preview?slug={slug}&token={token}';
 
 function project(previewUrl: string | null = TEMPLATE): void {
   p = createTempProject();
-  writeSite(p, 'one', `name: One\nlang: en\nurl: https://one.example.com\n${previewUrl ? `previewUrl: ${previewUrl}\n` : ''}`);
+  writeSite(
+    p,
+    'one',
+    `name: One\nlang: en\nurl: https://one.example.com\n${previewUrl ? `previewUrl: ${previewUrl}\n` : ''}`,
+  );
   p.write('one/articles/draft.md', article({ title: 'Draft', status: 'draft' }));
 }
 
 async function previewKey(): Promise<string> {
-  return (JSON.parse((await runCli(['keys', '--site', 'one', '--json'], env())).stdout) as { previewKey: string }[])[0]!.previewKey;
+  return (JSON.parse((await runCli(['keys', '--site', 'one', '--json'], env())).stdout) as { previewKey: string }[])[0]!
+    .previewKey;
 }
 
 describe('quire preview', () => {
@@ -38,20 +48,34 @@ describe('quire preview', () => {
     expect(Date.parse(expiresAt)).toBeGreaterThan(before + 24 * 3_600_000 - 1_000);
     expect(Date.parse(expiresAt)).toBeLessThanOrEqual(after + 24 * 3_600_000);
     const key = await previewKey();
-    expect(verifyPreviewToken(token, key, { slug: 'draft', site: 'one' })).toEqual({ ok: true, site: 'one', slug: 'draft', expiresAt });
-    expect(verifyPreviewToken(token, key, { slug: 'draft', site: 'one', now: () => Date.parse(expiresAt) })).toMatchObject({ ok: false, reason: 'expired' });
+    expect(verifyPreviewToken(token, key, { slug: 'draft', site: 'one' })).toEqual({
+      ok: true,
+      site: 'one',
+      slug: 'draft',
+      expiresAt,
+    });
+    expect(
+      verifyPreviewToken(token, key, { slug: 'draft', site: 'one', now: () => Date.parse(expiresAt) }),
+    ).toMatchObject({ ok: false, reason: 'expired' });
 
     const text = await runCli(['preview', 'one', 'draft', '--ttl', '90m'], env());
     expect(text.code).toBe(0);
-    expect(text.stdout.trim()).toMatch(/^https:\/\/one\.example\.com\/api\/preview\?slug=draft&token=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+    expect(text.stdout.trim()).toMatch(
+      /^https:\/\/one\.example\.com\/api\/preview\?slug=draft&token=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/,
+    );
     expect(text.stderr).toMatch(/Opens the draft "draft" until \S+Z \(UTC\)/);
   });
 
   it('a rotated preview key ends the links made before', async () => {
     project();
-    const { token } = JSON.parse((await runCli(['preview', 'one', 'draft', '--json'], env())).stdout) as { token: string };
+    const { token } = JSON.parse((await runCli(['preview', 'one', 'draft', '--json'], env())).stdout) as {
+      token: string;
+    };
     expect((await runCli(['keys', 'rotate', 'one', '--preview'], env())).code).toBe(0);
-    expect(verifyPreviewToken(token, await previewKey(), { slug: 'draft', site: 'one' })).toMatchObject({ ok: false, reason: 'signature' });
+    expect(verifyPreviewToken(token, await previewKey(), { slug: 'draft', site: 'one' })).toMatchObject({
+      ok: false,
+      reason: 'signature',
+    });
   });
 
   it.each([
@@ -72,18 +96,43 @@ describe('quire preview', () => {
     project(null);
     const r = await runCli(['preview', 'one', 'draft'], env());
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('previewUrl: https://one.example.com/api/preview?slug={slug}&token={token}  [PREVIEW_URL_MISSING]');
+    expect(r.stderr).toContain(
+      'previewUrl: https://one.example.com/api/preview?slug={slug}&token={token}  [PREVIEW_URL_MISSING]',
+    );
     expect(r.stdout).toBe('');
   });
 
   it('calls each article what it is now: draft, scheduled (published, its publishedAt ahead), published, expired', async () => {
     project();
-    p.write('one/articles/later.md', article({ title: 'Later', status: 'published', publishedAt: '2099-01-01T00:00:00Z' }));
-    p.write('one/articles/live.md', article({ title: 'Live', status: 'published', publishedAt: '2026-01-01T00:00:00Z' }));
-    p.write('one/articles/gone.md', article({ title: 'Gone', status: 'published', publishedAt: '2026-01-01T00:00:00Z', expiresAt: '2026-01-02T00:00:00Z' }));
-    for (const [slug, state] of [['draft', 'draft'], ['later', 'scheduled'], ['live', 'published'], ['gone', 'expired']]) {
+    p.write(
+      'one/articles/later.md',
+      article({ title: 'Later', status: 'published', publishedAt: '2099-01-01T00:00:00Z' }),
+    );
+    p.write(
+      'one/articles/live.md',
+      article({ title: 'Live', status: 'published', publishedAt: '2026-01-01T00:00:00Z' }),
+    );
+    p.write(
+      'one/articles/gone.md',
+      article({
+        title: 'Gone',
+        status: 'published',
+        publishedAt: '2026-01-01T00:00:00Z',
+        expiresAt: '2026-01-02T00:00:00Z',
+      }),
+    );
+    for (const [slug, state] of [
+      ['draft', 'draft'],
+      ['later', 'scheduled'],
+      ['live', 'published'],
+      ['gone', 'expired'],
+    ]) {
       const r = await runCli(['preview', 'one', slug!], env());
-      expect({ slug, code: r.code, said: r.stderr }).toEqual({ slug, code: 0, said: expect.stringMatching(new RegExp(`^Opens the ${state} "${slug}" until `)) });
+      expect({ slug, code: r.code, said: r.stderr }).toEqual({
+        slug,
+        code: 0,
+        said: expect.stringMatching(new RegExp(`^Opens the ${state} "${slug}" until `)),
+      });
     }
   });
 });

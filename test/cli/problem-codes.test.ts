@@ -14,7 +14,10 @@ afterEach(() => p?.cleanup());
 function project(): TempProject {
   p = createTempProject();
   writeSite(p, 'one');
-  p.write('one/articles/a.md', article({ title: 'A', status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }));
+  p.write(
+    'one/articles/a.md',
+    article({ title: 'A', status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }),
+  );
   return p;
 }
 
@@ -33,9 +36,16 @@ describe('problem codes in what commands print', () => {
   it('a problem thrown out of a command: the state database cannot be reached, keys.json cannot be read', async () => {
     project();
     const port = await closedPort();
-    const db = await runCli(['publish'], { ...projectFolders(p), QUIRE_DATABASE_URL: `postgres://quire:pw@127.0.0.1:${port}/quire` });
+    const db = await runCli(['publish'], {
+      ...projectFolders(p),
+      QUIRE_DATABASE_URL: `postgres://quire:pw@127.0.0.1:${port}/quire`,
+    });
     expect(db.code).toBe(1);
-    expect(firstLine(db)).toMatch(new RegExp(`^PostgreSQL at 127\\.0\\.0\\.1:${port}/quire as quire cannot be reached .*  \\[DATABASE_UNREACHABLE\\]$`));
+    expect(firstLine(db)).toMatch(
+      new RegExp(
+        `^PostgreSQL at 127\\.0\\.0\\.1:${port}/quire as quire cannot be reached .*  \\[DATABASE_UNREACHABLE\\]$`,
+      ),
+    );
 
     fs.mkdirSync(p.stateDir, { recursive: true, mode: 0o700 });
     fs.writeFileSync(path.join(p.stateDir, 'keys.json'), '{not json');
@@ -55,7 +65,11 @@ describe('problem codes in what commands print', () => {
     ];
     for (const [args, code] of cases) {
       const r = await runCli(args, env);
-      expect({ args, code: r.code, first: firstLine(r) }).toEqual({ args, code: 1, first: expect.stringMatching(new RegExp(`\\S  \\[${code}\\]$`)) });
+      expect({ args, code: r.code, first: firstLine(r) }).toEqual({
+        args,
+        code: 1,
+        first: expect.stringMatching(new RegExp(`\\S  \\[${code}\\]$`)),
+      });
     }
     // A target that is there and is no backup is refused.
     const target = path.join(p.root, 'not-a-backup');

@@ -18,7 +18,20 @@ describe('the public URL of a server started with PORT=0', () => {
     p = createTempProject();
     writeSite(p, 'one');
     p.write('one/images/cover.png', PNG_BYTES);
-    p.write('one/articles/pic.md', article({ title: 'Pic', status: 'published', image: 'cover.png', imageAlt: 'A cover', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }, 'Look:\n\n![inline](../images/cover.png)\n'));
+    p.write(
+      'one/articles/pic.md',
+      article(
+        {
+          title: 'Pic',
+          status: 'published',
+          image: 'cover.png',
+          imageAlt: 'A cover',
+          publishedAt: '2026-01-01',
+          updatedAt: '2026-01-01',
+        },
+        'Look:\n\n![inline](../images/cover.png)\n',
+      ),
+    );
     const env = { QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, PORT: '0' };
     const server = await startCli(['start'], env, /Content API on (\S+)\/v1 [\s\S]*key: (\S+)\n/);
     try {
@@ -54,7 +67,15 @@ function projectWithImage(): TempProject {
   return proj;
 }
 
-const picture = (title: string) => article({ title, status: 'published', image: 'cover.png', imageAlt: 'A cover', publishedAt: '2026-01-01', updatedAt: '2026-01-01' });
+const picture = (title: string) =>
+  article({
+    title,
+    status: 'published',
+    image: 'cover.png',
+    imageAlt: 'A cover',
+    publishedAt: '2026-01-01',
+    updatedAt: '2026-01-01',
+  });
 
 async function serve(proj: TempProject) {
   const folders = { QUIRE_CONTENT_DIR: proj.contentDir, QUIRE_DIST_DIR: proj.distDir, QUIRE_STATE_DIR: proj.stateDir };
@@ -65,7 +86,7 @@ async function serve(proj: TempProject) {
 }
 
 describe('a build beside a running server', () => {
-  it('without QUIRE_PUBLIC_URL (and another PORT), is made for the server\'s public URL, says so, and is served', async () => {
+  it("without QUIRE_PUBLIC_URL (and another PORT), is made for the server's public URL, says so, and is served", async () => {
     p = projectWithImage();
     const { server, base, get, folders } = await serve(p);
     try {
@@ -76,7 +97,9 @@ describe('a build beside a running server', () => {
       const second = (await (await get('second')).json()) as { imageUrl: string };
       expect(second.imageUrl.startsWith(`${base}/assets/one/`)).toBe(true);
       expect((await fetch(second.imageUrl)).status).toBe(200);
-      expect(build.stderr).toMatch(new RegExp(`^Public URL: ${base}, the one of the server running on this dist/ \\(pid \\d+\\)`, 'm'));
+      expect(build.stderr).toMatch(
+        new RegExp(`^Public URL: ${base}, the one of the server running on this dist/ \\(pid \\d+\\)`, 'm'),
+      );
       expect(server.output()).not.toContain('BUILD_PUBLIC_URL_MISMATCH');
     } finally {
       await server.stop();
@@ -91,9 +114,15 @@ describe('a build beside a running server', () => {
       const elsewhere = { ...folders, QUIRE_STATE_DIR: path.join(p.root, 'other-state'), PORT: '8787' };
       const build = await runCli(['build'], elsewhere);
       expect(build.code, build.stderr).toBe(0);
-      expect(JSON.parse(fs.readFileSync(path.join(p.distDir, 'manifest.json'), 'utf8')).publicUrl).toBe('http://localhost:8787');
+      expect(JSON.parse(fs.readFileSync(path.join(p.distDir, 'manifest.json'), 'utf8')).publicUrl).toBe(
+        'http://localhost:8787',
+      );
       await waitFor(() => server.output().includes('[BUILD_PUBLIC_URL_MISMATCH]'), server.output);
-      expect(server.output()).toMatch(new RegExp(`dist/ now holds build \\S+, made for http://localhost:8787, not for this server's public URL ${base}: not served .*; the last good build stays served\\. To serve it, build with QUIRE_PUBLIC_URL=${base}`));
+      expect(server.output()).toMatch(
+        new RegExp(
+          `dist/ now holds build \\S+, made for http://localhost:8787, not for this server's public URL ${base}: not served .*; the last good build stays served\\. To serve it, build with QUIRE_PUBLIC_URL=${base}`,
+        ),
+      );
       expect((await get('second')).status).toBe(404);
       const pic = (await (await get('pic')).json()) as { imageUrl: string };
       expect(pic.imageUrl.startsWith(`${base}/assets/one/`)).toBe(true);
@@ -114,7 +143,9 @@ describe('a build beside a running server', () => {
     p.write('one/articles/broken.md', article({ title: 'Broken', status: 'maybe' }));
     const server = await startCli(['start'], { ...folders, PORT: '0' }, /Content API on (\S+)\/v1 /);
     try {
-      expect(server.output()).toContain(`was made for http://localhost:8787, not for this server's public URL ${server.match[1]}: its image URLs lead there until a build of this server succeeds  [BUILD_PUBLIC_URL_MISMATCH]`);
+      expect(server.output()).toContain(
+        `was made for http://localhost:8787, not for this server's public URL ${server.match[1]}: its image URLs lead there until a build of this server succeeds  [BUILD_PUBLIC_URL_MISMATCH]`,
+      );
     } finally {
       await server.stop();
     }

@@ -28,11 +28,18 @@ function projectWithADraft(opts: { git?: boolean } = {}): TempProject {
   projects.push(p);
   writeSite(p, 'one');
   p.write('one/articles/live.md', article({ title: 'Live', status: 'published', publishedAt: '2026-05-01' }));
-  p.write('one/articles/secret-plans.md', article({ title: 'Secret plans', status: 'draft' }, 'The unannounced merger.\n'));
+  p.write(
+    'one/articles/secret-plans.md',
+    article({ title: 'Secret plans', status: 'draft' }, 'The unannounced merger.\n'),
+  );
   return p;
 }
 
-const folderEnv = (p: TempProject) => ({ QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir });
+const folderEnv = (p: TempProject) => ({
+  QUIRE_CONTENT_DIR: p.contentDir,
+  QUIRE_DIST_DIR: p.distDir,
+  QUIRE_STATE_DIR: p.stateDir,
+});
 
 async function buildUnderUmask(p: TempProject): Promise<void> {
   const r = await runProgram('sh', [...UNDER_UMASK_022, 'build'], folderEnv(p));
@@ -48,7 +55,8 @@ describe('the state dir under umask 022', () => {
     expect(fs.readFileSync(path.join(cache, 'render.db-wal')).includes('The unannounced merger.')).toBe(true);
     expect(modeOf(p.stateDir)).toBe('700');
     expect(modeOf(cache)).toBe('700');
-    for (const file of ['render.db', 'render.db-wal', 'render.db-shm', 'build-state.v8']) expect(modeOf(path.join(cache, file)), file).toBe('600');
+    for (const file of ['render.db', 'render.db-wal', 'render.db-shm', 'build-state.v8'])
+      expect(modeOf(path.join(cache, file)), file).toBe('600');
   });
 
   it('closes a state dir and render cache an earlier version left open to others', async () => {
@@ -59,14 +67,18 @@ describe('the state dir under umask 022', () => {
     for (const dir of [p.stateDir, cache]) fs.chmodSync(dir, 0o755);
     for (const file of fs.readdirSync(cache)) fs.chmodSync(path.join(cache, file), 0o644);
     expect(modeOf(path.join(cache, 'render.db-wal'))).toBe('644');
-    p.write('one/articles/secret-plans.md', article({ title: 'Secret plans', status: 'draft' }, 'The merger, revised.\n'));
+    p.write(
+      'one/articles/secret-plans.md',
+      article({ title: 'Secret plans', status: 'draft' }, 'The merger, revised.\n'),
+    );
     await buildUnderUmask(p);
     expect(modeOf(p.stateDir)).toBe('700');
     expect(modeOf(cache)).toBe('700');
-    for (const file of ['render.db', 'render.db-wal', 'build-state.v8']) expect(modeOf(path.join(cache, file)), file).toBe('600');
+    for (const file of ['render.db', 'render.db-wal', 'build-state.v8'])
+      expect(modeOf(path.join(cache, file)), file).toBe('600');
   });
 
-  it('start --follow keeps its checkout (every draft\'s source) in a folder of its user only', async () => {
+  it("start --follow keeps its checkout (every draft's source) in a folder of its user only", async () => {
     const p = projectWithADraft({ git: true });
     p.commit('first', '2026-05-01T10:00:00Z');
     const remote = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-remote-'));
@@ -75,7 +87,13 @@ describe('the state dir under umask 022', () => {
     const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-state-'));
     folders.push(stateDir);
     fs.rmdirSync(stateDir); // made by quire itself
-    const server = await startProgram('sh', [...UNDER_UMASK_022, 'start', '--follow', remote, '--interval', '3600'], { ...folderEnv(p), QUIRE_STATE_DIR: stateDir, PORT: '0' }, /Following .*\n/, 60_000);
+    const server = await startProgram(
+      'sh',
+      [...UNDER_UMASK_022, 'start', '--follow', remote, '--interval', '3600'],
+      { ...folderEnv(p), QUIRE_STATE_DIR: stateDir, PORT: '0' },
+      /Following .*\n/,
+      60_000,
+    );
     try {
       const checkout = followCheckoutDir(stateDir);
       expect(fs.existsSync(path.join(checkout, 'content', 'one', 'articles', 'secret-plans.md'))).toBe(true);

@@ -7,7 +7,12 @@ import { createTempProject, writeSite, type TempProject } from '../helpers/temp-
 let p: TempProject;
 afterEach(() => p?.cleanup());
 
-const env = () => ({ QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, QUIRE_SECRET: 's'.repeat(40) });
+const env = () => ({
+  QUIRE_CONTENT_DIR: p.contentDir,
+  QUIRE_DIST_DIR: p.distDir,
+  QUIRE_STATE_DIR: p.stateDir,
+  QUIRE_SECRET: 's'.repeat(40),
+});
 const post = (front: string) => `---\ntitle: T\nstatus: published\n${front}---\nBody\n`;
 
 function project(): void {
@@ -28,9 +33,30 @@ describe('quire status', () => {
     const r = await runCli(['status', '--json'], env());
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([
-      { site: 'utc', slug: 'ending', change: 'expires', at: '2099-01-02T03:04:05Z', timezone: 'UTC', local: '2099-01-02 03:04 UTC' },
-      { site: 'paris', slug: 'later', change: 'goes-live', at: '2099-07-01T08:00:00Z', timezone: 'Europe/Paris', local: '2099-07-01 10:00 GMT+2' },
-      { site: 'paris', slug: 'later', change: 'expires', at: '2099-08-01T00:00:00Z', timezone: 'Europe/Paris', local: '2099-08-01 02:00 GMT+2' },
+      {
+        site: 'utc',
+        slug: 'ending',
+        change: 'expires',
+        at: '2099-01-02T03:04:05Z',
+        timezone: 'UTC',
+        local: '2099-01-02 03:04 UTC',
+      },
+      {
+        site: 'paris',
+        slug: 'later',
+        change: 'goes-live',
+        at: '2099-07-01T08:00:00Z',
+        timezone: 'Europe/Paris',
+        local: '2099-07-01 10:00 GMT+2',
+      },
+      {
+        site: 'paris',
+        slug: 'later',
+        change: 'expires',
+        at: '2099-08-01T00:00:00Z',
+        timezone: 'Europe/Paris',
+        local: '2099-08-01 02:00 GMT+2',
+      },
     ]);
     const table = (await runCli(['status', '--site', 'paris'], env())).stdout.trim().split('\n');
     expect(table[0]).toMatch(/^WHEN \(UTC\)\s+SITE TIME\s+SITE\s+CHANGE\s+ARTICLE$/);

@@ -56,7 +56,18 @@ describe('the CLI prints no control sequence from untrusted text', { timeout: 60
     p.write('one/articles/a.md', article({ title: 'A', status: 'published' }));
     p.commit('first', '2026-03-01T10:00:00Z');
     receiver.respond(() => ({ status: 400, body: `bad request ${HOSTILE}\r\nforged line` }));
-    const set = await runCli(['webhook', 'set', 'one', '--url', `https://127.0.0.1:${receiver.port}/hook`, '--secret', 'a-receiver-secret-0123456789'], env());
+    const set = await runCli(
+      [
+        'webhook',
+        'set',
+        'one',
+        '--url',
+        `https://127.0.0.1:${receiver.port}/hook`,
+        '--secret',
+        'a-receiver-secret-0123456789',
+      ],
+      env(),
+    );
     expect(set.code, set.stderr).toBe(0);
     for (const args of [['publish'], ['deliveries'], ['deliveries', '--json'], ['webhook', 'test', 'one']]) {
       const r = await runCli(args, env());

@@ -2,7 +2,13 @@
 // real git repository (with a real HTTPS receiver, as publishes record for sites with a webhook):
 // one answer, following cursors page by page until caught up, and the typed errors.
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { createClient, QuireApiError, QuireCursorExpiredError, type ArticleChange, type ChangeFeed } from '../../src/client/index.ts';
+import {
+  createClient,
+  QuireApiError,
+  QuireCursorExpiredError,
+  type ArticleChange,
+  type ChangeFeed,
+} from '../../src/client/index.ts';
 import { openSqliteStateStore } from '../../src/store/sqlite/sqlite-state-store.ts';
 import { RECEIVER_SECRET, useReceiverProject } from '../helpers/receiver-project.ts';
 import { runCli, startCli } from '../helpers/run-cli.ts';
@@ -24,7 +30,16 @@ describe('the client and the change feed', { timeout: 90_000 }, () => {
       expect(r.code, r.stderr).toBe(0);
       return r.stdout;
     };
-    await cli('webhook', 'set', 'one', '--url', `${receiver().url}/hooks`, '--secret', RECEIVER_SECRET, '--extra-events');
+    await cli(
+      'webhook',
+      'set',
+      'one',
+      '--url',
+      `${receiver().url}/hooks`,
+      '--secret',
+      RECEIVER_SECRET,
+      '--extra-events',
+    );
     const [keys] = JSON.parse(await cli('keys', '--json')) as { key: string; previewKey: string }[];
     const server = await startCli(['start'], e, /Content API on (\S+)\/v1/);
     try {
@@ -46,14 +61,23 @@ describe('the client and the change feed', { timeout: 90_000 }, () => {
       // answer: two answers, the last one saying nothing more waits.
       const answers: ChangeFeed[] = [];
       for await (const answer of quire.followChanges({ since: first.cursor, limit: 2 })) answers.push(answer);
-      expect(answers.map((a) => [a.changes.length, a.more])).toEqual([[2, true], [1, false]]);
+      expect(answers.map((a) => [a.changes.length, a.more])).toEqual([
+        [2, true],
+        [1, false],
+      ]);
       const changes: ArticleChange[] = answers.flatMap((a) => a.changes);
       const story = changes.map((c) => `${c.type}:${c.slug}`);
       expect(story.slice(0, 2).sort()).toEqual(['published:c', 'updated:a']);
       expect(story[2]).toBe('withdrawn:b');
-      expect(changes.find((c) => c.type === 'updated')).toMatchObject({ slug: 'a', id: 'a', article: { title: 'A, revised' } });
+      expect(changes.find((c) => c.type === 'updated')).toMatchObject({
+        slug: 'a',
+        id: 'a',
+        article: { title: 'A, revised' },
+      });
       // What the client gives is what the server sent.
-      const raw = await fetch(`${server.match[1]}/v1/changes?since=${first.cursor}&limit=1000`, { headers: { authorization: `Bearer ${keys!.key}` } });
+      const raw = await fetch(`${server.match[1]}/v1/changes?since=${first.cursor}&limit=1000`, {
+        headers: { authorization: `Bearer ${keys!.key}` },
+      });
       expect(((await raw.json()) as ChangeFeed).changes).toEqual(changes);
 
       // Caught up: one answer, empty, with the same cursor.
@@ -63,13 +87,24 @@ describe('the client and the change feed', { timeout: 90_000 }, () => {
       expect(again).toEqual([{ changes: [], cursor: last, more: false }]);
 
       // A malformed cursor and a preview key: API errors with their codes.
-      await expect(quire.changes({ since: 'not-a-cursor' })).rejects.toMatchObject({ code: 'CURSOR_INVALID', status: 400 });
-      await expect(createClient({ baseUrl: server.match[1]!, key: keys!.previewKey }).changes()).rejects.toMatchObject({ code: 'CHANGES_SITE_KEY_ONLY', status: 403 });
+      await expect(quire.changes({ since: 'not-a-cursor' })).rejects.toMatchObject({
+        code: 'CURSOR_INVALID',
+        status: 400,
+      });
+      await expect(createClient({ baseUrl: server.match[1]!, key: keys!.previewKey }).changes()).rejects.toMatchObject({
+        code: 'CHANGES_SITE_KEY_ONLY',
+        status: 403,
+      });
 
       // History pruned past the first cursor: QuireCursorExpiredError; without `since`, a resync.
       const store = openSqliteStateStore(p.stateDir, e.QUIRE_SECRET, 1);
       try {
-        store.published.record('one', null, [{ slug: 'c', state: 'withdrawn', payloadHash: null, item: null }], Date.now());
+        store.published.record(
+          'one',
+          null,
+          [{ slug: 'c', state: 'withdrawn', payloadHash: null, item: null }],
+          Date.now(),
+        );
       } finally {
         store.close();
       }

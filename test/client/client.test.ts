@@ -25,13 +25,23 @@ let key: string;
 /** Article i: one a day from 2025-01-01, every fifth a news item. */
 function writeArticle(i: number): void {
   const day = new Date(Date.UTC(2025, 0, 1) + i * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const fields: Record<string, string> = { title: `Article ${i}`, status: 'published', publishedAt: day, updatedAt: day };
+  const fields: Record<string, string> = {
+    title: `Article ${i}`,
+    status: 'published',
+    publishedAt: day,
+    updatedAt: day,
+  };
   if (i % 5 === 0) Object.assign(fields, { kind: 'news', sourceUrl: 'https://source.example.net/x' });
   p.write(`big/articles/a-${i}.md`, article(fields, `Body ${i}.\n`));
 }
 
 async function build(): Promise<void> {
-  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' });
+  const result = await buildExport({
+    contentDir: p.contentDir,
+    distDir: p.distDir,
+    stateDir: p.stateDir,
+    publicUrl: 'http://127.0.0.1',
+  });
   if (!result.ok) throw new Error(JSON.stringify(result.issues));
 }
 
@@ -127,12 +137,16 @@ describe('createClient', () => {
     const empty = fs.mkdtempSync(`${p.root}/empty-dist-`);
     const noBuild = await startTestApi({ distDir: empty, stateDir: p.stateDir });
     try {
-      const err = await createClient({ baseUrl: noBuild.url, key }).listArticles().catch((e: unknown) => e);
+      const err = await createClient({ baseUrl: noBuild.url, key })
+        .listArticles()
+        .catch((e: unknown) => e);
       expect(err).toMatchObject({ code: 'CONTENT_UNAVAILABLE', status: 503, retryAfter: 5 });
     } finally {
       await noBuild.close();
     }
-    const err = await createClient({ baseUrl: noBuild.url, key }).getArticle('a-1').catch((e: unknown) => e);
+    const err = await createClient({ baseUrl: noBuild.url, key })
+      .getArticle('a-1')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(QuireNetworkError);
     expect(err).toMatchObject({ kind: 'network' });
   });

@@ -28,7 +28,8 @@ describe('quire/client is portable', () => {
   });
 
   it('the scan sees what it must refuse', () => {
-    const probe = "import fs from 'node:fs';\nimport { z } from 'zod';\nexport { x } from './x.ts';\nimport type { Article } from '../contract/article.ts';\n";
+    const probe =
+      "import fs from 'node:fs';\nimport { z } from 'zod';\nexport { x } from './x.ts';\nimport type { Article } from '../contract/article.ts';\n";
     expect(importsOf(probe)).toEqual([
       { specifier: 'node:fs', typeOnly: false },
       { specifier: 'zod', typeOnly: false },

@@ -17,7 +17,12 @@ afterEach(() => p?.cleanup());
 /** What builds keep beside dist/, and in their work folder. */
 const beside = () => fs.readdirSync(p.root).filter((name) => name.startsWith('.dist'));
 const inWorkDir = () => fs.readdirSync(path.join(p.root, '.dist.work')).filter((name) => name !== '.gitignore');
-const settings = () => ({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'https://api.example.com' });
+const settings = () => ({
+  contentDir: p.contentDir,
+  distDir: p.distDir,
+  stateDir: p.stateDir,
+  publicUrl: 'https://api.example.com',
+});
 
 function snapshotTree(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -48,9 +53,24 @@ function setup(): void {
   writeSite(p, 'site');
   p.write('site/images/public.png', 'public-image');
   p.write('site/images/secret.png', 'draft-only-image');
-  p.write('site/articles/live.md', article({ title: 'Live', status: 'published', image: 'public.png', publishedAt: '2026-01-01', updatedAt: '2026-01-02' }, 'Published words.\n'));
-  p.write('site/articles/live-two.md', article({ title: 'Live two', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-03' }, 'More words.\n'));
-  p.write('site/articles/hidden.md', article({ title: 'Hidden plans', image: 'secret.png' }, 'TOP-SECRET-DRAFT-TEXT\n'));
+  p.write(
+    'site/articles/live.md',
+    article(
+      { title: 'Live', status: 'published', image: 'public.png', publishedAt: '2026-01-01', updatedAt: '2026-01-02' },
+      'Published words.\n',
+    ),
+  );
+  p.write(
+    'site/articles/live-two.md',
+    article(
+      { title: 'Live two', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-03' },
+      'More words.\n',
+    ),
+  );
+  p.write(
+    'site/articles/hidden.md',
+    article({ title: 'Hidden plans', image: 'secret.png' }, 'TOP-SECRET-DRAFT-TEXT\n'),
+  );
 }
 
 describe('static export', () => {
@@ -58,7 +78,9 @@ describe('static export', () => {
     setup();
     const result = await buildExport(settings());
     expect(result.ok).toBe(true);
-    const files = Object.keys(snapshotTree(p.distDir)).filter((k) => !k.endsWith('/')).sort();
+    const files = Object.keys(snapshotTree(p.distDir))
+      .filter((k) => !k.endsWith('/'))
+      .sort();
     expect(files).toEqual([
       'manifest.json',
       'site/articles.index.json',
@@ -68,26 +90,49 @@ describe('static export', () => {
       expect.stringMatching(/^site\/images\/public\.[0-9a-f]{16}\.png$/),
     ]);
     // Nothing of the draft in dist/, the manifest included (drafts-outside-dist.test.ts looks harder).
-    const everything = Object.values(snapshotTree(p.distDir)).map((v) => Buffer.from(v.split(':')[1]!, 'base64').toString()).join('\n');
+    const everything = Object.values(snapshotTree(p.distDir))
+      .map((v) => Buffer.from(v.split(':')[1]!, 'base64').toString())
+      .join('\n');
     expect(everything).not.toContain('TOP-SECRET-DRAFT-TEXT');
     expect(everything).not.toContain('Hidden plans');
     expect(everything).not.toContain('draft-only-image');
     expect(everything).not.toContain('hidden');
     const preview = readPreviewManifest(previewRootOf(p.stateDir), result.manifest!.buildId)!;
-    const draft = JSON.parse(fs.readFileSync(path.join(p.stateDir, 'preview', result.manifest!.buildId, 'site/articles/hidden.json'), 'utf8'));
-    expect(draft).toMatchObject({ slug: 'hidden', title: 'Hidden plans', html: expect.stringContaining('TOP-SECRET-DRAFT-TEXT') });
-    expect(preview.sites.site!.images).toEqual({ 'images/secret.png': expect.stringMatching(/^secret\.[0-9a-f]{16}\.png$/) });
+    const draft = JSON.parse(
+      fs.readFileSync(path.join(p.stateDir, 'preview', result.manifest!.buildId, 'site/articles/hidden.json'), 'utf8'),
+    );
+    expect(draft).toMatchObject({
+      slug: 'hidden',
+      title: 'Hidden plans',
+      html: expect.stringContaining('TOP-SECRET-DRAFT-TEXT'),
+    });
+    expect(preview.sites.site!.images).toEqual({
+      'images/secret.png': expect.stringMatching(/^secret\.[0-9a-f]{16}\.png$/),
+    });
 
     // The webhook payload is made from the stored body, and is the one the manifest's payloadHash names.
     const manifest = readManifest(p.distDir)!;
-    const payloadJson = webhookArticleJsonOf(readArticleBody(p.distDir, 'site', 'live-two', manifest.sites.site!.articles['live-two']!.bodyHash));
+    const payloadJson = webhookArticleJsonOf(
+      readArticleBody(p.distDir, 'site', 'live-two', manifest.sites.site!.articles['live-two']!.bodyHash),
+    );
     expect(JSON.parse(payloadJson)).toEqual({
-      id: 'live-two', title: 'Live two', slug: 'live-two', status: 'published', metaDescription: '',
-      mdx: '\nMore words.\n', html: '<p>More words.</p>', imageUrl: '', imageAlt: '',
+      id: 'live-two',
+      title: 'Live two',
+      slug: 'live-two',
+      status: 'published',
+      metaDescription: '',
+      mdx: '\nMore words.\n',
+      html: '<p>More words.</p>',
+      imageUrl: '',
+      imageAlt: '',
     });
     expect(hashBytes(payloadJson)).toBe(manifest.sites.site!.articles['live-two']!.payloadHash);
     expect(Object.keys(manifest.sites.site!.articles).sort()).toEqual(['live', 'live-two']);
-    expect(manifest.sites.site!.articles.live).toMatchObject({ file: 'articles/live.md', payloadHash: expect.any(String), bodyHash: expect.any(String) });
+    expect(manifest.sites.site!.articles.live).toMatchObject({
+      file: 'articles/live.md',
+      payloadHash: expect.any(String),
+      bodyHash: expect.any(String),
+    });
   });
 
   it('drops the webhook payload files of a format 4 tree on its first build', async () => {
@@ -130,7 +175,13 @@ describe('static export', () => {
     expect(again.written).toBe(false);
     expect(fs.readFileSync(path.join(p.distDir, 'manifest.json'), 'utf8')).toBe(manifestBefore);
 
-    p.write('site/articles/live-two.md', article({ title: 'Live two', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-04' }, 'Changed words.\n'));
+    p.write(
+      'site/articles/live-two.md',
+      article(
+        { title: 'Live two', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-04' },
+        'Changed words.\n',
+      ),
+    );
     const changed = await buildExport(settings()); // a new process would read the same cache from .quire/
     // The changed article renders; the other published one and the unchanged draft (its preview
     // files) are taken over from dist/.
@@ -149,7 +200,13 @@ describe('static export', () => {
     expect([...before.values()].every((k) => k?.checkKey)).toBe(true);
 
     // One article changes: only its keys are new; the others' come back from the state as they were.
-    p.write('site/articles/live-two.md', article({ title: 'Live two', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-03' }, 'Other words.\n'));
+    p.write(
+      'site/articles/live-two.md',
+      article(
+        { title: 'Live two', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-03' },
+        'Other words.\n',
+      ),
+    );
     expect((await buildExport(settings(), load())).ok).toBe(true);
     const after = keysOf(load());
     expect(after.get('live-two.md')!.checkKey).not.toBe(before.get('live-two.md')!.checkKey);
@@ -159,7 +216,13 @@ describe('static export', () => {
     const caches = load();
     const live = [...caches.state.sources].find(([file]) => file.endsWith('live.md'))![1];
     caches.state.keys.set(live, { ...caches.state.keys.get(live)!, inputKey: 'remembered' });
-    p.write('site/articles/live-two.md', article({ title: 'Live two', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-03' }, 'Third words.\n'));
+    p.write(
+      'site/articles/live-two.md',
+      article(
+        { title: 'Live two', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-03' },
+        'Third words.\n',
+      ),
+    );
     expect((await buildExport(settings(), caches)).ok).toBe(true);
     expect(readManifest(p.distDir)!.sites.site!.articles.live!.inputKey).toBe('remembered');
 
@@ -169,13 +232,17 @@ describe('static export', () => {
     const rebuilt = await buildExport(settings(), load());
     expect(rebuilt.ok).toBe(true);
     const again = keysOf(load());
-    for (const name of ['live.md', 'live-two.md', 'hidden.md']) expect(again.get(name)!.context, name).not.toBe(after.get(name)!.context);
+    for (const name of ['live.md', 'live-two.md', 'hidden.md'])
+      expect(again.get(name)!.context, name).not.toBe(after.get(name)!.context);
     expect(again.get('live.md')!.inputKey).toBe(after.get('live.md')!.inputKey); // the same inputs hash the same
   });
 
   it('remembers across processes which drafts had render problems, and reports them without rendering again', async () => {
     setup();
-    p.write('site/articles/broken-draft.md', article({ title: 'Broken draft' }, 'Text.\n\n![gone](../images/gone.png)\n'));
+    p.write(
+      'site/articles/broken-draft.md',
+      article({ title: 'Broken draft' }, 'Text.\n\n![gone](../images/gone.png)\n'),
+    );
     const first = await buildExport(settings());
     const problem = first.issues.find((i) => i.code === 'CONTENT_IMAGE_MISSING');
     expect(problem).toMatchObject({ file: path.join(p.contentDir, 'site/articles/broken-draft.md'), line: 7 });
@@ -192,11 +259,19 @@ describe('static export', () => {
     await buildExport(settings());
     const before = snapshotTree(p.distDir);
     const manifestBefore = readManifest(p.distDir)!;
-    p.write('site/articles/live-two.md', article({ title: 'Live two', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-04' }, 'Changed words.\n'));
+    p.write(
+      'site/articles/live-two.md',
+      article(
+        { title: 'Live two', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-04' },
+        'Changed words.\n',
+      ),
+    );
     const planned = await buildExport(settings(), undefined, { write: false });
     expect(planned).toMatchObject({ ok: true, written: false });
     expect(planned.stats).toMatchObject({ rendered: 1, reused: 2 }); // the other published one and the draft
-    expect(planned.manifest!.sites.site!.articles['live-two']!.payloadHash).not.toBe(manifestBefore.sites.site!.articles['live-two']!.payloadHash);
+    expect(planned.manifest!.sites.site!.articles['live-two']!.payloadHash).not.toBe(
+      manifestBefore.sites.site!.articles['live-two']!.payloadHash,
+    );
     expect(planned.manifest!.sites.site!.articles.live).toEqual(manifestBefore.sites.site!.articles.live);
     expect(snapshotTree(p.distDir)).toEqual(before);
     // The same manifest a real build then writes.
@@ -296,17 +371,29 @@ describe('a build of many chunks', () => {
     const count = 2 * CHUNK + 7; // three chunks: two under way at once, then a short one
     for (let i = 0; i < count; i++) {
       const day = String((i % 28) + 1).padStart(2, '0');
-      p.write(`site/articles/c${i}.md`, article({ title: `C ${i}`, status: 'published', publishedAt: `2026-01-${day}`, updatedAt: `2026-01-${day}` }, `Body of **${i}**.\n`));
+      p.write(
+        `site/articles/c${i}.md`,
+        article(
+          { title: `C ${i}`, status: 'published', publishedAt: `2026-01-${day}`, updatedAt: `2026-01-${day}` },
+          `Body of **${i}**.\n`,
+        ),
+      );
     }
     const result = await buildExport(settings());
     await result.cleanup();
     expect(result.ok).toBe(true);
     expect(result.stats).toMatchObject({ articles: count, published: count, rendered: count });
-    const list = JSON.parse(fs.readFileSync(path.join(p.distDir, 'site/articles.json'), 'utf8')) as { total: number; articles: { slug: string }[] };
+    const list = JSON.parse(fs.readFileSync(path.join(p.distDir, 'site/articles.json'), 'utf8')) as {
+      total: number;
+      articles: { slug: string }[];
+    };
     expect(list.total).toBe(count);
     expect(new Set(list.articles.map((a) => a.slug)).size).toBe(count);
     for (const i of [0, CHUNK - 1, CHUNK, 2 * CHUNK, count - 1]) {
-      const body = JSON.parse(fs.readFileSync(path.join(p.distDir, `site/articles/c${i}.json`), 'utf8')) as { title: string; html: string };
+      const body = JSON.parse(fs.readFileSync(path.join(p.distDir, `site/articles/c${i}.json`), 'utf8')) as {
+        title: string;
+        html: string;
+      };
       expect(body).toMatchObject({ title: `C ${i}`, html: `<p>Body of <strong>${i}</strong>.</p>` });
     }
   });
@@ -319,34 +406,55 @@ describe('render workers', () => {
     writeSite(p, 'site');
     p.write('site/images/pic.png', 'pixels');
     for (let i = 0; i < POOL_THRESHOLD + 20; i++) {
-      p.write(`site/articles/n${i}.md`, article({ title: `N ${i}`, status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }, `Text ${i} with https://example.com/${i} and ![p](../images/pic.png)\n\n<details><summary>${i}</summary>x</details>\n`));
+      p.write(
+        `site/articles/n${i}.md`,
+        article(
+          { title: `N ${i}`, status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' },
+          `Text ${i} with https://example.com/${i} and ![p](../images/pic.png)\n\n<details><summary>${i}</summary>x</details>\n`,
+        ),
+      );
     }
     const treeOf = async (workers: number) => {
       p.remove('../dist');
       const pool = createRenderPool(workers);
       try {
-        const result = await buildExport({ ...settings(), stateDir: path.join(p.root, `state-${workers}`) }, undefined, { pool });
+        const result = await buildExport(
+          { ...settings(), stateDir: path.join(p.root, `state-${workers}`) },
+          undefined,
+          { pool },
+        );
         expect(result.ok).toBe(true);
         expect(result.stats.rendered).toBe(POOL_THRESHOLD + 20);
       } finally {
         await pool.close();
       }
       const tree = snapshotTree(p.distDir);
-      return Object.fromEntries(Object.entries(tree).filter(([k]) => k !== 'manifest.json').map(([k, v]) => [k, v.split(':')[1]]));
+      return Object.fromEntries(
+        Object.entries(tree)
+          .filter(([k]) => k !== 'manifest.json')
+          .map(([k, v]) => [k, v.split(':')[1]]),
+      );
     };
     const inline = await treeOf(0);
     const pooled = await treeOf(2);
     expect(Object.keys(pooled).length).toBe(Object.keys(inline).length);
     expect(pooled).toEqual(inline);
-    expect(JSON.parse(Buffer.from(inline['site/articles/n3.json']!, 'base64').toString()).html).toMatch(/<img src="https:\/\/api\.example\.com\/assets\/site\/pic\.[0-9a-f]{16}\.png" alt="p">/);
+    expect(JSON.parse(Buffer.from(inline['site/articles/n3.json']!, 'base64').toString()).html).toMatch(
+      /<img src="https:\/\/api\.example\.com\/assets\/site\/pic\.[0-9a-f]{16}\.png" alt="p">/,
+    );
 
     p.write('site/articles/n5.md', article({ title: 'N 5', status: 'published' }, '![gone](../images/gone.png)\n'));
-    for (let i = 0; i < POOL_THRESHOLD; i++) p.write(`site/articles/m${i}.md`, article({ title: `M ${i}` }, `Fresh ${i}\n`));
+    for (let i = 0; i < POOL_THRESHOLD; i++)
+      p.write(`site/articles/m${i}.md`, article({ title: `M ${i}` }, `Fresh ${i}\n`));
     const pool = createRenderPool(2);
     try {
       const failed = await buildExport({ ...settings(), stateDir: path.join(p.root, 'state-x') }, undefined, { pool });
       expect(failed.ok).toBe(false);
-      expect(failed.issues.find((i) => i.code === 'CONTENT_IMAGE_MISSING')).toMatchObject({ file: path.join(p.contentDir, 'site/articles/n5.md'), line: 6, column: 1 });
+      expect(failed.issues.find((i) => i.code === 'CONTENT_IMAGE_MISSING')).toMatchObject({
+        file: path.join(p.contentDir, 'site/articles/n5.md'),
+        line: 6,
+        column: 1,
+      });
     } finally {
       await pool.close();
     }
@@ -359,11 +467,22 @@ describe('render workers and the render cache', () => {
     p = createTempProject();
     writeSite(p, 'site');
     const count = POOL_THRESHOLD + 4;
-    for (let i = 0; i < count; i++) p.write(`site/articles/w${i}.md`, article({ title: `W ${i}`, status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }, `Words ${i}\n`));
+    for (let i = 0; i < count; i++)
+      p.write(
+        `site/articles/w${i}.md`,
+        article(
+          { title: `W ${i}`, status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' },
+          `Words ${i}\n`,
+        ),
+      );
     const run = async () => {
       const real = createRenderPool(1);
       const calls = { warm: 0, renders: 0 };
-      const pool = { ...real, warm: () => (calls.warm++, real.warm()), renderEach: (...args: Parameters<typeof real.renderEach>) => (calls.renders++, real.renderEach(...args)) };
+      const pool = {
+        ...real,
+        warm: () => (calls.warm++, real.warm()),
+        renderEach: (...args: Parameters<typeof real.renderEach>) => (calls.renders++, real.renderEach(...args)),
+      };
       try {
         const result = await buildExport(settings(), undefined, { pool });
         expect(result.ok).toBe(true);
@@ -379,7 +498,14 @@ describe('render workers and the render cache', () => {
     fs.rmSync(path.join(p.stateDir, 'cache', 'build-state.v8'));
     expect(await run()).toEqual({ warm: 0, renders: 0, rendered: 0, cached: count });
     // Enough articles changed since: the workers start when the chunk misses the cache.
-    for (let i = 0; i < POOL_THRESHOLD; i++) p.write(`site/articles/w${i}.md`, article({ title: `W ${i}`, status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }, `New words ${i}\n`));
+    for (let i = 0; i < POOL_THRESHOLD; i++)
+      p.write(
+        `site/articles/w${i}.md`,
+        article(
+          { title: `W ${i}`, status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' },
+          `New words ${i}\n`,
+        ),
+      );
     expect(await run()).toEqual({ warm: 0, renders: 1, rendered: POOL_THRESHOLD, cached: 0 });
   });
 });
@@ -392,16 +518,26 @@ describe('render workers under their memory cap', () => {
   it('render a document too big for a worker in the main thread, and go on with a fresh worker', async () => {
     const { createRenderPool } = await import('../../src/compile/render-pool.ts');
     const { renderMarkdown } = await import('../../src/render/render-markdown.ts');
-    const big = Array.from({ length: 1200 }, (_, i) => `- item ${i} with *emphasis* and [a link](https://example.com/${i})`).join('\n');
+    const big = Array.from(
+      { length: 1200 },
+      (_, i) => `- item ${i} with *emphasis* and [a link](https://example.com/${i})`,
+    ).join('\n');
     // Batches after the big one's were already posted to the worker that dies: a fresh one takes them.
     const small = Array.from({ length: 20 }, (_, i) => `small *${i}*`);
-    const inputs = ['before', big, ...small, 'after *this*'].map((markdown) => ({ markdown, lang: 'en', articleDir: 'articles', bodyLine: 1 }));
+    const inputs = ['before', big, ...small, 'after *this*'].map((markdown) => ({
+      markdown,
+      lang: 'en',
+      articleDir: 'articles',
+      bodyLine: 1,
+    }));
     const pool = createRenderPool(1, CAP_MB);
     try {
       const outputs = await pool.render('site', 'https://api.example.com', new Map(), inputs);
       expect(pool.fallbacks).toBeGreaterThan(0);
       expect(pool.lost).toBeGreaterThan(0);
-      expect(outputs.map((o) => o.html)).toEqual(inputs.map((i) => renderMarkdown({ ...i, resolveImage: () => undefined }).html));
+      expect(outputs.map((o) => o.html)).toEqual(
+        inputs.map((i) => renderMarkdown({ ...i, resolveImage: () => undefined }).html),
+      );
       const again = await pool.render('site', 'https://api.example.com', new Map(), [inputs.at(-1)!]);
       expect(again[0]!.html).toBe('<p>after <em>this</em></p>');
     } finally {
@@ -417,7 +553,9 @@ describe('render workers under their memory cap', () => {
     try {
       pool.warm();
       await expect.poll(() => pool.lost, { timeout: 20_000 }).toBe(1);
-      const outputs = await pool.render('site', 'https://api.example.com', new Map(), [{ markdown: 'still *rendered*', lang: 'en', articleDir: 'articles', bodyLine: 1 }]);
+      const outputs = await pool.render('site', 'https://api.example.com', new Map(), [
+        { markdown: 'still *rendered*', lang: 'en', articleDir: 'articles', bodyLine: 1 },
+      ]);
       expect(outputs[0]!.html).toBe('<p>still <em>rendered</em></p>');
       expect(pool.fallbacks).toBe(1);
     } finally {
@@ -430,7 +568,12 @@ describe('render workers under their memory cap', () => {
     // 8 MB: no worker can load the renderer. 50 batches: before, each started a worker that died.
     const pool = createRenderPool(1, 8);
     try {
-      const inputs = Array.from({ length: 400 }, (_, i) => ({ markdown: `doc *${i}*`, lang: 'en', articleDir: 'articles', bodyLine: 1 }));
+      const inputs = Array.from({ length: 400 }, (_, i) => ({
+        markdown: `doc *${i}*`,
+        lang: 'en',
+        articleDir: 'articles',
+        bodyLine: 1,
+      }));
       const outputs = await pool.render('site', 'https://api.example.com', new Map(), inputs);
       expect(outputs.map((o) => o.html)).toEqual(inputs.map((_, i) => `<p>doc <em>${i}</em></p>`));
       expect(pool.lost).toBe(2);
@@ -448,7 +591,12 @@ describe('a render pool of no fixed size', () => {
   it('renders what a fixed one does, with the workers the machine has room for', async () => {
     const { createRenderPool } = await import('../../src/compile/render-pool.ts');
     const { renderMarkdown } = await import('../../src/render/render-markdown.ts');
-    const inputs = Array.from({ length: 200 }, (_, i) => ({ markdown: `doc *${i}* [link](https://example.com/${i})`, lang: 'en', articleDir: 'articles', bodyLine: 1 }));
+    const inputs = Array.from({ length: 200 }, (_, i) => ({
+      markdown: `doc *${i}* [link](https://example.com/${i})`,
+      lang: 'en',
+      articleDir: 'articles',
+      bodyLine: 1,
+    }));
     const pool = createRenderPool();
     try {
       // Long enough for the pool to look at the machine and maybe start more workers.
@@ -467,12 +615,21 @@ describe('a render pool of no fixed size', () => {
 describe('a closed render pool', () => {
   it('rejects the work it still had, and refuses later renders instead of starting workers again', async () => {
     const { createRenderPool, RenderPoolClosedError } = await import('../../src/compile/render-pool.ts');
-    const inputs = Array.from({ length: 40 }, (_, i) => ({ markdown: `doc *${i}*`, lang: 'en', articleDir: 'articles', bodyLine: 1 }));
+    const inputs = Array.from({ length: 40 }, (_, i) => ({
+      markdown: `doc *${i}*`,
+      lang: 'en',
+      articleDir: 'articles',
+      bodyLine: 1,
+    }));
     const pool = createRenderPool(1);
-    const rejected = expect(pool.render('site', 'https://api.example.com', new Map(), inputs)).rejects.toBeInstanceOf(RenderPoolClosedError);
+    const rejected = expect(pool.render('site', 'https://api.example.com', new Map(), inputs)).rejects.toBeInstanceOf(
+      RenderPoolClosedError,
+    );
     await pool.close(); // before the worker, still starting, can answer
     await rejected;
-    await expect(pool.render('site', 'https://api.example.com', new Map(), inputs)).rejects.toBeInstanceOf(RenderPoolClosedError);
+    await expect(pool.render('site', 'https://api.example.com', new Map(), inputs)).rejects.toBeInstanceOf(
+      RenderPoolClosedError,
+    );
   });
 });
 
@@ -483,13 +640,27 @@ describe('incremental builds', () => {
     p.write('site/authors/ada.yaml', 'name: Ada\n');
     p.write('site/images/pic.png', 'one');
     const d = { publishedAt: '2026-01-01', updatedAt: '2026-01-02' };
-    p.write('site/articles/a.md', article({ title: 'A', status: 'published', author: 'ada', related: '[b, c]', ...d }, 'A body ![p](../images/pic.png)\n'));
+    p.write(
+      'site/articles/a.md',
+      article(
+        { title: 'A', status: 'published', author: 'ada', related: '[b, c]', ...d },
+        'A body ![p](../images/pic.png)\n',
+      ),
+    );
     p.write('site/articles/b.md', article({ title: 'B', status: 'published', ...d }, 'B body\n'));
     p.write('site/articles/c.md', article({ title: 'C draft', ...d }, 'C body\n'));
     const incremental = settings();
-    const clean = (n: number) => ({ ...settings(), distDir: path.join(p.root, `clean-${n}`), stateDir: path.join(p.root, `clean-state-${n}`) });
+    const clean = (n: number) => ({
+      ...settings(),
+      distDir: path.join(p.root, `clean-${n}`),
+      stateDir: path.join(p.root, `clean-state-${n}`),
+    });
     const files = (dir: string) =>
-      Object.fromEntries(Object.entries(snapshotTree(dir)).filter(([k]) => k !== 'manifest.json').map(([k, v]) => [k, v.split(':')[1]]));
+      Object.fromEntries(
+        Object.entries(snapshotTree(dir))
+          .filter(([k]) => k !== 'manifest.json')
+          .map(([k, v]) => [k, v.split(':')[1]]),
+      );
     const edits: (() => void)[] = [
       () => {},
       () => p.write('site/articles/b.md', article({ title: 'B renamed', status: 'published', ...d }, 'B body\n')),
@@ -497,14 +668,27 @@ describe('incremental builds', () => {
       () => p.write('site/site.yaml', 'name: Renamed site\nlang: en\nurl: https://site.example.com\n'),
       () => p.write('site/articles/c.md', article({ title: 'C', status: 'published', ...d }, 'C body\n')),
       () => {
-        p.write('site/articles/a.md', article({ title: 'A', status: 'published', author: 'ada', related: '[c]', ...d }, 'A body ![p](../images/pic.png)\n'));
+        p.write(
+          'site/articles/a.md',
+          article(
+            { title: 'A', status: 'published', author: 'ada', related: '[c]', ...d },
+            'A body ![p](../images/pic.png)\n',
+          ),
+        );
         p.remove('site/articles/b.md');
       },
       () => {
         const f = p.write('site/images/pic.png', 'two!');
         fs.utimesSync(f, new Date(), new Date(Date.now() + 10_000));
       },
-      () => p.write('site/articles/a.md', article({ title: 'A', status: 'published', author: 'ada', related: '[c]', ...d }, 'A body changed ![p](../images/pic.png)\n')),
+      () =>
+        p.write(
+          'site/articles/a.md',
+          article(
+            { title: 'A', status: 'published', author: 'ada', related: '[c]', ...d },
+            'A body changed ![p](../images/pic.png)\n',
+          ),
+        ),
       () => p.write('site/articles/c.md', article({ title: 'C', ...d }, 'C body\n')),
       // An image only a draft uses (in the preview tree only), then changed.
       () => {
@@ -522,17 +706,29 @@ describe('incremental builds', () => {
       () => p.remove('other'),
       // Bodies over 1 KiB get compressed variants: an article (and so the list) grows over it,
       // shrinks under it, and one that has them is removed.
-      () => p.write('site/articles/b.md', article({ title: 'B', status: 'published', ...d }, 'B body, long.\n\n'.repeat(120))),
-      () => p.write('site/articles/c.md', article({ title: 'C', status: 'published', ...d }, 'C body, long.\n\n'.repeat(120))),
+      () =>
+        p.write(
+          'site/articles/b.md',
+          article({ title: 'B', status: 'published', ...d }, 'B body, long.\n\n'.repeat(120)),
+        ),
+      () =>
+        p.write(
+          'site/articles/c.md',
+          article({ title: 'C', status: 'published', ...d }, 'C body, long.\n\n'.repeat(120)),
+        ),
       () => p.write('site/articles/b.md', article({ title: 'B', status: 'published', ...d }, 'B body\n')),
       () => {
-        p.write('site/articles/a.md', article({ title: 'A', status: 'published', author: 'ada', ...d }, 'A body changed ![p](../images/pic.png)\n'));
+        p.write(
+          'site/articles/a.md',
+          article({ title: 'A', status: 'published', author: 'ada', ...d }, 'A body changed ![p](../images/pic.png)\n'),
+        );
         p.remove('site/articles/c.md');
       },
     ];
     const encodedSeen: string[] = [];
     const spare = path.join(p.root, '.dist.work', 'spare');
-    const spareFiles = () => Object.fromEntries(Object.entries(files(spare)).filter(([k]) => k !== '.quire-spare.json'));
+    const spareFiles = () =>
+      Object.fromEntries(Object.entries(files(spare)).filter(([k]) => k !== '.quire-spare.json'));
     for (const [n, edit] of edits.entries()) {
       edit();
       const before = fs.existsSync(p.distDir) ? files(p.distDir) : null;
@@ -563,16 +759,19 @@ describe('incremental builds', () => {
     setup();
     const script = path.join(p.root, 'rebuild.mts');
     const src = path.resolve(import.meta.dirname, '../../src/compile/build.ts');
-    fs.writeFileSync(script, [
-      `import fs from 'node:fs';`,
-      `import { buildExport } from ${JSON.stringify(src)};`,
-      `const settings = ${JSON.stringify(settings())};`,
-      `await (await buildExport(settings)).cleanup();`,
-      `fs.appendFileSync(${JSON.stringify(path.join(p.contentDir, 'site/articles/live.md'))}, 'More.\\n');`,
-      `const second = await buildExport(settings);`,
-      `await second.cleanup();`,
-      `console.log('cleaned', second.written, fs.readdirSync(${JSON.stringify(p.root)}).filter((n) => n.startsWith('.dist')).length);`,
-    ].join('\n'));
+    fs.writeFileSync(
+      script,
+      [
+        `import fs from 'node:fs';`,
+        `import { buildExport } from ${JSON.stringify(src)};`,
+        `const settings = ${JSON.stringify(settings())};`,
+        `await (await buildExport(settings)).cleanup();`,
+        `fs.appendFileSync(${JSON.stringify(path.join(p.contentDir, 'site/articles/live.md'))}, 'More.\\n');`,
+        `const second = await buildExport(settings);`,
+        `await second.cleanup();`,
+        `console.log('cleaned', second.written, fs.readdirSync(${JSON.stringify(p.root)}).filter((n) => n.startsWith('.dist')).length);`,
+      ].join('\n'),
+    );
     const tsx = path.resolve(import.meta.dirname, '../../node_modules/.bin/tsx');
     // Left beside dist/: only the spare (the replaced tree, for the next build to start from).
     expect(execFileSync(tsx, [script], { encoding: 'utf8' }).trim()).toBe('cleaned true 1');
@@ -585,7 +784,13 @@ describe('incremental builds', () => {
     expect((await buildExport(settings())).ok).toBe(true);
     const deadPid = 4_194_301; // above any pid this machine hands out
     // In the work folder, and directly beside dist/ where older versions kept them.
-    const dead = [`.dist.work/old-${deadPid}-0badc0de`, `.dist.work/tmp-${deadPid}-deadbeef`, `.dist.old-${deadPid}-0badc0de`, `.dist.tmp-${deadPid}-deadbeef`, '.dist.spare'];
+    const dead = [
+      `.dist.work/old-${deadPid}-0badc0de`,
+      `.dist.work/tmp-${deadPid}-deadbeef`,
+      `.dist.old-${deadPid}-0badc0de`,
+      `.dist.tmp-${deadPid}-deadbeef`,
+      '.dist.spare',
+    ];
     const running = `tmp-${process.pid}-feedf00d`;
     for (const name of [...dead, `.dist.work/${running}`]) p.write(`../${name}/site/articles/x.json`, '{}');
     p.write('site/articles/live.md', article({ title: 'Live again', status: 'published' }, 'Changed.\n'));
@@ -594,6 +799,8 @@ describe('incremental builds', () => {
     await result.cleanup();
     expect(beside()).toEqual(['.dist.work']);
     expect(inWorkDir().sort()).toEqual(['spare', running]);
-    expect(JSON.parse(fs.readFileSync(path.join(p.distDir, 'site/articles/live.json'), 'utf8')).title).toBe('Live again');
+    expect(JSON.parse(fs.readFileSync(path.join(p.distDir, 'site/articles/live.json'), 'utf8')).title).toBe(
+      'Live again',
+    );
   });
 });

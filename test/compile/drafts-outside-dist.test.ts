@@ -14,18 +14,39 @@ import { article, createTempProject, writeSite, type TempProject } from '../help
 let p: TempProject;
 afterEach(() => p?.cleanup());
 
-const settings = () => ({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'https://api.example.com' });
+const settings = () => ({
+  contentDir: p.contentDir,
+  distDir: p.distDir,
+  stateDir: p.stateDir,
+  publicUrl: 'https://api.example.com',
+});
 
 /** What identifies the draft, and only it, in any output. */
-const DRAFT_TRACES = ['xqdraftslug', 'Xq Draft Title', 'XQ-DRAFT-BODY', 'XQ-DRAFT-ONLY-IMAGE-BYTES', 'xqdraftonly', 'xqdraftsource'];
+const DRAFT_TRACES = [
+  'xqdraftslug',
+  'Xq Draft Title',
+  'XQ-DRAFT-BODY',
+  'XQ-DRAFT-ONLY-IMAGE-BYTES',
+  'xqdraftonly',
+  'xqdraftsource',
+];
 
 function setup(): void {
   p = createTempProject();
   writeSite(p, 'site');
   p.write('site/images/public.png', 'public-image');
   p.write('site/images/xqdraftonly.png', 'XQ-DRAFT-ONLY-IMAGE-BYTES');
-  p.write('site/articles/live.md', article({ title: 'Live', status: 'published', image: 'public.png', publishedAt: '2026-01-01' }, 'Published words.\n'));
-  p.write('site/articles/xqdraftsource.md', article({ slug: 'xqdraftslug', title: 'Xq Draft Title', image: 'xqdraftonly.png' }, 'XQ-DRAFT-BODY\n'));
+  p.write(
+    'site/articles/live.md',
+    article(
+      { title: 'Live', status: 'published', image: 'public.png', publishedAt: '2026-01-01' },
+      'Published words.\n',
+    ),
+  );
+  p.write(
+    'site/articles/xqdraftsource.md',
+    article({ slug: 'xqdraftslug', title: 'Xq Draft Title', image: 'xqdraftonly.png' }, 'XQ-DRAFT-BODY\n'),
+  );
 }
 
 /** Every trace of the draft under `root`: `<file>: <trace>`, in names and in bytes (decompressed where compressed). */
@@ -58,8 +79,17 @@ describe('drafts and the export folder', () => {
     setup();
     expect((await buildExport(settings())).ok).toBe(true);
     // A second build (a published and a draft edit) leaves the replaced tree as the spare beside dist/.
-    p.write('site/articles/live.md', article({ title: 'Live', status: 'published', image: 'public.png', publishedAt: '2026-01-01' }, 'Published words, edited.\n'));
-    p.write('site/articles/xqdraftsource.md', article({ slug: 'xqdraftslug', title: 'Xq Draft Title', image: 'xqdraftonly.png' }, 'XQ-DRAFT-BODY, edited\n'));
+    p.write(
+      'site/articles/live.md',
+      article(
+        { title: 'Live', status: 'published', image: 'public.png', publishedAt: '2026-01-01' },
+        'Published words, edited.\n',
+      ),
+    );
+    p.write(
+      'site/articles/xqdraftsource.md',
+      article({ slug: 'xqdraftslug', title: 'Xq Draft Title', image: 'xqdraftonly.png' }, 'XQ-DRAFT-BODY, edited\n'),
+    );
     const second = await buildExport(settings());
     expect(second).toMatchObject({ ok: true, written: true });
     await second.cleanup();
@@ -68,7 +98,7 @@ describe('drafts and the export folder', () => {
     expect(draftTracesUnder(path.join(p.root, '.dist.work'))).toEqual([]);
   });
 
-  it('drafts are in the build\'s preview tree in the state dir, readable by its user only; unchanged files are links to the previous tree\'s', async () => {
+  it("drafts are in the build's preview tree in the state dir, readable by its user only; unchanged files are links to the previous tree's", async () => {
     setup();
     const first = await buildExport(settings());
     const root = path.join(p.stateDir, 'preview');
@@ -84,19 +114,29 @@ describe('drafts and the export folder', () => {
     for (const file of filesUnder(tree)) expect(fs.statSync(path.join(tree, file)).mode & 0o777, file).toBe(0o600);
 
     // A published edit: a new build id, a new tree, the draft's files taken over as links.
-    p.write('site/articles/live.md', article({ title: 'Live', status: 'published', image: 'public.png', publishedAt: '2026-01-01' }, 'Published words, edited.\n'));
+    p.write(
+      'site/articles/live.md',
+      article(
+        { title: 'Live', status: 'published', image: 'public.png', publishedAt: '2026-01-01' },
+        'Published words, edited.\n',
+      ),
+    );
     const second = await buildExport(settings());
     const next = path.join(root, second.manifest!.buildId);
     expect(next).not.toBe(tree);
     expect(filesUnder(next)).toEqual(filesUnder(tree));
-    for (const file of filesUnder(tree).filter((f) => f !== 'preview.json')) expect(fs.statSync(path.join(next, file)).ino, file).toBe(fs.statSync(path.join(tree, file)).ino);
+    for (const file of filesUnder(tree).filter((f) => f !== 'preview.json'))
+      expect(fs.statSync(path.join(next, file)).ino, file).toBe(fs.statSync(path.join(tree, file)).ino);
   });
 
   it('keeps the preview tree of the build dist/ replaced (readers may still be on it) and deletes older ones', async () => {
     setup();
     const ids: string[] = [];
     for (const words of ['one', 'two', 'three']) {
-      p.write('site/articles/xqdraftsource.md', article({ slug: 'xqdraftslug', title: 'Xq Draft Title' }, `XQ-DRAFT-BODY ${words}\n`));
+      p.write(
+        'site/articles/xqdraftsource.md',
+        article({ slug: 'xqdraftslug', title: 'Xq Draft Title' }, `XQ-DRAFT-BODY ${words}\n`),
+      );
       const result = await buildExport(settings());
       expect(result.written).toBe(true);
       ids.push(result.manifest!.buildId);
@@ -112,7 +152,10 @@ describe('drafts and the export folder', () => {
     expect((await buildExport(settings())).ok).toBe(true);
     // What a build of format 5 left: the drafts in dist/_preview/, named by the manifest.
     const manifestFile = path.join(p.distDir, 'manifest.json');
-    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as { format: number; sites: { site: Record<string, unknown> } };
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as {
+      format: number;
+      sites: { site: Record<string, unknown> };
+    };
     manifest.sites.site.drafts = { xqdraftslug: { file: 'articles/xqdraftsource.md' } };
     fs.writeFileSync(manifestFile, JSON.stringify({ ...manifest, format: 5 }));
     fs.mkdirSync(path.join(p.distDir, '_preview/site/articles'), { recursive: true });
@@ -122,7 +165,9 @@ describe('drafts and the export folder', () => {
     expect(readManifest(p.distDir)!.format).toBe(6);
     expect(fs.existsSync(path.join(p.distDir, '_preview'))).toBe(false);
     expect(draftTracesUnder(p.distDir)).toEqual([]);
-    expect(fs.existsSync(path.join(p.stateDir, 'preview', rebuilt.manifest!.buildId, 'site/articles/xqdraftslug.json'))).toBe(true);
+    expect(
+      fs.existsSync(path.join(p.stateDir, 'preview', rebuilt.manifest!.buildId, 'site/articles/xqdraftslug.json')),
+    ).toBe(true);
   });
 
   it('writes the preview tree again when it is gone (a state dir lost), though nothing else changed', async () => {
@@ -134,7 +179,12 @@ describe('drafts and the export folder', () => {
     const again = await buildExport(settings());
     expect(again).toMatchObject({ ok: true, written: true });
     expect(again.manifest!.buildId).toBe(first.manifest!.buildId);
-    expect(fs.readFileSync(path.join(p.stateDir, 'preview', first.manifest!.buildId, 'site/articles/xqdraftslug.json'), 'utf8')).toContain('XQ-DRAFT-BODY');
+    expect(
+      fs.readFileSync(
+        path.join(p.stateDir, 'preview', first.manifest!.buildId, 'site/articles/xqdraftslug.json'),
+        'utf8',
+      ),
+    ).toContain('XQ-DRAFT-BODY');
     const distAfter = filesUnder(p.distDir).map((f) => [f, fs.readFileSync(path.join(p.distDir, f), 'latin1')]);
     expect(distAfter.filter(([f]) => f !== 'manifest.json')).toEqual(distBefore.filter(([f]) => f !== 'manifest.json'));
   });
@@ -142,10 +192,20 @@ describe('drafts and the export folder', () => {
 
 /** The files under `root`, relative, sorted. */
 function filesUnder(root: string): string[] {
-  return fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name))).sort();
+  return fs
+    .readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(root, path.join(e.parentPath, e.name)))
+    .sort();
 }
 
 /** The folders under `root` and `root` itself. */
 function dirsUnder(root: string): string[] {
-  return [root, ...fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(e.parentPath, e.name))];
+  return [
+    root,
+    ...fs
+      .readdirSync(root, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => path.join(e.parentPath, e.name)),
+  ];
 }

@@ -8,7 +8,17 @@ import { hashBytes, hashParts } from '../../src/export/content-hash.ts';
 import { MANIFEST_FORMAT } from '../../src/export/manifest.ts';
 
 const site = { name: 'Site "quoted" ☃', lang: 'en' };
-const item = (slug: string, excerpt: string) => ({ slug, title: `T ${slug}`, metaDescription: null, excerpt, lang: 'en', publishedAt: '2026-01-01T00:00:00Z', updatedAt: null, imageUrl: null, imageAlt: null });
+const item = (slug: string, excerpt: string) => ({
+  slug,
+  title: `T ${slug}`,
+  metaDescription: null,
+  excerpt,
+  lang: 'en',
+  publishedAt: '2026-01-01T00:00:00Z',
+  updatedAt: null,
+  imageUrl: null,
+  imageAlt: null,
+});
 
 describe('list items', () => {
   it('are cut from a list body at item boundaries only, whatever the strings hold', () => {
@@ -31,7 +41,14 @@ describe('list items', () => {
     expect(splitListItems(empty)!.size).toBe(0);
     expect(Buffer.from(listBody(site, [])).equals(empty)).toBe(true);
     const one = [item('only', 'x')];
-    expect(Buffer.from(listBody(site, one.map((i) => Buffer.from(JSON.stringify(i))))).toString()).toBe(JSON.stringify({ site, total: 1, articles: one }));
+    expect(
+      Buffer.from(
+        listBody(
+          site,
+          one.map((i) => Buffer.from(JSON.stringify(i))),
+        ),
+      ).toString(),
+    ).toBe(JSON.stringify({ site, total: 1, articles: one }));
   });
 
   it('refuse a body this build did not write', () => {
@@ -41,7 +58,9 @@ describe('list items', () => {
   });
 
   it('written and hashed in pieces give the bytes and hash of the whole list, past the pieces one writev takes', async () => {
-    const items = Array.from({ length: 3000 }, (_, i) => Buffer.from(JSON.stringify(item(`s-${i}`, 'é'.repeat(i % 7)))));
+    const items = Array.from({ length: 3000 }, (_, i) =>
+      Buffer.from(JSON.stringify(item(`s-${i}`, 'é'.repeat(i % 7)))),
+    );
     const parts = listBodyParts(site, items);
     const whole = listBody(site, items);
     expect(parts.length).toBeGreaterThan(1024);
@@ -50,7 +69,15 @@ describe('list items', () => {
     try {
       const writer = new ExportWriter(path.join(root, 'dist'));
       writer.writeParts('articles.json', parts);
-      await writer.commit({ format: MANIFEST_FORMAT, buildId: 'b', builtAt: '2026-01-01T00:00:00Z', renderer: 'r', publicUrl: 'https://x.example', inputs: 'b', sites: {} });
+      await writer.commit({
+        format: MANIFEST_FORMAT,
+        buildId: 'b',
+        builtAt: '2026-01-01T00:00:00Z',
+        renderer: 'r',
+        publicUrl: 'https://x.example',
+        inputs: 'b',
+        sites: {},
+      });
       expect(fs.readFileSync(path.join(root, 'dist', 'articles.json')).equals(whole)).toBe(true);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { sampleCpu, spareCores, type CpuSample } from '../../src/compile/spare-cores.ts';
 
-const at = (machineBusyMs: number, machineTotalMs: number, ownMs: number, cpus = 2): CpuSample => ({ machineBusyMs, machineTotalMs, ownMs, cpus });
+const at = (machineBusyMs: number, machineTotalMs: number, ownMs: number, cpus = 2): CpuSample => ({
+  machineBusyMs,
+  machineTotalMs,
+  ownMs,
+  cpus,
+});
 
 describe('spare cores', () => {
   it('counts the cores other processes leave idle, not the ones this process uses', () => {

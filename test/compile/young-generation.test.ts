@@ -27,7 +27,10 @@ describe('holdYoungGeneration', () => {
       const inWorker = await new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); });
       process.stdout.write(JSON.stringify({ main, inWorker }));
     `;
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect({ status: r.status, signal: r.signal }, r.stderr).toEqual({ status: 0, signal: null });
     // Two semi-spaces each: at most 16 MB ones in the main thread (128 MB unheld: the same churn
     // grows it to 64 MB ones), the worker's 32 MB (96 MB / 3).

@@ -3,7 +3,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildStateFileOf, cacheDirOf, keysFileOf, previewRootOf, renderCacheFileOf, secretFileOf, stateDbFileOf } from '../../src/config/state-layout.ts';
+import {
+  buildStateFileOf,
+  cacheDirOf,
+  keysFileOf,
+  previewRootOf,
+  renderCacheFileOf,
+  secretFileOf,
+  stateDbFileOf,
+} from '../../src/config/state-layout.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
@@ -27,11 +35,22 @@ describe('the state dir layout', () => {
       expect({ args, code: r.code, stderr: r.stderr }).toMatchObject({ args, code: 0 });
     }
     const s = p.stateDir;
-    const named = [secretFileOf(s), keysFileOf(s), stateDbFileOf(s), cacheDirOf(s), renderCacheFileOf(s), buildStateFileOf(s), previewRootOf(s)];
+    const named = [
+      secretFileOf(s),
+      keysFileOf(s),
+      stateDbFileOf(s),
+      cacheDirOf(s),
+      renderCacheFileOf(s),
+      buildStateFileOf(s),
+      previewRootOf(s),
+    ];
     // SQLite's journal files beside its databases; a preview tree's files under the root.
-    const isNamed = (entry: string) => named.some((n) => entry === n || entry === `${n}-wal` || entry === `${n}-shm`) || entry.startsWith(previewRootOf(s) + path.sep);
+    const isNamed = (entry: string) =>
+      named.some((n) => entry === n || entry === `${n}-wal` || entry === `${n}-shm`) ||
+      entry.startsWith(previewRootOf(s) + path.sep);
     const entries = entriesUnder(s);
     expect(entries.filter((e) => !isNamed(e))).toEqual([]);
-    for (const file of [secretFileOf(s), keysFileOf(s), renderCacheFileOf(s), buildStateFileOf(s)]) expect(entries, file).toContain(file);
+    for (const file of [secretFileOf(s), keysFileOf(s), renderCacheFileOf(s), buildStateFileOf(s)])
+      expect(entries, file).toContain(file);
   });
 });

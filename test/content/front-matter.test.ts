@@ -18,18 +18,21 @@ function jsFrontMatter(tag: string, marker: string): string {
 const settings = () => ({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
 
 describe('front matter languages', () => {
-  it.each(['js', 'javascript', 'JS ', 'coffee', 'json', 'toml'])('`---%s` is a problem at line 1, and nothing is run', async (tag) => {
-    p = createTempProject();
-    writeSite(p, 'site');
-    const marker = path.join(p.root, 'ran');
-    p.write('site/articles/evil.md', jsFrontMatter(tag, marker));
-    p.write('site/articles/fine.md', article({ title: 'Fine', status: 'published' }));
-    const result = await buildExport(settings());
-    expect(fs.existsSync(marker)).toBe(false);
-    expect(result.ok).toBe(false);
-    const found = result.issues.filter((i) => i.file.endsWith('evil.md'));
-    expect(found.map((i) => [i.code, i.line])).toEqual([['CONTENT_FRONTMATTER_LANGUAGE', 1]]);
-  });
+  it.each(['js', 'javascript', 'JS ', 'coffee', 'json', 'toml'])(
+    '`---%s` is a problem at line 1, and nothing is run',
+    async (tag) => {
+      p = createTempProject();
+      writeSite(p, 'site');
+      const marker = path.join(p.root, 'ran');
+      p.write('site/articles/evil.md', jsFrontMatter(tag, marker));
+      p.write('site/articles/fine.md', article({ title: 'Fine', status: 'published' }));
+      const result = await buildExport(settings());
+      expect(fs.existsSync(marker)).toBe(false);
+      expect(result.ok).toBe(false);
+      const found = result.issues.filter((i) => i.file.endsWith('evil.md'));
+      expect(found.map((i) => [i.code, i.line])).toEqual([['CONTENT_FRONTMATTER_LANGUAGE', 1]]);
+    },
+  );
 
   it('reads `---yaml` and `---yml` as YAML', async () => {
     p = createTempProject();
@@ -58,10 +61,24 @@ describe('front matter languages', () => {
   });
 
   it('splits like before: body after the closing line, positions kept', () => {
-    expect(splitFrontMatter('f', 'no front matter\n')).toEqual({ ok: true, yaml: '', body: 'no front matter\n', bodyLine: 1 });
+    expect(splitFrontMatter('f', 'no front matter\n')).toEqual({
+      ok: true,
+      yaml: '',
+      body: 'no front matter\n',
+      bodyLine: 1,
+    });
     expect(splitFrontMatter('f', '----\nnot front matter\n')).toMatchObject({ ok: true, yaml: '', bodyLine: 1 });
-    expect(splitFrontMatter('f', '---\ntitle: A\n---\n\nBody\n')).toEqual({ ok: true, yaml: '\ntitle: A', body: '\nBody\n', bodyLine: 4 });
-    expect(splitFrontMatter('f', '---\r\ntitle: A\r\n---\r\nBody\r\n')).toMatchObject({ ok: true, body: 'Body\r\n', bodyLine: 4 });
+    expect(splitFrontMatter('f', '---\ntitle: A\n---\n\nBody\n')).toEqual({
+      ok: true,
+      yaml: '\ntitle: A',
+      body: '\nBody\n',
+      bodyLine: 4,
+    });
+    expect(splitFrontMatter('f', '---\r\ntitle: A\r\n---\r\nBody\r\n')).toMatchObject({
+      ok: true,
+      body: 'Body\r\n',
+      bodyLine: 4,
+    });
   });
 
   it('an unclosed front matter is one problem at line 1', () => {

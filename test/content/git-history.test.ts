@@ -8,7 +8,12 @@ let p: TempProject;
 afterEach(() => p?.cleanup());
 
 async function datesOf(slug: string) {
-  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
+  const result = await buildExport({
+    contentDir: p.contentDir,
+    distDir: p.distDir,
+    stateDir: p.stateDir,
+    publicUrl: 'http://x',
+  });
   expect(result.issues.filter((i) => i.severity === 'error')).toEqual([]);
   const body = JSON.parse(fs.readFileSync(path.join(p.distDir, 'site', 'articles', `${slug}.json`), 'utf8'));
   return { publishedAt: body.publishedAt, updatedAt: body.updatedAt };
@@ -36,7 +41,10 @@ describe('dates from git history', () => {
     p = createTempProject({ git: true });
     writeSite(p, 'site');
     const { CONTENT_LIMITS } = await import('../../src/content/limits.ts');
-    p.write('site/articles/story.md', article({ title: 'Story', status: 'published' }, 'word '.repeat(CONTENT_LIMITS.articleBytes / 4)));
+    p.write(
+      'site/articles/story.md',
+      article({ title: 'Story', status: 'published' }, 'word '.repeat(CONTENT_LIMITS.articleBytes / 4)),
+    );
     p.commit('too large', '2026-01-01T00:00:00Z');
     p.write('site/articles/story.md', article({ title: 'Story' }, 'Draft.\n'));
     p.commit('draft', '2026-01-05T00:00:00Z');
@@ -50,7 +58,13 @@ describe('dates from git history', () => {
   it('follows a rename, keeping the dates', async () => {
     p = createTempProject({ git: true });
     writeSite(p, 'site');
-    p.write('site/articles/old-name.md', article({ title: 'Moved', slug: 'moved', status: 'published' }, 'A body long enough for git to see a rename.\n'.repeat(5)));
+    p.write(
+      'site/articles/old-name.md',
+      article(
+        { title: 'Moved', slug: 'moved', status: 'published' },
+        'A body long enough for git to see a rename.\n'.repeat(5),
+      ),
+    );
     p.commit('publish', '2026-01-01T00:00:00Z');
     fs.mkdirSync(path.join(p.contentDir, 'site/articles/2026'));
     p.git('mv', 'content/site/articles/old-name.md', 'content/site/articles/2026/new-name.md');
@@ -67,10 +81,13 @@ describe('dates from git history', () => {
     p.commit('delete', '2026-02-01T00:00:00Z');
     p.write('site/articles/phoenix.md', article({ title: 'Phoenix', status: 'published' }, 'second life\n'));
     p.commit('again', '2026-03-01T00:00:00Z');
-    expect(await datesOf('phoenix')).toEqual({ publishedAt: '2026-03-01T00:00:00Z', updatedAt: '2026-03-01T00:00:00Z' });
+    expect(await datesOf('phoenix')).toEqual({
+      publishedAt: '2026-03-01T00:00:00Z',
+      updatedAt: '2026-03-01T00:00:00Z',
+    });
   });
 
-  it('uses the file\'s mtime for uncommitted work', async () => {
+  it("uses the file's mtime for uncommitted work", async () => {
     p = createTempProject({ git: true });
     writeSite(p, 'site');
     p.write('site/articles/committed.md', article({ title: 'C', status: 'published' }));
@@ -80,7 +97,10 @@ describe('dates from git history', () => {
     const when = new Date('2026-04-04T04:04:04Z');
     fs.utimesSync(edited, when, when);
     fs.utimesSync(fresh, when, when);
-    expect(await datesOf('committed')).toEqual({ publishedAt: '2026-01-01T00:00:00Z', updatedAt: '2026-04-04T04:04:04Z' });
+    expect(await datesOf('committed')).toEqual({
+      publishedAt: '2026-01-01T00:00:00Z',
+      updatedAt: '2026-04-04T04:04:04Z',
+    });
     expect(await datesOf('fresh')).toEqual({ publishedAt: '2026-04-04T04:04:04Z', updatedAt: '2026-04-04T04:04:04Z' });
   });
 

@@ -10,7 +10,12 @@ let p: TempProject;
 afterEach(() => p?.cleanup());
 
 async function printed(): Promise<string[]> {
-  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
+  const result = await buildExport({
+    contentDir: p.contentDir,
+    distDir: p.distDir,
+    stateDir: p.stateDir,
+    publicUrl: 'http://x',
+  });
   return result.issues.map((i) => formatIssue(i, p.root).split('\n')[0]!);
 }
 
@@ -18,7 +23,10 @@ describe('build problems, all at once', () => {
   it('site.yaml problems hide no article problem, and a file without a title still has its cross-file problems', async () => {
     p = createTempProject();
     p.write('s/site.yaml', 'name: S\nlang: english\nurl: https://s.example\n');
-    p.write('s/articles/a.md', '---\nstatus: published\npublishedAt: yesterday\nauthor: zed\nimage: gone.png\nrelated: [nope]\n---\n\n![x](../images/missing.png)\n');
+    p.write(
+      's/articles/a.md',
+      '---\nstatus: published\npublishedAt: yesterday\nauthor: zed\nimage: gone.png\nrelated: [nope]\n---\n\n![x](../images/missing.png)\n',
+    );
     p.write('s/articles/b.md', '---\ntitle: B\nkind: podcast\n---\n');
     const lines = await printed();
     const codes = lines.map((l) => l.replace(/  .*\[/, ' ['));
@@ -52,7 +60,10 @@ describe('build problems, all at once', () => {
         's/articles/a.md': '---\ntitle: A\nauthor: ada\n---\n',
         's/articles/b.md': '---\ntitle: B\nauthor: bob\n---\n',
       },
-      ['content/s/authors/ada.yaml:1:1 [CONTENT_FIELD_REQUIRED]', 'content/s/authors/bob.yaml:2:1 [CONTENT_YAML_INVALID]'],
+      [
+        'content/s/authors/ada.yaml:1:1 [CONTENT_FIELD_REQUIRED]',
+        'content/s/authors/bob.yaml:2:1 [CONTENT_YAML_INVALID]',
+      ],
     ],
     [
       'an article that cannot be read, named as related',
@@ -60,7 +71,10 @@ describe('build problems, all at once', () => {
         's/articles/broken.md': '---\ntitle: [unclosed\n---\n',
         's/articles/a.md': '---\ntitle: A\nrelated: [broken, missing]\n---\n',
       },
-      ['content/s/articles/a.md:3:19 [CONTENT_RELATED_UNKNOWN]', 'content/s/articles/broken.md:2:17 [CONTENT_YAML_INVALID]'],
+      [
+        'content/s/articles/a.md:3:19 [CONTENT_RELATED_UNKNOWN]',
+        'content/s/articles/broken.md:2:17 [CONTENT_YAML_INVALID]',
+      ],
     ],
   ])('%s is one problem, not one more in every file that refers to it', async (_label, files, expected) => {
     p = createTempProject();
@@ -69,11 +83,13 @@ describe('build problems, all at once', () => {
     expect((await printed()).map((l) => l.replace(/  .*\[/, ' ['))).toEqual(expected);
   });
 
-  it('one YAML typo is one problem, with the parser\'s message and no dangling position', async () => {
+  it("one YAML typo is one problem, with the parser's message and no dangling position", async () => {
     p = createTempProject();
     writeSite(p, 's');
     p.write('s/articles/typo.md', '---\ntitle: Hello: world\nstatus: draft\nkind: standard\n---\nBody\n');
-    expect(await printed()).toEqual(['content/s/articles/typo.md:2:8  malformed YAML: Nested mappings are not allowed in compact mappings  [CONTENT_YAML_INVALID]']);
+    expect(await printed()).toEqual([
+      'content/s/articles/typo.md:2:8  malformed YAML: Nested mappings are not allowed in compact mappings  [CONTENT_YAML_INVALID]',
+    ]);
   });
 
   it('the command line prints no absolute path', async () => {
@@ -81,9 +97,15 @@ describe('build problems, all at once', () => {
     writeSite(p, 's');
     p.write('s/articles/one.md', '---\ntitle: One\nslug: same\n---\n');
     p.write('s/articles/two.md', '---\ntitle: Two\nslug: same\n---\n');
-    const r = await runCli(['build'], { QUIRE_CONTENT_DIR: 'content', QUIRE_DIST_DIR: 'dist', QUIRE_STATE_DIR: '.quire' }, p.root);
+    const r = await runCli(
+      ['build'],
+      { QUIRE_CONTENT_DIR: 'content', QUIRE_DIST_DIR: 'dist', QUIRE_STATE_DIR: '.quire' },
+      p.root,
+    );
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('content/s/articles/two.md:3:7  slug "same" is used by two articles (the other: content/s/articles/one.md:3:7)  [CONTENT_SLUG_DUPLICATE]');
+    expect(r.stderr).toContain(
+      'content/s/articles/two.md:3:7  slug "same" is used by two articles (the other: content/s/articles/one.md:3:7)  [CONTENT_SLUG_DUPLICATE]',
+    );
     expect(`${r.stdout}${r.stderr}`).not.toContain(path.dirname(p.contentDir));
   });
 });

@@ -12,14 +12,22 @@ let p: TempProject;
 afterEach(() => p?.cleanup());
 
 /** Builds a site holding `bad.md` and a file with an ordinary problem; returns every problem, by file. */
-async function build(bad: string, before: (proj: TempProject) => void = () => {}): Promise<{ bad: ContentIssue[]; other: ContentIssue[]; ok: boolean; all: ContentIssue[] }> {
+async function build(
+  bad: string,
+  before: (proj: TempProject) => void = () => {},
+): Promise<{ bad: ContentIssue[]; other: ContentIssue[]; ok: boolean; all: ContentIssue[] }> {
   p = createTempProject();
   writeSite(p, 'site');
   before(p);
   p.write('site/articles/good.md', article({ title: 'Good', status: 'published' }));
   p.write('site/articles/other.md', article({ title: 'Other', kind: 'podcast' }));
   p.write('site/articles/bad.md', bad);
-  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
+  const result = await buildExport({
+    contentDir: p.contentDir,
+    distDir: p.distDir,
+    stateDir: p.stateDir,
+    publicUrl: 'http://x',
+  });
   const of = (name: string) => result.issues.filter((i) => path.basename(i.file) === name);
   return { bad: of('bad.md'), other: of('other.md'), ok: result.ok, all: result.issues };
 }
@@ -28,17 +36,24 @@ const codesAndLines = (issues: ContentIssue[]) => issues.map((i) => [i.code, i.l
 
 describe('limits on one file', () => {
   it('an article larger than the limit is refused unread', async () => {
-    const r = await build(article({ title: 'Big', status: 'published' }, 'word '.repeat(CONTENT_LIMITS.articleBytes / 5 + 10)));
+    const r = await build(
+      article({ title: 'Big', status: 'published' }, 'word '.repeat(CONTENT_LIMITS.articleBytes / 5 + 10)),
+    );
     expect(codesAndLines(r.bad)).toEqual([['CONTENT_TOO_LARGE', 1]]);
     expect(r.other.map((i) => i.code)).toEqual(['CONTENT_KIND_UNKNOWN']);
   });
 
   it('an image larger than the limit is one problem, never read, and articles using it are not told it is missing', async () => {
-    const r = await build('---\ntitle: A\nstatus: published\nimage: huge.png\n---\n\n![map](../images/huge.png)\n', (proj) => {
-      const file = proj.write('site/images/huge.png', '');
-      fs.truncateSync(file, CONTENT_LIMITS.imageBytes + 1); // sparse: no 20 MB written
-    });
-    expect(r.all.filter((i) => i.severity === 'error').map((i) => [path.relative(p.contentDir, i.file), i.code])).toEqual([
+    const r = await build(
+      '---\ntitle: A\nstatus: published\nimage: huge.png\n---\n\n![map](../images/huge.png)\n',
+      (proj) => {
+        const file = proj.write('site/images/huge.png', '');
+        fs.truncateSync(file, CONTENT_LIMITS.imageBytes + 1); // sparse: no 20 MB written
+      },
+    );
+    expect(
+      r.all.filter((i) => i.severity === 'error').map((i) => [path.relative(p.contentDir, i.file), i.code]),
+    ).toEqual([
       ['site/articles/other.md', 'CONTENT_KIND_UNKNOWN'],
       ['site/images/huge.png', 'CONTENT_TOO_LARGE'],
     ]);
@@ -51,7 +66,12 @@ describe('limits on one file', () => {
 
   it('a YAML alias bomb is a problem at its field, and the other files are still checked', async () => {
     const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 10; i++) levels.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    for (let i = 1; i < 10; i++)
+      levels.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(',')}]`,
+      );
     const r = await build(`---\ntitle: Bomb\n${levels.join('\n')}\n---\nBody\n`);
     expect(r.bad.map((i) => i.code)).toEqual(['CONTENT_YAML_TOO_COMPLEX']);
     expect(r.bad[0]!.line).toBeGreaterThan(2);
@@ -67,7 +87,11 @@ describe('limits on one file', () => {
   it.each([
     ['a 10,000-deep block quote', `${'>'.repeat(10_000)} deep\n`, 5],
     ['a 10,000-deep list', `${'- '.repeat(10_000)}deep\n`, 5],
-    ['a list nested by indentation', Array.from({ length: 300 }, (_, i) => `${' '.repeat(i * 2)}- item`).join('\n'), 5 + CONTENT_LIMITS.nestingDepth],
+    [
+      'a list nested by indentation',
+      Array.from({ length: 300 }, (_, i) => `${' '.repeat(i * 2)}- item`).join('\n'),
+      5 + CONTENT_LIMITS.nestingDepth,
+    ],
     ['deep emphasis', `${'*'.repeat(10_000)}x${'*'.repeat(10_000)}\n`, 5],
     ['deep HTML', `${'<div>'.repeat(10_000)}x${'</div>'.repeat(10_000)}\n`, 5],
     ['deep inline HTML', `text ${'<span>'.repeat(5_000)}x\n`, 5],
@@ -82,9 +106,23 @@ describe('limits on one file', () => {
 
   it('ordinary nesting, code full of asterisks and long rules are fine', async () => {
     const body = [
-      '> quote', '> > nested', '', '- a', '  - b', '    - c', '',
-      '```c', `/${'*'.repeat(300)}/`, '```', '', '_'.repeat(300), '', `    ${'*'.repeat(300)}`, '',
-      '<div><section><p>html</p></section></div>', '',
+      '> quote',
+      '> > nested',
+      '',
+      '- a',
+      '  - b',
+      '    - c',
+      '',
+      '```c',
+      `/${'*'.repeat(300)}/`,
+      '```',
+      '',
+      '_'.repeat(300),
+      '',
+      `    ${'*'.repeat(300)}`,
+      '',
+      '<div><section><p>html</p></section></div>',
+      '',
     ].join('\n');
     const r = await build(`---\ntitle: Fine\nstatus: published\n---\n${body}`);
     expect(r.bad).toEqual([]);
@@ -113,13 +151,19 @@ describe('many unknown fields', () => {
     const fields = Array.from({ length: 500 }, (_, i) => `extra${i}: x`);
     const r = await build(`---\ntitle: A\n${fields.join('\n')}\n---\nBody\n`);
     expect(r.bad).toHaveLength(11);
-    expect(r.bad.at(-1)).toMatchObject({ line: 13, severity: 'warning', message: '490 more unknown fields from here on' });
+    expect(r.bad.at(-1)).toMatchObject({
+      line: 13,
+      severity: 'warning',
+      message: '490 more unknown fields from here on',
+    });
   });
 });
 
 describe('control characters in front matter', () => {
   it('are refused at the field, never passed on to the API', async () => {
-    const r = await build('---\ntitle: "A\\0title"\nstatus: published\nrelated: ["good", "b\\u001b[31m"]\nexcerpt: "tab\\tand\\nline breaks are fine"\n---\nBody\n');
+    const r = await build(
+      '---\ntitle: "A\\0title"\nstatus: published\nrelated: ["good", "b\\u001b[31m"]\nexcerpt: "tab\\tand\\nline breaks are fine"\n---\nBody\n',
+    );
     expect(codesAndLines(r.bad)).toEqual([
       ['CONTENT_CONTROL_CHARACTER', 2],
       ['CONTENT_CONTROL_CHARACTER', 4],
@@ -128,7 +172,17 @@ describe('control characters in front matter', () => {
   });
 
   it('are shown escaped when a problem is printed', () => {
-    const printed = formatIssue({ file: '/x/a.md', line: 1, column: 1, code: 'CONTENT_STATUS_UNKNOWN', severity: 'error', message: 'unknown status "\u001b[2Jx"' }, '/x');
+    const printed = formatIssue(
+      {
+        file: '/x/a.md',
+        line: 1,
+        column: 1,
+        code: 'CONTENT_STATUS_UNKNOWN',
+        severity: 'error',
+        message: 'unknown status "\u001b[2Jx"',
+      },
+      '/x',
+    );
     expect(printed).toBe('a.md:1:1  unknown status "\\u001b[2Jx"  [CONTENT_STATUS_UNKNOWN]');
   });
 });

@@ -33,7 +33,12 @@ describe('content problems name file, line, column and code', () => {
     ['a bad date', '---\ntitle: A\nstatus: published\npublishedAt: 2026-02-30\n---\n', 'CONTENT_DATE_INVALID', 4],
     ['a date that is not a date', '---\ntitle: A\nupdatedAt: last tuesday\n---\n', 'CONTENT_DATE_INVALID', 3],
     ['an unknown author', '---\ntitle: A\nauthor: zed\n---\n', 'CONTENT_AUTHOR_UNKNOWN', 3],
-    ['an unknown related slug', '---\ntitle: A\nrelated:\n  - ok-one\n  - missing-one\n---\n', 'CONTENT_RELATED_UNKNOWN', 5],
+    [
+      'an unknown related slug',
+      '---\ntitle: A\nrelated:\n  - ok-one\n  - missing-one\n---\n',
+      'CONTENT_RELATED_UNKNOWN',
+      5,
+    ],
     ['a missing front matter image', '---\ntitle: A\nimage: nope.png\n---\n', 'CONTENT_IMAGE_MISSING', 3],
     ['an image outside images/', '---\ntitle: A\nimage: ../../site.yaml\n---\n', 'CONTENT_IMAGE_OUTSIDE', 3],
     ['an http image URL', '---\ntitle: A\nimage: http://cdn.example.com/a.png\n---\n', 'CONTENT_URL_INVALID', 3],
@@ -49,7 +54,9 @@ describe('content problems name file, line, column and code', () => {
     if (!all.some((i) => i.code === code)) {
       // Render-time problems (body images) come from the build.
       const { buildExport } = await import('../../src/compile/build.ts');
-      all = (await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' })).issues;
+      all = (
+        await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' })
+      ).issues;
     }
     const found = all.find((i) => i.code === code);
     expect(found, JSON.stringify(all)).toBeDefined();
@@ -57,7 +64,9 @@ describe('content problems name file, line, column and code', () => {
     expect(found!.line).toBe(line);
     expect(found!.column).toBeGreaterThanOrEqual(1);
     expect(found!.severity).toBe('error');
-    expect(formatIssue(found!, p.contentDir)).toMatch(new RegExp(`^site/articles/bad\\.md:${line}:\\d+  .+  \\[${code}\\]`));
+    expect(formatIssue(found!, p.contentDir)).toMatch(
+      new RegExp(`^site/articles/bad\\.md:${line}:\\d+  .+  \\[${code}\\]`),
+    );
     expect(sites).toHaveLength(1);
   });
 
@@ -70,7 +79,9 @@ describe('content problems name file, line, column and code', () => {
     expect(found[0]!.file).toBe('site/articles/sub/two.md');
     expect(found[0]!.line).toBe(3);
     expect(found[0]!.other).toEqual({ file: path.join(p.contentDir, 'site/articles/one.md'), line: 3, column: 7 });
-    expect(found[0]!.text).toMatch(/^site\/articles\/sub\/two\.md:3:7  slug "same" is used by two articles \(the other: site\/articles\/one\.md:3:7\)/);
+    expect(found[0]!.text).toMatch(
+      /^site\/articles\/sub\/two\.md:3:7  slug "same" is used by two articles \(the other: site\/articles\/one\.md:3:7\)/,
+    );
     expect(found[0]!.message).not.toContain(p.root);
   });
 
@@ -87,7 +98,11 @@ describe('content problems name file, line, column and code', () => {
     p.write('site/articles/b.md', '---\ntitle: B\nkind: nope\nauthor: zed\n---\n');
     const codes = (await problems()).map((i) => `${i.file}:${i.code}`);
     expect(codes).toEqual(
-      expect.arrayContaining(['site/articles/a.md:CONTENT_FIELD_REQUIRED', 'site/articles/b.md:CONTENT_KIND_UNKNOWN', 'site/articles/b.md:CONTENT_AUTHOR_UNKNOWN']),
+      expect.arrayContaining([
+        'site/articles/a.md:CONTENT_FIELD_REQUIRED',
+        'site/articles/b.md:CONTENT_KIND_UNKNOWN',
+        'site/articles/b.md:CONTENT_AUTHOR_UNKNOWN',
+      ]),
     );
   });
 
@@ -123,7 +138,10 @@ describe('content problems name file, line, column and code', () => {
 
   it('reads slugs from file names, and a valid tree has no problems', async () => {
     project();
-    p.write('site/articles/2026/Hello World!.md', article({ title: 'Hello', author: 'ada', image: 'real.png', related: '[other]' }));
+    p.write(
+      'site/articles/2026/Hello World!.md',
+      article({ title: 'Hello', author: 'ada', image: 'real.png', related: '[other]' }),
+    );
     p.write('site/articles/other.md', article({ title: 'Other', status: 'published', image: 'images/real.png' }));
     p.write('site/articles/Crème Brûlée.md', article({ title: 'Dessert' }));
     const { issues, sites } = await loadContent(p.contentDir);

@@ -22,15 +22,22 @@ async function issuesOf(files: Record<string, string>) {
 describe('expiresAt', () => {
   it('is read as UTC with second precision, an offset applied', async () => {
     const { issues, sites } = await issuesOf({
-      's/articles/a.md': '---\ntitle: A\nstatus: published\npublishedAt: 2026-03-01\nexpiresAt: 2026-04-01T12:00:00+02:00\n---\nBody\n',
+      's/articles/a.md':
+        '---\ntitle: A\nstatus: published\npublishedAt: 2026-03-01\nexpiresAt: 2026-04-01T12:00:00+02:00\n---\nBody\n',
     });
     expect(issues).toEqual([]);
     expect(sites[0]!.articles[0]!.meta.expiresAt).toBe('2026-04-01T10:00:00Z');
   });
 
   it('a bad date is a problem at its line', async () => {
-    const { issues } = await issuesOf({ 's/articles/a.md': '---\ntitle: A\nstatus: published\nexpiresAt: next week\n---\n' });
-    expect(issues.map((i) => i.text)).toEqual([expect.stringMatching(/^s\/articles\/a\.md:4:12  `expiresAt` is not a valid date: "next week"  \[CONTENT_DATE_INVALID\]/)]);
+    const { issues } = await issuesOf({
+      's/articles/a.md': '---\ntitle: A\nstatus: published\nexpiresAt: next week\n---\n',
+    });
+    expect(issues.map((i) => i.text)).toEqual([
+      expect.stringMatching(
+        /^s\/articles\/a\.md:4:12  `expiresAt` is not a valid date: "next week"  \[CONTENT_DATE_INVALID\]/,
+      ),
+    ]);
   });
 
   it.each([
@@ -48,7 +55,9 @@ describe('expiresAt', () => {
   });
 
   it('a bad publishedAt is reported once, and no expiry problem is made up from it', async () => {
-    const { issues } = await issuesOf({ 's/articles/a.md': '---\ntitle: A\npublishedAt: 2026-02-30\nexpiresAt: 2026-01-01\n---\n' });
+    const { issues } = await issuesOf({
+      's/articles/a.md': '---\ntitle: A\npublishedAt: 2026-02-30\nexpiresAt: 2026-01-01\n---\n',
+    });
     expect(issues.map((i) => i.code)).toEqual(['CONTENT_DATE_INVALID']);
   });
 
@@ -59,7 +68,12 @@ describe('expiresAt', () => {
     p.commit('first', '2026-05-01T00:00:00Z');
     p.write('s/articles/a.md', '---\ntitle: A\nstatus: published\nexpiresAt: 2026-04-01\n---\nBody\n');
     p.commit('expire', '2026-06-01T00:00:00Z');
-    const build = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
+    const build = await buildExport({
+      contentDir: p.contentDir,
+      distDir: p.distDir,
+      stateDir: p.stateDir,
+      publicUrl: 'http://x',
+    });
     const found = build.issues.filter((i) => i.code === 'CONTENT_EXPIRY_BEFORE_PUBLISH');
     expect(found).toHaveLength(1);
     expect(found[0]!.file).toBe(path.join(p.contentDir, 's/articles/a.md'));
@@ -94,7 +108,9 @@ describe('site.yaml previewUrl', () => {
   });
 
   it('allows http only on a loopback host', async () => {
-    const { issues } = await issuesOf({ 's/site.yaml': `${SITE}previewUrl: http://localhost:3000/preview/{slug}?t={token}\n` });
+    const { issues } = await issuesOf({
+      's/site.yaml': `${SITE}previewUrl: http://localhost:3000/preview/{slug}?t={token}\n`,
+    });
     expect(issues).toEqual([]);
   });
 

@@ -33,8 +33,18 @@ function link(target: string, rel: string): void {
 }
 
 async function build() {
-  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
-  return { result, symlinks: result.issues.filter((i) => i.code === 'CONTENT_SYMLINK').map((i) => `${path.relative(p.contentDir, i.file)}:${i.line}`) };
+  const result = await buildExport({
+    contentDir: p.contentDir,
+    distDir: p.distDir,
+    stateDir: p.stateDir,
+    publicUrl: 'http://x',
+  });
+  return {
+    result,
+    symlinks: result.issues
+      .filter((i) => i.code === 'CONTENT_SYMLINK')
+      .map((i) => `${path.relative(p.contentDir, i.file)}:${i.line}`),
+  };
 }
 
 /** Every file under dist/, read: none may hold the secret. */
@@ -52,19 +62,26 @@ describe('symbolic links in the content tree', () => {
     ['the articles folder', (o: string) => link(o, 'site/articles'), 'site/articles:1'],
     ['the authors folder', (o: string) => link(o, 'site/authors'), 'site/authors:1'],
     ['site.yaml', (o: string) => link(path.join(o, 'site.yaml'), 'site/site.yaml'), 'site/site.yaml:1'],
-    ['an author file', (o: string) => link(path.join(o, 'ada.yaml'), 'site/authors/ada.yaml'), 'site/authors/ada.yaml:1'],
+    [
+      'an author file',
+      (o: string) => link(path.join(o, 'ada.yaml'), 'site/authors/ada.yaml'),
+      'site/authors/ada.yaml:1',
+    ],
     ['an article', (o: string) => link(path.join(o, 'post.md'), 'site/articles/post.md'), 'site/articles/post.md:1'],
     ['an image', (o: string) => link(path.join(o, 'secret'), 'site/images/secret'), 'site/images/secret:1'],
     ['a whole site', (o: string) => link(o, 'other'), 'other:1'],
-  ])('%s that leads outside is refused with its place, and nothing of it reaches dist/', async (_label, make, place) => {
-    const { outside } = project();
-    p.write('site/images/keep.png', 'png');
-    make(outside);
-    const { result, symlinks } = await build();
-    expect(symlinks).toEqual([place]);
-    expect(result.ok).toBe(false);
-    expect(distText()).not.toContain(SECRET);
-  });
+  ])(
+    '%s that leads outside is refused with its place, and nothing of it reaches dist/',
+    async (_label, make, place) => {
+      const { outside } = project();
+      p.write('site/images/keep.png', 'png');
+      make(outside);
+      const { result, symlinks } = await build();
+      expect(symlinks).toEqual([place]);
+      expect(result.ok).toBe(false);
+      expect(distText()).not.toContain(SECRET);
+    },
+  );
 
   it('a link committed to git and checked out is refused too', async () => {
     const { outside } = project();
@@ -73,8 +90,16 @@ describe('symbolic links in the content tree', () => {
     const clone = path.join(p.root, 'clone');
     p.git('clone', '-q', p.root, clone);
     expect(fs.lstatSync(path.join(clone, 'content/site/images')).isSymbolicLink()).toBe(true);
-    const result = await buildExport({ contentDir: path.join(clone, 'content'), distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
-    expect(result.issues.map((i) => [path.relative(clone, i.file), i.code])).toContainEqual(['content/site/images', 'CONTENT_SYMLINK']);
+    const result = await buildExport({
+      contentDir: path.join(clone, 'content'),
+      distDir: p.distDir,
+      stateDir: p.stateDir,
+      publicUrl: 'http://x',
+    });
+    expect(result.issues.map((i) => [path.relative(clone, i.file), i.code])).toContainEqual([
+      'content/site/images',
+      'CONTENT_SYMLINK',
+    ]);
     expect(distText()).not.toContain(SECRET);
   });
 

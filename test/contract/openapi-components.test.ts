@@ -29,7 +29,10 @@ describe('the contract in /openapi.json', () => {
   it('the checked-in JSON Schema is what the zod contract generates', () => {
     const generated = `${JSON.stringify(generateComponentSchemas(), null, 2)}\n`;
     if (UPDATE) fs.writeFileSync(COPY, generated);
-    expect(fs.readFileSync(COPY, 'utf8'), `${path.basename(COPY)} is stale: run UPDATE_CONTRACT=1 npx vitest run ${path.relative(process.cwd(), import.meta.filename)}`).toBe(generated);
+    expect(
+      fs.readFileSync(COPY, 'utf8'),
+      `${path.basename(COPY)} is stale: run UPDATE_CONTRACT=1 npx vitest run ${path.relative(process.cwd(), import.meta.filename)}`,
+    ).toBe(generated);
   });
 
   it('a running server serves exactly the generated component schemas', async () => {
@@ -41,7 +44,8 @@ describe('the contract in /openapi.json', () => {
 
   it('what the server answers parses with the zod contract', async () => {
     const key = api.keyring.keyFor('alpha');
-    const get = async (p: string, auth = true) => (await fetch(`${api.url}${p}`, { headers: auth ? { authorization: `Bearer ${key}` } : {} })).json();
+    const get = async (p: string, auth = true) =>
+      (await fetch(`${api.url}${p}`, { headers: auth ? { authorization: `Bearer ${key}` } : {} })).json();
     const list = ArticleListSchema.parse(await get('/v1/articles'));
     expect(list.total).toBeGreaterThan(0);
     for (const item of list.articles) ArticleSchema.parse(await get(`/v1/articles/${item.slug}`));

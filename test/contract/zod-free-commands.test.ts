@@ -18,7 +18,10 @@ let hook: string;
 beforeAll(() => {
   p = createTempProject();
   writeSite(p, 'one');
-  p.write('one/articles/a.md', article({ title: 'A', status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }));
+  p.write(
+    'one/articles/a.md',
+    article({ title: 'A', status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }),
+  );
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-loaded-'));
   hook = path.join(dir, 'record-loads.mjs');
   fs.writeFileSync(
@@ -42,7 +45,13 @@ function bundleFilesLoaded(log: string): string[] {
 }
 
 describe('commands that need no schema at run time load no zod', { timeout: 120_000 }, () => {
-  const env = (log: string) => ({ QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, QUIRE_TEST_LOADED_LOG: log, PORT: '0' });
+  const env = (log: string) => ({
+    QUIRE_CONTENT_DIR: p.contentDir,
+    QUIRE_DIST_DIR: p.distDir,
+    QUIRE_STATE_DIR: p.stateDir,
+    QUIRE_TEST_LOADED_LOG: log,
+    PORT: '0',
+  });
 
   it('quire build', async () => {
     const log = path.join(dir, 'build.log');
@@ -60,7 +69,13 @@ describe('commands that need no schema at run time load no zod', { timeout: 120_
   it('quire start, serving /openapi.json', async () => {
     const log = path.join(dir, 'start.log');
     const start = quireCommand(['start'], ['--import', hook]);
-    const server = await startProgram(start.command, start.args, env(log), /curl -H "Authorization: Bearer \S+" (\S+)\/v1\/articles\n/, 60_000);
+    const server = await startProgram(
+      start.command,
+      start.args,
+      env(log),
+      /curl -H "Authorization: Bearer \S+" (\S+)\/v1\/articles\n/,
+      60_000,
+    );
     try {
       const res = await fetch(`${server.match[1]}/openapi.json`);
       expect(res.status).toBe(200);

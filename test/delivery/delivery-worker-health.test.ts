@@ -26,10 +26,12 @@ describe('delivery worker health', () => {
       await expect.poll(() => worker.health()).toEqual({ running: true, error: null });
       await store.close();
       // A wake while a drain runs is a no-op: wake until a drain has run on the closed store.
-      await expect.poll(() => {
-        worker.wake();
-        return worker.health().error;
-      }).toMatch(/not open/);
+      await expect
+        .poll(() => {
+          worker.wake();
+          return worker.health().error;
+        })
+        .toMatch(/not open/);
       expect(worker.health().running).toBe(true);
       expect(logged.join('\n')).toMatch(/Webhook delivery worker: .*not open/);
     } finally {

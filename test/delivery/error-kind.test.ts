@@ -28,7 +28,11 @@ let dir: string | undefined;
 function rowsOf(stateDir: string): { error: string | null; error_kind: string | null }[] {
   const db = new Database(path.join(stateDir, 'quire.db'), { readonly: true });
   try {
-    return db.prepare<[], { error: string | null; error_kind: string | null }>('SELECT error, error_kind FROM attempts ORDER BY started_at').all();
+    return db
+      .prepare<[], { error: string | null; error_kind: string | null }>(
+        'SELECT error, error_kind FROM attempts ORDER BY started_at',
+      )
+      .all();
   } finally {
     db.close();
   }
@@ -41,14 +45,27 @@ afterEach(() => {
 describe('the network error kind of an attempt', () => {
   it('is what the explanation is chosen by, whatever the words say', () => {
     // The words start like another kind: only the field counts.
-    const refused = explainAttempt(failed('refused', 'dns: receiver.example.com refused the connection (ECONNREFUSED)'), { willRetry: true });
+    const refused = explainAttempt(
+      failed('refused', 'dns: receiver.example.com refused the connection (ECONNREFUSED)'),
+      { willRetry: true },
+    );
     expect(refused.code).toBe('CONNECTION_REFUSED');
     expect(refused.message).toContain('(dns: receiver.example.com refused the connection (ECONNREFUSED))');
-    expect(explainAttempt(failed('timeout', 'no complete response from receiver.example.com within 300 ms'), { willRetry: true })).toMatchObject({
+    expect(
+      explainAttempt(failed('timeout', 'no complete response from receiver.example.com within 300 ms'), {
+        willRetry: true,
+      }),
+    ).toMatchObject({
       code: 'TIMEOUT',
-      message: expect.stringContaining('No answer in time (no complete response from receiver.example.com within 300 ms)'),
+      message: expect.stringContaining(
+        'No answer in time (no complete response from receiver.example.com within 300 ms)',
+      ),
     });
-    expect(explainAttempt(failed('credentials', 'webhook URLs must not contain a user name or password'), { willRetry: false }).code).toBe('URL_INVALID');
+    expect(
+      explainAttempt(failed('credentials', 'webhook URLs must not contain a user name or password'), {
+        willRetry: false,
+      }).code,
+    ).toBe('URL_INVALID');
     expect(explainAttempt(failed(null, 'no webhook registered for this site'), { willRetry: false })).toMatchObject({
       code: 'NETWORK_ERROR',
       message: 'The request failed: no webhook registered for this site.',
@@ -60,14 +77,19 @@ describe('the network error kind of an attempt', () => {
     const store = openStateStore(dir!, SECRET);
     try {
       const now = Date.UTC(2026, 0, 1);
-      const id = await store.outbox.enqueue({ siteId: 'one', slug: 'a', event: 'published', body: Buffer.from('{}'), origin: 'publish' }, now);
+      const id = await store.outbox.enqueue(
+        { siteId: 'one', slug: 'a', event: 'published', body: Buffer.from('{}'), origin: 'publish' },
+        now,
+      );
       const attempt = failed('timeout', 'no complete response from receiver.example.com within 300 ms');
       await store.outbox.recordAttempt(id, attempt, { state: 'pending', nextAttemptAt: now + 60_000 }, now);
       expect(rowsOf(dir)).toEqual([{ error: attempt.error, error_kind: 'timeout' }]);
       const [logged] = await store.outbox.attemptLog();
       expect(logged).toMatchObject({ error: attempt.error, errorKind: 'timeout' });
       expect(attemptErrorText(logged!)).toBe('timeout: no complete response from receiver.example.com within 300 ms');
-      expect((await store.outbox.get(id))?.lastError).toBe('timeout: no complete response from receiver.example.com within 300 ms');
+      expect((await store.outbox.get(id))?.lastError).toBe(
+        'timeout: no complete response from receiver.example.com within 300 ms',
+      );
     } finally {
       await store.close();
     }
@@ -79,16 +101,32 @@ describe('the network error kind of an attempt', () => {
     const old = new Database(path.join(dir!, 'quire.db'));
     MIGRATIONS.slice(0, 2).forEach((sql: string) => old.exec(sql));
     old.pragma('user_version = 2');
-    old.prepare(`INSERT INTO deliveries (id, site_id, slug, event, origin, state, created_at) VALUES ('dlv_1', 'one', 'a', 'published', 'publish', 'failed', 0)`).run();
-    const insert = old.prepare('INSERT INTO attempts (delivery_id, url, started_at, duration_ms, status, error) VALUES (?, ?, ?, ?, ?, ?)');
-    insert.run('dlv_1', 'https://r.example.com/', 1, 5, null, 'tls: the TLS handshake with r.example.com failed: the certificate has expired (CERT_HAS_EXPIRED)');
+    old
+      .prepare(
+        `INSERT INTO deliveries (id, site_id, slug, event, origin, state, created_at) VALUES ('dlv_1', 'one', 'a', 'published', 'publish', 'failed', 0)`,
+      )
+      .run();
+    const insert = old.prepare(
+      'INSERT INTO attempts (delivery_id, url, started_at, duration_ms, status, error) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    insert.run(
+      'dlv_1',
+      'https://r.example.com/',
+      1,
+      5,
+      null,
+      'tls: the TLS handshake with r.example.com failed: the certificate has expired (CERT_HAS_EXPIRED)',
+    );
     insert.run('dlv_1', 'https://r.example.com/', 2, 5, null, 'no webhook registered for this site');
     insert.run('dlv_1', 'https://r.example.com/', 3, 5, 503, 'HTTP 503: busy');
     old.close();
     const store = openStateStore(dir!, SECRET);
     try {
       expect(rowsOf(dir!)).toEqual([
-        { error: 'the TLS handshake with r.example.com failed: the certificate has expired (CERT_HAS_EXPIRED)', error_kind: 'tls' },
+        {
+          error: 'the TLS handshake with r.example.com failed: the certificate has expired (CERT_HAS_EXPIRED)',
+          error_kind: 'tls',
+        },
         { error: 'no webhook registered for this site', error_kind: null },
         { error: 'HTTP 503: busy', error_kind: null },
       ]);

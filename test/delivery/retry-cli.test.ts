@@ -29,9 +29,13 @@ function answer(reply: Reply) {
 async function pendingForAnHour(slugs: string[]): Promise<string[]> {
   p = setup.project.current = createTempProject({ git: true });
   writeSite(p, 'one');
-  for (const s of slugs) p.write(`one/articles/${s}.md`, article({ title: s.toUpperCase(), status: 'published' }, `Body of ${s}.\n`));
+  for (const s of slugs)
+    p.write(`one/articles/${s}.md`, article({ title: s.toUpperCase(), status: 'published' }, `Body of ${s}.\n`));
   p.commit('first', '2026-03-01T10:00:00Z');
-  expect((await quire(['webhook', 'set', 'one', '--url', `https://127.0.0.1:${receiver.port}/hooks`, '--secret', SECRET])).code).toBe(0);
+  expect(
+    (await quire(['webhook', 'set', 'one', '--url', `https://127.0.0.1:${receiver.port}/hooks`, '--secret', SECRET]))
+      .code,
+  ).toBe(0);
   answer({ status: 503, headers: { 'retry-after': '3600' } });
   const r = await quire(['publish']);
   expect(r.code, r.stderr).toBe(1);
@@ -51,7 +55,10 @@ describe('quire deliveries retry', { timeout: 120_000 }, () => {
     answer({ status: 200, delayMs: 1500, json: { url: 'https://one.example.com/x' } }); // the receiver is fixed
     const server = await startCli(['start'], { ...env(), PORT: '0' }, /Content API on/);
     try {
-      const [first, second] = await Promise.all([quire(['deliveries', 'retry', '--site', 'one']), quire(['deliveries', 'retry'])]);
+      const [first, second] = await Promise.all([
+        quire(['deliveries', 'retry', '--site', 'one']),
+        quire(['deliveries', 'retry']),
+      ]);
       for (const r of [first, second]) {
         expect(r.code, r.stdout + r.stderr).toBe(0);
         expect(r.stdout).toMatch(/Delivered 5 of 5 pending deliveries\./);
@@ -81,7 +88,9 @@ describe('quire deliveries retry', { timeout: 120_000 }, () => {
     expect([r.code, r.stdout]).toEqual([0, expect.stringMatching(/Delivered 1 of 1 pending delivery\./)]);
     r = await quire(['deliveries', 'retry', a!]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`${a} was delivered; \`retry\` sends only pending deliveries (to send it again: quire redeliver ${a})`);
+    expect(r.stderr).toContain(
+      `${a} was delivered; \`retry\` sends only pending deliveries (to send it again: quire redeliver ${a})`,
+    );
     expect(deliveryIds()).toEqual([a, a]);
     // b still waits for its own time; the log says so.
     expect((await quire(['deliveries', '--site', 'one', '--json'])).stdout).toContain(b!);
@@ -93,7 +102,12 @@ describe('quire deliveries retry', { timeout: 120_000 }, () => {
     expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(/no site "nope" in .* \(sites: one\)/)]);
     r = await quire(['deliveries', 'retry', 'dlv_nope']);
     expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(/^no delivery dlv_nope  \[DELIVERY_NOT_FOUND\]$/m)]);
-    for (const args of [['retry', 'dlv_x', '--site', 'one'], ['retry', '--json'], ['retry', '--limit', '3'], ['resend']]) {
+    for (const args of [
+      ['retry', 'dlv_x', '--site', 'one'],
+      ['retry', '--json'],
+      ['retry', '--limit', '3'],
+      ['resend'],
+    ]) {
       r = await quire(['deliveries', ...args]);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toContain('deliveries retry [<delivery-id> | --site <id>]');
@@ -111,7 +125,10 @@ describe('quire deliveries retry', { timeout: 120_000 }, () => {
     await store.webhooks.disable('one', 'the receiver answered 410 Gone', Date.now());
     await store.close();
     const r = await quire(['deliveries', 'retry', a!]);
-    expect([r.code, r.stderr]).toEqual([1, expect.stringContaining('webhook of one is DISABLED (the receiver answered 410 Gone); set it again to resume')]);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      expect.stringContaining('webhook of one is DISABLED (the receiver answered 410 Gone); set it again to resume'),
+    ]);
     expect(receiver.requests).toHaveLength(0);
   });
 });

@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { classifyStatus, MAX_ATTEMPTS, nextDelayMs, parseRetryAfter, RETRY_DELAYS_MS } from '../../src/delivery/retry-policy.ts';
+import {
+  classifyStatus,
+  MAX_ATTEMPTS,
+  nextDelayMs,
+  parseRetryAfter,
+  RETRY_DELAYS_MS,
+} from '../../src/delivery/retry-policy.ts';
 
 describe('retry policy', () => {
   it('2xx succeeds; 408, 429 and 5xx retry; 3xx and other 4xx fail; 410 also disables', () => {
     expect(classifyStatus(204, undefined, 0)).toEqual({ kind: 'success' });
     for (const s of [408, 429, 500, 502, 503]) expect(classifyStatus(s, undefined, 0).kind).toBe('retry');
-    for (const s of [301, 302, 307, 400, 401, 403, 404, 422]) expect(classifyStatus(s, undefined, 0)).toEqual({ kind: 'fail', disable: false });
+    for (const s of [301, 302, 307, 400, 401, 403, 404, 422])
+      expect(classifyStatus(s, undefined, 0)).toEqual({ kind: 'fail', disable: false });
     expect(classifyStatus(410, undefined, 0)).toEqual({ kind: 'fail', disable: true });
   });
 
@@ -23,7 +30,8 @@ describe('retry policy', () => {
     expect(nextDelayMs(1, null, () => 0)).toBe(RETRY_DELAYS_MS[0]! * 0.8);
     expect(nextDelayMs(1, null, () => 1)).toBe(RETRY_DELAYS_MS[0]! * 1.2);
     expect(nextDelayMs(3, null, () => 0.5)).toBe(RETRY_DELAYS_MS[2]);
-    for (let i = 1; i < RETRY_DELAYS_MS.length; i++) expect(RETRY_DELAYS_MS[i]!).toBeGreaterThan(RETRY_DELAYS_MS[i - 1]!);
+    for (let i = 1; i < RETRY_DELAYS_MS.length; i++)
+      expect(RETRY_DELAYS_MS[i]!).toBeGreaterThan(RETRY_DELAYS_MS[i - 1]!);
     expect(nextDelayMs(2, 60_000, () => 0.5)).toBe(60_000); // a longer Retry-After wins
     expect(nextDelayMs(MAX_ATTEMPTS - 1, null, () => 0.5)).not.toBeNull();
     expect(nextDelayMs(MAX_ATTEMPTS, null, () => 0.5)).toBeNull();

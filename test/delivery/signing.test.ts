@@ -27,14 +27,23 @@ describe('delivery signatures', () => {
     const sw = secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret, 'utf8');
     for (let round = 0; round < 2; round++) {
       expect(quireSignature(body, secret)).toBe(`sha256=${hmac(Buffer.from(secret, 'utf8'), body).digest('hex')}`);
-      expect(standardWebhooksSignature(id, ts, body, secret)).toBe(`v1,${hmac(sw, `${id}.${ts}.`, body).digest('base64')}`);
+      expect(standardWebhooksSignature(id, ts, body, secret)).toBe(
+        `v1,${hmac(sw, `${id}.${ts}.`, body).digest('base64')}`,
+      );
     }
   });
 
   it('keeps each secret apart, across more secrets than it keeps keys for', () => {
     const many = Array.from({ length: 5000 }, (_, i) => `secret-${i}-${randomBytes(4).toString('hex')}`);
     for (const secret of [...many, ...many.slice(0, 50).reverse()]) {
-      const headers = deliveryHeaders({ body, secret, event: 'published', deliveryId: 'dlv_1', timestampSec: 1, attempt: 1 });
+      const headers = deliveryHeaders({
+        body,
+        secret,
+        event: 'published',
+        deliveryId: 'dlv_1',
+        timestampSec: 1,
+        attempt: 1,
+      });
       expect(headers['X-Quire-Signature']).toBe(`sha256=${hmac(Buffer.from(secret), body).digest('hex')}`);
       expect(headers.Authorization).toBe(`Bearer ${secret}`);
     }

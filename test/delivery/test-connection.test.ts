@@ -22,11 +22,24 @@ beforeAll(async () => {
   p = createTempProject();
   writeSite(p, 'one');
   p.write('one/articles/a.md', article({ title: 'A', status: 'published', publishedAt: '2026-01-01' }));
-  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'https://content.example.com' })).ok).toBe(true);
+  expect(
+    (
+      await buildExport({
+        contentDir: p.contentDir,
+        distDir: p.distDir,
+        stateDir: p.stateDir,
+        publicUrl: 'https://content.example.com',
+      })
+    ).ok,
+  ).toBe(true);
   store = openTestStore(p.stateDir, SERVER_SECRET);
   client = createSafeClient({ allowPrivate: true, ca: receiver.caPem, log: () => {} });
   deps = { store, client, now: Date.now, sleep: async () => {}, distDir: p.distDir };
-  await store.webhooks.save('one', { url: `${receiver.url}/hook`, secret: 'a-receiver-secret-long-enough-0001' }, Date.now());
+  await store.webhooks.save(
+    'one',
+    { url: `${receiver.url}/hook`, secret: 'a-receiver-secret-long-enough-0001' },
+    Date.now(),
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -65,7 +78,9 @@ describe('explanations of Test connection', () => {
     receiver.respond(() => ({ status: 429, headers: { 'retry-after': '30' } }));
     const result = await testWebhook(deps, 'one');
     if (!result.sent) throw new Error(result.message);
-    expect(result.explanation.message).toBe('The receiver is rate-limiting (HTTP 429). This attempt is not retried: send it again later.');
+    expect(result.explanation.message).toBe(
+      'The receiver is rate-limiting (HTTP 429). This attempt is not retried: send it again later.',
+    );
   });
 
   it('a 500 on a redelivery that will be retried says so', async () => {

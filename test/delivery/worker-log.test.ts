@@ -28,7 +28,10 @@ async function queued(): Promise<void> {
   writeSite(p, 'one');
   p.write('one/articles/hello.md', article({ title: 'Hello', status: 'published' }));
   p.write('one/articles/again.md', article({ title: 'Again', status: 'published' }));
-  const set = await runCli(['webhook', 'set', 'one', '--url', `https://127.0.0.1:${receiver.port}/hook`, '--secret', SECRET], envFor());
+  const set = await runCli(
+    ['webhook', 'set', 'one', '--url', `https://127.0.0.1:${receiver.port}/hook`, '--secret', SECRET],
+    envFor(),
+  );
   expect(set.code, set.stderr).toBe(0);
   const publish = await runCli(['publish', '--no-deliver'], envFor());
   expect(publish.code, publish.stderr).toBe(0);
@@ -40,7 +43,10 @@ describe('quire worker logs each delivery', { timeout: 60_000 }, () => {
     const worker = await startCli(['worker'], envFor(), /worker started/);
     try {
       await waitFor(() => (worker.output().match(/ delivery /g) ?? []).length >= 2, worker.output, 20_000);
-      const lines = worker.output().split('\n').filter((l) => / delivery /.test(l));
+      const lines = worker
+        .output()
+        .split('\n')
+        .filter((l) => / delivery /.test(l));
       expect(lines.map((l) => l.replace(/^\S+ delivery \S+ /, '').replace(/ [\d.]+ms$/, '')).sort()).toEqual([
         'site=one published again attempt=1 delivered 200',
         'site=one published hello attempt=1 delivered 200',
@@ -51,17 +57,37 @@ describe('quire worker logs each delivery', { timeout: 60_000 }, () => {
     }
   });
 
-  it('as JSON lines with QUIRE_LOG_FORMAT=json, the worker\'s own lines too', async () => {
+  it("as JSON lines with QUIRE_LOG_FORMAT=json, the worker's own lines too", async () => {
     await queued();
     const worker = await startCli(['worker'], envFor({ QUIRE_LOG_FORMAT: 'json' }), /worker started/);
     try {
       await waitFor(() => (worker.output().match(/"type":"delivery"/g) ?? []).length >= 2, worker.output, 20_000);
-      const json = worker.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const json = worker
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(json.filter((l) => l.type === 'delivery')).toEqual([
-        expect.objectContaining({ site: 'one', event: 'published', attempt: 1, result: 'delivered', status: 200, error: null }),
-        expect.objectContaining({ site: 'one', event: 'published', attempt: 1, result: 'delivered', status: 200, error: null }),
+        expect.objectContaining({
+          site: 'one',
+          event: 'published',
+          attempt: 1,
+          result: 'delivered',
+          status: 200,
+          error: null,
+        }),
+        expect.objectContaining({
+          site: 'one',
+          event: 'published',
+          attempt: 1,
+          result: 'delivered',
+          status: 200,
+          error: null,
+        }),
       ]);
-      expect(json).toContainEqual(expect.objectContaining({ type: 'message', message: expect.stringMatching(/^worker started/) }));
+      expect(json).toContainEqual(
+        expect.objectContaining({ type: 'message', message: expect.stringMatching(/^worker started/) }),
+      );
     } finally {
       await worker.stop();
     }

@@ -27,13 +27,27 @@ afterAll(async () => {
 });
 
 async function build(p: TempProject): Promise<void> {
-  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'https://api.example.com' });
+  const result = await buildExport({
+    contentDir: p.contentDir,
+    distDir: p.distDir,
+    stateDir: p.stateDir,
+    publicUrl: 'https://api.example.com',
+  });
   expect(result.ok, JSON.stringify(result.issues)).toBe(true);
 }
 
-function deployOf(p: TempProject, store: ObjectStore, extra: Partial<Parameters<typeof deploy>[0]> = {}): Promise<DeploySummary> {
+function deployOf(
+  p: TempProject,
+  store: ObjectStore,
+  extra: Partial<Parameters<typeof deploy>[0]> = {},
+): Promise<DeploySummary> {
   const manifest = readManifest(p.distDir)!;
-  return deploy({ store, plan: planExport(p.distDir, manifest), keyGenerations: edgeKeyGenerations(manifest, null), ...extra });
+  return deploy({
+    store,
+    plan: planExport(p.distDir, manifest),
+    keyGenerations: edgeKeyGenerations(manifest, null),
+    ...extra,
+  });
 }
 
 async function keysIn(store: ObjectStore, prefix: string): Promise<Set<string>> {
@@ -52,7 +66,16 @@ function twoSites(): TempProject {
   writeSite(p, 'one');
   writeSite(p, 'two');
   p.write('one/images/cover.png', 'cover-bytes');
-  for (let i = 0; i < 5; i++) p.write(`one/articles/a${i}.md`, article({ title: `A ${i}`, status: 'published', publishedAt: `2026-01-0${i + 1}`, ...(i === 0 ? { image: 'cover.png' } : {}) }));
+  for (let i = 0; i < 5; i++)
+    p.write(
+      `one/articles/a${i}.md`,
+      article({
+        title: `A ${i}`,
+        status: 'published',
+        publishedAt: `2026-01-0${i + 1}`,
+        ...(i === 0 ? { image: 'cover.png' } : {}),
+      }),
+    );
   p.write('one/articles/secret-draft.md', article({ title: 'Draft' }, 'Words nobody may read yet.\n'));
   p.write('two/articles/b.md', article({ title: 'B', status: 'published', publishedAt: '2026-02-01' }));
   return p;
@@ -69,12 +92,20 @@ describe('quire deploy', () => {
       // Every file of the tree (lists, indexes, bodies, stored variants, the image), each site's part, the build document.
       const publicFiles = treeFiles(m1); // dist/ holds no drafts
       expect(publicFiles.length).toBeGreaterThanOrEqual(2 * 2 + 6 + 1);
-      expect(first).toMatchObject({ buildId: m1.buildId, previousBuildId: null, uploaded: publicFiles.length + 2 + 1, skipped: 0, removed: 0, switched: true });
+      expect(first).toMatchObject({
+        buildId: m1.buildId,
+        previousBuildId: null,
+        uploaded: publicFiles.length + 2 + 1,
+        skipped: 0,
+        removed: 0,
+        switched: true,
+      });
       expect((await pointerOf(store))!.buildId).toBe(m1.buildId);
       const objectsAfterFirst = await keysIn(store, 'objects/');
 
       // Drafts never leave the machine: no stored object holds the draft's text.
-      for (const key of objectsAfterFirst) expect(new TextDecoder().decode((await store.get(key))!)).not.toContain('Words nobody may read');
+      for (const key of objectsAfterFirst)
+        expect(new TextDecoder().decode((await store.get(key))!)).not.toContain('Words nobody may read');
 
       const again = await deployOf(p, store);
       expect(again).toMatchObject({ uploaded: 0, uploadedBytes: 0, switched: false, removed: 0 });
@@ -91,13 +122,21 @@ describe('quire deploy', () => {
       const changed = await deployOf(p, store);
       // The article's body, the site's list and index (with their stored variants),
       // the site's part, the build document: nothing of the other articles or the other site.
-      const touched = [...articleFiles('one', 'a3', m2.sites.one!.articles.a3!.encodings), ...siteFiles('one', m2.sites.one!.listEncodings)];
+      const touched = [
+        ...articleFiles('one', 'a3', m2.sites.one!.articles.a3!.encodings),
+        ...siteFiles('one', m2.sites.one!.listEncodings),
+      ];
       const expected = touched.map((k) => objectKey('one', hashBytes(fs.readFileSync(path.join(p.distDir, k)))));
       const added = [...(await keysIn(store, 'objects/'))].filter((k) => !objectsAfterFirst.has(k));
       expect(added).toHaveLength(expected.length + 1);
       expect(added).toEqual(expect.arrayContaining(expected));
       expect(added.every((k) => k.startsWith('objects/one/'))).toBe(true);
-      expect(changed).toMatchObject({ uploaded: expected.length + 2, previousBuildId: m1.buildId, buildId: m2.buildId, switched: true });
+      expect(changed).toMatchObject({
+        uploaded: expected.length + 2,
+        previousBuildId: m1.buildId,
+        buildId: m2.buildId,
+        switched: true,
+      });
       expect(changed.uploaded).toBeLessThan(10);
       const pointer = (await pointerOf(store))!;
       expect(pointer.buildId).toBe(m2.buildId);
@@ -167,7 +206,11 @@ describe('quire deploy', () => {
       await deploy({ store, plan, keyGenerations: edgeKeyGenerations(manifest, { one: 3 }) });
       expect((await pointerOf(store))!.keyGenerations).toEqual({ one: 3 });
       // Same build, a later rotation: only the pointer changes.
-      const rotated = await deploy({ store, plan, keyGenerations: edgeKeyGenerations(manifest, { one: 4, 'two.preview': 2 }) });
+      const rotated = await deploy({
+        store,
+        plan,
+        keyGenerations: edgeKeyGenerations(manifest, { one: 4, 'two.preview': 2 }),
+      });
       expect(rotated).toMatchObject({ uploaded: 0, switched: true });
       expect((await pointerOf(store))!.keyGenerations).toEqual({ one: 4, 'two.preview': 2 });
       // A deploy from a machine whose keys.json lost the rotation does not bring the old key back.
@@ -184,7 +227,11 @@ describe('quire deploy (the command)', () => {
   beforeAll(async () => {
     p = createTempProject();
     writeSite(p, 'big');
-    for (let i = 0; i < 300; i++) p.write(`big/articles/post-${i}.md`, article({ title: `Post ${i}`, status: 'published', publishedAt: '2026-03-01' }, `Body ${i}.\n`));
+    for (let i = 0; i < 300; i++)
+      p.write(
+        `big/articles/post-${i}.md`,
+        article({ title: `Post ${i}`, status: 'published', publishedAt: '2026-03-01' }, `Body ${i}.\n`),
+      );
     await build(p);
   }, 60_000);
   afterAll(() => p?.cleanup());
@@ -193,30 +240,65 @@ describe('quire deploy (the command)', () => {
     const noBucket = await runCli(['deploy'], projectFolders(p));
     expect(noBucket.code).toBe(2);
     expect(noBucket.stderr).toContain('QUIRE_S3_BUCKET: must be set');
-    const bad = await runCli(['deploy'], { ...projectFolders(p), QUIRE_S3_BUCKET: 'Not A Bucket', QUIRE_S3_ENDPOINT: 'ftp://x' });
+    const bad = await runCli(['deploy'], {
+      ...projectFolders(p),
+      QUIRE_S3_BUCKET: 'Not A Bucket',
+      QUIRE_S3_ENDPOINT: 'ftp://x',
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('QUIRE_S3_BUCKET: must be a bucket name');
     expect(bad.stderr).toContain('QUIRE_S3_ENDPOINT: must use http or https');
   }, 30_000);
 
-  it('a storage that fails is a problem with a code and a fix, not the SDK\'s text; nothing is switched', async () => {
+  it("a storage that fails is a problem with a code and a fix, not the SDK's text; nothing is switched", async () => {
     const firstLines = (r: CliResult) => r.stderr.split('\n').slice(0, 2);
     const closed = net.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
     // No credentials anywhere the SDK looks (environment, files, instance metadata).
-    const noCredentials = { AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_SESSION_TOKEN: '', AWS_PROFILE: '', AWS_SHARED_CREDENTIALS_FILE: path.join(p.root, 'none'), AWS_CONFIG_FILE: path.join(p.root, 'none'), AWS_EC2_METADATA_DISABLED: 'true' };
+    const noCredentials = {
+      AWS_ACCESS_KEY_ID: '',
+      AWS_SECRET_ACCESS_KEY: '',
+      AWS_SESSION_TOKEN: '',
+      AWS_PROFILE: '',
+      AWS_SHARED_CREDENTIALS_FILE: path.join(p.root, 'none'),
+      AWS_CONFIG_FILE: path.join(p.root, 'none'),
+      AWS_EC2_METADATA_DISABLED: 'true',
+    };
     const cases: [Record<string, string>, string, RegExp][] = [
-      [{ QUIRE_S3_BUCKET: 'no-such-bucket' }, 'DEPLOY_BUCKET_NOT_FOUND', /^the bucket "no-such-bucket" does not exist at http:\/\/127\.0\.0\.1:\d+: create it, or correct QUIRE_S3_BUCKET and QUIRE_S3_ENDPOINT$/],
-      [noCredentials, 'DEPLOY_CREDENTIALS_MISSING', /^no credentials to sign the requests to http:\/\/127\.0\.0\.1:\d+ with: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY/],
-      [{ AWS_ACCESS_KEY_ID: 'NOT-A-KEY' }, 'DEPLOY_ACCESS_DENIED', /refused the request to the bucket "quire-test" \(403 InvalidAccessKeyId: .*\): check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY/],
-      [{ QUIRE_S3_ENDPOINT: `http://127.0.0.1:${port}` }, 'DEPLOY_STORAGE_UNREACHABLE', new RegExp(`^http://127\\.0\\.0\\.1:${port} cannot be reached \\(.*ECONNREFUSED.*\\): check QUIRE_S3_ENDPOINT and the network$`)],
+      [
+        { QUIRE_S3_BUCKET: 'no-such-bucket' },
+        'DEPLOY_BUCKET_NOT_FOUND',
+        /^the bucket "no-such-bucket" does not exist at http:\/\/127\.0\.0\.1:\d+: create it, or correct QUIRE_S3_BUCKET and QUIRE_S3_ENDPOINT$/,
+      ],
+      [
+        noCredentials,
+        'DEPLOY_CREDENTIALS_MISSING',
+        /^no credentials to sign the requests to http:\/\/127\.0\.0\.1:\d+ with: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY/,
+      ],
+      [
+        { AWS_ACCESS_KEY_ID: 'NOT-A-KEY' },
+        'DEPLOY_ACCESS_DENIED',
+        /refused the request to the bucket "quire-test" \(403 InvalidAccessKeyId: .*\): check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY/,
+      ],
+      [
+        { QUIRE_S3_ENDPOINT: `http://127.0.0.1:${port}` },
+        'DEPLOY_STORAGE_UNREACHABLE',
+        new RegExp(
+          `^http://127\\.0\\.0\\.1:${port} cannot be reached \\(.*ECONNREFUSED.*\\): check QUIRE_S3_ENDPOINT and the network$`,
+        ),
+      ],
     ];
     for (const [extra, code, message] of cases) {
       const r = await runCli(['deploy'], { ...projectFolders(p), ...s3.env('failing'), ...extra });
       const [first, second] = firstLines(r);
-      expect({ code, exit: r.code, first, second }).toEqual({ code, exit: 1, first: expect.stringMatching(new RegExp(`\\S  \\[${code}\\]$`)), second: expect.stringMatching(/^Nothing more was deployed; run `quire deploy` again/) });
+      expect({ code, exit: r.code, first, second }).toEqual({
+        code,
+        exit: 1,
+        first: expect.stringMatching(new RegExp(`\\S  \\[${code}\\]$`)),
+        second: expect.stringMatching(/^Nothing more was deployed; run `quire deploy` again/),
+      });
       expect(first!.replace(/  \[\w+\]$/, '')).toMatch(message);
     }
     expect(await keysIn(s3.store('failing'), '')).toEqual(new Set());
@@ -225,7 +307,10 @@ describe('quire deploy (the command)', () => {
     try {
       writeSite(unbuilt, 'one');
       const r = await runCli(['deploy'], { ...projectFolders(unbuilt), ...s3.env('failing') });
-      expect([r.code, r.stderr]).toEqual([1, `no build in ${unbuilt.distDir}: run \`quire build\` first  [BUILD_MISSING]\n`]);
+      expect([r.code, r.stderr]).toEqual([
+        1,
+        `no build in ${unbuilt.distDir}: run \`quire build\` first  [BUILD_MISSING]\n`,
+      ]);
     } finally {
       unbuilt.cleanup();
     }
@@ -263,7 +348,10 @@ describe('quire deploy (the command)', () => {
 
     const rerun = await runCli(['deploy'], env);
     expect(rerun.code, rerun.stderr).toBe(0);
-    const summary = /uploaded (\d+) objects \(.*\), skipped (\d+), removed 0; switched current\.json to build (\S+);/.exec(rerun.stdout);
+    const summary =
+      /uploaded (\d+) objects \(.*\), skipped (\d+), removed 0; switched current\.json to build (\S+);/.exec(
+        rerun.stdout,
+      );
     expect(summary, rerun.stdout).not.toBeNull();
     // What the killed run stored whole is skipped; an upload cut off by the kill (this server keeps
     // what it received) has the wrong length and is uploaded again.
@@ -274,6 +362,7 @@ describe('quire deploy (the command)', () => {
     expect((await pointerOf(store))!.buildId).toBe(readManifest(p.distDir)!.buildId);
     expect((await keysIn(store, 'objects/')).size).toBe(objects);
     // Every object is whole: named by the hash of the bytes stored.
-    for (const key of await keysIn(store, 'objects/')) expect(hashBytes((await store.get(key))!), key).toBe(key.slice(key.lastIndexOf('/') + 1));
+    for (const key of await keysIn(store, 'objects/'))
+      expect(hashBytes((await store.get(key))!), key).toBe(key.slice(key.lastIndexOf('/') + 1));
   }, 90_000);
 });

@@ -10,7 +10,10 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** README.md and every Markdown page of docs/, relative to the repository. */
 function docFiles(): string[] {
-  const docs = fs.readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort();
+  const docs = fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort();
   return ['README.md', ...docs.map((name) => `docs/${name}`)];
 }
 
@@ -73,7 +76,8 @@ function links(text: string): Link[] {
   const out: Link[] = [];
   proseLines(text).forEach((raw, i) => {
     const line = withoutCode(raw);
-    for (const m of line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) out.push({ line: i + 1, target: m[1]! });
+    for (const m of line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g))
+      out.push({ line: i + 1, target: m[1]! });
     const def = /^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/.exec(line);
     if (def) out.push({ line: i + 1, target: def[1]! });
   });
@@ -90,13 +94,18 @@ function brokenLinks(file: string, read: (file: string) => string | null = readR
   for (const { line, target } of links(text)) {
     if (isExternal(target)) continue;
     const [pathPart, anchor] = target.split('#', 2) as [string, string | undefined];
-    const targetFile = pathPart === '' ? file : path.posix.normalize(path.posix.join(path.posix.dirname(file), decodeURIComponent(pathPart)));
+    const targetFile =
+      pathPart === ''
+        ? file
+        : path.posix.normalize(path.posix.join(path.posix.dirname(file), decodeURIComponent(pathPart)));
     const where = `${file}:${line}: ${target}`;
     if (targetFile.startsWith('../')) {
       problems.push(`${where}: leads out of the repository`);
       continue;
     }
-    const isDir = pathPart.endsWith('/') || (fs.existsSync(path.join(ROOT, targetFile)) && fs.statSync(path.join(ROOT, targetFile)).isDirectory());
+    const isDir =
+      pathPart.endsWith('/') ||
+      (fs.existsSync(path.join(ROOT, targetFile)) && fs.statSync(path.join(ROOT, targetFile)).isDirectory());
     const targetText = isDir ? null : read(targetFile);
     if (!isDir && targetText === null) {
       problems.push(`${where}: no file ${targetFile}`);
@@ -142,9 +151,16 @@ describe('links in README.md and docs/', () => {
     expect(slug('Change feed: `GET /v1/changes`')).toBe('change-feed-get-v1changes');
     expect(slug('The MCP tool server and `verify_integration`')).toBe('the-mcp-tool-server-and-verify_integration');
     expect(slug('Next.js (App Router): `examples/nextjs/`')).toBe('nextjs-app-router-examplesnextjs');
-    expect(slug('Start-up and install on Node 24 (2026-11-25, night)')).toBe('start-up-and-install-on-node-24-2026-11-25-night');
+    expect(slug('Start-up and install on Node 24 (2026-11-25, night)')).toBe(
+      'start-up-and-install-on-node-24-2026-11-25-night',
+    );
     expect(slug('Crème brûlée')).toBe('crème-brûlée');
-    expect([...anchors('# A\n\n## Notes\n\n```\n## Not a heading\n```\n\n### Notes\n\n## Notes\n')]).toEqual(['a', 'notes', 'notes-1', 'notes-2']);
+    expect([...anchors('# A\n\n## Notes\n\n```\n## Not a heading\n```\n\n### Notes\n\n## Notes\n')]).toEqual([
+      'a',
+      'notes',
+      'notes-1',
+      'notes-2',
+    ]);
   });
 
   it('find links outside code only', () => {
@@ -154,7 +170,8 @@ describe('links in README.md and docs/', () => {
 
   it('report a missing file, a missing anchor and a missing heading of the same page', () => {
     const pages: Record<string, string> = {
-      'docs/one.md': '# One\n\n## Part two\n\n[ok](#part-two) [ok](two.md#two) [ok](../README.md)\n[gone](three.md) [bad](two.md#nope) [bad](#part-3)\n',
+      'docs/one.md':
+        '# One\n\n## Part two\n\n[ok](#part-two) [ok](two.md#two) [ok](../README.md)\n[gone](three.md) [bad](two.md#nope) [bad](#part-3)\n',
       'docs/two.md': '# Two\n',
       'README.md': '# Readme\n',
     };

@@ -49,7 +49,13 @@ beforeAll(async () => {
   if (!binary) throw new Error('nginx is not installed: this test needs it (.ci/run installs nginx-light)');
   p = createTempProject();
   writeSite(p, 'one', 'name: Field Notes\nlang: en\nurl: https://one.example.com\n');
-  p.write('one/articles/first.md', article({ title: 'The first article', status: 'published', publishedAt: '2026-05-01' }, `Hello.\n\n${'A longer paragraph, so the body is stored compressed too.\n\n'.repeat(40)}`));
+  p.write(
+    'one/articles/first.md',
+    article(
+      { title: 'The first article', status: 'published', publishedAt: '2026-05-01' },
+      `Hello.\n\n${'A longer paragraph, so the body is stored compressed too.\n\n'.repeat(40)}`,
+    ),
+  );
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-nginx-'));
   receiver.respond(() => ({ status: 200, json: { ok: true } }));
 
@@ -64,7 +70,11 @@ beforeAll(async () => {
   base = `https://localhost:${httpsPort}`;
   // Quire with the documented settings; the port it listens on goes into nginx's config.
   const documented = envLines(testedBlock(DOC, 'quire-env'));
-  expect(documented).toMatchObject({ QUIRE_PUBLIC_URL: 'https://quire.example.com', QUIRE_TRUST_PROXY: expect.any(String), PORT: '8787' });
+  expect(documented).toMatchObject({
+    QUIRE_PUBLIC_URL: 'https://quire.example.com',
+    QUIRE_TRUST_PROXY: expect.any(String),
+    PORT: '8787',
+  });
   quire = await startCli(
     ['start'],
     {
@@ -92,7 +102,10 @@ beforeAll(async () => {
   // Chromium trusts this server's key, and only it (the flag takes base64 SHA-256 of the SPKI).
   const spki = new crypto.X509Certificate(leaf.certPem).publicKey.export({ type: 'spki', format: 'der' });
   const pin = crypto.createHash('sha256').update(spki).digest('base64');
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', `--ignore-certificate-errors-spki-list=${pin}`] });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', `--ignore-certificate-errors-spki-list=${pin}`],
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -112,10 +125,23 @@ interface Reply {
 }
 
 /** A request through nginx's TLS port, trusting the throwaway CA (as `ca`, not by turning checks off). */
-function viaNginx(pathname: string, opts: { method?: string; headers?: Record<string, string>; body?: string; from?: string } = {}): Promise<Reply> {
+function viaNginx(
+  pathname: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string; from?: string } = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = https.request(
-      { host: '127.0.0.1', servername: 'localhost', port: httpsPort, path: pathname, method: opts.method ?? 'GET', ca: caPem, agent: false, headers: { host: `localhost:${httpsPort}`, ...opts.headers }, ...(opts.from ? { localAddress: opts.from } : {}) },
+      {
+        host: '127.0.0.1',
+        servername: 'localhost',
+        port: httpsPort,
+        path: pathname,
+        method: opts.method ?? 'GET',
+        ca: caPem,
+        agent: false,
+        headers: { host: `localhost:${httpsPort}`, ...opts.headers },
+        ...(opts.from ? { localAddress: opts.from } : {}),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (d: Buffer) => chunks.push(d));
@@ -173,7 +199,9 @@ describe('Quire behind nginx with TLS, as docs/OPERATING.md configures it', { ti
     const key = /key: (pk_one\.\S+)/.exec(quire.output())![1]!;
     const auth = { authorization: `Bearer ${key}` };
     const identity = await viaNginx('/v1/articles/first', { headers: auth });
-    const direct = await fetch(`http://127.0.0.1:${quirePort}/v1/articles/first`, { headers: { ...auth, 'accept-encoding': 'identity' } });
+    const direct = await fetch(`http://127.0.0.1:${quirePort}/v1/articles/first`, {
+      headers: { ...auth, 'accept-encoding': 'identity' },
+    });
     expect(identity.headers['content-encoding']).toBeUndefined();
     expect(identity.headers.etag).toBe(direct.headers.get('etag'));
     const decode = { br: zlib.brotliDecompressSync, gzip: zlib.gunzipSync };
@@ -184,7 +212,9 @@ describe('Quire behind nginx with TLS, as docs/OPERATING.md configures it', { ti
       expect(reply.headers.etag).toBe(`${identity.headers.etag!.slice(0, -1)}-${coding}"`);
       expect(reply.headers.vary).toBe('Accept-Encoding, Authorization');
       expect(decode[coding](reply.raw).equals(identity.raw)).toBe(true);
-      const again = await viaNginx('/v1/articles/first', { headers: { ...auth, 'accept-encoding': coding, 'if-none-match': reply.headers.etag! } });
+      const again = await viaNginx('/v1/articles/first', {
+        headers: { ...auth, 'accept-encoding': coding, 'if-none-match': reply.headers.etag! },
+      });
       expect(again.status).toBe(304);
     }
   });
@@ -197,7 +227,9 @@ describe('Quire behind nginx with TLS, as docs/OPERATING.md configures it', { ti
 
   it('redirects plain http to https', async () => {
     const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port: httpPort, path: '/admin', headers: { host: `localhost:${httpPort}` } }, resolve).on('error', reject);
+      http
+        .get({ host: '127.0.0.1', port: httpPort, path: '/admin', headers: { host: `localhost:${httpPort}` } }, resolve)
+        .on('error', reject);
     });
     res.resume();
     expect(res.statusCode).toBe(301);
@@ -206,7 +238,12 @@ describe('Quire behind nginx with TLS, as docs/OPERATING.md configures it', { ti
 
   it('throttles the visitor nginx names, whatever X-Forwarded-For the visitor sends', async () => {
     const signIn = (token: string, from: string, spoofed: string) =>
-      viaNginx('/admin/sign-in', { method: 'POST', from, headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': spoofed }, body: new URLSearchParams({ token }).toString() });
+      viaNginx('/admin/sign-in', {
+        method: 'POST',
+        from,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': spoofed },
+        body: new URLSearchParams({ token }).toString(),
+      });
     for (let i = 0; i < 10; i++) expect((await signIn(`wrong-${i}`, '127.0.0.2', `198.51.100.${i}`)).status).toBe(401);
     expect((await signIn(ADMIN_TOKEN, '127.0.0.2', '198.51.100.99')).status).toBe(429);
     expect((await signIn(ADMIN_TOKEN, '127.0.0.3', '198.51.100.1')).status).toBe(303);

@@ -20,15 +20,35 @@ beforeAll(async () => {
   const siteUrl = siteServer.url;
 
   p = createTempProject();
-  p.write('notes/site.yaml', `name: Notes\nlang: en\nurl: ${siteUrl}\npreviewUrl: ${siteUrl}/api/preview?slug={slug}&token={token}\n`);
+  p.write(
+    'notes/site.yaml',
+    `name: Notes\nlang: en\nurl: ${siteUrl}\npreviewUrl: ${siteUrl}/api/preview?slug={slug}&token={token}\n`,
+  );
   p.write('notes/articles/live.md', article({ title: 'Live already', status: 'published', publishedAt: '2026-01-01' }));
-  p.write('notes/articles/plans.md', article({ title: 'Secret plans', status: 'draft' }, 'Nobody has read this yet.\n'));
-  env = { QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, QUIRE_SECRET: 'p'.repeat(40) };
+  p.write(
+    'notes/articles/plans.md',
+    article({ title: 'Secret plans', status: 'draft' }, 'Nobody has read this yet.\n'),
+  );
+  env = {
+    QUIRE_CONTENT_DIR: p.contentDir,
+    QUIRE_DIST_DIR: p.distDir,
+    QUIRE_STATE_DIR: p.stateDir,
+    QUIRE_SECRET: 'p'.repeat(40),
+  };
   quire = await startCli(['start'], { ...env, PORT: '0' }, /Content API on (\S+)\/v1/);
   const keys = JSON.parse((await runCli(['keys', '--json'], env)).stdout) as { key: string; previewKey: string }[];
-  const site = createExampleSite({ secret: 'unused-webhook-secret-000000000', apiBase: `${quire.match[1]}/v1`, apiKey: keys[0]!.key, previewKey: keys[0]!.previewKey, publicUrl: siteUrl });
+  const site = createExampleSite({
+    secret: 'unused-webhook-secret-000000000',
+    apiBase: `${quire.match[1]}/v1`,
+    apiKey: keys[0]!.key,
+    previewKey: keys[0]!.previewKey,
+    publicUrl: siteUrl,
+  });
   siteServer.setHandler(site.app.fetch);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--ignore-certificate-errors'] });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--ignore-certificate-errors'],
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -60,8 +80,11 @@ describe('a draft preview on the site', { timeout: 120_000 }, () => {
     expect(page.headers['x-robots-tag']).toBe('noindex');
   });
 
-  it('opens nothing with a tampered link, another article\'s link, or an expired one', async () => {
-    const { url, token } = JSON.parse((await runCli(['preview', 'notes', 'plans', '--json'], env)).stdout) as { url: string; token: string };
+  it("opens nothing with a tampered link, another article's link, or an expired one", async () => {
+    const { url, token } = JSON.parse((await runCli(['preview', 'notes', 'plans', '--json'], env)).stdout) as {
+      url: string;
+      token: string;
+    };
     const tampered = url.replace(encodeURIComponent(token), encodeURIComponent(`${token.slice(0, -2)}AA`));
     const forged = await open(tampered);
     expect(forged.status).toBe(403);
@@ -69,7 +92,10 @@ describe('a draft preview on the site', { timeout: 120_000 }, () => {
     const other = await open(url.replace('slug=plans', 'slug=live'));
     expect(other.status).toBe(403);
     expect(other.text).toContain('is for the article "plans"');
-    const short = JSON.parse((await runCli(['preview', 'notes', 'plans', '--ttl', '1s', '--json'], env)).stdout) as { url: string; expiresAt: string };
+    const short = JSON.parse((await runCli(['preview', 'notes', 'plans', '--ttl', '1s', '--json'], env)).stdout) as {
+      url: string;
+      expiresAt: string;
+    };
     await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(short.expiresAt) - Date.now()) + 50));
     const expired = await open(short.url);
     expect(expired.status).toBe(410);

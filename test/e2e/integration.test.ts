@@ -12,8 +12,18 @@ import { article, createTempProject, type TempProject } from '../helpers/temp-co
 
 const SECRET = 'example-site-webhook-secret-000000';
 
-interface Check { id: string; status: string; code: string; message: string; fix: string | null }
-interface Report { ok: boolean; summary: string; articles: { slug: string; url: string; checks: Check[] }[] }
+interface Check {
+  id: string;
+  status: string;
+  code: string;
+  message: string;
+  fix: string | null;
+}
+interface Report {
+  ok: boolean;
+  summary: string;
+  articles: { slug: string; url: string; checks: Check[] }[];
+}
 
 let p: TempProject;
 let quire: Awaited<ReturnType<typeof startCli>>;
@@ -32,7 +42,12 @@ async function verify(): Promise<Report> {
   return res.structuredContent as unknown as Report;
 }
 
-const failing = (r: Report) => r.articles.flatMap((a) => a.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => ({ slug: a.slug, id: c.id, code: c.code, fix: c.fix })));
+const failing = (r: Report) =>
+  r.articles.flatMap((a) =>
+    a.checks
+      .filter((c) => c.status === 'fail' || c.status === 'error')
+      .map((c) => ({ slug: a.slug, id: c.id, code: c.code, fix: c.fix })),
+  );
 
 beforeAll(async () => {
   // The site's server first: its URL goes into site.yaml. Requests wait for the app below.
@@ -43,8 +58,17 @@ beforeAll(async () => {
   p.write('notes/site.yaml', `name: Notes\nlang: en\nurl: ${siteUrl}\n`);
   p.write('notes/authors/ann.yaml', 'name: Ann Example\nurl: https://ann.example.org/\n');
   p.write('notes/authors/bo.yaml', 'name: Bo Writer\n');
-  p.write('notes/articles/with-picture.md', article({ title: 'With a picture', status: 'published', author: 'ann' }, 'A photo:\n\n![The bay](https://images.example.com/bay.png)\n\nAnd a caption.\n'));
-  p.write('notes/articles/quoted.md', article({ title: 'Quoted', status: 'published', author: 'bo' }, 'She said "hello" and left.\n\n- one\n- two\n'));
+  p.write(
+    'notes/articles/with-picture.md',
+    article(
+      { title: 'With a picture', status: 'published', author: 'ann' },
+      'A photo:\n\n![The bay](https://images.example.com/bay.png)\n\nAnd a caption.\n',
+    ),
+  );
+  p.write(
+    'notes/articles/quoted.md',
+    article({ title: 'Quoted', status: 'published', author: 'bo' }, 'She said "hello" and left.\n\n- one\n- two\n'),
+  );
   p.write('notes/articles/draft.md', article({ title: 'Not yet', status: 'draft', author: 'bo' }));
   p.commit('first articles', '2026-04-01T09:00:00Z');
 
@@ -85,7 +109,14 @@ describe('Quire → webhook → example site → verify_integration', { timeout:
     expect(site.articles.get('with-picture')!.author).toEqual({ name: 'Ann Example', url: 'https://ann.example.org/' });
 
     const tools = (await mcp.listTools()).tools;
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_api_key', 'get_article', 'list_articles', 'list_sites', 'test_webhook', 'verify_integration']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'get_api_key',
+      'get_article',
+      'list_articles',
+      'list_sites',
+      'test_webhook',
+      'verify_integration',
+    ]);
     expect(tools.find((t) => t.name === 'verify_integration')!.annotations?.readOnlyHint).toBe(true);
 
     const report = await verify();
@@ -94,13 +125,24 @@ describe('Quire → webhook → example site → verify_integration', { timeout:
     expect(report.articles).toHaveLength(2);
     for (const a of report.articles) {
       expect(a.url).toBe(`${siteUrl}/blog/${a.slug}`); // from the receiver's {url} reply
-      expect(a.checks.map((c) => `${c.id}:${c.status}`).sort()).toEqual(['byline:pass', 'canonical:pass', 'html:pass', 'sitemap:pass']);
+      expect(a.checks.map((c) => `${c.id}:${c.status}`).sort()).toEqual([
+        'byline:pass',
+        'canonical:pass',
+        'html:pass',
+        'sitemap:pass',
+      ]);
     }
   });
 
   it('an update refreshes lastmod through the `updated` event, and verification still passes', async () => {
     const before = site.articles.get('quoted')!.updatedAt;
-    p.write('notes/articles/quoted.md', article({ title: 'Quoted', status: 'published', author: 'bo' }, 'She said "hello" and left, twice.\n\n- one\n- two\n'));
+    p.write(
+      'notes/articles/quoted.md',
+      article(
+        { title: 'Quoted', status: 'published', author: 'bo' },
+        'She said "hello" and left, twice.\n\n- one\n- two\n',
+      ),
+    );
     p.commit('edit quoted', '2026-04-03T15:30:00Z');
     const r = await runCli(['publish'], env);
     expect(r.code, r.stderr).toBe(0);
@@ -141,11 +183,19 @@ describe('Quire → webhook → example site → verify_integration', { timeout:
   it('a site that does not refresh lastmod on `updated` fails the sitemap check as stale', async () => {
     site.faults.add('stale-lastmod');
     try {
-      p.write('notes/articles/with-picture.md', article({ title: 'With a picture', status: 'published', author: 'ann' }, 'A photo:\n\n![The bay](https://images.example.com/bay.png)\n\nAnd a longer caption.\n'));
+      p.write(
+        'notes/articles/with-picture.md',
+        article(
+          { title: 'With a picture', status: 'published', author: 'ann' },
+          'A photo:\n\n![The bay](https://images.example.com/bay.png)\n\nAnd a longer caption.\n',
+        ),
+      );
       p.commit('edit picture', '2026-04-05T08:00:00Z');
       expect((await runCli(['publish'], env)).code).toBe(0);
       const problems = failing(await verify());
-      expect(problems).toEqual([expect.objectContaining({ slug: 'with-picture', id: 'sitemap', code: 'LASTMOD_STALE' })]);
+      expect(problems).toEqual([
+        expect.objectContaining({ slug: 'with-picture', id: 'sitemap', code: 'LASTMOD_STALE' }),
+      ]);
     } finally {
       site.faults.delete('stale-lastmod');
     }

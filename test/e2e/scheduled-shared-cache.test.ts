@@ -26,24 +26,34 @@ beforeAll(async () => {
   p.write('one/articles/now.md', article({ title: 'Now', status: 'published', publishedAt: '2026-01-01' }));
   p.write('one/articles/soon.md', article({ title: 'Soon', status: 'published', publishedAt: iso(goLive) }));
   p.write('one/articles/wip.md', article({ title: 'Draft' }));
-  const env = { QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, QUIRE_SECRET: 'c'.repeat(40) };
+  const env = {
+    QUIRE_CONTENT_DIR: p.contentDir,
+    QUIRE_DIST_DIR: p.distDir,
+    QUIRE_STATE_DIR: p.stateDir,
+    QUIRE_SECRET: 'c'.repeat(40),
+  };
   quire = await startCli(['start'], { ...env, PORT: '0' }, /Content API on http:\/\/[^:]+:(\d+)\/v1/);
   keys = (JSON.parse((await runCli(['keys', '--json'], env)).stdout) as { key: string; previewKey: string }[])[0]!;
   const dir = path.join(p.root, 'nginx');
   fs.mkdirSync(path.join(dir, 'cache'), { recursive: true });
   const port = await freePort();
-  proxy = await startNginx(nginx, dir, [
-    `  proxy_cache_path ${path.join(dir, 'cache')} keys_zone=quire:1m;`,
-    '  server {',
-    `    listen 127.0.0.1:${port};`,
-    '    location / {',
-    `      proxy_pass http://127.0.0.1:${quire.match[1]};`,
-    '      proxy_cache quire;',
-    '      proxy_cache_key "$request_uri $http_authorization";',
-    '      add_header X-Cache $upstream_cache_status always;',
-    '    }',
-    '  }',
-  ].join('\n'), [port]);
+  proxy = await startNginx(
+    nginx,
+    dir,
+    [
+      `  proxy_cache_path ${path.join(dir, 'cache')} keys_zone=quire:1m;`,
+      '  server {',
+      `    listen 127.0.0.1:${port};`,
+      '    location / {',
+      `      proxy_pass http://127.0.0.1:${quire.match[1]};`,
+      '      proxy_cache quire;',
+      '      proxy_cache_key "$request_uri $http_authorization";',
+      '      add_header X-Cache $upstream_cache_status always;',
+      '    }',
+      '  }',
+    ].join('\n'),
+    [port],
+  );
   base = `http://127.0.0.1:${port}`;
 }, 120_000);
 
@@ -56,7 +66,11 @@ afterAll(async () => {
 const list = async (key: string) => {
   const res = await fetch(`${base}/v1/articles`, { headers: { authorization: `Bearer ${key}` } });
   const body = (await res.json()) as { articles: { slug: string }[] };
-  return { cache: res.headers.get('x-cache'), cacheControl: res.headers.get('cache-control'), slugs: body.articles.map((a) => a.slug) };
+  return {
+    cache: res.headers.get('x-cache'),
+    cacheControl: res.headers.get('cache-control'),
+    slugs: body.articles.map((a) => a.slug),
+  };
 };
 
 describe('behind a shared cache', { timeout: 60_000 }, () => {
@@ -65,7 +79,9 @@ describe('behind a shared cache', { timeout: 60_000 }, () => {
     expect(first.slugs).toEqual(['now']);
     const second = await list(keys.key);
     expect(second).toMatchObject({ cache: 'HIT', slugs: ['now'] }); // nginx does cache public answers
-    expect(Number(/max-age=(\d+)/.exec(second.cacheControl!)![1])).toBeLessThanOrEqual(Math.ceil((goLive - Date.now()) / 1000) + 1);
+    expect(Number(/max-age=(\d+)/.exec(second.cacheControl!)![1])).toBeLessThanOrEqual(
+      Math.ceil((goLive - Date.now()) / 1000) + 1,
+    );
 
     for (let i = 0; i < 2; i++) {
       const preview = await list(keys.previewKey);

@@ -48,10 +48,22 @@ let state: StateStore;
 beforeAll(async () => {
   p = await buildTwoSites(PUBLIC_URL);
   // A scheduled article: in the build, served by neither until it goes live.
-  p.write('alpha/articles/coming-soon.md', article({ title: 'Coming soon', status: 'published', publishedAt: '2099-01-01T00:00:00Z' }, 'Later.\n'));
+  p.write(
+    'alpha/articles/coming-soon.md',
+    article({ title: 'Coming soon', status: 'published', publishedAt: '2099-01-01T00:00:00Z' }, 'Later.\n'),
+  );
   // Long enough for the build to store compressed variants of its body.
-  p.write('alpha/articles/long-read.md', article({ title: 'A long read', status: 'published', publishedAt: '2026-02-15T00:00:00Z' }, `${Array.from({ length: 60 }, (_, i) => `Paragraph ${i} of a long read, with words enough to compress.`).join('\n\n')}\n`));
-  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: PUBLIC_URL })).ok).toBe(true);
+  p.write(
+    'alpha/articles/long-read.md',
+    article(
+      { title: 'A long read', status: 'published', publishedAt: '2026-02-15T00:00:00Z' },
+      `${Array.from({ length: 60 }, (_, i) => `Paragraph ${i} of a long read, with words enough to compress.`).join('\n\n')}\n`,
+    ),
+  );
+  expect(
+    (await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: PUBLIC_URL }))
+      .ok,
+  ).toBe(true);
   state = openStateStore(p.stateDir, TEST_SECRET);
   generations = await openCheckedKeyGenerations(p.stateDir, { records: state.keyGenerations }, ['alpha', 'beta']);
   keyring = createKeyring(TEST_SECRET, generations);
@@ -77,8 +89,15 @@ interface Answer {
 }
 
 async function ask(base: string, path: string, init: RequestInit): Promise<Answer> {
-  const res = await fetchOnce(`${base}${path}`, { ...init, headers: { 'accept-encoding': 'identity', ...(init.headers as Record<string, string>) } });
-  return { status: res.status, body: Buffer.from(await res.arrayBuffer()), headers: Object.fromEntries(COMPARED.map((h) => [h, res.headers.get(h)])) };
+  const res = await fetchOnce(`${base}${path}`, {
+    ...init,
+    headers: { 'accept-encoding': 'identity', ...(init.headers as Record<string, string>) },
+  });
+  return {
+    status: res.status,
+    body: Buffer.from(await res.arrayBuffer()),
+    headers: Object.fromEntries(COMPARED.map((h) => [h, res.headers.get(h)])),
+  };
 }
 
 /**
@@ -106,7 +125,12 @@ async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
 async function both(path: string, init: RequestInit = {}, { decoded = false } = {}): Promise<Answer> {
   const [a, b] = await Promise.all([ask(nodeUrl, path, init), ask(edge.url, path, init)]);
   const what = `${init.method ?? 'GET'} ${path} ${JSON.stringify(init.headers ?? {})}`;
-  const compared = (x: Answer) => ({ status: x.status, headers: decoded ? { ...x.headers, 'content-encoding': undefined, etag: x.headers.etag?.replace(/-(br|gzip)"$/, '"') } : x.headers });
+  const compared = (x: Answer) => ({
+    status: x.status,
+    headers: decoded
+      ? { ...x.headers, 'content-encoding': undefined, etag: x.headers.etag?.replace(/-(br|gzip)"$/, '"') }
+      : x.headers,
+  });
   expect(compared(b), what).toEqual(compared(a));
   expect(b.body.toString('utf8'), what).toBe(a.body.toString('utf8'));
   expect(b.body.equals(a.body), what).toBe(true);
@@ -124,17 +148,36 @@ describe('the Node server and the edge Worker answer alike', () => {
     expect(JSON.parse(list.body.toString()).articles.map((a: { slug: string }) => a.slug)).not.toContain('coming-soon');
     await both(`/v1/articles?key=${alpha}`);
     await both('/v1/articles', bearer(keyring.keyFor('beta')));
-    for (const q of ['limit=1', 'limit=1&offset=1', 'offset=2', 'kind=news', 'kind=standard&limit=2', 'updatedSince=2026-03-01T00:00:00Z', 'limit=0', 'limit=abc', 'kind=nonsense', 'offset=-1', 'updatedSince=yesterday']) {
+    for (const q of [
+      'limit=1',
+      'limit=1&offset=1',
+      'offset=2',
+      'kind=news',
+      'kind=standard&limit=2',
+      'updatedSince=2026-03-01T00:00:00Z',
+      'limit=0',
+      'limit=abc',
+      'kind=nonsense',
+      'offset=-1',
+      'updatedSince=yesterday',
+    ]) {
       await both(`/v1/articles?${q}`, bearer(alpha));
     }
     const one = await both('/v1/articles/first-steps', bearer(alpha));
     expect(one.status).toBe(200);
     await both('/v1/articles/news-flash', bearer(alpha));
     await both('/v1/articles/bonjour', bearer(keyring.keyFor('beta')));
-    for (const [path, etag] of [['/v1/articles', list.headers.etag!], ['/v1/articles/first-steps', one.headers.etag!]] as const) {
+    for (const [path, etag] of [
+      ['/v1/articles', list.headers.etag!],
+      ['/v1/articles/first-steps', one.headers.etag!],
+    ] as const) {
       expect((await both(path, { headers: { ...bearer(alpha).headers, 'if-none-match': etag } })).status).toBe(304);
-      expect((await both(path, { headers: { ...bearer(alpha).headers, 'if-none-match': `W/${etag}, "other"` } })).status).toBe(304);
-      expect((await both(path, { headers: { ...bearer(alpha).headers, 'if-none-match': '"stale"' } })).status).toBe(200);
+      expect(
+        (await both(path, { headers: { ...bearer(alpha).headers, 'if-none-match': `W/${etag}, "other"` } })).status,
+      ).toBe(304);
+      expect((await both(path, { headers: { ...bearer(alpha).headers, 'if-none-match': '"stale"' } })).status).toBe(
+        200,
+      );
     }
     await both('/v1/articles/first-steps', { method: 'HEAD', ...bearer(alpha) });
   }, 60_000);
@@ -146,10 +189,27 @@ describe('the Node server and the edge Worker answer alike', () => {
     const alpha = bearer(keyring.keyFor('alpha')).headers;
     for (const encoding of ['br', 'gzip', 'gzip, br', 'br;q=0.5, gzip']) {
       for (const path of ['/v1/articles/long-read', '/v1/articles/bonjour']) {
-        const answer = await both(path, { headers: { ...(path.endsWith('bonjour') ? bearer(keyring.keyFor('beta')).headers : alpha), 'accept-encoding': encoding } }, { decoded: true });
+        const answer = await both(
+          path,
+          {
+            headers: {
+              ...(path.endsWith('bonjour') ? bearer(keyring.keyFor('beta')).headers : alpha),
+              'accept-encoding': encoding,
+            },
+          },
+          { decoded: true },
+        );
         if (path.endsWith('long-read')) expect(answer.headers.etag, encoding).toMatch(/-(br|gzip)"$/);
         const key = path.endsWith('bonjour') ? bearer(keyring.keyFor('beta')).headers : alpha;
-        expect((await both(path, { headers: { ...key, 'accept-encoding': encoding, 'if-none-match': answer.headers.etag! } }, { decoded: true })).status).toBe(304);
+        expect(
+          (
+            await both(
+              path,
+              { headers: { ...key, 'accept-encoding': encoding, 'if-none-match': answer.headers.etag! } },
+              { decoded: true },
+            )
+          ).status,
+        ).toBe(304);
       }
     }
   }, 60_000);
@@ -162,22 +222,64 @@ describe('the Node server and the edge Worker answer alike', () => {
     expect((await both('/v1/articles', { headers: { authorization: 'Basic dXNlcjpwYXNz' } })).status).toBe(401);
     expect((await both('/v1/articles', bearer('pk_alpha.short'))).status).toBe(401);
     expect((await both('/v1/articles', bearer(`pk_alpha.${'A'.repeat(300)}`))).status).toBe(401);
-    expect((await both('/v1/articles', bearer(createKeyring('another-servers-secret-0123456789abcdef', { generationOf: () => 1 }).keyFor('alpha')))).status).toBe(401);
+    expect(
+      (
+        await both(
+          '/v1/articles',
+          bearer(createKeyring('another-servers-secret-0123456789abcdef', { generationOf: () => 1 }).keyFor('alpha')),
+        )
+      ).status,
+    ).toBe(401);
     expect((await both('/v1/articles', bearer(keyring.keyFor('gamma')))).status).toBe(401); // well signed, no such site
     expect((await both('/v1/articles', bearer(alpha.replace('pk_alpha', 'pk_beta')))).status).toBe(401);
     // The other site's key opens only that site: alpha's article is not beta's.
     expect((await both('/v1/articles/first-steps', bearer(keyring.keyFor('beta')))).status).toBe(404);
     expect((await both('/v1/articles/first-steps', {})).status).toBe(401);
-    expect((await both('/v1/articles/first-steps', { headers: { authorization: `Bearer ${alpha}`, 'if-none-match': '*' } })).status).toBe(304);
-    expect((await both('/v1/articles/first-steps', { headers: { authorization: `Bearer ${forge(alpha)}`, 'if-none-match': '*' } })).status).toBe(401);
+    expect(
+      (await both('/v1/articles/first-steps', { headers: { authorization: `Bearer ${alpha}`, 'if-none-match': '*' } }))
+        .status,
+    ).toBe(304);
+    expect(
+      (
+        await both('/v1/articles/first-steps', {
+          headers: { authorization: `Bearer ${forge(alpha)}`, 'if-none-match': '*' },
+        })
+      ).status,
+    ).toBe(401);
   }, 60_000);
 
   it('answers hostile slugs and paths alike', async () => {
     const key = bearer(keyring.keyFor('alpha'));
-    for (const slug of ['nope', 'a-draft', 'coming-soon', '__proto__', 'constructor', 'hasOwnProperty', '..%2Fmanifest.json', '..%2F..%2Fbeta%2Farticles%2Fbonjour', '%2e%2e', '%00', '%E0%A4%A', 'FIRST-STEPS', 'first-steps.json', 'x'.repeat(300), '%F0%9F%90%A7']) {
+    for (const slug of [
+      'nope',
+      'a-draft',
+      'coming-soon',
+      '__proto__',
+      'constructor',
+      'hasOwnProperty',
+      '..%2Fmanifest.json',
+      '..%2F..%2Fbeta%2Farticles%2Fbonjour',
+      '%2e%2e',
+      '%00',
+      '%E0%A4%A',
+      'FIRST-STEPS',
+      'first-steps.json',
+      'x'.repeat(300),
+      '%F0%9F%90%A7',
+    ]) {
       await both(`/v1/articles/${slug}`, key);
     }
-    for (const path of ['/v1/articles/', '/v1/articles/first-steps/', '/v1/articles/first-steps/extra', '/v1/nothing', '/manifest.json', '/alpha/articles.json', '/current.json', '/objects/x', '/_preview/alpha/articles/a-draft.json']) {
+    for (const path of [
+      '/v1/articles/',
+      '/v1/articles/first-steps/',
+      '/v1/articles/first-steps/extra',
+      '/v1/nothing',
+      '/manifest.json',
+      '/alpha/articles.json',
+      '/current.json',
+      '/objects/x',
+      '/_preview/alpha/articles/a-draft.json',
+    ]) {
       await both(path, key);
     }
     await both('/v1/articles', { method: 'POST', ...key, body: '{}' });
@@ -185,19 +287,35 @@ describe('the Node server and the edge Worker answer alike', () => {
   }, 60_000);
 
   it('serves images, the machine-readable documents, CORS preflight and the service document alike', async () => {
-    const article = JSON.parse((await both('/v1/articles/first-steps', bearer(keyring.keyFor('alpha')))).body.toString());
+    const article = JSON.parse(
+      (await both('/v1/articles/first-steps', bearer(keyring.keyFor('alpha')))).body.toString(),
+    );
     const image = new URL(article.imageUrl).pathname;
     const img = await both(image);
     expect(img.status).toBe(200);
     expect((await both(image, { headers: { 'if-none-match': img.headers.etag! } })).status).toBe(304);
-    for (const path of [image.replace('/alpha/', '/beta/'), '/assets/alpha/..%2Fmanifest.json', '/assets/alpha/nothing.png', '/assets/gamma/cover.png']) await both(path);
-    for (const path of ['/openapi.json', '/v1/openapi.json', '/llms.txt', '/v1/llms.txt', '/']) expect((await both(path)).status).toBe(200);
+    for (const path of [
+      image.replace('/alpha/', '/beta/'),
+      '/assets/alpha/..%2Fmanifest.json',
+      '/assets/alpha/nothing.png',
+      '/assets/gamma/cover.png',
+    ])
+      await both(path);
+    for (const path of ['/openapi.json', '/v1/openapi.json', '/llms.txt', '/v1/llms.txt', '/'])
+      expect((await both(path)).status).toBe(200);
     // The change feed is the state store's: the Worker has none, and answers as a Node server without one.
     expect((await both('/v1/changes', bearer(keyring.keyFor('alpha')))).status).toBe(503);
     expect((await both('/v1/changes?since=x', {})).status).toBe(401);
     const etag = (await both('/openapi.json')).headers.etag!;
     expect((await both('/openapi.json', { headers: { 'if-none-match': etag } })).status).toBe(304);
-    await both('/v1/articles', { method: 'OPTIONS', headers: { origin: 'https://site.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    await both('/v1/articles', {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://site.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
+    });
   }, 60_000);
 
   it('a rotated key stops working at both once the rotation is deployed; the new one works', async () => {
@@ -217,7 +335,10 @@ describe('the Node server and the edge Worker answer alike', () => {
 describe('where the edge differs, by design', () => {
   it('leaves compressing a body made at request time (a list without its scheduled article) to the edge network: same bytes, the identity ETag', async () => {
     const headers = { ...bearer(keyring.keyFor('alpha')).headers, 'accept-encoding': 'br' };
-    const [n, e] = await Promise.all([ask(nodeUrl, '/v1/articles', { headers }), ask(edge.url, '/v1/articles', { headers })]);
+    const [n, e] = await Promise.all([
+      ask(nodeUrl, '/v1/articles', { headers }),
+      ask(edge.url, '/v1/articles', { headers }),
+    ]);
     expect([n.status, e.status]).toEqual([200, 200]);
     expect(e.body.equals(n.body)).toBe(true); // decoded
     const identity = await ask(nodeUrl, '/v1/articles', { headers: { authorization: headers.authorization } });
@@ -227,7 +348,10 @@ describe('where the edge differs, by design', () => {
 
   it('refuses preview keys (drafts are never exported), where the Node server shows drafts uncached', async () => {
     const preview = keyring.previewKeyFor('alpha');
-    const [n, e] = await Promise.all([ask(nodeUrl, '/v1/articles', bearer(preview)), ask(edge.url, '/v1/articles', bearer(preview))]);
+    const [n, e] = await Promise.all([
+      ask(nodeUrl, '/v1/articles', bearer(preview)),
+      ask(edge.url, '/v1/articles', bearer(preview)),
+    ]);
     expect(n.status).toBe(200);
     expect(n.headers['cache-control']).toBe('private, no-store');
     expect(e.status).toBe(401);

@@ -34,25 +34,52 @@ beforeAll(async () => {
   p = createTempProject();
   writeSite(p, 'one');
   for (const name of ['launch', 'draft-only']) p.write(`one/images/${name}.png`, `bytes of ${name}`);
-  p.write('one/articles/live.md', article({ title: 'Live', status: 'published', publishedAt: '2026-01-01', related: '[launch, other]' }));
+  p.write(
+    'one/articles/live.md',
+    article({ title: 'Live', status: 'published', publishedAt: '2026-01-01', related: '[launch, other]' }),
+  );
   p.write('one/articles/other.md', article({ title: 'Other', status: 'published', publishedAt: '2026-01-02' }));
-  p.write('one/articles/launch.md', article({ title: 'Secret launch', status: 'published', publishedAt: '2099-01-01T00:00:00Z', image: 'launch.png' }));
+  p.write(
+    'one/articles/launch.md',
+    article({ title: 'Secret launch', status: 'published', publishedAt: '2099-01-01T00:00:00Z', image: 'launch.png' }),
+  );
   p.write('one/articles/wip.md', article({ title: 'Work in progress', image: 'draft-only.png' }));
-  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: PUBLIC_URL })).ok).toBe(true);
-  mf = new Miniflare({ modules: true, script: 'export default { fetch() { return new Response(null, { status: 404 }); } };', r2Buckets: ['EXPORT'] });
+  expect(
+    (await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: PUBLIC_URL }))
+      .ok,
+  ).toBe(true);
+  mf = new Miniflare({
+    modules: true,
+    script: 'export default { fetch() { return new Response(null, { status: 404 }); } };',
+    r2Buckets: ['EXPORT'],
+  });
   bucket = (await mf.getR2Bucket('EXPORT')) as unknown as ExportBucket & R2BucketLike;
   const manifest = readManifest(p.distDir)!;
   site = manifest.sites.one!;
   draftImages = readPreviewManifest(previewRootOf(p.stateDir), manifest.buildId)!.sites.one!.images;
-  await deploy({ store: openR2Store(bucket, 'test'), plan: planExport(p.distDir, manifest), keyGenerations: edgeKeyGenerations(manifest, null) });
-  handler = createEdgeHandler({ bucket, secret: TEST_SECRET, prefix: '', publicUrl: PUBLIC_URL, pointerTtlMs: 3_600_000, clock: () => now });
+  await deploy({
+    store: openR2Store(bucket, 'test'),
+    plan: planExport(p.distDir, manifest),
+    keyGenerations: edgeKeyGenerations(manifest, null),
+  });
+  handler = createEdgeHandler({
+    bucket,
+    secret: TEST_SECRET,
+    prefix: '',
+    publicUrl: PUBLIC_URL,
+    pointerTtlMs: 3_600_000,
+    clock: () => now,
+  });
 }, 60_000);
 afterAll(async () => {
   await mf?.dispose();
   p?.cleanup();
 });
 
-const get = (path: string, headers: Record<string, string> = {}) => handler.fetch(new Request(`${PUBLIC_URL}${path}`, { headers: { authorization: `Bearer ${keys.keyFor('one')}`, ...headers } }));
+const get = (path: string, headers: Record<string, string> = {}) =>
+  handler.fetch(
+    new Request(`${PUBLIC_URL}${path}`, { headers: { authorization: `Bearer ${keys.keyFor('one')}`, ...headers } }),
+  );
 
 describe('at the edge, before and after a go-live', () => {
   it('`related` names a scheduled article only from its go-live, with a new ETag then', async () => {
@@ -66,10 +93,16 @@ describe('at the edge, before and after a go-live', () => {
     expect(Number(/max-age=(\d+)/.exec(before.headers.get('cache-control')!)![1])).toBeLessThanOrEqual(60);
 
     now = GO_LIVE;
-    const after = await get('/v1/articles/live', { 'if-none-match': before.headers.get('etag')!, 'accept-encoding': 'identity' });
+    const after = await get('/v1/articles/live', {
+      'if-none-match': before.headers.get('etag')!,
+      'accept-encoding': 'identity',
+    });
     expect(after.status).toBe(200);
     expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
-    expect(((await after.json()) as { related: { slug: string }[] }).related.map((r) => r.slug)).toEqual(['launch', 'other']);
+    expect(((await after.json()) as { related: { slug: string }[] }).related.map((r) => r.slug)).toEqual([
+      'launch',
+      'other',
+    ]);
   });
 
   it('an image only a scheduled article uses is served from its go-live; one only a draft uses, never', async () => {
@@ -88,7 +121,11 @@ describe('at the edge, before and after a go-live', () => {
     now = GO_LIVE - 60_000;
     const reader = createExportReader({ bucket, prefix: '', pointerTtlMs: 3_600_000, clock: () => now });
     const pointer = (await reader.pointer())!;
-    const served = async () => (await reader.readerFor(pointer, { siteId: 'one', slug: 'live' })).current()!.sites.get('one')!.articles.get('live')!;
+    const served = async () =>
+      (await reader.readerFor(pointer, { siteId: 'one', slug: 'live' }))
+        .current()!
+        .sites.get('one')!
+        .articles.get('live')!;
     const first = await served();
     expect(new TextDecoder().decode(first.bytes)).not.toContain('launch');
     // A parse and a write of the whole body per request, before: the same bytes, made again.

@@ -12,13 +12,28 @@ beforeAll(async () => {
   p = createTempProject();
   writeSite(p, 'demo');
   p.write('demo/articles/hello.md', article({ title: 'Hello', status: 'published', publishedAt: '2026-01-01' }));
-  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' })).ok).toBe(true);
+  expect(
+    (
+      await buildExport({
+        contentDir: p.contentDir,
+        distDir: p.distDir,
+        stateDir: p.stateDir,
+        publicUrl: 'http://127.0.0.1',
+      })
+    ).ok,
+  ).toBe(true);
 });
 afterAll(() => p?.cleanup());
 
 it('serves the current build under workerd and prints its URL', async () => {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const edge = await startProgram(npm, ['run', '-s', 'edge', '--', '--port', '0'], { ...projectFolders(p), QUIRE_SECRET: SECRET }, /listening on (http:\/\/127\.0\.0\.1:\d+)/, 60_000);
+  const edge = await startProgram(
+    npm,
+    ['run', '-s', 'edge', '--', '--port', '0'],
+    { ...projectFolders(p), QUIRE_SECRET: SECRET },
+    /listening on (http:\/\/127\.0\.0\.1:\d+)/,
+    60_000,
+  );
   try {
     const key = createKeyring(SECRET, { generationOf: () => 1 }).keyFor('demo');
     const res = await fetch(`${edge.match[1]}/v1/articles/hello`, { headers: { authorization: `Bearer ${key}` } });

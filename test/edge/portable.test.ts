@@ -10,17 +10,29 @@ describe('the edge Worker bundle', () => {
     const { code, inputs } = await bundleWorker();
     expect(inputs).toContain('src/edge/worker.ts');
     expect(inputs).toContain('src/api/app.ts');
-    const nodeOnly = inputs.filter((i) => /^src\/(app|cli|store|delivery|net|server|admin|mcp|build|deploy|publish|follow|render)\//.test(i) || /node_modules\/(better-sqlite3|@aws-sdk|@hono\/node-server)\//.test(i) || i === 'src/config/config.ts');
+    const nodeOnly = inputs.filter(
+      (i) =>
+        /^src\/(app|cli|store|delivery|net|server|admin|mcp|build|deploy|publish|follow|render)\//.test(i) ||
+        /node_modules\/(better-sqlite3|@aws-sdk|@hono\/node-server)\//.test(i) ||
+        i === 'src/config/config.ts',
+    );
     expect(nodeOnly).toEqual([]);
     // Node's globals, used (not named in a text): none.
     expect(code).not.toMatch(/(?<![.\w])(require\(|Buffer\s*[.(]|__dirname|setImmediate\()/);
     // `process` appears only as the optional lookups of Node's hash and zlib (content-hash.ts,
     // body-encodings.ts), absent on workerd.
-    const processUses = [...code.matchAll(/(?<![.\w])process\s*(\?\.|\.|\[)|globalThis\.process\b/g)].map((m) => code.slice(m.index, m.index + 60));
-    expect(processUses).toEqual([expect.stringMatching(/^globalThis\.process\?\.getBuiltinModule\?\.\("node:crypto"\)/), expect.stringMatching(/^globalThis\.process\?\.getBuiltinModule\?\.\("node:zlib"\)/)]);
+    const processUses = [...code.matchAll(/(?<![.\w])process\s*(\?\.|\.|\[)|globalThis\.process\b/g)].map((m) =>
+      code.slice(m.index, m.index + 60),
+    );
+    expect(processUses).toEqual([
+      expect.stringMatching(/^globalThis\.process\?\.getBuiltinModule\?\.\("node:crypto"\)/),
+      expect.stringMatching(/^globalThis\.process\?\.getBuiltinModule\?\.\("node:zlib"\)/),
+    ]);
   }, 60_000);
 
   it('refuses a Node built-in (the check can fail)', async () => {
-    await expect(build({ ...WORKER_BUNDLE, stdin: { contents: "import fs from 'node:fs'; export default fs;", resolveDir: '.' } })).rejects.toThrow(/node:fs/);
+    await expect(
+      build({ ...WORKER_BUNDLE, stdin: { contents: "import fs from 'node:fs'; export default fs;", resolveDir: '.' } }),
+    ).rejects.toThrow(/node:fs/);
   });
 });

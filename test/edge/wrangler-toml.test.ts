@@ -7,7 +7,7 @@ import { WORKER_COMPATIBILITY_DATE, WORKER_ENTRY, wranglerConfig } from '../../s
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-it('this checkout\'s wrangler.toml is the generated one with main = the Worker entry', () => {
+it("this checkout's wrangler.toml is the generated one with main = the Worker entry", () => {
   const text = fs.readFileSync(path.join(ROOT, 'wrangler.toml'), 'utf8');
   expect(text.endsWith(wranglerConfig(WORKER_ENTRY))).toBe(true);
   expect(text).toContain(`main = "${WORKER_ENTRY}"`);

@@ -17,9 +17,21 @@ beforeAll(() => {
 afterAll(() => p?.cleanup());
 
 /** The script as a user runs it; one that starts the site instead of ending is killed (its whole process group) after 20 s. */
-function exampleSite(...args: string[]): Promise<{ code: number | null; timedOut: boolean; stdout: string; stderr: string }> {
-  const env = cliEnv({ QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, EXAMPLE_SITE_PORT: '0' });
-  const child = spawn('npm', ['run', '--silent', 'example:site', '--', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+function exampleSite(
+  ...args: string[]
+): Promise<{ code: number | null; timedOut: boolean; stdout: string; stderr: string }> {
+  const env = cliEnv({
+    QUIRE_CONTENT_DIR: p.contentDir,
+    QUIRE_DIST_DIR: p.distDir,
+    QUIRE_STATE_DIR: p.stateDir,
+    EXAMPLE_SITE_PORT: '0',
+  });
+  const child = spawn('npm', ['run', '--silent', 'example:site', '--', ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));

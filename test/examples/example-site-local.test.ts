@@ -15,10 +15,22 @@ beforeAll(async () => {
   p = createTempProject();
   writeSite(p, 'one');
   p.write('one/authors/ann.yaml', 'name: Ann Example\nurl: https://ann.example.org/\n');
-  p.write('one/articles/a.md', article({ title: 'A', status: 'published', author: 'ann', publishedAt: '2026-01-01', updatedAt: '2026-01-02' }, 'Text of *A*.\n'));
+  p.write(
+    'one/articles/a.md',
+    article(
+      { title: 'A', status: 'published', author: 'ann', publishedAt: '2026-01-01', updatedAt: '2026-01-02' },
+      'Text of *A*.\n',
+    ),
+  );
   env = { QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir };
   quire = await startCli(['start'], { ...env, PORT: '0' }, /Publishing app: (\S+)\/admin/);
-  site = await startProgram('npm', ['run', '--silent', 'example:site', '--', '--site', 'one'], { ...env, EXAMPLE_SITE_PORT: '0', QUIRE_API: `${quire.match[1]}/v1` }, /Stop with Ctrl-C/, 60_000);
+  site = await startProgram(
+    'npm',
+    ['run', '--silent', 'example:site', '--', '--site', 'one'],
+    { ...env, EXAMPLE_SITE_PORT: '0', QUIRE_API: `${quire.match[1]}/v1` },
+    /Stop with Ctrl-C/,
+    60_000,
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -34,7 +46,11 @@ describe('npm run example:site', { timeout: 120_000 }, () => {
     const secret = out.match(/^Webhook secret: +(\S+)$/m)?.[1];
     const caFile = out.match(/^ {2}export NODE_EXTRA_CA_CERTS=(\S+)$/m)?.[1];
     expect(out).toMatch(/^ {2}export QUIRE_ALLOW_PRIVATE_TARGETS=1$/m);
-    expect({ webhookUrl, secret, caFile }).toEqual({ webhookUrl: expect.any(String), secret: expect.stringMatching(/^whsec_/), caFile: expect.any(String) });
+    expect({ webhookUrl, secret, caFile }).toEqual({
+      webhookUrl: expect.any(String),
+      secret: expect.stringMatching(/^whsec_/),
+      caFile: expect.any(String),
+    });
     expect(fs.readFileSync(caFile!, 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----/);
     const setLine = out.match(/^ {2}npm run quire -- (webhook set .*)$/m)![1]!;
     expect(setLine).toBe(`webhook set one --url ${webhookUrl} --secret ${secret}`);
@@ -50,7 +66,10 @@ describe('npm run example:site', { timeout: 120_000 }, () => {
 
     const siteUrl = webhookUrl!.replace(/\/webhooks\/quire$/, '');
     const verify = await runCli(['verify', 'one', '--url', siteUrl, '--json'], withSettings);
-    const report = JSON.parse(verify.stdout) as { ok: boolean; articles: { checks: { id: string; status: string; message: string }[] }[] };
+    const report = JSON.parse(verify.stdout) as {
+      ok: boolean;
+      articles: { checks: { id: string; status: string; message: string }[] }[];
+    };
     expect(report.articles.flatMap((a) => a.checks.filter((c) => c.status !== 'pass'))).toEqual([]);
     expect(report.ok).toBe(true);
     expect(verify.code).toBe(0);

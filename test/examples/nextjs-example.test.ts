@@ -27,8 +27,10 @@ let api: string;
 let key: string;
 let site: string; // the Next.js server, plain http on loopback
 
-const alpha = (body: string, title = 'Alpha') => article({ title, status: 'published', author: 'ann', publishedAt: '2026-01-01T00:00:00Z' }, body);
-const beta = (body: string) => article({ title: 'Beta', status: 'published', publishedAt: '2026-01-02T00:00:00Z' }, body);
+const alpha = (body: string, title = 'Alpha') =>
+  article({ title, status: 'published', author: 'ann', publishedAt: '2026-01-01T00:00:00Z' }, body);
+const beta = (body: string) =>
+  article({ title: 'Beta', status: 'published', publishedAt: '2026-01-02T00:00:00Z' }, body);
 
 async function cli(args: string[]) {
   const r = await runCli(args, env);
@@ -50,9 +52,34 @@ async function untilServed(slug: string, text: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
 }
-const webhook = (body: Buffer, headers: Record<string, string>) => fetch(`${site}/api/quire`, { method: 'POST', body, headers });
-const payload = (slug: string) => Buffer.from(JSON.stringify({ event: 'updated', article: { id: slug, slug, title: slug, status: 'published', metaDescription: '', mdx: '', html: '', imageUrl: '', imageAlt: '' } }));
-const signed = (body: Buffer, secret = SECRET) => deliveryHeaders({ body, secret, event: 'updated', deliveryId: `dlv_${Math.random().toString(36).slice(2)}`, timestampSec: Math.floor(Date.now() / 1000), attempt: 1 });
+const webhook = (body: Buffer, headers: Record<string, string>) =>
+  fetch(`${site}/api/quire`, { method: 'POST', body, headers });
+const payload = (slug: string) =>
+  Buffer.from(
+    JSON.stringify({
+      event: 'updated',
+      article: {
+        id: slug,
+        slug,
+        title: slug,
+        status: 'published',
+        metaDescription: '',
+        mdx: '',
+        html: '',
+        imageUrl: '',
+        imageAlt: '',
+      },
+    }),
+  );
+const signed = (body: Buffer, secret = SECRET) =>
+  deliveryHeaders({
+    body,
+    secret,
+    event: 'updated',
+    deliveryId: `dlv_${Math.random().toString(36).slice(2)}`,
+    timestampSec: Math.floor(Date.now() / 1000),
+    attempt: 1,
+  });
 
 beforeAll(async () => {
   const installSec = await installExample(EXAMPLE);
@@ -63,12 +90,25 @@ beforeAll(async () => {
   p.write('one/articles/alpha.md', alpha('Text of *alpha*.\n'));
   p.write('one/articles/beta.md', beta('Text of beta.\n'));
   p.commit('two articles', '2026-01-02T10:00:00Z');
-  env = { QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, QUIRE_ALLOW_PRIVATE_TARGETS: '1', NODE_EXTRA_CA_CERTS: (await testPki()).caFile };
+  env = {
+    QUIRE_CONTENT_DIR: p.contentDir,
+    QUIRE_DIST_DIR: p.distDir,
+    QUIRE_STATE_DIR: p.stateDir,
+    QUIRE_ALLOW_PRIVATE_TARGETS: '1',
+    NODE_EXTRA_CA_CERTS: (await testPki()).caFile,
+  };
   quire = await startCli(['start'], { ...env, PORT: '0' }, /key: (pk_one\.\S+)[\s\S]*Publishing app: (\S+)\/admin/);
   [, key, api] = quire.match as unknown as [string, string, string];
   front = await startHttpsFront();
 
-  const nextEnv = exampleEnv({ NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', QUIRE_API_URL: api, QUIRE_KEY: key, QUIRE_WEBHOOK_SECRET: SECRET, SITE_URL: front.url });
+  const nextEnv = exampleEnv({
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    QUIRE_API_URL: api,
+    QUIRE_KEY: key,
+    QUIRE_WEBHOOK_SECRET: SECRET,
+    SITE_URL: front.url,
+  });
   // Next's bundler cache is kept between runs (.next/cache); cached fetches of other runs are not.
   fs.rmSync(path.join(EXAMPLE, '.next', 'cache', 'fetch-cache'), { recursive: true, force: true });
   const started = Date.now();
@@ -76,7 +116,14 @@ beforeAll(async () => {
   expect(build.code, `${build.stdout}\n${build.stderr}`).toBe(0);
   process.stderr.write(`examples/nextjs: next build took ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   expect(build.stdout).toMatch(/● \/blog\/alpha/); // prerendered at build time, from Quire
-  next = await startProgram(process.execPath, [NEXT, 'start', '-H', '127.0.0.1', '-p', '0'], nextEnv, /Local:\s+(http:\/\/127\.0\.0\.1:\d+)/, 60_000, EXAMPLE);
+  next = await startProgram(
+    process.execPath,
+    [NEXT, 'start', '-H', '127.0.0.1', '-p', '0'],
+    nextEnv,
+    /Local:\s+(http:\/\/127\.0\.0\.1:\d+)/,
+    60_000,
+    EXAMPLE,
+  );
   site = next.match[1]!;
   front.setOrigin(site);
 
@@ -92,13 +139,15 @@ afterAll(async () => {
 });
 
 describe('examples/nextjs', { timeout: 60_000 }, () => {
-  it('renders Quire\'s articles: html as served, a self-canonical, the byline, the list', async () => {
+  it("renders Quire's articles: html as served, a self-canonical, the byline, the list", async () => {
     const { status, text } = await page('/blog/alpha');
     expect(status).toBe(200);
     expect(text).toContain((await served('alpha')).html);
     expect(text).toContain(`<link rel="canonical" href="${front.url}/blog/alpha"/>`);
     expect(text).toMatch(/class="byline">By <a href="https:\/\/ann\.example\.org\/">Ann Example<\/a>/);
-    expect((await page('/')).text).toMatch(/<a href="\/blog\/alpha">Alpha<\/a>[\s\S]*<a href="\/blog\/beta">Beta<\/a>|<a href="\/blog\/beta">Beta<\/a>[\s\S]*<a href="\/blog\/alpha">Alpha<\/a>/);
+    expect((await page('/')).text).toMatch(
+      /<a href="\/blog\/alpha">Alpha<\/a>[\s\S]*<a href="\/blog\/beta">Beta<\/a>|<a href="\/blog\/beta">Beta<\/a>[\s\S]*<a href="\/blog\/alpha">Alpha<\/a>/,
+    );
     expect((await page('/blog/nope')).status).toBe(404);
   });
 
@@ -109,7 +158,10 @@ describe('examples/nextjs', { timeout: 60_000 }, () => {
     await untilServed('alpha', 'edited');
     expect((await page('/blog/alpha')).text).not.toContain('edited'); // the site's cached page
 
-    const forged = await webhook(payload('alpha'), signed(payload('alpha'), `whsec_${Buffer.alloc(32, 1).toString('base64')}`));
+    const forged = await webhook(
+      payload('alpha'),
+      signed(payload('alpha'), `whsec_${Buffer.alloc(32, 1).toString('base64')}`),
+    );
     expect(forged.status).toBe(401);
     const tampered = await webhook(payload('alpha'), signed(payload('beta')));
     expect(tampered.status).toBe(401);
@@ -142,7 +194,10 @@ describe('examples/nextjs', { timeout: 60_000 }, () => {
 
   it('a newly published article appears, and a withdrawn one is gone, on the next request', async () => {
     expect((await page('/blog/gamma')).status).toBe(404);
-    p.write('one/articles/gamma.md', article({ title: 'Gamma', status: 'published', publishedAt: '2026-01-05T00:00:00Z' }, 'Text of gamma.\n'));
+    p.write(
+      'one/articles/gamma.md',
+      article({ title: 'Gamma', status: 'published', publishedAt: '2026-01-05T00:00:00Z' }, 'Text of gamma.\n'),
+    );
     p.write('one/articles/beta.md', article({ title: 'Beta', status: 'draft' }, 'Text of beta, edited.\n'));
     p.commit('publish gamma, withdraw beta', '2026-01-05T10:00:00Z');
     // Straight to `quire publish` (it builds): its webhooks wait until the running server serves

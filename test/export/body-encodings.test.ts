@@ -16,7 +16,16 @@ const brotli = (bytes: Uint8Array, quality: number) =>
     },
   });
 
-const list = (items: number) => new TextEncoder().encode(JSON.stringify({ articles: Array.from({ length: items }, (_, i) => ({ slug: `article-${i}`, title: `Article ${i}`, excerpt: `About ${(i * 7919) % 1000} things, ${i % 13} of them new.` })) }));
+const list = (items: number) =>
+  new TextEncoder().encode(
+    JSON.stringify({
+      articles: Array.from({ length: items }, (_, i) => ({
+        slug: `article-${i}`,
+        title: `Article ${i}`,
+        excerpt: `About ${(i * 7919) % 1000} things, ${i % 13} of them new.`,
+      })),
+    }),
+  );
 
 describe('compression settings', () => {
   it.each([
@@ -36,7 +45,9 @@ describe('compression settings', () => {
       const br = (await encodeAtRequestTime(bytes, 'br'))!;
       expect(Buffer.from(br).equals(brotli(bytes, 5))).toBe(true);
       expect(zlib.brotliDecompressSync(br).equals(Buffer.from(bytes))).toBe(true);
-      expect(Buffer.from((await encodeAtRequestTime(bytes, 'gzip'))!).equals(zlib.gzipSync(bytes, { level: 6 }))).toBe(true);
+      expect(Buffer.from((await encodeAtRequestTime(bytes, 'gzip'))!).equals(zlib.gzipSync(bytes, { level: 6 }))).toBe(
+        true,
+      );
     }
   });
 });

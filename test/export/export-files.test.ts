@@ -6,7 +6,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashBytes } from '../../src/export/content-hash.ts';
-import { fileIn, PayloadChangedError, readArticleBody, readListItems, readManifest, writeManifest } from '../../src/export/export-files.ts';
+import {
+  fileIn,
+  PayloadChangedError,
+  readArticleBody,
+  readListItems,
+  readManifest,
+  writeManifest,
+} from '../../src/export/export-files.ts';
 import { articleFile, listFile, MANIFEST_FILE } from '../../src/export/layout.ts';
 import { listBody } from '../../src/export/list-body.ts';
 import { MANIFEST_FORMAT, type Manifest } from '../../src/export/manifest.ts';
@@ -18,7 +25,15 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dist, { recursive: true, force: true }));
 
-const manifest: Manifest = { format: MANIFEST_FORMAT, buildId: 'b1', builtAt: '2026-05-01T00:00:00Z', renderer: 'r', publicUrl: 'http://127.0.0.1', inputs: 'i', sites: {} };
+const manifest: Manifest = {
+  format: MANIFEST_FORMAT,
+  buildId: 'b1',
+  builtAt: '2026-05-01T00:00:00Z',
+  renderer: 'r',
+  publicUrl: 'http://127.0.0.1',
+  inputs: 'i',
+  sites: {},
+};
 const put = (key: string, data: string | Uint8Array) => {
   fs.mkdirSync(path.dirname(fileIn(dist, key)), { recursive: true });
   fs.writeFileSync(fileIn(dist, key), data);
@@ -59,7 +74,7 @@ describe('the manifest on disk', () => {
   });
 });
 
-describe('a site\'s list items on disk', () => {
+describe("a site's list items on disk", () => {
   const body = listBody({ name: 'One', lang: 'en' }, [new TextEncoder().encode('{"slug":"a","title":"A"}')]);
 
   it('are none (null) for a site without a list, and cut from the list otherwise', () => {
@@ -72,7 +87,9 @@ describe('a site\'s list items on disk', () => {
     put(listFile('one'), body);
     expect([...readListItems(dist, 'one', hashBytes(body))!.keys()]).toEqual(['a']);
     expect(() => readListItems(dist, 'one', hashBytes('another list'))).toThrow(PayloadChangedError);
-    expect(() => readListItems(dist, 'one', hashBytes('another list'))).toThrow(`${fileIn(dist, listFile('one'))} does not match its hash in the manifest`);
+    expect(() => readListItems(dist, 'one', hashBytes('another list'))).toThrow(
+      `${fileIn(dist, listFile('one'))} does not match its hash in the manifest`,
+    );
   });
 });
 

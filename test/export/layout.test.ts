@@ -21,7 +21,7 @@ import {
 } from '../../src/export/layout.ts';
 
 describe('dist/ layout', () => {
-  it('names the manifest, a site\'s list and its index, bodies, images and their compressed variants', () => {
+  it("names the manifest, a site's list and its index, bodies, images and their compressed variants", () => {
     expect(MANIFEST_FILE).toBe('manifest.json');
     expect(listFile('one')).toBe('one/articles.json');
     expect(listIndexFile('one')).toBe('one/articles.index.json');
@@ -30,17 +30,36 @@ describe('dist/ layout', () => {
     expect(encodedFile('one/articles.json', 'br')).toBe('one/articles.json.br');
     expect(encodedFile('one/articles/a.json', 'gzip')).toBe('one/articles/a.json.gz');
     expect(siteFiles('one')).toEqual(['one/articles.json', 'one/articles.index.json']);
-    expect(siteFiles('one', ['br', 'gzip'])).toEqual(['one/articles.json', 'one/articles.json.br', 'one/articles.json.gz', 'one/articles.index.json']);
+    expect(siteFiles('one', ['br', 'gzip'])).toEqual([
+      'one/articles.json',
+      'one/articles.json.br',
+      'one/articles.json.gz',
+      'one/articles.index.json',
+    ]);
     expect(articleFiles('one', 'a')).toEqual(['one/articles/a.json']);
     expect(articleFiles('one', 'a', ['gzip'])).toEqual(['one/articles/a.json', 'one/articles/a.json.gz']);
   });
 
   it('names the compressed variants the manifest lists, site by site', () => {
-    const site = { listEncodings: ['br'] as const, articles: { a: { encodings: ['br', 'gzip'] as const }, b: {} }, images: {} };
+    const site = {
+      listEncodings: ['br'] as const,
+      articles: { a: { encodings: ['br', 'gzip'] as const }, b: {} },
+      images: {},
+    };
     expect(siteTreeFiles('one', site).sort()).toEqual(
-      ['one/articles.json', 'one/articles.json.br', 'one/articles.index.json', 'one/articles/a.json', 'one/articles/a.json.br', 'one/articles/a.json.gz', 'one/articles/b.json'].sort(),
+      [
+        'one/articles.json',
+        'one/articles.json.br',
+        'one/articles.index.json',
+        'one/articles/a.json',
+        'one/articles/a.json.br',
+        'one/articles/a.json.gz',
+        'one/articles/b.json',
+      ].sort(),
     );
-    expect(treeFiles({ sites: { one: site, two: { articles: {}, images: {} } } }).sort()).toEqual([...siteTreeFiles('one', site), 'two/articles.json', 'two/articles.index.json'].sort());
+    expect(treeFiles({ sites: { one: site, two: { articles: {}, images: {} } } }).sort()).toEqual(
+      [...siteTreeFiles('one', site), 'two/articles.json', 'two/articles.index.json'].sort(),
+    );
   });
 
   it('serves images with the type of their extension, in any case', () => {
@@ -54,9 +73,20 @@ describe('dist/ layout', () => {
   });
 
   it('names every file of a tree from its manifest', () => {
-    const tree = { sites: { one: { articles: { a: {}, b: {} }, images: { 'images/x.png': 'x.0123.png', 'images/d/y.jpg': 'd/y.4567.jpg' } } } };
+    const tree = {
+      sites: {
+        one: { articles: { a: {}, b: {} }, images: { 'images/x.png': 'x.0123.png', 'images/d/y.jpg': 'd/y.4567.jpg' } },
+      },
+    };
     expect(treeFiles(tree).sort()).toEqual(
-      ['one/articles.json', 'one/articles.index.json', 'one/articles/a.json', 'one/articles/b.json', 'one/images/x.0123.png', 'one/images/d/y.4567.jpg'].sort(),
+      [
+        'one/articles.json',
+        'one/articles.index.json',
+        'one/articles/a.json',
+        'one/articles/b.json',
+        'one/images/x.0123.png',
+        'one/images/d/y.4567.jpg',
+      ].sort(),
     );
   });
 
@@ -73,7 +103,13 @@ describe('dist/ layout', () => {
 });
 
 describe('asset URLs', () => {
-  const names = ['cover.0123456789abcdef.png', 'sub/dir/pic.0123.jpg', 'space and ümlaut ☃.ab.png', 'q?uery#frag%25.ab.svg', 'a+b&c=d.ab.webp'];
+  const names = [
+    'cover.0123456789abcdef.png',
+    'sub/dir/pic.0123.jpg',
+    'space and ümlaut ☃.ab.png',
+    'q?uery#frag%25.ab.svg',
+    'a+b&c=d.ab.webp',
+  ];
 
   it('parse back to the site and name they were made from', () => {
     for (const name of names) {

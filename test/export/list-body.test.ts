@@ -23,7 +23,9 @@ describe('a list body', () => {
   });
 
   it('of a page names the total of the whole list', () => {
-    expect(decoder.decode(listBody(site, itemBytes.slice(1, 2), 42))).toBe(JSON.stringify({ site, total: 42, articles: [items[1]] }));
+    expect(decoder.decode(listBody(site, itemBytes.slice(1, 2), 42))).toBe(
+      JSON.stringify({ site, total: 42, articles: [items[1]] }),
+    );
   });
 
   it('takes only the name and language of the site', () => {
@@ -40,7 +42,9 @@ describe('a list body', () => {
     const body = listBody(site, itemBytes);
     const spans = listItemSpans(site, itemBytes);
     expect(spans).toHaveLength(2 * items.length);
-    items.forEach((item, i) => expect(JSON.parse(decoder.decode(body.subarray(spans[2 * i], spans[2 * i + 1])))).toEqual(item));
+    items.forEach((item, i) =>
+      expect(JSON.parse(decoder.decode(body.subarray(spans[2 * i], spans[2 * i + 1])))).toEqual(item),
+    );
   });
 });
 

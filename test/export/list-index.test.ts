@@ -25,7 +25,7 @@ const altered = (change: (i: ListIndex) => void): string => {
 };
 
 describe('making a list index', () => {
-  it('keeps the list\'s hash, spans and updatedAt, item for item', () => {
+  it("keeps the list's hash, spans and updatedAt, item for item", () => {
     expect(index.listHash).toBe('list-hash');
     expect(index.spans).toEqual(spans);
     expect(index.updatedAt).toEqual(items.map((i) => i.updatedAt));

@@ -22,7 +22,18 @@ const manifest: Manifest = {
       articlePath: '/blog/{slug}',
       listHash: 'list-hash',
       articles: {
-        hello: { file: 'hello.md', sourceHash: 's', inputKey: 'k', bodyHash: 'b', payloadHash: 'p', kind: 'standard', publishedAt: '2026-05-01T00:00:00Z', updatedAt: null, images: [], related: ['other'] },
+        hello: {
+          file: 'hello.md',
+          sourceHash: 's',
+          inputKey: 'k',
+          bodyHash: 'b',
+          payloadHash: 'p',
+          kind: 'standard',
+          publishedAt: '2026-05-01T00:00:00Z',
+          updatedAt: null,
+          images: [],
+          related: ['other'],
+        },
       },
       images: { 'images/a.png': 'a.h.png' },
     },
@@ -67,7 +78,20 @@ describe('the build manifest', () => {
     const { buildId: _id, ...withoutBuildId } = manifest;
     const { sites: _sites, ...withoutSites } = manifest;
     const { format: _format, ...withoutFormat } = manifest;
-    for (const data of [null, [], 'manifest', 6, {}, withoutBuildId, withoutSites, withoutFormat, { ...manifest, format: String(MANIFEST_FORMAT) }, { ...manifest, buildId: 7 }, { ...manifest, sites: 'one' }, { ...manifest, sites: null }]) {
+    for (const data of [
+      null,
+      [],
+      'manifest',
+      6,
+      {},
+      withoutBuildId,
+      withoutSites,
+      withoutFormat,
+      { ...manifest, format: String(MANIFEST_FORMAT) },
+      { ...manifest, buildId: 7 },
+      { ...manifest, sites: 'one' },
+      { ...manifest, sites: null },
+    ]) {
       const err = refusal(JSON.stringify(data));
       expect(err.code, JSON.stringify(data)).toBe('MANIFEST_UNREADABLE');
       expect(err.message).toContain(`${FILE} is not a build manifest`);

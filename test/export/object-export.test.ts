@@ -21,9 +21,31 @@ import {
 const encoder = new TextEncoder();
 const bytes = (data: unknown) => encoder.encode(JSON.stringify(data));
 
-const pointer: ExportPointer = { format: EXPORT_FORMAT, buildId: 'b2', deployedAt: '2026-05-01T10:00:00Z', keyGenerations: { one: 2, 'one.preview': 3 }, retired: { b1: '2026-05-01T09:00:00Z' } };
-const build: ExportBuild = { format: EXPORT_FORMAT, buildId: 'b2', builtAt: '2026-05-01T09:59:00Z', renderer: 'r', publicUrl: 'https://api.example.com', inputs: 'i', sites: { one: 'part-hash' } };
-const manifestSite: ManifestSite = { name: 'One', lang: 'en', url: 'https://one.example.com', articlePath: '/{slug}', listHash: 'lh', articles: {}, images: {} };
+const pointer: ExportPointer = {
+  format: EXPORT_FORMAT,
+  buildId: 'b2',
+  deployedAt: '2026-05-01T10:00:00Z',
+  keyGenerations: { one: 2, 'one.preview': 3 },
+  retired: { b1: '2026-05-01T09:00:00Z' },
+};
+const build: ExportBuild = {
+  format: EXPORT_FORMAT,
+  buildId: 'b2',
+  builtAt: '2026-05-01T09:59:00Z',
+  renderer: 'r',
+  publicUrl: 'https://api.example.com',
+  inputs: 'i',
+  sites: { one: 'part-hash' },
+};
+const manifestSite: ManifestSite = {
+  name: 'One',
+  lang: 'en',
+  url: 'https://one.example.com',
+  articlePath: '/{slug}',
+  listHash: 'lh',
+  articles: {},
+  images: {},
+};
 const site: ExportSite = { site: manifestSite, files: { 'one/articles.json': 'h1', 'one/articles.index.json': 'h2' } };
 
 describe('the keys of the export', () => {
@@ -80,7 +102,8 @@ describe('the export documents', () => {
       [{ ...build, sites: { one: 1 } }, /sites is not site → hash/],
       [{ ...build, sites: ['part-hash'] }, /sites is not site → hash/],
     ];
-    for (const [data, why] of refused) expect(() => parseBuild(bytes(data), 'builds/b2.json'), JSON.stringify(data)).toThrow(why);
+    for (const [data, why] of refused)
+      expect(() => parseBuild(bytes(data), 'builds/b2.json'), JSON.stringify(data)).toThrow(why);
   });
 
   it('a site part without its manifest entry or file hashes is refused', () => {
@@ -91,6 +114,7 @@ describe('the export documents', () => {
       [{ ...site, files: { 'one/articles.json': 7 } }, /files is not key → hash/],
       [{ site: manifestSite }, /files is not key → hash/],
     ];
-    for (const [data, why] of refused) expect(() => parseSite(bytes(data), 'objects/one/p'), JSON.stringify(data)).toThrow(why);
+    for (const [data, why] of refused)
+      expect(() => parseSite(bytes(data), 'objects/one/p'), JSON.stringify(data)).toThrow(why);
   });
 });

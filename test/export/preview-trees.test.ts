@@ -28,7 +28,7 @@ function makeTree(root: string, name: string, ageMs: number | null): void {
 }
 
 describe('sweeping preview trees after a swap', () => {
-  it('deletes trees no dist/ names and work trees of builds that died; keeps the kept, trees finished since the build began, and running builds\' work', () => {
+  it("deletes trees no dist/ names and work trees of builds that died; keeps the kept, trees finished since the build began, and running builds' work", () => {
     p = createTempProject();
     const root = previewRootOf(p.stateDir);
     const since = Date.now() - 30_000;
@@ -42,7 +42,13 @@ describe('sweeping preview trees after a swap', () => {
     fs.writeFileSync(path.join(root, 'notes.txt'), 'not a tree: left alone');
     sweepPreviewTrees(root, new Set(['Current0123456789abcdefghijklmno', 'Replaced123456789abcdefghijklmno']), since);
     expect(fs.readdirSync(root).sort()).toEqual(
-      [`.tmp-${process.pid}-feedf00d`, 'Concurrent3456789abcdefghijklmno', 'Current0123456789abcdefghijklmno', 'Replaced123456789abcdefghijklmno', 'notes.txt'].sort(),
+      [
+        `.tmp-${process.pid}-feedf00d`,
+        'Concurrent3456789abcdefghijklmno',
+        'Current0123456789abcdefghijklmno',
+        'Replaced123456789abcdefghijklmno',
+        'notes.txt',
+      ].sort(),
     );
   });
 });
@@ -53,7 +59,12 @@ describe('a reader of dist/ and its preview trees', () => {
     writeSite(p, 'one');
     p.write('one/articles/live.md', article({ title: 'Live', status: 'published', publishedAt: '2026-01-01' }));
     p.write('one/articles/plan.md', article({ title: 'Plan' }, 'First draft words.\n'));
-    const settings = { contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' };
+    const settings = {
+      contentDir: p.contentDir,
+      distDir: p.distDir,
+      stateDir: p.stateDir,
+      publicUrl: 'http://127.0.0.1',
+    };
     const first = await buildExport(settings);
     const reader = openLocalSnapshot(p.distDir, p.stateDir);
     reader.reload();
@@ -79,11 +90,16 @@ describe('a reader of dist/ and its preview trees', () => {
     expect(await draftHtml()).toContain('Second draft words.');
   });
 
-  it('refuses a draft whose file is not the one its tree lists (the answer is a retry, never another build\'s draft)', async () => {
+  it("refuses a draft whose file is not the one its tree lists (the answer is a retry, never another build's draft)", async () => {
     p = createTempProject();
     writeSite(p, 'one');
     p.write('one/articles/plan.md', article({ title: 'Plan' }, 'Draft words.\n'));
-    const built = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://127.0.0.1' });
+    const built = await buildExport({
+      contentDir: p.contentDir,
+      distDir: p.distDir,
+      stateDir: p.stateDir,
+      publicUrl: 'http://127.0.0.1',
+    });
     const body = path.join(previewRootOf(p.stateDir), built.manifest!.buildId, 'one', 'articles', 'plan.json');
     fs.writeFileSync(body, fs.readFileSync(body, 'utf8').replace('Draft words.', 'Other words.'));
     const reader = openLocalSnapshot(p.distDir, p.stateDir);

@@ -45,13 +45,17 @@ function authorWithRemote(remote: string): { p: TempProject; push: (message: str
 }
 
 async function follow(url: string, p: TempProject, extra: Record<string, string> = {}) {
-  const server = await startCli(['start', '--follow', url, '--interval', '1'], { QUIRE_STATE_DIR: p.stateDir, QUIRE_DIST_DIR: p.distDir, PORT: '0', ...extra }, /Following .*\n/);
+  const server = await startCli(
+    ['start', '--follow', url, '--interval', '1'],
+    { QUIRE_STATE_DIR: p.stateDir, QUIRE_DIST_DIR: p.distDir, PORT: '0', ...extra },
+    /Following .*\n/,
+  );
   cleanups.push(() => server.stop());
   const [, key, base] = server.output().match(/curl -H "Authorization: Bearer (\S+)" (\S+)\n/)!;
-  const status = async (slug: string) => (await fetch(`${base}/${slug}`, { headers: { authorization: `Bearer ${key}` } })).status;
+  const status = async (slug: string) =>
+    (await fetch(`${base}/${slug}`, { headers: { authorization: `Bearer ${key}` } })).status;
   return { server, status };
 }
-
 
 const MiB = 1024 * 1024;
 
@@ -67,7 +71,9 @@ describe('a sync is bounded', () => {
     p.write('site/articles/second.md', article({ title: 'Second', status: 'published' }));
     push('zeros');
     await waitFor(() => /FOLLOW_SYNC_TOO_LARGE|not checked out/.test(server.output()), server.output);
-    expect(server.output()).toMatch(/was not checked out: it holds files of more than 2097152 bytes in all \(QUIRE_FOLLOW_MAX_BYTES\); the largest seen is zeros\.bin \(8388608 bytes\)/);
+    expect(server.output()).toMatch(
+      /was not checked out: it holds files of more than 2097152 bytes in all \(QUIRE_FOLLOW_MAX_BYTES\); the largest seen is zeros\.bin \(8388608 bytes\)/,
+    );
     expect(fs.existsSync(path.join(p.stateDir, 'follow', 'checkout', 'zeros.bin'))).toBe(false);
     expect(await status('first')).toBe(200);
     expect(await status('second')).toBe(404);
@@ -93,7 +99,10 @@ describe('a sync is bounded', () => {
     fs.writeFileSync(path.join(p.root, 'noise.bin'), randomBytes(6 * MiB));
     push('noise');
     const started = Date.now();
-    await waitFor(() => /the fetch was stopped: it had received more than 1048576 bytes/.test(server.output()), server.output);
+    await waitFor(
+      () => /the fetch was stopped: it had received more than 1048576 bytes/.test(server.output()),
+      server.output,
+    );
     expect(Date.now() - started).toBeLessThan(2_500); // not the 3 s the whole pack takes to arrive
     const packs = path.join(p.stateDir, 'follow', 'checkout', '.git', 'objects', 'pack');
     const kept = fs.readdirSync(packs).reduce((n, f) => n + fs.statSync(path.join(packs, f)).size, 0);
@@ -113,7 +122,10 @@ describe('the content folder of a followed repository', () => {
     const outside = tempDir();
     fs.mkdirSync(path.join(outside, 'site', 'articles'), { recursive: true });
     fs.writeFileSync(path.join(outside, 'site', 'site.yaml'), 'name: site\nlang: en\nurl: https://site.example.com\n');
-    fs.writeFileSync(path.join(outside, 'site', 'articles', 'secret.md'), article({ title: 'Secret', status: 'published' }));
+    fs.writeFileSync(
+      path.join(outside, 'site', 'articles', 'secret.md'),
+      article({ title: 'Secret', status: 'published' }),
+    );
     fs.rmSync(p.contentDir, { recursive: true });
     fs.symlinkSync(outside, p.contentDir);
     push('content elsewhere');
@@ -160,13 +172,16 @@ describe('credentials in a followed URL', () => {
     expect(server.output()).toContain(`Following http://***@127.0.0.1:`);
   });
 
-  it('a wrong password: the fetch fails with git\'s words, and the password is not printed', async () => {
+  it("a wrong password: the fetch fails with git's words, and the password is not printed", async () => {
     const root = tempDir();
     const { p } = authorWithRemote(path.join(root, 'remote.git'));
     const git = await startGitHttpServer({ root, credentials: { username: 'editor', password: 'right-password' } });
     cleanups.push(() => git.close());
     const wrong = 'wrong-password-0123456789';
-    const run = await runCli(['start', '--follow', `${git.url.replace('http://', `http://editor:${wrong}@`)}/remote.git`], { QUIRE_STATE_DIR: p.stateDir, QUIRE_DIST_DIR: p.distDir, PORT: '0' });
+    const run = await runCli(
+      ['start', '--follow', `${git.url.replace('http://', `http://editor:${wrong}@`)}/remote.git`],
+      { QUIRE_STATE_DIR: p.stateDir, QUIRE_DIST_DIR: p.distDir, PORT: '0' },
+    );
     const output = run.stdout + run.stderr;
     expect(run.code).toBe(1);
     expect(output).toMatch(/Fetch failed: .*(Authentication failed|401)/);

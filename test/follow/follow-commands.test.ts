@@ -28,11 +28,18 @@ function tempDir(prefix: string): string {
 
 /** Content, state and dist as Quire finds them from the folder it runs in (empty counts as unset), and `extra`. */
 function folderSettings(extra: Record<string, string> = {}): Record<string, string> {
-  return { QUIRE_CONTENT_DIR: '', QUIRE_STATE_DIR: '', QUIRE_DIST_DIR: '', QUIRE_ALLOW_PRIVATE_TARGETS: '1', QUIRE_PUBLISH_RETRY_WINDOW_MS: '0', ...extra };
+  return {
+    QUIRE_CONTENT_DIR: '',
+    QUIRE_STATE_DIR: '',
+    QUIRE_DIST_DIR: '',
+    QUIRE_ALLOW_PRIVATE_TARGETS: '1',
+    QUIRE_PUBLISH_RETRY_WINDOW_MS: '0',
+    ...extra,
+  };
 }
 
 describe('commands beside a server that follows a repository', () => {
-  it('find the checkout the server builds: the log\'s own hint works, keys are the served ones, problems name repository paths', async () => {
+  it("find the checkout the server builds: the log's own hint works, keys are the served ones, problems name repository paths", async () => {
     const p = createTempProject({ git: true });
     project.current = p;
     const remote = tempDir('quire-remote-');
@@ -49,13 +56,28 @@ describe('commands beside a server that follows a repository', () => {
     };
 
     const folder = tempDir('quire-server-'); // no content/ here
-    const server = await startCli(['start', '--follow', remote, '--interval', '1'], folderSettings({ ...reachReceiver, PORT: '0' }), /Following .*\n/, 30_000, folder);
+    const server = await startCli(
+      ['start', '--follow', remote, '--interval', '1'],
+      folderSettings({ ...reachReceiver, PORT: '0' }),
+      /Following .*\n/,
+      30_000,
+      folder,
+    );
     try {
       // The first publish finds no webhook and says how to set one: that command, run here, works.
-      await waitFor(() => server.output().includes('(quire webhook set site --url <https-url> --generate-secret)'), server.output);
-      const set = await runCli(['webhook', 'set', 'site', '--url', `${receiver().url}/hook`, '--secret', RECEIVER_SECRET], folderSettings(reachReceiver), folder);
+      await waitFor(
+        () => server.output().includes('(quire webhook set site --url <https-url> --generate-secret)'),
+        server.output,
+      );
+      const set = await runCli(
+        ['webhook', 'set', 'site', '--url', `${receiver().url}/hook`, '--secret', RECEIVER_SECRET],
+        folderSettings(reachReceiver),
+        folder,
+      );
       expect(set.code, set.stderr).toBe(0);
-      expect(set.stderr).toContain('Content: .quire/follow/checkout/content, the checkout of the server that follows a repository');
+      expect(set.stderr).toContain(
+        'Content: .quire/follow/checkout/content, the checkout of the server that follows a repository',
+      );
 
       // The keys it prints are the ones the server serves.
       const keys = await runCli(['keys'], folderSettings(), folder);
@@ -66,10 +88,14 @@ describe('commands beside a server that follows a repository', () => {
       // The webhook set here is the server's: its next publish reaches the receiver.
       p.write('site/articles/second.md', article({ title: 'Second', status: 'published' }));
       push('second', '2026-03-02T10:00:00Z');
-      await waitFor(() => receiver().requests.some((r) => {
-        const verified = verifyWebhook(r.rawBody, r.headers as Record<string, string>, RECEIVER_SECRET);
-        return verified.ok && verified.payload.article.slug === 'second';
-      }), server.output);
+      await waitFor(
+        () =>
+          receiver().requests.some((r) => {
+            const verified = verifyWebhook(r.rawBody, r.headers as Record<string, string>, RECEIVER_SECRET);
+            return verified.ok && verified.payload.article.slug === 'second';
+          }),
+        server.output,
+      );
 
       // A broken article: the server's log and a build here name it as it is in the repository.
       p.write('site/articles/broken.md', article({ title: 'Broken', status: 'maybe' }));
@@ -90,8 +116,14 @@ describe('commands beside a server that follows a repository', () => {
     const keys = await runCli(['keys'], folderSettings(), folder);
     expect(keys.code).toBe(1);
     expect(keys.stdout).toBe('');
-    expect(keys.stderr).toMatch(/^no sites in content: there is no such folder {2}\[CONTENT_NO_SITES\]\n {4}hint: .*quire start --follow/);
-    const set = await runCli(['webhook', 'set', 'site', '--url', 'https://example.com/hook', '--generate-secret'], folderSettings(), folder);
+    expect(keys.stderr).toMatch(
+      /^no sites in content: there is no such folder {2}\[CONTENT_NO_SITES\]\n {4}hint: .*quire start --follow/,
+    );
+    const set = await runCli(
+      ['webhook', 'set', 'site', '--url', 'https://example.com/hook', '--generate-secret'],
+      folderSettings(),
+      folder,
+    );
     expect(set.code).toBe(1);
     expect(set.stderr).toMatch(/^no sites in content: there is no such folder {2}\[CONTENT_NO_SITES\]/);
     fs.mkdirSync(path.join(folder, 'content'));

@@ -25,13 +25,25 @@ describe('start --follow and the change feed', { timeout: 60_000 }, () => {
       const first = p.commit('first', '2026-03-01T10:00:00Z');
       p.git('remote', 'add', 'origin', remote);
       p.git('push', '-q', 'origin', 'main');
-      const set = await runCli(['webhook', 'set', 'site', '--url', `${receiver().url}/hook`, '--secret', RECEIVER_SECRET], env());
+      const set = await runCli(
+        ['webhook', 'set', 'site', '--url', `${receiver().url}/hook`, '--secret', RECEIVER_SECRET],
+        env(),
+      );
       expect(set.code, set.stderr).toBe(0);
 
-      const server = await startCli(['start', '--follow', remote, '--interval', '1'], { ...env(), PORT: '0' }, /Following .*\n/);
+      const server = await startCli(
+        ['start', '--follow', remote, '--interval', '1'],
+        { ...env(), PORT: '0' },
+        /Following .*\n/,
+      );
       try {
         const [, key, url] = server.output().match(/curl -H "Authorization: Bearer (\S+)" (\S+)\/articles\n/)!;
-        const feed = async (since?: string) => (await (await fetch(`${url}/changes${since ? `?since=${since}` : ''}`, { headers: { authorization: `Bearer ${key}` } })).json()) as ChangeFeed;
+        const feed = async (since?: string) =>
+          (await (
+            await fetch(`${url}/changes${since ? `?since=${since}` : ''}`, {
+              headers: { authorization: `Bearer ${key}` },
+            })
+          ).json()) as ChangeFeed;
         const story = async (since: string) => (await feed(since)).changes.map((c) => `${c.type}:${c.slug}`);
         // Recorded when the server loaded its first build, before it published it.
         const start = await feed();
@@ -45,8 +57,13 @@ describe('start --follow and the change feed', { timeout: 60_000 }, () => {
 
         p.git('reset', '-q', '--hard', first);
         p.git('push', '-q', '--force', 'origin', 'main');
-        await expect.poll(() => story(start.cursor), { timeout: 20_000 }).toEqual(['published:second', 'deleted:second']);
-        expect(receiver().requests.map((r) => (JSON.parse(r.rawBody.toString()) as { event: string }).event)).toEqual(['published', 'published']);
+        await expect
+          .poll(() => story(start.cursor), { timeout: 20_000 })
+          .toEqual(['published:second', 'deleted:second']);
+        expect(receiver().requests.map((r) => (JSON.parse(r.rawBody.toString()) as { event: string }).event)).toEqual([
+          'published',
+          'published',
+        ]);
       } finally {
         await server.stop();
       }

@@ -29,9 +29,17 @@ describe('git as the follower runs it', () => {
     const marker = path.join(dir, 'ran');
     // As if the operator's git config said protocol.ext.allow=always (without the follower's
     // own setting, this fetch runs the command: checked by hand with plain git).
-    Object.assign(process.env, { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'protocol.ext.allow', GIT_CONFIG_VALUE_0: 'always' });
+    Object.assign(process.env, {
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'protocol.ext.allow',
+      GIT_CONFIG_VALUE_0: 'always',
+    });
     try {
-      const checkout = createCheckout(path.join(dir, 'checkout'), { url: `ext::sh -c touch% ${marker}`, branch: 'main', credentials: null, local: false }, { maxBytes: 2 ** 30 });
+      const checkout = createCheckout(
+        path.join(dir, 'checkout'),
+        { url: `ext::sh -c touch% ${marker}`, branch: 'main', credentials: null, local: false },
+        { maxBytes: 2 ** 30 },
+      );
       await expect(checkout.sync()).rejects.toThrow(GitCommandError);
       expect(fs.existsSync(marker)).toBe(false);
     } finally {
@@ -49,11 +57,17 @@ describe('git as the follower runs it', () => {
       const dir = tempDir();
       await runGit({ kind: 'none', dir }, ['init', '-q']);
       const repository = { kind: 'repository' as const, gitDir: path.join(dir, '.git'), workTree: dir };
-      await expect(runGit(repository, ['fetch', '-q', '--', `git://127.0.0.1:${port}/repo`, 'main'], { timeoutMs: 700 })).rejects.toThrow(/timed out/);
+      await expect(
+        runGit(repository, ['fetch', '-q', '--', `git://127.0.0.1:${port}/repo`, 'main'], { timeoutMs: 700 }),
+      ).rejects.toThrow(/timed out/);
       expect(Date.now() - started).toBeLessThan(5_000);
 
       // A sync whose fetch timed out does not ask the remote for its branches too (another wait).
-      const checkout = createCheckout(path.join(tempDir(), 'checkout'), { url: `git://127.0.0.1:${port}/repo`, branch: 'main', credentials: null, local: false }, { maxBytes: 2 ** 30, timeoutMs: 700 });
+      const checkout = createCheckout(
+        path.join(tempDir(), 'checkout'),
+        { url: `git://127.0.0.1:${port}/repo`, branch: 'main', credentials: null, local: false },
+        { maxBytes: 2 ** 30, timeoutMs: 700 },
+      );
       const before = sockets.length;
       await expect(checkout.sync()).rejects.toThrow(/git fetch timed out/);
       await new Promise((r) => setTimeout(r, 200));
@@ -74,7 +88,18 @@ describe('what --follow accepts', () => {
       expect(() => checkRepositoryUrl(bad, '/srv'), bad).toThrow(FollowSourceError);
     }
     for (const ok of ['main', 'release/2026', 'v1.2_x']) expect(checkBranchName(ok)).toBe(ok);
-    for (const bad of ['--upload-pack=touch x', '-x', 'a..b', 'a b', 'a/', '.hidden', 'x.lock', 'a@{1}', 'refs//x', '']) {
+    for (const bad of [
+      '--upload-pack=touch x',
+      '-x',
+      'a..b',
+      'a b',
+      'a/',
+      '.hidden',
+      'x.lock',
+      'a@{1}',
+      'refs//x',
+      '',
+    ]) {
       expect(() => checkBranchName(bad), bad).toThrow(FollowSourceError);
     }
   });
@@ -86,14 +111,26 @@ describe('push-hook verification', () => {
   const headers = (h: Record<string, string>) => (name: string) => h[name];
   const sign = (key: string, bytes: Buffer) => `sha256=${createHmac('sha256', key).update(bytes).digest('hex')}`;
 
-  it('accepts GitHub\'s signature of the raw body and GitLab\'s token, nothing else', () => {
+  it("accepts GitHub's signature of the raw body and GitLab's token, nothing else", () => {
     expect(verifyPushHook(headers({ 'x-hub-signature-256': sign(secret, body) }), body, secret)).toBe('github');
     expect(verifyPushHook(headers({ 'x-gitlab-token': secret }), body, secret)).toBe('gitlab');
-    expect(verifyPushHook(headers({ 'x-hub-signature-256': sign(secret, Buffer.concat([body, Buffer.from(' ')])) }), body, secret)).toBe(null);
-    expect(verifyPushHook(headers({ 'x-hub-signature-256': sign('other-secret-0123456789', body) }), body, secret)).toBe(null);
-    expect(verifyPushHook(headers({ 'x-hub-signature-256': sign(secret, body).slice(0, -2) }), body, secret)).toBe(null);
+    expect(
+      verifyPushHook(
+        headers({ 'x-hub-signature-256': sign(secret, Buffer.concat([body, Buffer.from(' ')])) }),
+        body,
+        secret,
+      ),
+    ).toBe(null);
+    expect(
+      verifyPushHook(headers({ 'x-hub-signature-256': sign('other-secret-0123456789', body) }), body, secret),
+    ).toBe(null);
+    expect(verifyPushHook(headers({ 'x-hub-signature-256': sign(secret, body).slice(0, -2) }), body, secret)).toBe(
+      null,
+    );
     // A GitHub header that fails is not rescued by a good GitLab token beside it.
-    expect(verifyPushHook(headers({ 'x-hub-signature-256': 'sha256=00', 'x-gitlab-token': secret }), body, secret)).toBe(null);
+    expect(
+      verifyPushHook(headers({ 'x-hub-signature-256': 'sha256=00', 'x-gitlab-token': secret }), body, secret),
+    ).toBe(null);
     expect(verifyPushHook(headers({ 'x-gitlab-token': secret.slice(1) }), body, secret)).toBe(null);
     expect(verifyPushHook(headers({}), body, secret)).toBe(null);
   });
@@ -140,7 +177,12 @@ describe('the follower', () => {
     const lines: string[] = [];
     const follower = createFollower({
       // Only the scheduling is under test here; the checkout's git work is tested through the CLI.
-      checkout: { dir: '', head: async () => head, branch: () => 'main', sync: async () => ({ commit: head, previous: head }) },
+      checkout: {
+        dir: '',
+        head: async () => head,
+        branch: () => 'main',
+        sync: async () => ({ commit: head, previous: head }),
+      },
       intervalSeconds: 0,
       publish: async (commit) => {
         published.push(commit);

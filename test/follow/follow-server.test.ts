@@ -22,7 +22,11 @@ afterEach(() => {
 });
 
 /** The author's clone (the temp project) and the bare repository it pushes to. */
-function authorAndRemote(): { p: TempProject; remote: string; push: (message: string, date: string, ...flags: string[]) => string } {
+function authorAndRemote(): {
+  p: TempProject;
+  remote: string;
+  push: (message: string, date: string, ...flags: string[]) => string;
+} {
   const p = createTempProject({ git: true });
   project.current = p;
   const remote = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-remote-'));
@@ -46,7 +50,11 @@ function serverEnv(extra: Record<string, string> = {}): Record<string, string> {
   return { ...env(), PORT: '0', QUIRE_ADMIN_TOKEN: ADMIN_TOKEN, ...extra };
 }
 
-async function waitFor(check: () => boolean | Promise<boolean>, output: () => string, timeoutMs = 20_000): Promise<void> {
+async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  output: () => string,
+  timeoutMs = 20_000,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (await check()) return;
@@ -60,7 +68,8 @@ function api(output: string): (slug?: string) => Promise<Response> {
   return (slug) => fetch(slug ? `${url}/${slug}` : url!, { headers: { authorization: `Bearer ${key}` } });
 }
 
-const slugsServed = async (get: ReturnType<typeof api>) => ((await (await get()).json()) as { articles: { slug: string }[] }).articles.map((a) => a.slug).sort();
+const slugsServed = async (get: ReturnType<typeof api>) =>
+  ((await (await get()).json()) as { articles: { slug: string }[] }).articles.map((a) => a.slug).sort();
 
 /** Every event the receiver got, after checking each one's signature. */
 function eventsReceived(): { event: string; slug: string }[] {
@@ -72,7 +81,10 @@ function eventsReceived(): { event: string; slug: string }[] {
 }
 
 async function registerWebhook(): Promise<void> {
-  const set = await runCli(['webhook', 'set', 'site', '--url', `${receiver().url}/hook`, '--secret', RECEIVER_SECRET], env());
+  const set = await runCli(
+    ['webhook', 'set', 'site', '--url', `${receiver().url}/hook`, '--secret', RECEIVER_SECRET],
+    env(),
+  );
   expect(set.code, set.stderr).toBe(0);
 }
 
@@ -96,7 +108,10 @@ describe('start --follow', () => {
       // A broken article: the build fails, the last good build stays served, the admin shows why.
       p.write('site/articles/broken.md', article({ title: 'Broken', status: 'maybe' }));
       push('broken', '2026-03-03T10:00:00Z');
-      await waitFor(() => /broken\.md.*\n[\s\S]*Nothing was published; the last good build stays up/.test(server.output()), server.output);
+      await waitFor(
+        () => /broken\.md.*\n[\s\S]*Nothing was published; the last good build stays up/.test(server.output()),
+        server.output,
+      );
       // Named as it is in the repository, not as the state dir holds it.
       expect(server.output()).toMatch(/^content\/site\/articles\/broken\.md:\d+:\d+ {2}unknown status/m);
       expect(await slugsServed(get)).toEqual(['first', 'second']);
@@ -118,7 +133,10 @@ describe('start --follow', () => {
 
       // The remote out of reach: logged, the build stays served, and the next tick tries again.
       fs.renameSync(remote, `${remote}.away`);
-      await waitFor(() => /Fetch failed \(serving what was last built; trying again in 1 s\)/.test(server.output()), server.output);
+      await waitFor(
+        () => /Fetch failed \(serving what was last built; trying again in 1 s\)/.test(server.output()),
+        server.output,
+      );
       expect(await slugsServed(get)).toEqual(['first']);
       fs.renameSync(`${remote}.away`, remote);
       await waitFor(() => server.output().includes('Fetching works again.'), server.output);
@@ -130,7 +148,11 @@ describe('start --follow', () => {
 
   it('fetches on signed GitHub and GitLab push notifications only', async () => {
     const { p, remote, push } = authorAndRemote();
-    const server = await startCli(['start', '--follow', remote, '--interval', '0'], serverEnv({ QUIRE_GIT_HOOK_SECRET: HOOK_SECRET }), /Following .*\n/);
+    const server = await startCli(
+      ['start', '--follow', remote, '--interval', '0'],
+      serverEnv({ QUIRE_GIT_HOOK_SECRET: HOOK_SECRET }),
+      /Following .*\n/,
+    );
     try {
       const get = api(server.output());
       const hook = `${server.output().match(/push endpoint: (\S+)/)![1]}`;
@@ -141,13 +163,19 @@ describe('start --follow', () => {
       push('second', '2026-03-02T10:00:00Z');
       const body = JSON.stringify({ ref: 'refs/heads/main' });
       const bad = [
-        { 'x-hub-signature-256': `sha256=${createHmac('sha256', 'another-secret-0123456789').update(body).digest('hex')}` },
+        {
+          'x-hub-signature-256': `sha256=${createHmac('sha256', 'another-secret-0123456789').update(body).digest('hex')}`,
+        },
         { 'x-hub-signature-256': 'sha256=zz' },
         { 'x-gitlab-token': `${HOOK_SECRET}x` },
         {},
       ];
       for (const headers of bad) {
-        const res = await fetch(hook, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+        const res = await fetch(hook, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body,
+        });
         expect(res.status).toBe(401);
       }
       await new Promise((r) => setTimeout(r, 1500));
@@ -157,18 +185,34 @@ describe('start --follow', () => {
 
       // A push to another branch is acknowledged and ignored.
       const other = JSON.stringify({ ref: 'refs/heads/feature' });
-      const ignored = await fetch(hook, { method: 'POST', headers: { 'x-hub-signature-256': `sha256=${createHmac('sha256', HOOK_SECRET).update(other).digest('hex')}` }, body: other });
+      const ignored = await fetch(hook, {
+        method: 'POST',
+        headers: { 'x-hub-signature-256': `sha256=${createHmac('sha256', HOOK_SECRET).update(other).digest('hex')}` },
+        body: other,
+      });
       expect(ignored.status).toBe(202);
       expect(await ignored.json()).toMatchObject({ status: 'ignored' });
 
-      const github = await fetch(hook, { method: 'POST', headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${createHmac('sha256', HOOK_SECRET).update(body).digest('hex')}` }, body });
+      const github = await fetch(hook, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-github-event': 'push',
+          'x-hub-signature-256': `sha256=${createHmac('sha256', HOOK_SECRET).update(body).digest('hex')}`,
+        },
+        body,
+      });
       expect(github.status).toBe(202);
       await waitFor(async () => (await get('second')).status === 200, server.output);
 
       p.write('site/articles/third.md', article({ title: 'Third', status: 'published' }));
       push('third', '2026-03-03T10:00:00Z');
       const gitlabBody = JSON.stringify({ object_kind: 'push', ref: 'refs/heads/main' });
-      const gitlab = await fetch(hook, { method: 'POST', headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': HOOK_SECRET }, body: gitlabBody });
+      const gitlab = await fetch(hook, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': HOOK_SECRET },
+        body: gitlabBody,
+      });
       expect(gitlab.status).toBe(202);
       await waitFor(async () => (await get('third')).status === 200, server.output);
     } finally {
@@ -183,7 +227,11 @@ describe('start --follow', () => {
     try {
       const base = server.output().match(/Quire Content API on (\S+)\/v1/)![1]!;
       const body = '{}';
-      const res = await fetch(`${base}/hooks/git`, { method: 'POST', headers: { 'x-gitlab-token': HOOK_SECRET }, body });
+      const res = await fetch(`${base}/hooks/git`, {
+        method: 'POST',
+        headers: { 'x-gitlab-token': HOOK_SECRET },
+        body,
+      });
       expect(res.status).toBe(404);
     } finally {
       await server.stop();
@@ -198,7 +246,11 @@ describe('start --follow', () => {
     p.write('site/articles/only-on-main.md', article({ title: 'Only on main', status: 'published' }));
     p.commit('main only', '2026-03-02T10:00:00Z');
     p.git('push', '-q', 'origin', 'main');
-    const server = await startCli(['start', '--follow', remote, '--interval', '0'], serverEnv({ QUIRE_GIT_HOOK_SECRET: HOOK_SECRET }), /Following .*\n/);
+    const server = await startCli(
+      ['start', '--follow', remote, '--interval', '0'],
+      serverEnv({ QUIRE_GIT_HOOK_SECRET: HOOK_SECRET }),
+      /Following .*\n/,
+    );
     try {
       expect(server.output()).toContain(`Fetching ${remote} (its default branch) …`);
       expect(server.output()).toMatch(/Checked out [0-9a-f]{12} \(live\)\./);
@@ -207,7 +259,11 @@ describe('start --follow', () => {
       expect(await slugsServed(get)).toEqual(['first']);
       const hook = server.output().match(/push endpoint: (\S+)/)![1]!;
       const body = JSON.stringify({ ref: 'refs/heads/main' });
-      const res = await fetch(hook, { method: 'POST', headers: { 'x-hub-signature-256': `sha256=${createHmac('sha256', HOOK_SECRET).update(body).digest('hex')}` }, body });
+      const res = await fetch(hook, {
+        method: 'POST',
+        headers: { 'x-hub-signature-256': `sha256=${createHmac('sha256', HOOK_SECRET).update(body).digest('hex')}` },
+        body,
+      });
       expect(await res.json()).toEqual({ status: 'ignored', reason: 'this server follows refs/heads/live' });
     } finally {
       await server.stop();
@@ -216,12 +272,21 @@ describe('start --follow', () => {
 
   it('a branch the repository does not have: says so, lists the branches it has (20 at most), builds nothing, and has nothing to serve', async () => {
     const { p, remote } = authorAndRemote();
-    p.git('push', '-q', 'origin', ...Array.from({ length: 25 }, (_, i) => `main:refs/heads/b${String(i).padStart(2, '0')}`));
+    p.git(
+      'push',
+      '-q',
+      'origin',
+      ...Array.from({ length: 25 }, (_, i) => `main:refs/heads/b${String(i).padStart(2, '0')}`),
+    );
     const run = await runCli(['start', '--follow', remote, '--branch', 'live'], serverEnv());
     expect(run.code, run.stderr).toBe(1);
     const shown = Array.from({ length: 20 }, (_, i) => `b${String(i).padStart(2, '0')}`).join(', ');
-    expect(run.stderr).toContain(`Fetch failed: ${remote} has no branch "live"; its branches: ${shown} (and 6 more)  [FOLLOW_BRANCH_MISSING]`);
-    expect(run.stderr).toContain(`Nothing has been checked out from ${remote} yet: check the URL, and the branch (--branch <b>; this is "live").`);
+    expect(run.stderr).toContain(
+      `Fetch failed: ${remote} has no branch "live"; its branches: ${shown} (and 6 more)  [FOLLOW_BRANCH_MISSING]`,
+    );
+    expect(run.stderr).toContain(
+      `Nothing has been checked out from ${remote} yet: check the URL, and the branch (--branch <b>; this is "live").`,
+    );
     // Not a build of an empty checkout: no content problem about a folder the user never made.
     expect(run.stderr).not.toMatch(/CONTENT_NO_SITES|Build failed/);
     expect(run.stderr).toMatch(/No build to serve/);
@@ -234,8 +299,12 @@ describe('start --follow', () => {
     execFileSync('git', ['init', '-q', '--bare', '-b', 'main', empty]);
     const run = await runCli(['start', '--follow', empty], serverEnv());
     expect(run.code, run.stderr).toBe(1);
-    expect(run.stderr).toContain(`Fetch failed: ${empty} has no branches yet: push one (or check the URL)  [FOLLOW_BRANCH_MISSING]`);
-    expect(run.stderr).toContain(`Nothing has been checked out from ${empty} yet: check the URL, and the branch (its default branch; --branch <b> names another).`);
+    expect(run.stderr).toContain(
+      `Fetch failed: ${empty} has no branches yet: push one (or check the URL)  [FOLLOW_BRANCH_MISSING]`,
+    );
+    expect(run.stderr).toContain(
+      `Nothing has been checked out from ${empty} yet: check the URL, and the branch (its default branch; --branch <b> names another).`,
+    );
     expect(fs.existsSync(path.join(followCheckoutDir(p.stateDir), 'content'))).toBe(false);
   });
 
@@ -252,7 +321,9 @@ describe('start --follow', () => {
     for (const args of attempts) {
       const run = await runCli(['start', ...args], serverEnv());
       expect(run.code, run.stderr).toBe(2);
-      expect(run.stderr).toMatch(/^quire start: (--branch|the repository URL|remote helpers|--branch and --interval go with --follow)/);
+      expect(run.stderr).toMatch(
+        /^quire start: (--branch|the repository URL|remote helpers|--branch and --interval go with --follow)/,
+      );
     }
     expect(fs.existsSync(marker)).toBe(false);
     expect(fs.existsSync(followCheckoutDir(project.current!.stateDir))).toBe(false);

@@ -94,7 +94,10 @@ describe('locateContentRepository', () => {
     git(dir, 'init', '-q');
     fs.mkdirSync(path.join(dir, 'sites', 'content', 'site'), { recursive: true });
     const found = await locateContentRepository(path.join(dir, 'sites', 'content'));
-    expect(found).toEqual({ repository: { kind: 'repository', gitDir: path.join(dir, '.git'), workTree: dir }, issues: [] });
+    expect(found).toEqual({
+      repository: { kind: 'repository', gitDir: path.join(dir, '.git'), workTree: dir },
+      issues: [],
+    });
     // A bare-looking repository between them is not a repository Quire would use.
     fs.writeFileSync(path.join(dir, 'sites', 'HEAD'), 'ref: refs/heads/main\n');
     fs.mkdirSync(path.join(dir, 'sites', 'objects'));
@@ -124,6 +127,9 @@ describe('locateContentRepository', () => {
     fs.symlinkSync(outside, path.join(repo, 'sites'));
     const through = await locateContentRepository(path.join(repo, 'sites', 'content'));
     expect(through.repository).toBe(null);
-    expect(through.issues[0]).toMatchObject({ code: 'CONTENT_ROOT_OUTSIDE', message: expect.stringContaining('outside the repository') });
+    expect(through.issues[0]).toMatchObject({
+      code: 'CONTENT_ROOT_OUTSIDE',
+      message: expect.stringContaining('outside the repository'),
+    });
   });
 });

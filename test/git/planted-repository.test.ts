@@ -47,7 +47,10 @@ function plantRepository(p: TempProject, at: string, marker: string): void {
   p.write(`${prefix}HEAD`, 'ref: refs/heads/main\n');
   p.write(`${prefix}objects/info/site.yaml`, 'not: a site\n');
   p.write(`${prefix}refs/heads/site.yaml`, 'not: a site\n');
-  p.write(`${prefix}config`, `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = "echo ran >> '${marker}'; false"\n[core]\n\thooksPath = hooks\n`);
+  p.write(
+    `${prefix}config`,
+    `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = "echo ran >> '${marker}'; false"\n[core]\n\thooksPath = hooks\n`,
+  );
 }
 
 const env = (p: TempProject, extra: Record<string, string> = {}) => ({ ...projectFolders(p), ...extra });
@@ -63,10 +66,20 @@ describe('a repository planted in the content tree', () => {
     execFileSync('git', ['clone', '-q', p.root, clone]);
     expect(fs.existsSync(path.join(clone, 'content', 'HEAD'))).toBe(true);
 
-    const run = await runCli(['build'], { QUIRE_CONTENT_DIR: path.join(clone, 'content'), QUIRE_DIST_DIR: path.join(clone, 'dist'), QUIRE_STATE_DIR: path.join(clone, '.quire') }, clone);
+    const run = await runCli(
+      ['build'],
+      {
+        QUIRE_CONTENT_DIR: path.join(clone, 'content'),
+        QUIRE_DIST_DIR: path.join(clone, 'dist'),
+        QUIRE_STATE_DIR: path.join(clone, '.quire'),
+      },
+      clone,
+    );
     expect(fs.existsSync(marker)).toBe(false);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/content\/HEAD:1:1 .*git would take this folder for a repository.*\[CONTENT_GIT_REPOSITORY\]/);
+    expect(run.stderr).toMatch(
+      /content\/HEAD:1:1 .*git would take this folder for a repository.*\[CONTENT_GIT_REPOSITORY\]/,
+    );
     expect(fs.existsSync(path.join(clone, 'dist'))).toBe(false);
   });
 
@@ -126,7 +139,11 @@ describe('a repository planted in the content tree', () => {
       const hook = server.output().match(/push endpoint: (\S+)/)![1]!;
       const body = JSON.stringify({ ref: 'refs/heads/main' });
       const signature = `sha256=${createHmac('sha256', HOOK_SECRET).update(body).digest('hex')}`;
-      const res = await fetch(hook, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature }, body });
+      const res = await fetch(hook, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+        body,
+      });
       expect(res.status).toBe(202);
       await waitFor(() => /Nothing was published; the last good build stays up/.test(server.output()), server.output);
       expect(server.output()).toMatch(/content\/HEAD:1:1 .*\[CONTENT_GIT_REPOSITORY\]/);
@@ -149,7 +166,9 @@ describe('a repository planted in the content tree', () => {
       const run = await runCli(['build'], env(p));
       expect(fs.existsSync(marker), at).toBe(false);
       expect(run.code, at).toBe(1);
-      expect(run.stderr).toMatch(new RegExp(`content/${at ? `${at}/` : ''}\\.git:1:1 .*a file named \\.git.*\\[CONTENT_GIT_REPOSITORY\\]`));
+      expect(run.stderr).toMatch(
+        new RegExp(`content/${at ? `${at}/` : ''}\\.git:1:1 .*a file named \\.git.*\\[CONTENT_GIT_REPOSITORY\\]`),
+      );
     }
   });
 });

@@ -26,7 +26,10 @@ export interface AdminServer {
  * Serves `p.distDir` (build it first). `ca` trusts a test receiver's throwaway CA. `lastBuild` is
  * what the Articles tab shows; by default the content as loaded once, now.
  */
-export async function startAdminServer(p: TempProject, opts: { ca?: string; lastBuild?: () => ContentFacts; log?: (line: string) => void } = {}): Promise<AdminServer> {
+export async function startAdminServer(
+  p: TempProject,
+  opts: { ca?: string; lastBuild?: () => ContentFacts; log?: (line: string) => void } = {},
+): Promise<AdminServer> {
   const loaded = await loadContent(p.contentDir);
   const generations = new Map<string, number>();
   const keyring = createKeyring(TEST_SECRET, { generationOf: (s) => generations.get(s) ?? 1 });
@@ -34,7 +37,13 @@ export async function startAdminServer(p: TempProject, opts: { ca?: string; last
   dist.reload();
   const store = openTestStore(p.stateDir, TEST_SECRET);
   const client = createSafeClient({ allowPrivate: true, log: () => {}, ...(opts.ca ? { ca: opts.ca } : {}) });
-  const publishing: DeliveryDeps = { store, client, now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), timeoutMs: 5_000 };
+  const publishing: DeliveryDeps = {
+    store,
+    client,
+    now: Date.now,
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    timeoutMs: 5_000,
+  };
   let base = '';
   const admin = createAdminApp({
     adminToken: ADMIN_TOKEN,
@@ -49,7 +58,10 @@ export async function startAdminServer(p: TempProject, opts: { ca?: string; last
     lastBuild: opts.lastBuild ?? (() => loaded),
     ...(opts.log ? { log: opts.log } : {}),
   });
-  const app = createServerRouter({ api: { store: dist, keyring, publicUrl: 'http://127.0.0.1' }, admin: { app: admin } });
+  const app = createServerRouter({
+    api: { store: dist, keyring, publicUrl: 'http://127.0.0.1' },
+    admin: { app: admin },
+  });
   const server = await listen(app, 0, '127.0.0.1');
   base = `http://127.0.0.1:${server.port}`;
   return {
@@ -73,9 +85,16 @@ export interface AdminClient {
 
 /** Signs in and keeps the session cookie; redirects are not followed, so tests see them. */
 export async function signIn(baseUrl: string): Promise<AdminClient> {
-  const res = await fetch(`${baseUrl}/admin/sign-in`, { method: 'POST', body: new URLSearchParams({ token: ADMIN_TOKEN }), redirect: 'manual' });
+  const res = await fetch(`${baseUrl}/admin/sign-in`, {
+    method: 'POST',
+    body: new URLSearchParams({ token: ADMIN_TOKEN }),
+    redirect: 'manual',
+  });
   if (res.status !== 303) throw new Error(`sign-in answered ${res.status}`);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const get = (path: string) => fetch(`${baseUrl}${path}`, { headers: { cookie }, redirect: 'manual' });
   const home = await (await get('/admin')).text();
   const csrf = /name="_csrf" value="([^"]+)"/.exec(home)?.[1];
@@ -83,6 +102,12 @@ export async function signIn(baseUrl: string): Promise<AdminClient> {
   return {
     cookie,
     get,
-    post: (path, fields) => fetch(`${baseUrl}${path}`, { method: 'POST', headers: { cookie }, body: new URLSearchParams({ ...fields, _csrf: csrf }), redirect: 'manual' }),
+    post: (path, fields) =>
+      fetch(`${baseUrl}${path}`, {
+        method: 'POST',
+        headers: { cookie },
+        body: new URLSearchParams({ ...fields, _csrf: csrf }),
+        redirect: 'manual',
+      }),
   };
 }

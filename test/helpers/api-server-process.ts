@@ -18,7 +18,12 @@ export interface TestApiProcess {
 const CHILD = path.join(import.meta.dirname, 'api-server-child.ts');
 
 export async function startTestApiProcess(folders: { distDir: string; stateDir: string }): Promise<TestApiProcess> {
-  const server = await startProgram(process.execPath, ['--import', 'tsx', CHILD, folders.distDir, folders.stateDir], {}, /listening at (http:\/\/\S+)\n/);
+  const server = await startProgram(
+    process.execPath,
+    ['--import', 'tsx', CHILD, folders.distDir, folders.stateDir],
+    {},
+    /listening at (http:\/\/\S+)\n/,
+  );
   const pid = server.child.pid!;
   return {
     url: server.match[1]!,

@@ -18,11 +18,19 @@ export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
  * Serves the build in `folders.distDir`, drafts from the preview trees in `folders.stateDir`.
  * `clock`: what the server takes for now (scheduled articles, expiries); default the real one.
  */
-export async function startTestApi(folders: { distDir: string; stateDir: string }, generations: Record<string, number> = {}, clock?: () => number): Promise<TestApi> {
+export async function startTestApi(
+  folders: { distDir: string; stateDir: string },
+  generations: Record<string, number> = {},
+  clock?: () => number,
+): Promise<TestApi> {
   const keyring = createKeyring(TEST_SECRET, { generationOf: (s) => generations[s] ?? 1 });
   const store = openLocalSnapshot(folders.distDir, folders.stateDir);
   store.reload();
-  const server = await listen(createApiApp({ store, keyring, publicUrl: 'http://127.0.0.1', ...(clock ? { clock } : {}) }), 0, '127.0.0.1');
+  const server = await listen(
+    createApiApp({ store, keyring, publicUrl: 'http://127.0.0.1', ...(clock ? { clock } : {}) }),
+    0,
+    '127.0.0.1',
+  );
   const url = `http://127.0.0.1:${server.port}`;
   return { url, keyring, store, server, close: () => server.close() };
 }

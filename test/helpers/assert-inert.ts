@@ -8,17 +8,51 @@ export type HtmlElement = P.Element;
 
 /** Elements that run code, load documents or styles, submit data, or change how the page parses. */
 const FORBIDDEN_ELEMENTS = new Set([
-  'script', 'style', 'iframe', 'object', 'embed', 'applet', 'form', 'button', 'textarea', 'select',
-  'svg', 'math', 'base', 'meta', 'link', 'frame', 'frameset', 'template', 'noscript', 'portal',
+  'script',
+  'style',
+  'iframe',
+  'object',
+  'embed',
+  'applet',
+  'form',
+  'button',
+  'textarea',
+  'select',
+  'svg',
+  'math',
+  'base',
+  'meta',
+  'link',
+  'frame',
+  'frameset',
+  'template',
+  'noscript',
+  'portal',
 ]);
 
 /** Attributes whose value the browser may load or navigate to. */
-const URL_ATTRIBUTES = new Set(['href', 'xlink:href', 'src', 'action', 'formaction', 'data', 'poster', 'background', 'cite', 'longdesc', 'ping']);
+const URL_ATTRIBUTES = new Set([
+  'href',
+  'xlink:href',
+  'src',
+  'action',
+  'formaction',
+  'data',
+  'poster',
+  'background',
+  'cite',
+  'longdesc',
+  'ping',
+]);
 
 const DANGEROUS_SCHEME = /^(?:javascript|vbscript|data|file):/;
 
 /** The way URL parsers read a scheme: surrounding space and ASCII tabs/newlines/controls do not count. */
-const normalizeUrl = (value: string) => value.trim().replace(/[\u0000-\u0020\u007f]/g, '').toLowerCase();
+const normalizeUrl = (value: string) =>
+  value
+    .trim()
+    .replace(/[\u0000-\u0020\u007f]/g, '')
+    .toLowerCase();
 
 /** The whole page the fragment lands in; `<body onload>` and the like merge into it, so check it all. */
 export function parseHtml(html: string): P.Document {
@@ -59,7 +93,9 @@ export function attr(el: HtmlElement, name: string): string | undefined {
 /** Text the reader sees (and a script could not run): every text node under the body. */
 export function textContent(html: string): string {
   const collect = (node: P.ParentNode): string =>
-    node.childNodes.map((c) => (c.nodeName === '#text' ? (c as P.TextNode).value : 'childNodes' in c ? collect(c) : '')).join('');
+    node.childNodes
+      .map((c) => (c.nodeName === '#text' ? (c as P.TextNode).value : 'childNodes' in c ? collect(c) : ''))
+      .join('');
   return collect(bodyOf(html));
 }
 

@@ -44,7 +44,15 @@ export async function startCountingReceiver(opts: CountingOptions): Promise<Coun
     for (const answer of held ?? []) answer();
     held = null;
   };
-  const r: CountingReceiver = { origin: '', arrivals: [], maxOpen: 0, maxOpenOf: new Map(), overlaps: 0, holdTimedOut: false, close: async () => undefined };
+  const r: CountingReceiver = {
+    origin: '',
+    arrivals: [],
+    maxOpen: 0,
+    maxOpenOf: new Map(),
+    overlaps: 0,
+    holdTimedOut: false,
+    close: async () => undefined,
+  };
   const server = https.createServer({ cert: pki.certPem, key: pki.keyPem }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

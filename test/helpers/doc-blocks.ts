@@ -10,7 +10,8 @@ export function testedBlock(docFile: string, name: string): string {
   const doc = fs.readFileSync(path.join(ROOT, docFile), 'utf8');
   const marker = `<!-- tested: ${name} -->\n`;
   const at = doc.indexOf(marker);
-  if (at < 0 || doc.indexOf(marker, at + 1) >= 0) throw new Error(`${docFile} must have exactly one "${marker.trim()}"`);
+  if (at < 0 || doc.indexOf(marker, at + 1) >= 0)
+    throw new Error(`${docFile} must have exactly one "${marker.trim()}"`);
   const m = /^```[^\n]*\n([\s\S]*?)^```$/m.exec(doc.slice(at + marker.length));
   if (m?.index !== 0) throw new Error(`${docFile}: no code block right after "${marker.trim()}"`);
   return m[1]!;

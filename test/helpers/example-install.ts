@@ -9,7 +9,8 @@ import { promisify } from 'node:util';
 
 const STAMP = '.quire-installed-lock';
 // What `npm test` passes down about this checkout; npm in the example must not act on it.
-const OF_THIS_CHECKOUT = /^(npm_package_|npm_lifecycle_|npm_command$|npm_config_local_prefix$|npm_config_call$|INIT_CWD$)/i;
+const OF_THIS_CHECKOUT =
+  /^(npm_package_|npm_lifecycle_|npm_command$|npm_config_local_prefix$|npm_config_call$|INIT_CWD$)/i;
 
 /** The environment for npm or a framework's command in an example: no traces of this checkout's npm run. */
 export function exampleEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -26,7 +27,11 @@ export async function installExample(dir: string): Promise<number> {
   const stamp = path.join(dir, 'node_modules', STAMP);
   if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === want) return 0;
   const started = Date.now();
-  await promisify(execFile)('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: dir, env: exampleEnv(), maxBuffer: 16 * 1024 * 1024 });
+  await promisify(execFile)('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], {
+    cwd: dir,
+    env: exampleEnv(),
+    maxBuffer: 16 * 1024 * 1024,
+  });
   fs.writeFileSync(stamp, want);
   return (Date.now() - started) / 1000;
 }

@@ -25,7 +25,9 @@ export interface GitHttpServerOptions {
 }
 
 export async function startGitHttpServer(opts: GitHttpServerOptions): Promise<GitHttpServer> {
-  const expected = opts.credentials ? `Basic ${Buffer.from(`${opts.credentials.username}:${opts.credentials.password}`).toString('base64')}` : null;
+  const expected = opts.credentials
+    ? `Basic ${Buffer.from(`${opts.credentials.username}:${opts.credentials.password}`).toString('base64')}`
+    : null;
   const state: GitHttpServer = { url: '', authorizations: [], duringRequest: null, close: async () => {} };
   const server = http.createServer((req, res) => {
     state.authorizations.push(req.headers.authorization);

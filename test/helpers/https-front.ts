@@ -20,7 +20,13 @@ export async function startHttpsFront(): Promise<HttpsFront> {
   const server = https.createServer({ cert: certPem, key: keyPem }, (req, res) => {
     if (!origin) return void res.writeHead(502).end('no origin yet');
     const upstream = http.request(
-      { host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers: { ...req.headers, host: origin.host, 'x-forwarded-proto': 'https' } },
+      {
+        host: origin.hostname,
+        port: origin.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: origin.host, 'x-forwarded-proto': 'https' },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);

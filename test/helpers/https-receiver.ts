@@ -105,8 +105,14 @@ async function createPki(): Promise<TestPki> {
   return { caPem: ca.certPem, caKeyPem: ca.keyPem, caFile, certPem: leaf.certPem, keyPem: leaf.keyPem };
 }
 
-function issueLeaf(ca: { cert: string; key: string }, opts: IssueOptions): Promise<{ certPem: string; keyPem: string }> {
-  return issueServerCertificate({ certPem: ca.cert, keyPem: ca.key }, { ...opts, names: opts.names ?? TEST_NAMES, ips: opts.ips ?? TEST_IPS });
+function issueLeaf(
+  ca: { cert: string; key: string },
+  opts: IssueOptions,
+): Promise<{ certPem: string; keyPem: string }> {
+  return issueServerCertificate(
+    { certPem: ca.cert, keyPem: ca.key },
+    { ...opts, names: opts.names ?? TEST_NAMES, ips: opts.ips ?? TEST_IPS },
+  );
 }
 
 export async function startHttpsReceiver(
@@ -123,7 +129,12 @@ export async function startHttpsReceiver(
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const received: ReceivedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks) };
+      const received: ReceivedRequest = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        rawBody: Buffer.concat(chunks),
+      };
       const index = requests.push(received) - 1;
       Promise.resolve()
         .then(() => handler(received, index))
@@ -134,7 +145,10 @@ export async function startHttpsReceiver(
             const send = () => {
               if (res.destroyed) return;
               const body = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.body ?? '');
-              const headers = { ...(reply.json !== undefined ? { 'content-type': 'application/json' } : {}), ...reply.headers };
+              const headers = {
+                ...(reply.json !== undefined ? { 'content-type': 'application/json' } : {}),
+                ...reply.headers,
+              };
               res.writeHead(reply.status ?? 200, headers).end(body);
             };
             if (!reply.delayMs) return send();
@@ -143,7 +157,8 @@ export async function startHttpsReceiver(
           },
           (error: unknown) => {
             // A broken handler is a test bug: answer 500 with it rather than crash the process.
-            if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end(`receiver handler failed: ${String(error)}`);
+            if (!res.headersSent)
+              res.writeHead(500, { 'content-type': 'text/plain' }).end(`receiver handler failed: ${String(error)}`);
           },
         );
     });
@@ -222,4 +237,3 @@ export async function startHttpsApp(): Promise<HttpsApp> {
       }),
   };
 }
-

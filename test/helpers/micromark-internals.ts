@@ -16,12 +16,15 @@ const entryDir = path.dirname(createRequire(import.meta.url).resolve('micromark'
 export const micromarkDir = path.basename(entryDir) === 'dev' ? path.dirname(entryDir) : entryDir;
 
 /** A module of micromark's build in use, by its path under `lib/`. */
-export const loadMicromark = async <T,>(file: string) => (await import(pathToFileURL(path.join(entryDir, 'lib', file)).href)) as T;
+export const loadMicromark = async <T>(file: string) =>
+  (await import(pathToFileURL(path.join(entryDir, 'lib', file)).href)) as T;
 
 type Parse = (options?: ParseOptions) => { document: () => { write: (chunks: unknown[]) => Event[] } };
 export const { parse } = await loadMicromark<{ parse: Parse }>('parse.js');
 export const { postprocess } = await loadMicromark<{ postprocess: (events: Event[]) => Event[] }>('postprocess.js');
-export const { preprocess } = await loadMicromark<{ preprocess: () => (value: string, encoding: undefined, end: boolean) => unknown[] }>('preprocess.js');
+export const { preprocess } = await loadMicromark<{
+  preprocess: () => (value: string, encoding: undefined, end: boolean) => unknown[];
+}>('preprocess.js');
 
 /** The article bodies of a bench corpus of `count` articles. */
 export function corpusBodies(variant: 'standard' | 'dense', count: number): string[] {
@@ -29,7 +32,10 @@ export function corpusBodies(variant: 'standard' | 'dense', count: number): stri
   try {
     writeCorpus(dir, count, variant);
     const articles = path.join(dir, 'bench', 'articles');
-    return fs.readdirSync(articles).sort().map((f) => splitBody(f, fs.readFileSync(path.join(articles, f))));
+    return fs
+      .readdirSync(articles)
+      .sort()
+      .map((f) => splitBody(f, fs.readFileSync(path.join(articles, f))));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

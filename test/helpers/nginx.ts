@@ -8,7 +8,8 @@ import path from 'node:path';
 
 /** Where nginx is, or null: a machine without it (CI installs it, see .ci/run). */
 export function findNginx(): string | null {
-  for (const candidate of ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx']) if (fs.existsSync(candidate)) return candidate;
+  for (const candidate of ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'])
+    if (fs.existsSync(candidate)) return candidate;
   return null;
 }
 
@@ -34,8 +35,14 @@ export interface RunningNginx {
  * Runs nginx with `httpBlock` (the inside of `http { }`: server blocks) in `dir`. Resolves once
  * every port in `ports` accepts connections.
  */
-export async function startNginx(binary: string, dir: string, httpBlock: string, ports: number[]): Promise<RunningNginx> {
-  for (const sub of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(dir, sub), { recursive: true });
+export async function startNginx(
+  binary: string,
+  dir: string,
+  httpBlock: string,
+  ports: number[],
+): Promise<RunningNginx> {
+  for (const sub of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'])
+    fs.mkdirSync(path.join(dir, sub), { recursive: true });
   const at = (name: string) => path.join(dir, name);
   const conf = [
     'daemon off;',
@@ -57,7 +64,9 @@ export async function startNginx(binary: string, dir: string, httpBlock: string,
   fs.writeFileSync(at('nginx.conf'), conf);
   const errorLog = () => (fs.existsSync(at('error.log')) ? fs.readFileSync(at('error.log'), 'utf8') : '');
   // -e: the error log before the config is read is ours too (not the distribution's /var/log).
-  const child: ChildProcess = spawn(binary, ['-p', dir, '-c', at('nginx.conf'), '-e', at('error.log')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(binary, ['-p', dir, '-c', at('nginx.conf'), '-e', at('error.log')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -10,9 +10,11 @@ type Doc = {
   components: { schemas: Record<string, unknown> };
 };
 
-export async function validateOpenApiDocument(doc: unknown): Promise<{ valid: boolean; errors: unknown; version: string }> {
+export async function validateOpenApiDocument(
+  doc: unknown,
+): Promise<{ valid: boolean; errors: unknown; version: string }> {
   const validator = new Validator();
-  const res = await validator.validate(structuredClone(doc) as Parameters<Validator["validate"]>[0]);
+  const res = await validator.validate(structuredClone(doc) as Parameters<Validator['validate']>[0]);
   return { valid: res.valid, errors: res.errors, version: validator.version };
 }
 
@@ -39,7 +41,9 @@ export function createResponseValidator(doc: Doc) {
       cache.set(key, validate);
     }
     if (!validate(body)) {
-      throw new Error(`GET ${pathTemplate} ${status} does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}`);
+      throw new Error(
+        `GET ${pathTemplate} ${status} does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}`,
+      );
     }
   };
 }

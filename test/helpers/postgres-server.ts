@@ -23,7 +23,10 @@ export interface RunningPostgres {
 export function findPostgresBin(): string | null {
   const root = '/usr/lib/postgresql';
   if (fs.existsSync(root)) {
-    const versions = fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+    const versions = fs
+      .readdirSync(root)
+      .filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb')))
+      .sort((a, b) => Number(b) - Number(a));
     if (versions[0]) return path.join(root, versions[0], 'bin');
   }
   const which = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
@@ -32,7 +35,10 @@ export function findPostgresBin(): string | null {
 
 export async function startPostgres(): Promise<RunningPostgres> {
   const bin = findPostgresBin();
-  if (!bin) throw new Error('PostgreSQL is not installed (initdb not found): install Debian\'s `postgresql` package (.ci/run does)');
+  if (!bin)
+    throw new Error(
+      "PostgreSQL is not installed (initdb not found): install Debian's `postgresql` package (.ci/run does)",
+    );
   const asRoot = process.getuid?.() === 0;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-pg-'));
   const run = (cmd: string, args: string[]) => {
@@ -45,7 +51,21 @@ export async function startPostgres(): Promise<RunningPostgres> {
   fs.writeFileSync(pwfile, TEST_PG_PASSWORD);
   if (asRoot) execFileSync('chown', ['postgres:', pwfile]);
   const data = path.join(dir, 'data');
-  run(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--pwfile', pwfile, '-A', 'scram-sha-256', '-E', 'UTF8', '--locale', 'C', '--no-sync']);
+  run(path.join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--pwfile',
+    pwfile,
+    '-A',
+    'scram-sha-256',
+    '-E',
+    'UTF8',
+    '--locale',
+    'C',
+    '--no-sync',
+  ]);
   const port = await freePort();
   // A test server: durability off (a crash loses a test run, nothing else), loopback only.
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;

@@ -25,7 +25,11 @@ export function useHttpsReceiver(opts: Parameters<typeof startHttpsReceiver>[0] 
 }
 
 /** Registers the hooks; `receiver()` and `project` are valid inside tests. */
-export function useReceiverProject(): { receiver: () => HttpsReceiver; project: { current: TempProject | null }; env: (stateDir?: string) => Record<string, string> } {
+export function useReceiverProject(): {
+  receiver: () => HttpsReceiver;
+  project: { current: TempProject | null };
+  env: (stateDir?: string) => Record<string, string>;
+} {
   const receiver = useHttpsReceiver();
   const project: { current: TempProject | null } = { current: null };
   afterEach(() => {

@@ -24,7 +24,10 @@ export function quireCommand(args: string[], nodeOptions: string[] = []): { comm
 }
 
 /** `quire <args>` as a stdio client starts it (the MCP SDK's transport): the command, the CLI's environment, the repository as its folder. */
-export function quireStdio(args: string[], env: Record<string, string>): { command: string; args: string[]; env: Record<string, string>; cwd: string } {
+export function quireStdio(
+  args: string[],
+  env: Record<string, string>,
+): { command: string; args: string[]; env: Record<string, string>; cwd: string } {
   return { ...quireCommand(args), env: cliEnv(env) as Record<string, string>, cwd: ROOT };
 }
 
@@ -43,7 +46,12 @@ export function runCli(args: string[], env: Record<string, string>, cwd = ROOT):
 }
 
 /** Any program, with the CLI's environment (e.g. a tool that starts `quire` itself). */
-export function runProgram(command: string, args: string[], env: Record<string, string>, cwd = ROOT): Promise<CliResult> {
+export function runProgram(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd = ROOT,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -113,9 +121,17 @@ export function startProgram(
  * Starts a command in its own process group and hands back a way to SIGKILL all of it (render
  * workers and anything else it started) and its eventual result.
  */
-export function spawnCli(args: string[], env: Record<string, string>): { child: ChildProcess; kill: () => void; result: Promise<CliResult> } {
+export function spawnCli(
+  args: string[],
+  env: Record<string, string>,
+): { child: ChildProcess; kill: () => void; result: Promise<CliResult> } {
   const quire = quireCommand(args);
-  const child = spawn(quire.command, quire.args, { cwd: ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(quire.command, quire.args, {
+    cwd: ROOT,
+    env: cliEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const kill = () => process.kill(-child.pid!, 'SIGKILL');
   let stdout = '';
   let stderr = '';

@@ -20,7 +20,13 @@ const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVE
 
 export async function startTestS3(bucket = 'quire-test'): Promise<TestS3> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-s3-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+  const server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
   const { port } = (await server.run()) as { port: number };
   const endpoint = `http://127.0.0.1:${port}`;
   Object.assign(process.env, CREDENTIALS);
@@ -28,7 +34,12 @@ export async function startTestS3(bucket = 'quire-test'): Promise<TestS3> {
   return {
     endpoint,
     bucket,
-    env: (prefix = '') => ({ ...CREDENTIALS, QUIRE_S3_BUCKET: bucket, QUIRE_S3_ENDPOINT: endpoint, ...(prefix ? { QUIRE_S3_PREFIX: prefix } : {}) }),
+    env: (prefix = '') => ({
+      ...CREDENTIALS,
+      QUIRE_S3_BUCKET: bucket,
+      QUIRE_S3_ENDPOINT: endpoint,
+      ...(prefix ? { QUIRE_S3_PREFIX: prefix } : {}),
+    }),
     store(prefix = '') {
       const store = openS3Store({ bucket, prefix, endpoint, region: 'auto' });
       stores.push(store);

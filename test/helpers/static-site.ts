@@ -5,14 +5,23 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.xml': 'application/xml', '.txt': 'text/plain; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.xml': 'application/xml',
+  '.txt': 'text/plain; charset=utf-8',
+  '.css': 'text/css',
+  '.js': 'text/javascript',
+};
 
 export async function startStaticSite(root: string): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     const file = path.resolve(root, `.${pathname}${pathname.endsWith('/') ? 'index.html' : ''}`);
-    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) return void res.writeHead(404).end('not found');
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' }).end(fs.readFileSync(file));
+    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile())
+      return void res.writeHead(404).end('not found');
+    res
+      .writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' })
+      .end(fs.readFileSync(file));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

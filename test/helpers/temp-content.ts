@@ -24,7 +24,13 @@ export function createTempProject(opts: { git?: boolean } = {}): TempProject {
   const git = (...args: string[]) =>
     execFileSync('git', ['-C', root, ...args], {
       encoding: 'utf8',
-      env: { ...process.env, GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 't@example.com' },
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'Test',
+        GIT_AUTHOR_EMAIL: 't@example.com',
+        GIT_COMMITTER_NAME: 'Test',
+        GIT_COMMITTER_EMAIL: 't@example.com',
+      },
     });
   if (opts.git) git('init', '-q', '-b', 'main');
   return {
@@ -69,7 +75,11 @@ export function article(fields: Record<string, string>, body = 'Some text.\n'): 
   return `---\n${lines.join('\n')}\n---\n\n${body}`;
 }
 
-export function writeSite(p: TempProject, id: string, yaml = `name: ${id}\nlang: en\nurl: https://${id}.example.com\n`): void {
+export function writeSite(
+  p: TempProject,
+  id: string,
+  yaml = `name: ${id}\nlang: en\nurl: https://${id}.example.com\n`,
+): void {
   p.write(`${id}/site.yaml`, yaml);
 }
 

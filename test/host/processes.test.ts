@@ -56,7 +56,13 @@ describe('a process whose name has spaces and parentheses', () => {
       await expect.poll(stat).toContain('(x) Z 1 (y) S ');
       expect(isProcessRunning(child.pid!)).toBe(true);
       const name = '(x) Z 1 (y) ';
-      expect(processStartTime(child.pid!)).toBe(Number(stat().slice(stat().indexOf(name) + name.length).split(' ')[19]));
+      expect(processStartTime(child.pid!)).toBe(
+        Number(
+          stat()
+            .slice(stat().indexOf(name) + name.length)
+            .split(' ')[19],
+        ),
+      );
       expect(processStartTime(child.pid!)).toBeGreaterThanOrEqual(processStartTime(process.pid)!);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -65,19 +71,22 @@ describe('a process whose name has spaces and parentheses', () => {
 });
 
 describe('processStartTime', () => {
-  it.runIf(onLinux)('is the kernel\'s start time of the pid: the same on each read, another for another process, null when gone', async () => {
-    const a = spawn('sleep', ['30'], { stdio: 'ignore' });
-    started.push(a);
-    await new Promise((r) => setTimeout(r, 30)); // a tick (10 ms) later than this process at least
-    const t = processStartTime(a.pid!);
-    expect(t).toEqual(expect.any(Number));
-    expect(processStartTime(a.pid!)).toBe(t);
-    expect(processStartTime(process.pid)).toBeLessThan(t!);
-    const exited = new Promise((r) => a.once('exit', r));
-    a.kill('SIGKILL');
-    await exited;
-    expect(processStartTime(a.pid!)).toBeNull();
-  });
+  it.runIf(onLinux)(
+    "is the kernel's start time of the pid: the same on each read, another for another process, null when gone",
+    async () => {
+      const a = spawn('sleep', ['30'], { stdio: 'ignore' });
+      started.push(a);
+      await new Promise((r) => setTimeout(r, 30)); // a tick (10 ms) later than this process at least
+      const t = processStartTime(a.pid!);
+      expect(t).toEqual(expect.any(Number));
+      expect(processStartTime(a.pid!)).toBe(t);
+      expect(processStartTime(process.pid)).toBeLessThan(t!);
+      const exited = new Promise((r) => a.once('exit', r));
+      a.kill('SIGKILL');
+      await exited;
+      expect(processStartTime(a.pid!)).toBeNull();
+    },
+  );
 
   it.runIf(!onLinux)('is null where /proc is not there', () => {
     expect(processStartTime(process.pid)).toBeNull();

@@ -14,7 +14,13 @@ let p: TempProject;
 afterEach(() => p?.cleanup());
 
 const SECRET = 'a-server-secret-that-stays-the-same-0123456789';
-const env = () => ({ QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, QUIRE_SECRET: SECRET, PORT: '0' });
+const env = () => ({
+  QUIRE_CONTENT_DIR: p.contentDir,
+  QUIRE_DIST_DIR: p.distDir,
+  QUIRE_STATE_DIR: p.stateDir,
+  QUIRE_SECRET: SECRET,
+  PORT: '0',
+});
 const keysFile = () => path.join(p.stateDir, 'keys.json');
 const keyOf = async () => {
   const r = await runCli(['keys', '--site', 'one', '--json'], env());
@@ -54,14 +60,17 @@ describe('keys.json', { timeout: 60_000 }, () => {
     const { old, current } = await rotatedOnce();
     expect((await runCli(['build'], env())).code).toBe(0); // records generation 2 in dist/manifest.json
     // The store's copy gone too (a store started over): the build's record is what is left.
-    const storeLost = () => ['quire.db', 'quire.db-wal', 'quire.db-shm'].forEach((f) => fs.rmSync(path.join(p.stateDir, f), { force: true }));
+    const storeLost = () =>
+      ['quire.db', 'quire.db-wal', 'quire.db-shm'].forEach((f) => fs.rmSync(path.join(p.stateDir, f), { force: true }));
     for (const loss of [() => fs.rmSync(keysFile()), () => fs.writeFileSync(keysFile(), '{}\n')]) {
       loss();
       storeLost();
       const r = await keyOf();
       expect(r.code).toBe(1);
       expect(r.stdout).not.toContain(old);
-      expect(r.stderr).toContain(`${keysFile()} is missing or was reset: ${path.join(p.distDir, 'manifest.json')} was built when site "one" had key generation 2`);
+      expect(r.stderr).toContain(
+        `${keysFile()} is missing or was reset: ${path.join(p.distDir, 'manifest.json')} was built when site "one" had key generation 2`,
+      );
       expect(r.stderr).toContain('write {"one":3}');
       const start = await runCli(['start'], env());
       expect(start.code).toBe(1);
@@ -77,7 +86,10 @@ describe('keys.json', { timeout: 60_000 }, () => {
     p = createTempProject();
     const store = openStateStore(p.stateDir, SECRET);
     try {
-      const generations = await openCheckedKeyGenerations(p.stateDir, { records: store.keyGenerations }, ['one', 'two']);
+      const generations = await openCheckedKeyGenerations(p.stateDir, { records: store.keyGenerations }, [
+        'one',
+        'two',
+      ]);
       expect(await generations.rotate('one')).toBe(2);
       const reported: KeyStateError[] = [];
       for (const damage of [() => fs.writeFileSync(keysFile(), 'not json'), () => fs.rmSync(keysFile())]) {
@@ -85,7 +97,10 @@ describe('keys.json', { timeout: 60_000 }, () => {
         expect(generations.refresh((e) => reported.push(e))).toBe(false);
         expect(generations.generationOf('one')).toBe(2);
       }
-      expect(reported.map((e) => e.message)).toEqual([expect.stringContaining(`${keysFile()} cannot be used (not JSON`), expect.stringContaining(`${keysFile()} was removed`)]);
+      expect(reported.map((e) => e.message)).toEqual([
+        expect.stringContaining(`${keysFile()} cannot be used (not JSON`),
+        expect.stringContaining(`${keysFile()} was removed`),
+      ]);
       // Rotating while it is gone does not start over from 1.
       expect(await generations.rotate('two')).toBe(2);
       expect(JSON.parse(fs.readFileSync(keysFile(), 'utf8'))).toEqual({ one: 2, two: 2 });

@@ -11,7 +11,12 @@ let p: TempProject;
 afterEach(() => p?.cleanup());
 
 const SECRET = 'a-server-secret-that-stays-the-same-0123456789';
-const env = () => ({ QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, QUIRE_SECRET: SECRET });
+const env = () => ({
+  QUIRE_CONTENT_DIR: p.contentDir,
+  QUIRE_DIST_DIR: p.distDir,
+  QUIRE_STATE_DIR: p.stateDir,
+  QUIRE_SECRET: SECRET,
+});
 const sites = { has: (id: string) => id === 'one' || id === 'two' };
 
 function twoSites(): void {
@@ -52,7 +57,10 @@ describe('quire keys', () => {
   it('prints both keys (JSON and table), and rotating one leaves the other working', async () => {
     twoSites();
     const before = await keys();
-    expect(before.map((k) => Object.keys(k))).toEqual([['site', 'key', 'previewKey'], ['site', 'key', 'previewKey']]);
+    expect(before.map((k) => Object.keys(k))).toEqual([
+      ['site', 'key', 'previewKey'],
+      ['site', 'key', 'previewKey'],
+    ]);
     for (const k of before) expect(k.previewKey).toMatch(new RegExp(`^pv_${k.site}\\.[A-Za-z0-9_-]{43}$`));
     const table = await runCli(['keys'], env());
     expect(table.stdout.trim().split('\n')).toEqual(before.map((k) => `${k.site}\t${k.key}\t${k.previewKey}`));

@@ -14,7 +14,13 @@ let p: TempProject;
 afterEach(() => p?.cleanup());
 
 const SECRET = 'a-server-secret-that-stays-the-same-0123456789';
-const env = () => ({ QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, QUIRE_SECRET: SECRET, PORT: '0' });
+const env = () => ({
+  QUIRE_CONTENT_DIR: p.contentDir,
+  QUIRE_DIST_DIR: p.distDir,
+  QUIRE_STATE_DIR: p.stateDir,
+  QUIRE_SECRET: SECRET,
+  PORT: '0',
+});
 const keysFile = () => path.join(p.stateDir, 'keys.json');
 const keyAt = (generation: number) => createKeyring(SECRET, { generationOf: () => generation }).keyFor('one');
 const keyOf = async (): Promise<CliResult & { key: string | null }> => {
@@ -37,7 +43,9 @@ function project(): void {
 }
 
 /** `quire start`: refused (its exit code and output), or serving (its API's URL; stop it). */
-async function start(): Promise<{ refused: { code: number; output: string } } | { url: string; stop: () => Promise<void> }> {
+async function start(): Promise<
+  { refused: { code: number; output: string } } | { url: string; stop: () => Promise<void> }
+> {
   try {
     const server = await startCli(['start'], env(), /Quire Content API on (\S+\/v1)\s/);
     return { url: server.match[1]!, stop: server.stop };
@@ -48,7 +56,8 @@ async function start(): Promise<{ refused: { code: number; output: string } } | 
   }
 }
 
-const statusWith = async (url: string, key: string) => (await fetch(`${url}/articles`, { headers: { authorization: `Bearer ${key}` } })).status;
+const statusWith = async (url: string, key: string) =>
+  (await fetch(`${url}/articles`, { headers: { authorization: `Bearer ${key}` } })).status;
 
 describe('keys.json lost after a rotation, no build since', { timeout: 90_000 }, () => {
   it('start and keys are refused naming keys.json and the store; `keys restore` writes it back, and the key rotated away answers 401', async () => {
@@ -68,7 +77,11 @@ describe('keys.json lost after a rotation, no build since', { timeout: 90_000 },
     }
     expect(started.refused.code).toBe(1);
     expect(started.refused.output).toContain(`${keysFile()} is missing, but `);
-    expect(started.refused.output).toMatch(onPostgres ? /the PostgreSQL state at [^\n]+ recorded key rotations/ : new RegExp(`the state store ${path.join(p.stateDir, 'quire.db')} recorded key rotations`));
+    expect(started.refused.output).toMatch(
+      onPostgres
+        ? /the PostgreSQL state at [^\n]+ recorded key rotations/
+        : new RegExp(`the state store ${path.join(p.stateDir, 'quire.db')} recorded key rotations`),
+    );
     expect(started.refused.output).toContain('the key of site "one" is at generation 2');
     expect(started.refused.output).toContain('quire keys restore');
     const keys = await keyOf();
@@ -124,7 +137,7 @@ describe('keys.json and the state store disagree', { timeout: 90_000 }, () => {
     expect((await keyOf()).stderr).toContain('the key of site "one" is at generation 5');
   });
 
-  it('an existing keys.json and a store without generations (an upgrade): the store takes keys.json\'s', async () => {
+  it("an existing keys.json and a store without generations (an upgrade): the store takes keys.json's", async () => {
     project();
     fs.mkdirSync(p.stateDir, { recursive: true });
     fs.writeFileSync(keysFile(), '{"one": 3, "one.preview": 2}\n', { mode: 0o600 });

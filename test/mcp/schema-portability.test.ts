@@ -10,7 +10,16 @@ import { quireCommand, quireStdio, runProgram } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const INSPECTOR = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
+const INSPECTOR = path.join(
+  ROOT,
+  'node_modules',
+  '@modelcontextprotocol',
+  'inspector',
+  'clients',
+  'launcher',
+  'build',
+  'index.js',
+);
 
 let p: TempProject;
 let env: Record<string, string>;
@@ -18,7 +27,10 @@ let env: Record<string, string>;
 beforeAll(() => {
   p = createTempProject();
   writeSite(p, 'one');
-  p.write('one/articles/a.md', article({ title: 'A', status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }));
+  p.write(
+    'one/articles/a.md',
+    article({ title: 'A', status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-01' }),
+  );
   env = { QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir };
 });
 afterAll(() => p?.cleanup());
@@ -27,18 +39,26 @@ type Schema = Record<string, unknown>;
 
 /** The Inspector's portability rules, plus an object root; returns "path: problem" lines. */
 function unportable(schema: unknown, at: string): string[] {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return [`${at}: a bare ${JSON.stringify(schema)} where a schema object belongs`];
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+    return [`${at}: a bare ${JSON.stringify(schema)} where a schema object belongs`];
   const s = schema as Schema;
   const problems: string[] = [];
   if (Array.isArray(s.type)) problems.push(`${at}: type is an array ${JSON.stringify(s.type)}; use anyOf branches`);
   if (typeof s.$ref === 'string' && !s.$ref.startsWith('#')) problems.push(`${at}: remote $ref ${s.$ref}`);
-  const constrains = ['type', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'not', '$ref', 'properties', 'items'].some((k) => k in s);
+  const constrains = ['type', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'not', '$ref', 'properties', 'items'].some(
+    (k) => k in s,
+  );
   if (!constrains) problems.push(`${at}: accepts any value (no type)`);
   for (const key of ['properties', 'patternProperties', '$defs', 'definitions']) {
-    for (const [name, sub] of Object.entries((s[key] as Record<string, unknown> | undefined) ?? {})) problems.push(...unportable(sub, `${at}.${key}.${name}`));
+    for (const [name, sub] of Object.entries((s[key] as Record<string, unknown> | undefined) ?? {}))
+      problems.push(...unportable(sub, `${at}.${key}.${name}`));
   }
-  for (const key of ['anyOf', 'oneOf', 'allOf']) ((s[key] as unknown[] | undefined) ?? []).forEach((sub, i) => problems.push(...unportable(sub, `${at}.${key}[${i}]`)));
-  for (const key of ['items', 'additionalProperties', 'not']) if (typeof s[key] === 'object' && !Array.isArray(s[key])) problems.push(...unportable(s[key], `${at}.${key}`));
+  for (const key of ['anyOf', 'oneOf', 'allOf'])
+    ((s[key] as unknown[] | undefined) ?? []).forEach((sub, i) =>
+      problems.push(...unportable(sub, `${at}.${key}[${i}]`)),
+    );
+  for (const key of ['items', 'additionalProperties', 'not'])
+    if (typeof s[key] === 'object' && !Array.isArray(s[key])) problems.push(...unportable(s[key], `${at}.${key}`));
   return problems;
 }
 
@@ -46,11 +66,22 @@ describe('tool schema portability', { timeout: 60_000 }, () => {
   it('the MCP Inspector CLI (--strict) lists every tool and reports no portability finding', async () => {
     const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
     const mcp = quireCommand(['mcp']);
-    const r = await runProgram(process.execPath, [INSPECTOR, '--cli', '--method', 'tools/list', '--strict', ...envArgs, mcp.command, ...mcp.args], env);
+    const r = await runProgram(
+      process.execPath,
+      [INSPECTOR, '--cli', '--method', 'tools/list', '--strict', ...envArgs, mcp.command, ...mcp.args],
+      env,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/Schema portability|Warning: tool|Error: tool|portability error/);
     const tools = (JSON.parse(r.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort();
-    expect(tools).toEqual(['get_api_key', 'get_article', 'list_articles', 'list_sites', 'test_webhook', 'verify_integration']);
+    expect(tools).toEqual([
+      'get_api_key',
+      'get_article',
+      'list_articles',
+      'list_sites',
+      'test_webhook',
+      'verify_integration',
+    ]);
   });
 
   it('every input and output schema the SDK client receives keeps to the portable rules', async () => {
@@ -61,7 +92,10 @@ describe('tool schema portability', { timeout: 60_000 }, () => {
       expect(tools).toHaveLength(6);
       const problems: string[] = [];
       for (const tool of tools) {
-        for (const [kind, schema] of [['inputSchema', tool.inputSchema], ['outputSchema', tool.outputSchema]] as const) {
+        for (const [kind, schema] of [
+          ['inputSchema', tool.inputSchema],
+          ['outputSchema', tool.outputSchema],
+        ] as const) {
           if (schema === undefined) continue;
           if (schema.type !== 'object') problems.push(`${tool.name}.${kind}: the root is not type "object"`);
           problems.push(...unportable(schema, `${tool.name}.${kind}`));

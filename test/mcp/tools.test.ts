@@ -22,9 +22,23 @@ beforeAll(async () => {
   p = createTempProject();
   writeSite(p, 'one');
   p.write('one/authors/ann.yaml', 'name: Ann\nurl: https://ann.example.org/\n');
-  p.write('one/articles/a.md', article({ title: 'A', status: 'published', author: 'ann', publishedAt: '2026-01-01', updatedAt: '2026-01-02' }, 'Text of *A*.\n'));
-  p.write('one/articles/b.md', article({ title: 'B', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-03' }));
-  const settings = { contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'https://content.example.com' };
+  p.write(
+    'one/articles/a.md',
+    article(
+      { title: 'A', status: 'published', author: 'ann', publishedAt: '2026-01-01', updatedAt: '2026-01-02' },
+      'Text of *A*.\n',
+    ),
+  );
+  p.write(
+    'one/articles/b.md',
+    article({ title: 'B', status: 'published', publishedAt: '2026-01-03', updatedAt: '2026-01-03' }),
+  );
+  const settings = {
+    contentDir: p.contentDir,
+    distDir: p.distDir,
+    stateDir: p.stateDir,
+    publicUrl: 'https://content.example.com',
+  };
   expect((await buildExport(settings)).ok).toBe(true);
   const dist = openLocalSnapshot(p.distDir, p.stateDir);
   dist.reload();
@@ -51,7 +65,11 @@ afterAll(async () => {
 });
 
 const call = async (name: string, args: Record<string, unknown> = {}) => {
-  const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: unknown; content: { text: string }[] };
+  const r = (await client.callTool({ name, arguments: args })) as {
+    isError?: boolean;
+    structuredContent?: unknown;
+    content: { text: string }[];
+  };
   return { isError: r.isError, data: r.structuredContent as Record<string, any>, text: r.content[0]!.text };
 };
 
@@ -69,11 +87,25 @@ describe('MCP tools', () => {
 
   it('list_sites, get_api_key, list_articles and get_article answer like the API', async () => {
     const sites = await call('list_sites');
-    expect(sites.data.sites).toEqual([{ id: 'one', name: 'one', lang: 'en', url: 'https://one.example.com', articlePath: '/blog/{slug}', published: 2, webhook: null }]);
+    expect(sites.data.sites).toEqual([
+      {
+        id: 'one',
+        name: 'one',
+        lang: 'en',
+        url: 'https://one.example.com',
+        articlePath: '/blog/{slug}',
+        published: 2,
+        webhook: null,
+      },
+    ]);
     expect(JSON.parse(sites.text)).toEqual(sites.data);
 
     const key = await call('get_api_key', { site: 'one' });
-    expect(key.data).toMatchObject({ site: 'one', apiBase: 'https://content.example.com/v1', key: keyring.keyFor('one') });
+    expect(key.data).toMatchObject({
+      site: 'one',
+      apiBase: 'https://content.example.com/v1',
+      key: keyring.keyFor('one'),
+    });
     expect(keyring.verify(key.data.key, new Set(['one']))).toBe('one');
 
     const list = await call('list_articles', { site: 'one', limit: 1 });
@@ -81,7 +113,11 @@ describe('MCP tools', () => {
     expect(list.data.articles.map((a: { slug: string }) => a.slug)).toEqual(['b']);
 
     const a = await call('get_article', { site: 'one', slug: 'a' });
-    expect(a.data).toMatchObject({ slug: 'a', html: '<p>Text of <em>A</em>.</p>', author: { name: 'Ann', bio: null, url: 'https://ann.example.org/' } });
+    expect(a.data).toMatchObject({
+      slug: 'a',
+      html: '<p>Text of <em>A</em>.</p>',
+      author: { name: 'Ann', bio: null, url: 'https://ann.example.org/' },
+    });
   });
 
   it('reports unknown sites and slugs as tool errors with the reason', async () => {

@@ -18,7 +18,10 @@ function resolveTo(...addresses: string[]): Resolver & { calls: string[] } {
   return Object.assign(resolver, { calls });
 }
 
-async function withClient<T>(opts: Parameters<typeof createSafeClient>[0], run: (client: SafeClient) => Promise<T>): Promise<T> {
+async function withClient<T>(
+  opts: Parameters<typeof createSafeClient>[0],
+  run: (client: SafeClient) => Promise<T>,
+): Promise<T> {
   const client = createSafeClient({ ca: receiver.caPem, log: () => {}, ...opts });
   try {
     return await run(client);
@@ -51,7 +54,11 @@ describe('a name that resolves to a non-public address is refused before connect
       c.request(receiver.urlFor('victim.quire.test', '/hook'), { method: 'POST', body: 'secret payload' }),
     );
     expect(r).toMatchObject({ ok: false, kind: 'non_public' });
-    expect(r.ok ? '' : r.message).toMatch(new RegExp(`^victim\\.quire\\.test resolves to ${address.replace(/[.]/g, '\\.')}, .+; webhook targets must be public$`));
+    expect(r.ok ? '' : r.message).toMatch(
+      new RegExp(
+        `^victim\\.quire\\.test resolves to ${address.replace(/[.]/g, '\\.')}, .+; webhook targets must be public$`,
+      ),
+    );
     expect(receiver.connections).toBe(before);
   });
 
@@ -61,14 +68,18 @@ describe('a name that resolves to a non-public address is refused before connect
     [['2606:4700:4700::1111', '::ffff:127.0.0.1']],
   ])('a mixed answer %j is refused as a whole', async (addresses) => {
     const before = receiver.connections;
-    const r = await withClient({ resolver: resolveTo(...addresses) }, (c) => c.request(receiver.urlFor('victim.quire.test')));
+    const r = await withClient({ resolver: resolveTo(...addresses) }, (c) =>
+      c.request(receiver.urlFor('victim.quire.test')),
+    );
     expect(r).toMatchObject({ ok: false, kind: 'non_public' });
     expect(receiver.connections).toBe(before);
   });
 
   it('control: the same name and receiver are reached once allowPrivate lifts the guard', async () => {
     const before = receiver.connections;
-    const r = await withClient({ allowPrivate: true, resolver: resolveTo('127.0.0.1') }, (c) => c.request(receiver.urlFor('victim.quire.test')));
+    const r = await withClient({ allowPrivate: true, resolver: resolveTo('127.0.0.1') }, (c) =>
+      c.request(receiver.urlFor('victim.quire.test')),
+    );
     expect(r).toMatchObject({ ok: true, status: 200, address: '127.0.0.1' });
     expect(receiver.connections).toBe(before + 1);
   });
@@ -76,24 +87,40 @@ describe('a name that resolves to a non-public address is refused before connect
 
 describe('an IP-literal host is refused before connecting (and without DNS)', () => {
   const port = () => receiver.port;
-  it.each(['127.0.0.1', '2130706433', '0x7f.1', '017700000001', '127.1', '[::1]', '[::ffff:7f00:1]', 'localhost', 'victim.localhost'])(
-    'https://%s:<port>/',
+  it.each([
+    '127.0.0.1',
+    '2130706433',
+    '0x7f.1',
+    '017700000001',
+    '127.1',
+    '[::1]',
+    '[::ffff:7f00:1]',
+    'localhost',
+    'victim.localhost',
+  ])('https://%s:<port>/', async (host) => {
+    const resolver = resolveTo('127.0.0.1');
+    const before = receiver.connections;
+    const r = await withClient({ resolver }, (c) =>
+      c.request(`https://${host}:${port()}/hook`, { method: 'POST', body: 'x' }),
+    );
+    expect(r).toMatchObject({
+      ok: false,
+      kind: 'non_public',
+      message: expect.stringContaining('webhook targets must be public'),
+    });
+    expect(receiver.connections).toBe(before);
+    expect(resolver.calls).toEqual([]);
+  });
+
+  it.each(['127.0.0.1', '2130706433', '0x7f.1'])(
+    'control: https://%s:<port>/ does reach the receiver with allowPrivate',
     async (host) => {
-      const resolver = resolveTo('127.0.0.1');
       const before = receiver.connections;
-      const r = await withClient({ resolver }, (c) => c.request(`https://${host}:${port()}/hook`, { method: 'POST', body: 'x' }));
-      expect(r).toMatchObject({ ok: false, kind: 'non_public', message: expect.stringContaining('webhook targets must be public') });
-      expect(receiver.connections).toBe(before);
-      expect(resolver.calls).toEqual([]);
+      const r = await withClient({ allowPrivate: true }, (c) => c.request(`https://${host}:${port()}/hook`));
+      expect(r).toMatchObject({ ok: true, status: 200, address: '127.0.0.1' });
+      expect(receiver.connections).toBe(before + 1);
     },
   );
-
-  it.each(['127.0.0.1', '2130706433', '0x7f.1'])('control: https://%s:<port>/ does reach the receiver with allowPrivate', async (host) => {
-    const before = receiver.connections;
-    const r = await withClient({ allowPrivate: true }, (c) => c.request(`https://${host}:${port()}/hook`));
-    expect(r).toMatchObject({ ok: true, status: 200, address: '127.0.0.1' });
-    expect(receiver.connections).toBe(before + 1);
-  });
 });
 
 describe('DNS rebinding', () => {
@@ -105,7 +132,11 @@ describe('DNS rebinding', () => {
     await withClient({ resolver: rebinding }, async (c) => {
       expect(await c.resolvePublic('rebind.quire.test')).toEqual({ ok: true, addresses: ['93.184.215.14'] });
       const r = await c.request(receiver.urlFor('rebind.quire.test', '/hook'), { method: 'POST', body: 'x' });
-      expect(r).toMatchObject({ ok: false, kind: 'non_public', message: expect.stringContaining('resolves to 127.0.0.1') });
+      expect(r).toMatchObject({
+        ok: false,
+        kind: 'non_public',
+        message: expect.stringContaining('resolves to 127.0.0.1'),
+      });
     });
     expect(calls).toBe(2); // the request did its own lookup instead of trusting the earlier one
     expect(receiver.connections).toBe(before);
@@ -136,9 +167,15 @@ describe('DNS rebinding', () => {
 describe('resolvePublic (save-time validation of a host)', () => {
   it('accepts public names and literals, with or without IPv6 brackets', async () => {
     await withClient({ resolver: resolveTo('93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c') }, async (c) => {
-      expect(await c.resolvePublic('hooks.example.com')).toEqual({ ok: true, addresses: ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'] });
+      expect(await c.resolvePublic('hooks.example.com')).toEqual({
+        ok: true,
+        addresses: ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'],
+      });
       expect(await c.resolvePublic('8.8.8.8')).toEqual({ ok: true, addresses: ['8.8.8.8'] });
-      expect(await c.resolvePublic('[2606:4700:4700::1111]')).toEqual({ ok: true, addresses: ['2606:4700:4700::1111'] });
+      expect(await c.resolvePublic('[2606:4700:4700::1111]')).toEqual({
+        ok: true,
+        addresses: ['2606:4700:4700::1111'],
+      });
     });
   });
 
@@ -150,7 +187,11 @@ describe('resolvePublic (save-time validation of a host)', () => {
         kind: 'non_public',
         message: 'example.test resolves to 10.0.0.5, a private address; webhook targets must be public',
       });
-      expect(await c.resolvePublic('[::1]')).toMatchObject({ ok: false, kind: 'non_public', message: '::1 is a loopback address; webhook targets must be public' });
+      expect(await c.resolvePublic('[::1]')).toMatchObject({
+        ok: false,
+        kind: 'non_public',
+        message: '::1 is a loopback address; webhook targets must be public',
+      });
       expect(await c.resolvePublic('localhost')).toMatchObject({ ok: false, kind: 'non_public' });
       expect(await c.resolvePublic('2130706433')).toMatchObject({ ok: false, kind: 'non_public' });
     });
@@ -158,9 +199,14 @@ describe('resolvePublic (save-time validation of a host)', () => {
   });
 
   it('reports resolver failures and empty answers as dns', async () => {
-    const failing: Resolver = async () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }));
+    const failing: Resolver = async () =>
+      Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }));
     await withClient({ resolver: failing }, async (c) => {
-      expect(await c.resolvePublic('nx.example.com')).toEqual({ ok: false, kind: 'dns', message: 'nx.example.com could not be resolved (ENOTFOUND)' });
+      expect(await c.resolvePublic('nx.example.com')).toEqual({
+        ok: false,
+        kind: 'dns',
+        message: 'nx.example.com could not be resolved (ENOTFOUND)',
+      });
     });
     await withClient({ resolver: resolveTo() }, async (c) => {
       expect(await c.resolvePublic('empty.example.com')).toMatchObject({ ok: false, kind: 'dns' });

@@ -3,7 +3,13 @@
 // itself is tested in safe-client-ssrf.test.ts.
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ALLOW_PRIVATE_WARNING, createSafeClient, type Resolver, type SafeClient, type SafeClientOptions } from '../../src/net/safe-client.ts';
+import {
+  ALLOW_PRIVATE_WARNING,
+  createSafeClient,
+  type Resolver,
+  type SafeClient,
+  type SafeClientOptions,
+} from '../../src/net/safe-client.ts';
 import { issueCertificate, startHttpsReceiver } from '../helpers/https-receiver.ts';
 import { useHttpsReceiver } from '../helpers/receiver-project.ts';
 
@@ -14,7 +20,13 @@ const toLoopback: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
 const hookUrl = (path = '/hook') => receiver.urlFor('hooks.quire.test', path);
 
 async function withClient<T>(run: (client: SafeClient) => Promise<T>, opts: SafeClientOptions = {}): Promise<T> {
-  const client = createSafeClient({ allowPrivate: true, ca: receiver.caPem, resolver: toLoopback, log: () => {}, ...opts });
+  const client = createSafeClient({
+    allowPrivate: true,
+    ca: receiver.caPem,
+    resolver: toLoopback,
+    log: () => {},
+    ...opts,
+  });
   try {
     return await run(client);
   } finally {
@@ -34,7 +46,11 @@ describe('allowPrivate', () => {
 
 describe('a request that reaches the receiver', () => {
   it('POSTs the exact bytes with the headers and returns status, headers and body', async () => {
-    receiver.respond(() => ({ status: 201, headers: { 'x-reply': 'yes' }, json: { url: 'https://site.example/a', id: 'a' } }));
+    receiver.respond(() => ({
+      status: 201,
+      headers: { 'x-reply': 'yes' },
+      json: { url: 'https://site.example/a', id: 'a' },
+    }));
     const body = Buffer.concat([Buffer.from('{"title":"Crème brûlée","n":1}'), Buffer.from([0x00, 0xff, 0x0d, 0x0a])]);
     const r = await withClient((c) =>
       c.request(hookUrl('/hook?site=a'), {
@@ -43,7 +59,13 @@ describe('a request that reaches the receiver', () => {
         headers: { 'Content-Type': 'application/json', 'X-Quire-Event': 'published', Host: 'evil.example' },
       }),
     );
-    expect(r).toMatchObject({ ok: true, status: 201, truncated: false, address: '127.0.0.1', headers: { 'x-reply': 'yes' } });
+    expect(r).toMatchObject({
+      ok: true,
+      status: 201,
+      truncated: false,
+      address: '127.0.0.1',
+      headers: { 'x-reply': 'yes' },
+    });
     expect(r.ok && JSON.parse(r.body.toString())).toEqual({ url: 'https://site.example/a', id: 'a' });
     expect(r.durationMs).toBeGreaterThan(0);
     const got = receiver.requests.at(-1)!;
@@ -69,9 +91,15 @@ describe('a request that reaches the receiver', () => {
     let lookups = 0;
     const counting: Resolver = async () => (lookups++, [{ address: '127.0.0.1', family: 4 }]);
     const before = receiver.connections;
-    const results = await withClient(async (c) => [await c.request(hookUrl(), { method: 'POST', body: 'one' }), await c.request(hookUrl(), { method: 'POST', body: 'two' })], {
-      resolver: counting,
-    });
+    const results = await withClient(
+      async (c) => [
+        await c.request(hookUrl(), { method: 'POST', body: 'one' }),
+        await c.request(hookUrl(), { method: 'POST', body: 'two' }),
+      ],
+      {
+        resolver: counting,
+      },
+    );
     expect(results.map((r) => r.ok && r.status)).toEqual([200, 200]);
     expect(results.map((r) => r.ok && r.address)).toEqual(['127.0.0.1', '127.0.0.1']);
     expect(receiver.connections - before).toBe(1);
@@ -80,7 +108,10 @@ describe('a request that reaches the receiver', () => {
 
   it('sends GET and HEAD without a body', async () => {
     receiver.respond(() => ({ status: 200, body: 'page' }));
-    const [get, head] = await withClient(async (c) => [await c.request(hookUrl('/page')), await c.request(hookUrl('/page'), { method: 'HEAD' })]);
+    const [get, head] = await withClient(async (c) => [
+      await c.request(hookUrl('/page')),
+      await c.request(hookUrl('/page'), { method: 'HEAD' }),
+    ]);
     expect(get).toMatchObject({ ok: true, status: 200 });
     expect(get?.ok && get.body.toString()).toBe('page');
     expect(head).toMatchObject({ ok: true, status: 200, body: Buffer.alloc(0) });
@@ -103,7 +134,9 @@ describe('redirects', () => {
       const location = `${elsewhere.url}/steal`;
       receiver.respond(() => ({ status: 307, headers: { location } }));
       const before = receiver.requests.length;
-      const r = await withClient((c) => c.request(hookUrl(), { method: 'POST', body: 'secret', headers: { Authorization: 'Bearer s3cret' } }));
+      const r = await withClient((c) =>
+        c.request(hookUrl(), { method: 'POST', body: 'secret', headers: { Authorization: 'Bearer s3cret' } }),
+      );
       expect(r).toMatchObject({ ok: true, status: 307, headers: { location } });
       expect(receiver.requests.length - before).toBe(1);
       expect(elsewhere.connections).toBe(0);
@@ -118,7 +151,12 @@ describe('limits', () => {
   it('times out an attempt that gets no answer, close to timeoutMs', async () => {
     receiver.respond(() => ({ hang: true }));
     const r = await withClient((c) => c.request(hookUrl(), { method: 'POST', body: 'x', timeoutMs: 300 }));
-    expect(r).toMatchObject({ ok: false, kind: 'timeout', address: '127.0.0.1', message: expect.stringContaining('300 ms') });
+    expect(r).toMatchObject({
+      ok: false,
+      kind: 'timeout',
+      address: '127.0.0.1',
+      message: expect.stringContaining('300 ms'),
+    });
     expect(r.durationMs).toBeGreaterThanOrEqual(295);
     expect(r.durationMs).toBeLessThan(1500);
   });
@@ -148,20 +186,35 @@ describe('failures come back as kinds with plain-words messages', () => {
   it('tls: a client that does not trust the CA', async () => {
     const r = await withClient((c) => c.request(hookUrl()), { ca: undefined });
     expect(r).toMatchObject({ ok: false, kind: 'tls', address: '127.0.0.1' });
-    expect(r.ok ? '' : r.message).toMatch(/^the TLS handshake with hooks\.quire\.test failed: .+ \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)$/);
+    expect(r.ok ? '' : r.message).toMatch(
+      /^the TLS handshake with hooks\.quire\.test failed: .+ \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)$/,
+    );
   });
 
   it('tls: a certificate for another name', async () => {
     const r = await withClient((c) => c.request(receiver.urlFor('hooks.example.com')));
-    expect(r).toMatchObject({ ok: false, kind: 'tls', message: expect.stringContaining('(ERR_TLS_CERT_ALTNAME_INVALID)') });
+    expect(r).toMatchObject({
+      ok: false,
+      kind: 'tls',
+      message: expect.stringContaining('(ERR_TLS_CERT_ALTNAME_INVALID)'),
+    });
   });
 
   it('tls: an expired certificate', async () => {
     const day = 86_400_000;
-    const expired = await startHttpsReceiver({ certificate: await issueCertificate({ notBefore: new Date(Date.now() - 30 * day), notAfter: new Date(Date.now() - day) }) });
+    const expired = await startHttpsReceiver({
+      certificate: await issueCertificate({
+        notBefore: new Date(Date.now() - 30 * day),
+        notAfter: new Date(Date.now() - day),
+      }),
+    });
     try {
       const r = await withClient((c) => c.request(expired.urlFor('hooks.quire.test')));
-      expect(r).toMatchObject({ ok: false, kind: 'tls', message: expect.stringContaining('has expired (CERT_HAS_EXPIRED)') });
+      expect(r).toMatchObject({
+        ok: false,
+        kind: 'tls',
+        message: expect.stringContaining('has expired (CERT_HAS_EXPIRED)'),
+      });
       expect(expired.requests).toEqual([]);
     } finally {
       await expired.close();
@@ -184,7 +237,8 @@ describe('failures come back as kinds with plain-words messages', () => {
   });
 
   it('dns: the resolver fails', async () => {
-    const failing: Resolver = async () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND nx.quire.test'), { code: 'ENOTFOUND' }));
+    const failing: Resolver = async () =>
+      Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND nx.quire.test'), { code: 'ENOTFOUND' }));
     const r = await withClient((c) => c.request(receiver.urlFor('nx.quire.test')), { resolver: failing });
     expect(r).toMatchObject({ ok: false, kind: 'dns', message: 'nx.quire.test could not be resolved (ENOTFOUND)' });
   });
@@ -209,7 +263,11 @@ describe('failures come back as kinds with plain-words messages', () => {
     const client = createSafeClient({ allowPrivate: true, ca: receiver.caPem, resolver: toLoopback, log: () => {} });
     client.close();
     const before = receiver.connections;
-    expect(await client.request(hookUrl())).toMatchObject({ ok: false, kind: 'network', message: 'the HTTP client has been closed' });
+    expect(await client.request(hookUrl())).toMatchObject({
+      ok: false,
+      kind: 'network',
+      message: 'the HTTP client has been closed',
+    });
     expect(receiver.connections).toBe(before);
   });
 });

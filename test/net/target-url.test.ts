@@ -35,17 +35,25 @@ describe('checkTargetUrl', () => {
   });
 
   it('says why in plain words', () => {
-    expect(checkTargetUrl('http://hooks.example.com/x')).toMatchObject({ message: expect.stringContaining('webhook URLs must use https') });
+    expect(checkTargetUrl('http://hooks.example.com/x')).toMatchObject({
+      message: expect.stringContaining('webhook URLs must use https'),
+    });
     expect(checkTargetUrl('https://127.0.0.1/x')).toMatchObject({
       message: '127.0.0.1 is a loopback address; webhook targets must be public',
     });
     // The message names the address the odd spelling really means.
-    expect(checkTargetUrl('https://0x7f.1/x')).toMatchObject({ message: expect.stringMatching(/^127\.0\.0\.1 is a loopback address/) });
+    expect(checkTargetUrl('https://0x7f.1/x')).toMatchObject({
+      message: expect.stringMatching(/^127\.0\.0\.1 is a loopback address/),
+    });
     expect(checkTargetUrl('https://[::ffff:127.0.0.1]/x')).toMatchObject({
       message: expect.stringContaining('an IPv4-mapped form of a loopback address'),
     });
-    expect(checkTargetUrl('https://db.internal/x')).toMatchObject({ message: expect.stringContaining('db.internal is a local-only host name') });
-    expect(checkTargetUrl('https://a:b@hooks.example.com/')).toMatchObject({ message: expect.stringContaining('user name or password') });
+    expect(checkTargetUrl('https://db.internal/x')).toMatchObject({
+      message: expect.stringContaining('db.internal is a local-only host name'),
+    });
+    expect(checkTargetUrl('https://a:b@hooks.example.com/')).toMatchObject({
+      message: expect.stringContaining('user name or password'),
+    });
   });
 
   it('accepts public https URLs and keeps them intact', () => {
@@ -60,7 +68,13 @@ describe('checkTargetUrl', () => {
   it('lets allowPrivate through loopback and local names, but never plain http or credentials', () => {
     expect(checkTargetUrl('https://127.0.0.1:8443/x', { allowPrivate: true })).toMatchObject({ ok: true });
     expect(checkTargetUrl('https://localhost/x', { allowPrivate: true })).toMatchObject({ ok: true });
-    expect(checkTargetUrl('http://127.0.0.1:8443/x', { allowPrivate: true })).toMatchObject({ ok: false, code: 'URL_NOT_HTTPS' });
-    expect(checkTargetUrl('https://u:p@127.0.0.1/x', { allowPrivate: true })).toMatchObject({ ok: false, code: 'URL_HAS_CREDENTIALS' });
+    expect(checkTargetUrl('http://127.0.0.1:8443/x', { allowPrivate: true })).toMatchObject({
+      ok: false,
+      code: 'URL_NOT_HTTPS',
+    });
+    expect(checkTargetUrl('https://u:p@127.0.0.1/x', { allowPrivate: true })).toMatchObject({
+      ok: false,
+      code: 'URL_HAS_CREDENTIALS',
+    });
   });
 });

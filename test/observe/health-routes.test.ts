@@ -21,17 +21,28 @@ beforeAll(async () => {
 });
 afterAll(() => p.cleanup());
 
-async function serveWith(distDir: string, worker: () => WorkerHealth): Promise<{ url: string; server: RunningServer; store: ReturnType<typeof openLocalSnapshot> }> {
+async function serveWith(
+  distDir: string,
+  worker: () => WorkerHealth,
+): Promise<{ url: string; server: RunningServer; store: ReturnType<typeof openLocalSnapshot> }> {
   const store = openLocalSnapshot(distDir, p.stateDir);
   store.reload();
   const readiness = createReadiness({ buildServed: () => store.current() !== null, worker });
-  const server = await listen(createServerRouter({ api: { store, keyring, publicUrl: 'http://127.0.0.1' }, readiness }), 0, '127.0.0.1');
+  const server = await listen(
+    createServerRouter({ api: { store, keyring, publicUrl: 'http://127.0.0.1' }, readiness }),
+    0,
+    '127.0.0.1',
+  );
   return { url: `http://127.0.0.1:${server.port}`, server, store };
 }
 
 const probe = async (url: string) => {
   const res = await fetch(url);
-  return { status: res.status, cache: res.headers.get('cache-control'), body: (await res.json()) as Record<string, unknown> };
+  return {
+    status: res.status,
+    cache: res.headers.get('cache-control'),
+    body: (await res.json()) as Record<string, unknown>,
+  };
 };
 
 describe('health checks', () => {
@@ -52,13 +63,24 @@ describe('health checks', () => {
     const none = await serveWith(empty, () => health);
     const built = await serveWith(p.distDir, () => health);
     try {
-      expect(await probe(`${none.url}/readyz`)).toEqual({ status: 503, cache: 'no-store', body: { ready: false, reason: 'no build is served yet' } });
+      expect(await probe(`${none.url}/readyz`)).toEqual({
+        status: 503,
+        cache: 'no-store',
+        body: { ready: false, reason: 'no build is served yet' },
+      });
       expect((await probe(`${none.url}/healthz`)).status).toBe(200);
       health = { running: true, error: 'SQLITE_CORRUPT: /secret/path/state.db is malformed' };
       const unreadable = await probe(`${built.url}/readyz`);
-      expect(unreadable).toEqual({ status: 503, cache: 'no-store', body: { ready: false, reason: 'the state database cannot be read; see the server log' } });
+      expect(unreadable).toEqual({
+        status: 503,
+        cache: 'no-store',
+        body: { ready: false, reason: 'the state database cannot be read; see the server log' },
+      });
       health = { running: false, error: null };
-      expect((await probe(`${built.url}/readyz`)).body).toEqual({ ready: false, reason: 'the delivery worker is not running' });
+      expect((await probe(`${built.url}/readyz`)).body).toEqual({
+        ready: false,
+        reason: 'the delivery worker is not running',
+      });
       expect((await probe(`${built.url}/healthz`)).status).toBe(200);
     } finally {
       await none.server.close();
@@ -74,9 +96,20 @@ describe('health checks', () => {
       const answers = async () => [await probe(`${url}/healthz`), await probe(`${url}/readyz`)];
       const before = await answers();
       const buildBefore = store.current()!.buildId;
-      own.write('alpha/articles/a-draft.md', article({ title: 'A draft, rewritten', publishedAt: '2026-05-01T00:00:00Z', updatedAt: '2026-05-01T00:00:00Z' }, 'Still not yet.\n'));
+      own.write(
+        'alpha/articles/a-draft.md',
+        article(
+          { title: 'A draft, rewritten', publishedAt: '2026-05-01T00:00:00Z', updatedAt: '2026-05-01T00:00:00Z' },
+          'Still not yet.\n',
+        ),
+      );
       own.write('beta/articles/brouillon.md', article({ title: 'Brouillon' }, 'Pas encore.\n'));
-      const rebuilt = await buildExport({ contentDir: own.contentDir, distDir: own.distDir, stateDir: own.stateDir, publicUrl: 'http://127.0.0.1' });
+      const rebuilt = await buildExport({
+        contentDir: own.contentDir,
+        distDir: own.distDir,
+        stateDir: own.stateDir,
+        publicUrl: 'http://127.0.0.1',
+      });
       expect(rebuilt.ok).toBe(true);
       store.reload();
       expect(store.current()!.buildId).not.toBe(buildBefore);

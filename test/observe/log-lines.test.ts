@@ -10,13 +10,22 @@ describe('maskQuery', () => {
       '/x?token=***&access_token=***&secret=***&password=***&signature=***&api-key=***&session=***',
     );
     expect(maskQuery('/x?%zz=1&key=2')).toBe('/x?%zz=1&key=***');
-    expect(maskQuery('/v1/articles?updatedSince=2026-01-01&offset=5')).toBe('/v1/articles?updatedSince=2026-01-01&offset=5');
+    expect(maskQuery('/v1/articles?updatedSince=2026-01-01&offset=5')).toBe(
+      '/v1/articles?updatedSince=2026-01-01&offset=5',
+    );
     expect(maskQuery('/v1/articles')).toBe('/v1/articles');
   });
 });
 
 describe('log lines', () => {
-  const request = { method: 'GET', unsafePath: '/v1/articles/a\u001b[2J\u202e?key=SECRETKEY', status: 200, ms: 1.234, bytes: 512, site: 'blog' };
+  const request = {
+    method: 'GET',
+    unsafePath: '/v1/articles/a\u001b[2J\u202e?key=SECRETKEY',
+    status: 200,
+    ms: 1.234,
+    bytes: 512,
+    site: 'blog',
+  };
 
   it('text: one line, control characters escaped, the key masked', () => {
     const line = formatRequest('text', '2026-01-01T00:00:00.000Z', request);
@@ -26,10 +35,43 @@ describe('log lines', () => {
   it('json: one object a line with the documented fields', () => {
     const line = formatRequest('json', 'T', request);
     expect(line).not.toMatch(/\n|SECRETKEY|\u001b|\u202e/);
-    expect(JSON.parse(line)).toEqual({ time: 'T', type: 'request', method: 'GET', path: '/v1/articles/a\\u001b[2J\\u202e?key=***', status: 200, ms: 1.2, bytes: 512, site: 'blog' });
-    const delivery = { delivery: 'd1', site: 'blog', event: 'updated', slug: 'hello', attempt: 2, result: 'retry', status: 503, errorKind: 'http_503', ms: 40 };
-    expect(JSON.parse(formatDelivery('json', 'T', delivery))).toEqual({ time: 'T', type: 'delivery', delivery: 'd1', site: 'blog', event: 'updated', slug: 'hello', attempt: 2, result: 'retry', status: 503, error: 'http_503', ms: 40 });
-    expect(formatDelivery('text', 'T', delivery)).toBe('T delivery d1 site=blog updated hello attempt=2 retry 503 (http_503) 40ms');
+    expect(JSON.parse(line)).toEqual({
+      time: 'T',
+      type: 'request',
+      method: 'GET',
+      path: '/v1/articles/a\\u001b[2J\\u202e?key=***',
+      status: 200,
+      ms: 1.2,
+      bytes: 512,
+      site: 'blog',
+    });
+    const delivery = {
+      delivery: 'd1',
+      site: 'blog',
+      event: 'updated',
+      slug: 'hello',
+      attempt: 2,
+      result: 'retry',
+      status: 503,
+      errorKind: 'http_503',
+      ms: 40,
+    };
+    expect(JSON.parse(formatDelivery('json', 'T', delivery))).toEqual({
+      time: 'T',
+      type: 'delivery',
+      delivery: 'd1',
+      site: 'blog',
+      event: 'updated',
+      slug: 'hello',
+      attempt: 2,
+      result: 'retry',
+      status: 503,
+      error: 'http_503',
+      ms: 40,
+    });
+    expect(formatDelivery('text', 'T', delivery)).toBe(
+      'T delivery d1 site=blog updated hello attempt=2 retry 503 (http_503) 40ms',
+    );
   });
 
   it('gathers lines into one write, written after a short wait or on flush', async () => {

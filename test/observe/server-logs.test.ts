@@ -34,10 +34,17 @@ describe('server logs and metrics', { timeout: 90_000 }, () => {
     p = createTempProject();
     writeSite(p, 'one');
     p.write('one/articles/hello.md', article({ title: 'Hello', status: 'published' }));
-    const set = await runCli(['webhook', 'set', 'one', '--url', `https://127.0.0.1:${receiver.port}/hook`, '--secret', SECRET], envFor({}));
+    const set = await runCli(
+      ['webhook', 'set', 'one', '--url', `https://127.0.0.1:${receiver.port}/hook`, '--secret', SECRET],
+      envFor({}),
+    );
     expect(set.code, set.stderr).toBe(0);
 
-    const server = await startCli(['start'], envFor({ QUIRE_LOG_FORMAT: 'json', QUIRE_METRICS: '1' }), /Publishing app: (http:\/\/\S+)\/admin/);
+    const server = await startCli(
+      ['start'],
+      envFor({ QUIRE_LOG_FORMAT: 'json', QUIRE_METRICS: '1' }),
+      /Publishing app: (http:\/\/\S+)\/admin/,
+    );
     try {
       const base = server.match[1]!.replace('localhost', '127.0.0.1');
       const key = /key: (\S+)/.exec(server.output())![1]!;
@@ -57,8 +64,12 @@ describe('server logs and metrics', { timeout: 90_000 }, () => {
 
       const metrics = await (await get('/metrics')).text();
       expect(metrics).toMatch(/^quire_http_requests_total\{route="\/v1\/articles",method="GET",status="200"\} 2$/m);
-      expect(metrics).toMatch(/^quire_http_requests_total\{route="\/v1\/articles\/:slug",method="GET",status="200"\} 2$/m);
-      expect(metrics).toMatch(/^quire_http_requests_total\{route="\/v1\/articles\/:slug",method="GET",status="401"\} 1$/m);
+      expect(metrics).toMatch(
+        /^quire_http_requests_total\{route="\/v1\/articles\/:slug",method="GET",status="200"\} 2$/m,
+      );
+      expect(metrics).toMatch(
+        /^quire_http_requests_total\{route="\/v1\/articles\/:slug",method="GET",status="401"\} 1$/m,
+      );
       expect(metrics).toMatch(/^quire_http_request_duration_seconds_bucket\{le="\+Inf",route="\/v1\/articles"\} 2$/m);
       expect(metrics).toMatch(/^quire_builds_total\{result="ok"\} 1$/m);
       expect(metrics).toMatch(/^quire_delivery_attempts_total\{result="delivered"\} 1$/m);
@@ -80,10 +91,16 @@ describe('server logs and metrics', { timeout: 90_000 }, () => {
     expect(output).not.toContain('\u001b');
     const lines = logged.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as LogLine);
     const requests = lines.filter((l) => l.type === 'request');
-    expect(requests).toContainEqual(expect.objectContaining({ method: 'GET', path: '/v1/articles?key=***', status: 200, site: 'one' }));
-    expect(requests).toContainEqual(expect.objectContaining({ path: '/v1/articles/hello?limit=1&key=***&x=%1b[31m', status: 200, site: 'one' }));
+    expect(requests).toContainEqual(
+      expect.objectContaining({ method: 'GET', path: '/v1/articles?key=***', status: 200, site: 'one' }),
+    );
+    expect(requests).toContainEqual(
+      expect.objectContaining({ path: '/v1/articles/hello?limit=1&key=***&x=%1b[31m', status: 200, site: 'one' }),
+    );
     expect(requests).toContainEqual(expect.objectContaining({ path: '/v1/articles?%6Bey=***', site: 'one' }));
-    expect(requests).toContainEqual(expect.objectContaining({ path: '/v1/articles/nope?token=***', status: 401, site: null }));
+    expect(requests).toContainEqual(
+      expect.objectContaining({ path: '/v1/articles/nope?token=***', status: 401, site: null }),
+    );
     expect(requests).toContainEqual(expect.objectContaining({ path: '/admin/sign-in', method: 'POST', status: 303 }));
     // The last request's line too: the logger is flushed before the process exits.
     expect(requests.at(-1)).toMatchObject({ path: '/metrics', status: 200 });
@@ -93,7 +110,17 @@ describe('server logs and metrics', { timeout: 90_000 }, () => {
     expect(typeof article200.ms).toBe('number');
     expect(typeof article200.time).toBe('string');
     const deliveries = lines.filter((l) => l.type === 'delivery');
-    expect(deliveries).toEqual([expect.objectContaining({ site: 'one', slug: 'hello', event: 'updated', attempt: 1, result: 'delivered', status: 200, error: null })]);
+    expect(deliveries).toEqual([
+      expect.objectContaining({
+        site: 'one',
+        slug: 'hello',
+        event: 'updated',
+        attempt: 1,
+        result: 'delivered',
+        status: 200,
+        error: null,
+      }),
+    ]);
   });
 
   it('serves no /metrics unless QUIRE_METRICS=1, and writes text lines by default', async () => {

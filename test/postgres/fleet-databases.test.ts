@@ -43,7 +43,11 @@ function contentRepo(sites: string[], articles: number): TempProject {
   cleanups.push(() => p.cleanup());
   for (const site of sites) {
     writeSite(p, site);
-    for (let n = 0; n < articles; n++) p.write(`${site}/articles/post-${n}.md`, article({ title: `${site} ${n}`, status: 'published', publishedAt: '2026-01-01' }));
+    for (let n = 0; n < articles; n++)
+      p.write(
+        `${site}/articles/post-${n}.md`,
+        article({ title: `${site} ${n}`, status: 'published', publishedAt: '2026-01-01' }),
+      );
   }
   p.commit('content', '2026-01-02T00:00:00Z');
   return p;
@@ -68,8 +72,14 @@ async function cli(env: Record<string, string>, ...args: string[]): Promise<stri
 }
 
 /** Webhooks of `sites` to the receiver under `/<prefix>/<site>`, then everything queued, nothing sent. */
-async function queueAll(env: Record<string, string>, receiver: CountingReceiver, prefix: string, sites: string[]): Promise<void> {
-  for (const site of sites) await cli(env, 'webhook', 'set', site, '--url', `${receiver.origin}/${prefix}/${site}`, '--secret', HOOK_SECRET);
+async function queueAll(
+  env: Record<string, string>,
+  receiver: CountingReceiver,
+  prefix: string,
+  sites: string[],
+): Promise<void> {
+  for (const site of sites)
+    await cli(env, 'webhook', 'set', site, '--url', `${receiver.origin}/${prefix}/${site}`, '--secret', HOOK_SECRET);
   expect(await cli(env, 'publish', '--no-deliver')).toMatch(/Queued only \(--no-deliver\)/);
 }
 
@@ -109,12 +119,21 @@ function sentBy(output: string): number {
   expect(output).not.toMatch(/[1-9]\d* failed in the last/);
   return [...output.matchAll(/: (\d+) sent, \d+ failed in the last/g)].reduce((sum, m) => sum + Number(m[1]), 0);
 }
-const idsAt = (receiver: CountingReceiver, prefix: string) => receiver.arrivals.filter((a) => a.path.startsWith(`/${prefix}/`)).map((a) => a.id).sort();
+const idsAt = (receiver: CountingReceiver, prefix: string) =>
+  receiver.arrivals
+    .filter((a) => a.path.startsWith(`/${prefix}/`))
+    .map((a) => a.id)
+    .sort();
 
 describe('delivery workers and databases', { timeout: 180_000 }, () => {
-  it('two databases, two workers on each: each fleet sends exactly its own database\'s deliveries, once, within its own host cap', async () => {
+  it("two databases, two workers on each: each fleet sends exactly its own database's deliveries, once, within its own host cap", async () => {
     // Requests are held until each fleet has its cap open at once: the fleets are measured side by side.
-    const receiver = await startCountingReceiver({ delayMs: 150, groupOf: (p) => p.split('/')[1]!, holdUntil: (open) => open.get('a') === PER_HOST && open.get('b') === PER_HOST, holdTimeoutMs: 20_000 });
+    const receiver = await startCountingReceiver({
+      delayMs: 150,
+      groupOf: (p) => p.split('/')[1]!,
+      holdUntil: (open) => open.get('a') === PER_HOST && open.get('b') === PER_HOST,
+      holdTimeoutMs: 20_000,
+    });
     cleanups.push(() => receiver.close());
     const sites = ['news', 'blog'];
     const fleets = await Promise.all(
@@ -131,7 +150,9 @@ describe('delivery workers and databases', { timeout: 180_000 }, () => {
     expect(receiver.arrivals).toEqual([]);
 
     const workers = await Promise.all(fleets.map((f) => startWorkers(f.env, 2)));
-    await waitFor('both databases drained', async () => (await Promise.all(fleets.map(async (f) => (await f.store.outbox.counts()).pending))).every((n) => n === 0));
+    await waitFor('both databases drained', async () =>
+      (await Promise.all(fleets.map(async (f) => (await f.store.outbox.counts()).pending))).every((n) => n === 0),
+    );
     for (const w of workers.flat()) await w.stop();
 
     expect(receiver.holdTimedOut).toBe(false); // both fleets had their cap open at once
@@ -166,15 +187,23 @@ describe('delivery workers and databases', { timeout: 180_000 }, () => {
     const sharedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-shared-db-'));
     cleanups.push(() => fs.rmSync(sharedDir, { recursive: true, force: true }));
     const shared = testDatabaseUrl(sharedDir)!;
-    expect(await cli(envOf(north, shared), 'state', 'migrate-to-postgres')).toMatch(/1 webhook, 6 deliveries, 0 attempts, 1 site/);
+    expect(await cli(envOf(north, shared), 'state', 'migrate-to-postgres')).toMatch(
+      /1 webhook, 6 deliveries, 0 attempts, 1 site/,
+    );
     const store = openStore(north, shared);
     const copied = await store.outbox.counts();
     const refused = await runCli(['state', 'migrate-to-postgres'], envOf(south, shared));
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
     const dbName = new URL(shared).pathname.slice(1);
-    expect(refused.stderr).toMatch(new RegExp(`the PostgreSQL state at 127\\.0\\.0\\.1:\\d+/${dbName} as postgres is not empty: nothing was copied \\(it holds 1 webhook, 6 deliveries, 1 published site; two states are not merged into one`));
-    expect(refused.stderr).toMatch(/Copy into a new, empty database; or, to serve this state's sites from that one, register their webhooks and publish them there/);
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `the PostgreSQL state at 127\\.0\\.0\\.1:\\d+/${dbName} as postgres is not empty: nothing was copied \\(it holds 1 webhook, 6 deliveries, 1 published site; two states are not merged into one`,
+      ),
+    );
+    expect(refused.stderr).toMatch(
+      /Copy into a new, empty database; or, to serve this state's sites from that one, register their webhooks and publish them there/,
+    );
     expect(await store.outbox.counts()).toEqual(copied);
 
     // The second state's sites join by being published into the database (receivers upsert).

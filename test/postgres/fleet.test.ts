@@ -39,7 +39,14 @@ let stateDir: string;
 let url: string;
 let store: StateStore;
 const cleanups: (() => Promise<void>)[] = [];
-const workerEnv = () => ({ QUIRE_STATE_DIR: stateDir, QUIRE_DATABASE_URL: url, QUIRE_SECRET: SECRET, QUIRE_ALLOW_PRIVATE_TARGETS: '1', NODE_EXTRA_CA_CERTS: caFile, QUIRE_WEBHOOK_TIMEOUT_MS: '5000' });
+const workerEnv = () => ({
+  QUIRE_STATE_DIR: stateDir,
+  QUIRE_DATABASE_URL: url,
+  QUIRE_SECRET: SECRET,
+  QUIRE_ALLOW_PRIVATE_TARGETS: '1',
+  NODE_EXTRA_CA_CERTS: caFile,
+  QUIRE_WEBHOOK_TIMEOUT_MS: '5000',
+});
 
 beforeAll(async () => {
   caFile = (await testPki()).caFile;
@@ -64,7 +71,18 @@ async function enqueue(slugs: number, perSlug: number): Promise<string[]> {
   for (let n = 0; n < perSlug; n++) {
     for (let s = 0; s < slugs; s++) {
       const slug = `article-${s}`;
-      ids.push(await store.outbox.enqueue({ siteId: 'one', slug, event: 'updated', body: Buffer.from(JSON.stringify({ slug, n })), origin: 'redeliver' }, Date.now()));
+      ids.push(
+        await store.outbox.enqueue(
+          {
+            siteId: 'one',
+            slug,
+            event: 'updated',
+            body: Buffer.from(JSON.stringify({ slug, n })),
+            origin: 'redeliver',
+          },
+          Date.now(),
+        ),
+      );
     }
   }
   return ids;
@@ -82,7 +100,11 @@ async function delivered200PerDelivery(): Promise<Map<string, number>> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const rows = (await client.query<{ id: string; n: number }>('SELECT delivery_id AS id, count(*)::int AS n FROM attempts WHERE status = 200 GROUP BY delivery_id')).rows;
+    const rows = (
+      await client.query<{ id: string; n: number }>(
+        'SELECT delivery_id AS id, count(*)::int AS n FROM attempts WHERE status = 200 GROUP BY delivery_id',
+      )
+    ).rows;
     return new Map(rows.map((r) => [r.id, r.n]));
   } finally {
     await client.end();
@@ -94,7 +116,10 @@ describe('a fleet of workers on PostgreSQL', { timeout: 120_000 }, () => {
     await fleetState(120);
     const ids = await enqueue(15, 4);
     const args = ['worker', '--concurrency', '4', '--per-host', '3', '--health-interval', '1'];
-    const workers = [await startCli(args, workerEnv(), /worker started/), await startCli(args, workerEnv(), /worker started/)];
+    const workers = [
+      await startCli(args, workerEnv(), /worker started/),
+      await startCli(args, workerEnv(), /worker started/),
+    ];
     const doomed = spawnCli(args, workerEnv());
     // Killed while its requests are open at the receiver.
     await waitFor('requests', async () => receiver.arrivals.length >= 12);
@@ -148,9 +173,20 @@ describe('an idle worker', { timeout: 120_000 }, () => {
     cleanups.push(async () => client.close());
     let idle = 0;
     let onIdle: () => void = () => {};
-    const deps = { store: workerStore, client, now: Date.now, sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
+    const deps = {
+      store: workerStore,
+      client,
+      now: Date.now,
+      sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+    };
     // A poll far longer than the test may take: only the notification can make it look again.
-    const worker = startFleetWorker(deps, { concurrency: 2, perHost: null, healthIntervalMs: 3_600_000, pollMs: 3_600_000, onIdle: () => (idle++, onIdle()) });
+    const worker = startFleetWorker(deps, {
+      concurrency: 2,
+      perHost: null,
+      healthIntervalMs: 3_600_000,
+      pollMs: 3_600_000,
+      onIdle: () => (idle++, onIdle()),
+    });
     cleanups.push(() => worker.stop());
     const idleAgain = () => new Promise<void>((resolve) => (onIdle = resolve));
 
@@ -183,14 +219,27 @@ describe('publish --no-deliver and deliveries --stats', { timeout: 120_000 }, ()
     p.write('one/articles/b.md', article({ title: 'B', status: 'published' }, 'Body.\n'));
     p.commit('first', '2026-03-01T10:00:00Z');
     url = testDatabaseUrl(p.stateDir)!;
-    const env = { QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, QUIRE_DATABASE_URL: url, QUIRE_SECRET: SECRET, QUIRE_ALLOW_PRIVATE_TARGETS: '1', NODE_EXTRA_CA_CERTS: caFile };
-    expect((await runCli(['webhook', 'set', 'one', '--url', `${receiver.origin}/hook`, '--secret', HOOK_SECRET], env)).code).toBe(0);
+    const env = {
+      QUIRE_CONTENT_DIR: p.contentDir,
+      QUIRE_DIST_DIR: p.distDir,
+      QUIRE_STATE_DIR: p.stateDir,
+      QUIRE_DATABASE_URL: url,
+      QUIRE_SECRET: SECRET,
+      QUIRE_ALLOW_PRIVATE_TARGETS: '1',
+      NODE_EXTRA_CA_CERTS: caFile,
+    };
+    expect(
+      (await runCli(['webhook', 'set', 'one', '--url', `${receiver.origin}/hook`, '--secret', HOOK_SECRET], env)).code,
+    ).toBe(0);
     // The receiver needs a slug in the body: the payload's article has one.
     const published = await runCli(['publish', '--no-deliver'], env);
     expect(published.code, published.stderr).toBe(0);
     expect(published.stdout).toMatch(/Queued only \(--no-deliver\): 2 deliveries wait for the workers/);
     expect(receiver.arrivals).toEqual([]);
-    const before = JSON.parse((await runCli(['deliveries', '--stats', '--json'], env)).stdout) as Record<string, unknown>;
+    const before = JSON.parse((await runCli(['deliveries', '--stats', '--json'], env)).stdout) as Record<
+      string,
+      unknown
+    >;
     expect(before).toMatchObject({ pending: 2, delivered: 0, inFlight: 0, lastHour: { delivered: 0, failed: 0 } });
     expect(before.oldestPendingAgeSeconds).toEqual(expect.any(Number));
     const worker = await startCli(['worker'], env, /worker started/);

@@ -59,7 +59,12 @@ async function sql<R>(url: string, text: string): Promise<R[]> {
 const body = (s: string) => Buffer.from(s);
 /** Index entries read so far in the per-slug indexes (the pending deliveries of a slug; the slug leases). */
 const indexReads = async (url: string) =>
-  (await sql<{ n: number }>(url, `SELECT coalesce(sum(idx_tup_read), 0)::int AS n FROM pg_stat_user_indexes WHERE indexrelname IN ('deliveries_pending_slug', 'slug_leases_pkey')`))[0]!.n;
+  (
+    await sql<{ n: number }>(
+      url,
+      `SELECT coalesce(sum(idx_tup_read), 0)::int AS n FROM pg_stat_user_indexes WHERE indexrelname IN ('deliveries_pending_slug', 'slug_leases_pkey')`,
+    )
+  )[0]!.n;
 const HOOK = { url: 'https://hooks.example.com', secret: 's'.repeat(30) };
 
 describe('the outbox on PostgreSQL', () => {
@@ -70,40 +75,115 @@ describe('the outbox on PostgreSQL', () => {
   it('supersedes, claims exclusively, keeps one slug at a time, and reschedules as SQLite does', async () => {
     const store = open(freshDatabase());
     await store.webhooks.save('s', HOOK, 0);
-    const first = await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('1'), origin: 'publish' }, 10);
-    const second = await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('2'), origin: 'publish' }, 11);
+    const first = await store.outbox.enqueue(
+      { siteId: 's', slug: 'a', event: 'published', body: body('1'), origin: 'publish' },
+      10,
+    );
+    const second = await store.outbox.enqueue(
+      { siteId: 's', slug: 'a', event: 'published', body: body('2'), origin: 'publish' },
+      11,
+    );
     expect((await store.outbox.get(first))!.state).toBe('superseded');
     expect((await store.outbox.pendingPublishFor('s', 'a'))!.id).toBe(second);
-    const a2 = await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'updated', body: body('3'), origin: 'redeliver' }, 12);
-    const b = await store.outbox.enqueue({ siteId: 's', slug: 'b', event: 'updated', body: body('4'), origin: 'publish' }, 13);
+    const a2 = await store.outbox.enqueue(
+      { siteId: 's', slug: 'a', event: 'updated', body: body('3'), origin: 'redeliver' },
+      12,
+    );
+    const b = await store.outbox.enqueue(
+      { siteId: 's', slug: 'b', event: 'updated', body: body('4'), origin: 'publish' },
+      13,
+    );
     // One article's deliveries go in order: a2 waits while the older `second` is pending.
     expect(await store.outbox.due(20)).toEqual([second, b]);
     const taken = await store.outbox.takeMany([a2, second, b], 'one', 20, 1000);
-    expect(taken.map((d) => [d.id, d.body.toString()])).toEqual([[second, '2'], [b, '4']]);
+    expect(taken.map((d) => [d.id, d.body.toString()])).toEqual([
+      [second, '2'],
+      [b, '4'],
+    ]);
     expect(await store.outbox.claim(a2, 'two', 21, 1000)).toBe(false);
     expect(await store.outbox.claim(second, 'two', 21, 1000)).toBe(false); // claimed
     // A failed attempt reschedules it and frees the slug; the later one still waits behind it.
-    await store.outbox.recordAttempt(second, { url: HOOK.url, startedAt: 20, durationMs: 5, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null }, { state: 'pending', nextAttemptAt: 5000 }, 30);
-    expect(await store.outbox.get(second)).toMatchObject({ state: 'pending', attempts: 1, nextAttemptAt: 5000, lastStatus: 503, lastError: 'HTTP 503' });
+    await store.outbox.recordAttempt(
+      second,
+      { url: HOOK.url, startedAt: 20, durationMs: 5, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null },
+      { state: 'pending', nextAttemptAt: 5000 },
+      30,
+    );
+    expect(await store.outbox.get(second)).toMatchObject({
+      state: 'pending',
+      attempts: 1,
+      nextAttemptAt: 5000,
+      lastStatus: 503,
+      lastError: 'HTTP 503',
+    });
     expect(await store.outbox.claim(second, 'two', 31, 1000)).toBe(false); // not before its time
     expect(await store.outbox.claim(a2, 'two', 31, 1000)).toBe(false);
     expect(await store.outbox.nextDueAt(null)).toBe(1000); // b's lease ends before second is due; a2 waits behind second
     expect(await store.outbox.claim(second, 'two', 5000, 6000)).toBe(true);
-    await store.outbox.recordAttempt(second, { url: HOOK.url, startedAt: 5000, durationMs: 5, status: 200, error: null, replyUrl: null, replyId: null }, { state: 'delivered' }, 5001);
+    await store.outbox.recordAttempt(
+      second,
+      { url: HOOK.url, startedAt: 5000, durationMs: 5, status: 200, error: null, replyUrl: null, replyId: null },
+      { state: 'delivered' },
+      5001,
+    );
     expect(await store.outbox.claim(a2, 'two', 5002, 6000)).toBe(true);
     // An expired lease (a sender that died) is taken over.
     expect(await store.outbox.claim(b, 'three', 1001, 2000)).toBe(true);
     await store.outbox.recordAttempts([
-      { id: a2, attempt: { url: HOOK.url, startedAt: 40, durationMs: 5, status: 200, error: null, replyUrl: 'https://site.example/a', replyId: '7' }, verdict: { state: 'delivered' }, now: 50 },
-      { id: b, attempt: { url: HOOK.url, startedAt: 1001, durationMs: 5, status: null, error: 'refused', errorKind: 'refused', replyUrl: null, replyId: null }, verdict: { state: 'failed' }, now: 1002 },
+      {
+        id: a2,
+        attempt: {
+          url: HOOK.url,
+          startedAt: 40,
+          durationMs: 5,
+          status: 200,
+          error: null,
+          replyUrl: 'https://site.example/a',
+          replyId: '7',
+        },
+        verdict: { state: 'delivered' },
+        now: 50,
+      },
+      {
+        id: b,
+        attempt: {
+          url: HOOK.url,
+          startedAt: 1001,
+          durationMs: 5,
+          status: null,
+          error: 'refused',
+          errorKind: 'refused',
+          replyUrl: null,
+          replyId: null,
+        },
+        verdict: { state: 'failed' },
+        now: 1002,
+      },
     ]);
-    expect(await store.outbox.get(a2)).toMatchObject({ state: 'delivered', settledAt: 50, replyUrl: 'https://site.example/a' });
+    expect(await store.outbox.get(a2)).toMatchObject({
+      state: 'delivered',
+      settledAt: 50,
+      replyUrl: 'https://site.example/a',
+    });
     expect(await store.outbox.latestReplyUrl('s', 'a')).toBe('https://site.example/a');
-    expect((await store.outbox.attemptLog()).map((a) => [a.deliveryId, a.status, a.errorKind ?? null])).toEqual([[second, 200, null], [b, null, 'refused'], [a2, 200, null], [second, 503, null]]);
+    expect((await store.outbox.attemptLog()).map((a) => [a.deliveryId, a.status, a.errorKind ?? null])).toEqual([
+      [second, 200, null],
+      [b, null, 'refused'],
+      [a2, 200, null],
+      [second, 503, null],
+    ]);
     expect(await store.outbox.undelivered('s')).toMatchObject([{ deliveryId: b, slug: 'b' }]);
     expect(await store.outbox.counts('s')).toEqual({ pending: 0, delivered: 2, failed: 1, superseded: 1 });
-    const later = await store.outbox.enqueue({ siteId: 's', slug: 'c', event: 'published', body: body('5'), origin: 'publish' }, 60);
-    await store.outbox.recordAttempt(later, { url: HOOK.url, startedAt: 61, durationMs: 5, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null }, { state: 'pending', nextAttemptAt: 9000 }, 62);
+    const later = await store.outbox.enqueue(
+      { siteId: 's', slug: 'c', event: 'published', body: body('5'), origin: 'publish' },
+      60,
+    );
+    await store.outbox.recordAttempt(
+      later,
+      { url: HOOK.url, startedAt: 61, durationMs: 5, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null },
+      { state: 'pending', nextAttemptAt: 9000 },
+      62,
+    );
     expect(await store.outbox.pendingSummary()).toEqual({ count: 1, oldestCreatedAt: 60 });
     expect(await store.outbox.nextDueAt(null)).toBe(9000);
     expect(await store.outbox.pendingMadeDue('s', 100)).toEqual([later]);
@@ -112,52 +192,82 @@ describe('the outbox on PostgreSQL', () => {
     expect(await store.outbox.due(100)).toEqual([]);
   });
 
-  it.each(['due, then takeMany', 'takeDue'])('many senders in two processes\' worth of connections (%s): every delivery claimed once, no slug twice at once', async (how) => {
-    const url = freshDatabase();
-    const [one, two] = [open(url), open(url)];
-    await one.webhooks.save('s', HOOK, 0);
-    const ids: string[] = [];
-    for (let i = 0; i < 200; i++) ids.push(await one.outbox.enqueue({ siteId: 's', slug: `slug-${i % 40}`, event: 'updated', body: body(String(i)), origin: 'redeliver' }, 10));
-    const claimed = new Map<string, string>();
-    const inFlight = new Set<string>();
-    let overlap = 0;
-    const sender = async (store: StateStore, name: string) => {
-      for (;;) {
-        let taken: Awaited<ReturnType<StateStore['outbox']['takeDue']>>;
-        if (how === 'takeDue') {
-          taken = await store.outbox.takeDue(20, null, 10, name, 100_000);
-          if (!taken.length && !(await store.outbox.pendingSummary()).count) return;
-        } else {
-          const due = await store.outbox.due(20, null, 50);
-          if (!due.length) return;
-          taken = await store.outbox.takeMany(due, name, 20, 100_000);
+  it.each(['due, then takeMany', 'takeDue'])(
+    "many senders in two processes' worth of connections (%s): every delivery claimed once, no slug twice at once",
+    async (how) => {
+      const url = freshDatabase();
+      const [one, two] = [open(url), open(url)];
+      await one.webhooks.save('s', HOOK, 0);
+      const ids: string[] = [];
+      for (let i = 0; i < 200; i++)
+        ids.push(
+          await one.outbox.enqueue(
+            { siteId: 's', slug: `slug-${i % 40}`, event: 'updated', body: body(String(i)), origin: 'redeliver' },
+            10,
+          ),
+        );
+      const claimed = new Map<string, string>();
+      const inFlight = new Set<string>();
+      let overlap = 0;
+      const sender = async (store: StateStore, name: string) => {
+        for (;;) {
+          let taken: Awaited<ReturnType<StateStore['outbox']['takeDue']>>;
+          if (how === 'takeDue') {
+            taken = await store.outbox.takeDue(20, null, 10, name, 100_000);
+            if (!taken.length && !(await store.outbox.pendingSummary()).count) return;
+          } else {
+            const due = await store.outbox.due(20, null, 50);
+            if (!due.length) return;
+            taken = await store.outbox.takeMany(due, name, 20, 100_000);
+          }
+          for (const d of taken) {
+            if (claimed.has(d.id)) throw new Error(`${d.id} claimed twice`);
+            claimed.set(d.id, name);
+            if (inFlight.has(d.slug)) overlap++;
+            inFlight.add(d.slug);
+          }
+          await new Promise((r) => setTimeout(r, 2));
+          for (const d of taken) inFlight.delete(d.slug);
+          await store.outbox.recordAttempts(
+            taken.map((d) => ({
+              id: d.id,
+              attempt: {
+                url: HOOK.url,
+                startedAt: 20,
+                durationMs: 1,
+                status: 200,
+                error: null,
+                replyUrl: null,
+                replyId: null,
+              },
+              verdict: { state: 'delivered' as const },
+              now: 21,
+            })),
+          );
         }
-        for (const d of taken) {
-          if (claimed.has(d.id)) throw new Error(`${d.id} claimed twice`);
-          claimed.set(d.id, name);
-          if (inFlight.has(d.slug)) overlap++;
-          inFlight.add(d.slug);
-        }
-        await new Promise((r) => setTimeout(r, 2));
-        for (const d of taken) inFlight.delete(d.slug);
-        await store.outbox.recordAttempts(taken.map((d) => ({ id: d.id, attempt: { url: HOOK.url, startedAt: 20, durationMs: 1, status: 200, error: null, replyUrl: null, replyId: null }, verdict: { state: 'delivered' as const }, now: 21 })));
-      }
-    };
-    await Promise.all([1, 2, 3, 4].flatMap((n) => [sender(one, `one-${n}`), sender(two, `two-${n}`)]));
-    expect(claimed.size).toBe(200);
-    expect(overlap).toBe(0);
-    expect(await one.outbox.counts()).toMatchObject({ pending: 0, delivered: 200 });
-    const [row] = await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM attempts');
-    expect(Number(row!.n)).toBe(200);
-  });
+      };
+      await Promise.all([1, 2, 3, 4].flatMap((n) => [sender(one, `one-${n}`), sender(two, `two-${n}`)]));
+      expect(claimed.size).toBe(200);
+      expect(overlap).toBe(0);
+      expect(await one.outbox.counts()).toMatchObject({ pending: 0, delivered: 200 });
+      const [row] = await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM attempts');
+      expect(Number(row!.n)).toBe(200);
+    },
+  );
 
   it('claims give the bodies back as the bytes queued, and go on after their connection is cut', async () => {
     const url = freshDatabase();
     const store = open(url);
     await store.webhooks.save('s', HOOK, 0);
     const bytes = Buffer.from(JSON.stringify({ title: 'Crème brûlée ☃ 😀', html: '<p>\u00a0</p>' }));
-    const first = await store.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: bytes, origin: 'publish' }, 10);
-    const second = await store.outbox.enqueue({ siteId: 's', slug: 'b', event: 'published', body: bytes, origin: 'publish' }, 10);
+    const first = await store.outbox.enqueue(
+      { siteId: 's', slug: 'a', event: 'published', body: bytes, origin: 'publish' },
+      10,
+    );
+    const second = await store.outbox.enqueue(
+      { siteId: 's', slug: 'b', event: 'published', body: bytes, origin: 'publish' },
+      10,
+    );
     const [byDue] = await store.outbox.takeDue(20, null, 1, 'one', 1000);
     const [byId] = await store.outbox.takeMany([second], 'one', 20, 1000);
     for (const d of [byDue!, byId!]) {
@@ -167,9 +277,14 @@ describe('the outbox on PostgreSQL', () => {
     expect(byDue!.id).toBe(first);
     // The claims' own connection ended by the server: the next claim opens another.
     await store.outbox.release([first, second], 'one');
-    await sql(url, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'quire claims'`);
+    await sql(
+      url,
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'quire claims'`,
+    );
     await new Promise((r) => setTimeout(r, 200));
-    expect((await store.outbox.takeDue(20, null, 5, 'two', 1000)).map((d) => d.id).sort()).toEqual([first, second].sort());
+    expect((await store.outbox.takeDue(20, null, 5, 'two', 1000)).map((d) => d.id).sort()).toEqual(
+      [first, second].sort(),
+    );
   });
 
   it('claims work once a database that was missing at the first claim is there', async () => {
@@ -187,13 +302,27 @@ describe('the outbox on PostgreSQL', () => {
     const store = openStateStore(os.tmpdir(), SECRET, url); // closed below
     await store.webhooks.save('s', HOOK, 0);
     await store.transaction(async (tx) => {
-      for (let i = 0; i < 300; i++) await tx.outbox.enqueue({ siteId: 's', slug: `a-${i}`, event: 'published', body: body('x'.repeat(300)), origin: 'publish' }, 10);
+      for (let i = 0; i < 300; i++)
+        await tx.outbox.enqueue(
+          { siteId: 's', slug: `a-${i}`, event: 'published', body: body('x'.repeat(300)), origin: 'publish' },
+          10,
+        );
     });
     let claimed = 0;
-    for (let taken: Awaited<ReturnType<StateStore['outbox']['takeDue']>>; (taken = await store.outbox.takeDue(20, null, 64, 'one', 1000)).length; ) claimed += taken.length;
+    for (
+      let taken: Awaited<ReturnType<StateStore['outbox']['takeDue']>>;
+      (taken = await store.outbox.takeDue(20, null, 64, 'one', 1000)).length;
+    )
+      claimed += taken.length;
     expect(claimed).toBe(300);
     await store.close(); // its connections' statistics are reported as they end
-    const counts = async () => (await sql<{ upd: number; hot: number }>(url, `SELECT n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables WHERE relname = 'deliveries'`))[0]!;
+    const counts = async () =>
+      (
+        await sql<{ upd: number; hot: number }>(
+          url,
+          `SELECT n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables WHERE relname = 'deliveries'`,
+        )
+      )[0]!;
     for (let i = 0; i < 50 && (await counts()).upd < 300; i++) await new Promise((r) => setTimeout(r, 100));
     const { upd, hot } = await counts();
     expect(upd).toBe(300);
@@ -208,14 +337,39 @@ describe('the outbox on PostgreSQL', () => {
     const url = freshDatabase();
     const store = openStateStore(os.tmpdir(), SECRET, url); // closed below
     await store.webhooks.save('s', HOOK, 0);
-    await sql(url, 'ALTER TABLE deliveries SET (autovacuum_enabled = off); ALTER TABLE slug_leases SET (autovacuum_enabled = off)');
+    await sql(
+      url,
+      'ALTER TABLE deliveries SET (autovacuum_enabled = off); ALTER TABLE slug_leases SET (autovacuum_enabled = off)',
+    );
     const queue = (n: number, prefix: string) =>
       store.transaction(async (tx) => {
-        for (let i = 0; i < n; i++) await tx.outbox.enqueue({ siteId: 's', slug: `${prefix}-${i}`, event: 'published', body: body('x'), origin: 'publish' }, 10);
+        for (let i = 0; i < n; i++)
+          await tx.outbox.enqueue(
+            { siteId: 's', slug: `${prefix}-${i}`, event: 'published', body: body('x'), origin: 'publish' },
+            10,
+          );
       });
     await queue(200, 'old');
-    for (let taken: Awaited<ReturnType<StateStore['outbox']['takeDue']>>; (taken = await store.outbox.takeDue(20, null, 64, 'one', 1000)).length; ) {
-      await store.outbox.recordAttempts(taken.map((d) => ({ id: d.id, attempt: { url: HOOK.url, startedAt: 20, durationMs: 1, status: 200, error: null, replyUrl: null, replyId: null }, verdict: { state: 'delivered' as const }, now: 20 })));
+    for (
+      let taken: Awaited<ReturnType<StateStore['outbox']['takeDue']>>;
+      (taken = await store.outbox.takeDue(20, null, 64, 'one', 1000)).length;
+    ) {
+      await store.outbox.recordAttempts(
+        taken.map((d) => ({
+          id: d.id,
+          attempt: {
+            url: HOOK.url,
+            startedAt: 20,
+            durationMs: 1,
+            status: 200,
+            error: null,
+            replyUrl: null,
+            replyId: null,
+          },
+          verdict: { state: 'delivered' as const },
+          now: 20,
+        })),
+      );
     }
     await sql(url, 'ANALYZE deliveries; ANALYZE slug_leases');
     await queue(3000, 'new');
@@ -226,7 +380,8 @@ describe('the outbox on PostgreSQL', () => {
     expect(await store.outbox.nextDueAt(null)).toBe(10);
     await store.close(); // its connections' statistics are reported as they end
     let reads = 0;
-    for (let i = 0; i < 50 && (reads = (await indexReads(url)) - before) === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 50 && (reads = (await indexReads(url)) - before) === 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
     expect(reads).toBeGreaterThan(0);
     expect(reads).toBeLessThan(40 * claimed); // was ~190,000 per claim
   });
@@ -237,7 +392,12 @@ describe('the outbox on PostgreSQL', () => {
     await expect(
       store.transaction(async (tx) => {
         await tx.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('1'), origin: 'publish' }, 10);
-        await tx.published.record('s', 'abc', [{ slug: 'a', state: 'published', payloadHash: 'h', item: '{"slug":"a"}' }], 10);
+        await tx.published.record(
+          's',
+          'abc',
+          [{ slug: 'a', state: 'published', payloadHash: 'h', item: '{"slug":"a"}' }],
+          10,
+        );
         throw new Error('no');
       }),
     ).rejects.toThrow('no');
@@ -245,7 +405,12 @@ describe('the outbox on PostgreSQL', () => {
     expect(await store.published.get('s')).toBeNull();
     await store.transaction(async (tx) => {
       await tx.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('1'), origin: 'publish' }, 10);
-      await tx.published.record('s', 'abc', [{ slug: 'a', state: 'published', payloadHash: 'h', item: '{"slug":"a"}' }], 10);
+      await tx.published.record(
+        's',
+        'abc',
+        [{ slug: 'a', state: 'published', payloadHash: 'h', item: '{"slug":"a"}' }],
+        10,
+      );
     });
     expect((await store.published.get('s'))!.articles.get('a')).toEqual({ state: 'published', payloadHash: 'h' });
     expect(await store.outbox.counts()).toMatchObject({ pending: 1 });
@@ -253,7 +418,11 @@ describe('the outbox on PostgreSQL', () => {
 
   it('seals webhook secrets: not in the database in clear, opened only with the same server secret', async () => {
     const url = freshDatabase();
-    await open(url).webhooks.save('site', { url: 'https://hooks.example.com/q', secret: 'super-secret-value-1234567890' }, 1);
+    await open(url).webhooks.save(
+      'site',
+      { url: 'https://hooks.example.com/q', secret: 'super-secret-value-1234567890' },
+      1,
+    );
     expect(await open(url).webhooks.secretOf('site')).toBe('super-secret-value-1234567890');
     const rows = await sql<Record<string, unknown>>(url, 'SELECT * FROM webhooks');
     expect(JSON.stringify(rows)).not.toContain('super-secret-value');
@@ -265,7 +434,10 @@ describe('the outbox on PostgreSQL', () => {
     const [one, two] = [open(url), open(url)];
     const held = await one.locks.tryAcquire('publish', 'one', 1);
     expect(held.acquired).toBe(true);
-    expect(await two.locks.tryAcquire('publish', 'two', 2)).toMatchObject({ acquired: false, holder: { owner: 'one', pid: process.pid } });
+    expect(await two.locks.tryAcquire('publish', 'two', 2)).toMatchObject({
+      acquired: false,
+      holder: { owner: 'one', pid: process.pid },
+    });
     if (held.acquired) await held.release();
     const again = await two.locks.tryAcquire('publish', 'two', 3);
     expect(again.acquired).toBe(true);
@@ -278,12 +450,38 @@ describe('the change log on PostgreSQL', () => {
     const store = open(freshDatabase());
     const item = (slug: string) => JSON.stringify({ slug });
     expect(await store.changes.publishedNow('one')).toEqual({ articles: null, position: 0 });
-    await store.published.record('one', 'c1', [{ slug: 'a', state: 'published', payloadHash: 'h1', item: item('a') }, { slug: 'b', state: 'published', payloadHash: 'h2', item: item('b') }], 10);
-    await store.published.record('two', 'c1', [{ slug: 'z', state: 'published', payloadHash: 'h3', item: item('z') }], 11);
-    await store.published.record('one', 'c2', [{ slug: 'a', state: 'published', payloadHash: 'h4', item: item('a') }, { slug: 'b', state: 'withdrawn', payloadHash: null, item: null }], 12);
+    await store.published.record(
+      'one',
+      'c1',
+      [
+        { slug: 'a', state: 'published', payloadHash: 'h1', item: item('a') },
+        { slug: 'b', state: 'published', payloadHash: 'h2', item: item('b') },
+      ],
+      10,
+    );
+    await store.published.record(
+      'two',
+      'c1',
+      [{ slug: 'z', state: 'published', payloadHash: 'h3', item: item('z') }],
+      11,
+    );
+    await store.published.record(
+      'one',
+      'c2',
+      [
+        { slug: 'a', state: 'published', payloadHash: 'h4', item: item('a') },
+        { slug: 'b', state: 'withdrawn', payloadHash: null, item: null },
+      ],
+      12,
+    );
     const all = await store.changes.after('one', 0, 100);
     if (all.status !== 'ok') throw new Error('expired');
-    expect(all.entries.map((e) => `${e.type}:${e.slug}`)).toEqual(['published:a', 'published:b', 'updated:a', 'withdrawn:b']);
+    expect(all.entries.map((e) => `${e.type}:${e.slug}`)).toEqual([
+      'published:a',
+      'published:b',
+      'updated:a',
+      'withdrawn:b',
+    ]);
     // Positions are the site's own: site two's entry between them is not counted.
     expect(all.entries.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
     expect((await store.changes.publishedNow('two')).position).toBe(1);
@@ -291,7 +489,10 @@ describe('the change log on PostgreSQL', () => {
     expect(first).toMatchObject({ status: 'ok', more: true, position: 3 });
     expect(await store.changes.after('one', 3, 3)).toMatchObject({ status: 'ok', more: false, position: 4 });
     expect(await store.changes.after('one', 5, 3)).toEqual({ status: 'expired' }); // past the newest ever made
-    expect(await store.changes.publishedNow('one')).toEqual({ articles: [{ slug: 'a', item: item('a'), at: 12 }], position: 4 });
+    expect(await store.changes.publishedNow('one')).toEqual({
+      articles: [{ slug: 'a', item: item('a'), at: 12 }],
+      position: 4,
+    });
     await store.published.forget('one');
     expect(await store.changes.after('one', 3, 3)).toEqual({ status: 'expired' });
     expect(await store.changes.publishedNow('one')).toEqual({ articles: null, position: 4 });
@@ -302,7 +503,12 @@ describe('the change log on PostgreSQL', () => {
     const url = freshDatabase();
     const [a, b] = [open(url), open(url)];
     await Promise.all([a.changes.storeId(), b.changes.storeId()]);
-    const change = (slug: string) => ({ slug, state: 'published' as const, payloadHash: slug, item: JSON.stringify({ slug }) });
+    const change = (slug: string) => ({
+      slug,
+      state: 'published' as const,
+      payloadHash: slug,
+      item: JSON.stringify({ slug }),
+    });
     const ROUNDS = 15;
     // A follower reads site one from its cursor while they record: it must miss nothing.
     let recording = true;
@@ -344,11 +550,28 @@ describe('the change log on PostgreSQL', () => {
   it('a store from before positions were per site: each site renumbered in order and going on from there, old cursors expired', async () => {
     const url = freshDatabase();
     await sql(url, MIGRATIONS.slice(0, 3).join(';\n'));
-    await sql(url, `CREATE TABLE quire_schema (version integer PRIMARY KEY, applied_at bigint NOT NULL); INSERT INTO quire_schema VALUES (1, 0), (2, 0), (3, 0)`);
+    await sql(
+      url,
+      `CREATE TABLE quire_schema (version integer PRIMARY KEY, applied_at bigint NOT NULL); INSERT INTO quire_schema VALUES (1, 0), (2, 0), (3, 0)`,
+    );
     // One numbering for both sites, as it was: one 2, 4, 6, 7 (its 1 pruned); two 3, 5, 8.
-    const rows = [[2, 'one', 'b', 'published'], [3, 'two', 'z', 'published'], [4, 'one', 'a', 'updated'], [5, 'two', 'z', 'updated'], [6, 'one', 'b', 'withdrawn'], [7, 'one', 'c', 'published'], [8, 'two', 'y', 'published']] as const;
-    await sql(url, `INSERT INTO article_changes (seq, site_id, slug, type, item, at) VALUES ${rows.map(([seq, site, slug, type]) => `(${seq}, '${site}', '${slug}', '${type}', ${type === 'withdrawn' ? 'NULL' : `'{"slug":"${slug}"}'`}, 10)`).join(', ')}`);
-    await sql(url, `UPDATE change_positions SET newest = 8; INSERT INTO article_changes_pruned (site_id, through) VALUES ('one', 1), ('gone', 8); UPDATE store_identity SET id = '0123456789abcdef'`);
+    const rows = [
+      [2, 'one', 'b', 'published'],
+      [3, 'two', 'z', 'published'],
+      [4, 'one', 'a', 'updated'],
+      [5, 'two', 'z', 'updated'],
+      [6, 'one', 'b', 'withdrawn'],
+      [7, 'one', 'c', 'published'],
+      [8, 'two', 'y', 'published'],
+    ] as const;
+    await sql(
+      url,
+      `INSERT INTO article_changes (seq, site_id, slug, type, item, at) VALUES ${rows.map(([seq, site, slug, type]) => `(${seq}, '${site}', '${slug}', '${type}', ${type === 'withdrawn' ? 'NULL' : `'{"slug":"${slug}"}'`}, 10)`).join(', ')}`,
+    );
+    await sql(
+      url,
+      `UPDATE change_positions SET newest = 8; INSERT INTO article_changes_pruned (site_id, through) VALUES ('one', 1), ('gone', 8); UPDATE store_identity SET id = '0123456789abcdef'`,
+    );
 
     const store = open(url);
     expect(await store.changes.storeId()).not.toBe('0123456789abcdef'); // every cursor made before answers 410
@@ -362,8 +585,18 @@ describe('the change log on PostgreSQL', () => {
     expect((await store.changes.publishedNow('one')).position).toBe(4);
     expect((await store.changes.publishedNow('gone')).position).toBe(0);
     expect(await store.changes.after('one', 5, 10)).toEqual({ status: 'expired' });
-    await store.published.record('two', null, [{ slug: 'x', state: 'published', payloadHash: 'hx', item: '{"slug":"x"}' }], 20);
-    await store.published.record('one', null, [{ slug: 'd', state: 'published', payloadHash: 'hd', item: '{"slug":"d"}' }], 20);
+    await store.published.record(
+      'two',
+      null,
+      [{ slug: 'x', state: 'published', payloadHash: 'hx', item: '{"slug":"x"}' }],
+      20,
+    );
+    await store.published.record(
+      'one',
+      null,
+      [{ slug: 'd', state: 'published', payloadHash: 'hd', item: '{"slug":"d"}' }],
+      20,
+    );
     expect(await story('one', 4)).toEqual(['5:published:d']);
     expect(await story('two', 3)).toEqual(['4:published:x']);
   });
@@ -372,7 +605,11 @@ describe('the change log on PostgreSQL', () => {
 describe('migrations', () => {
   it('run once when several processes start at once', async () => {
     const url = freshDatabase();
-    const results = await Promise.all([1, 2, 3].map(() => runCli(['webhook', 'show'], { QUIRE_DATABASE_URL: url, QUIRE_STATE_DIR: tempDir('quire-pg-state-') })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() =>
+        runCli(['webhook', 'show'], { QUIRE_DATABASE_URL: url, QUIRE_STATE_DIR: tempDir('quire-pg-state-') }),
+      ),
+    );
     for (const r of results) {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toBe('no webhooks registered\n');
@@ -384,15 +621,24 @@ describe('migrations', () => {
   it('a redirect recorded before its target had a column: taken out of its words, once', async () => {
     const url = freshDatabase();
     await sql(url, MIGRATIONS.slice(0, 6).join(';\n'));
-    await sql(url, `CREATE TABLE quire_schema (version integer PRIMARY KEY, applied_at bigint NOT NULL); INSERT INTO quire_schema VALUES (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0)`);
-    await sql(url, `INSERT INTO deliveries (id, site_id, slug, event, origin, state, created_at) VALUES ('dlv_1', 'one', 'a', 'published', 'publish', 'failed', 0);
+    await sql(
+      url,
+      `CREATE TABLE quire_schema (version integer PRIMARY KEY, applied_at bigint NOT NULL); INSERT INTO quire_schema VALUES (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0)`,
+    );
+    await sql(
+      url,
+      `INSERT INTO deliveries (id, site_id, slug, event, origin, state, created_at) VALUES ('dlv_1', 'one', 'a', 'published', 'publish', 'failed', 0);
       INSERT INTO attempts (delivery_id, url, started_at, duration_ms, status, error) VALUES
         ('dlv_1', 'https://r.example.com/', 1, 5, 301, 'redirect (301 to https://r.example.com/new?a=(1)) not followed: register the final URL'),
         ('dlv_1', 'https://r.example.com/', 2, 5, 302, 'redirect (302) not followed: register the final URL'),
-        ('dlv_1', 'https://r.example.com/', 3, 5, 503, 'HTTP 503: busy')`);
+        ('dlv_1', 'https://r.example.com/', 3, 5, 503, 'HTTP 503: busy')`,
+    );
     const log = (await open(url).outbox.attemptLog()).reverse();
     expect(log.map((a) => [a.redirectTo, a.error])).toEqual([
-      ['https://r.example.com/new?a=(1)', 'redirect (301 to https://r.example.com/new?a=(1)) not followed: register the final URL'],
+      [
+        'https://r.example.com/new?a=(1)',
+        'redirect (301 to https://r.example.com/new?a=(1)) not followed: register the final URL',
+      ],
       [null, 'redirect (302) not followed: register the final URL'],
       [null, 'HTTP 503: busy'],
     ]);
@@ -407,7 +653,12 @@ describe('migrations', () => {
 });
 
 describe('a server that cannot be used is said so, before anything else', () => {
-  const cli = (url: string) => runCli(['publish'], { QUIRE_DATABASE_URL: url, QUIRE_STATE_DIR: tempDir('quire-pg-state-'), QUIRE_CONTENT_DIR: '/nonexistent' });
+  const cli = (url: string) =>
+    runCli(['publish'], {
+      QUIRE_DATABASE_URL: url,
+      QUIRE_STATE_DIR: tempDir('quire-pg-state-'),
+      QUIRE_CONTENT_DIR: '/nonexistent',
+    });
 
   it('bad URL, unreachable, wrong password, missing database', async () => {
     const bad = await cli('mysql://localhost/x');
@@ -416,7 +667,9 @@ describe('a server that cannot be used is said so, before anything else', () => 
     const port = await freePort();
     const unreachable = await cli(`postgres://postgres:pw@127.0.0.1:${port}/quire`);
     expect(unreachable.code).toBe(1);
-    expect(unreachable.stderr).toMatch(new RegExp(`PostgreSQL at 127\\.0\\.0\\.1:${port}/quire as postgres cannot be reached`));
+    expect(unreachable.stderr).toMatch(
+      new RegExp(`PostgreSQL at 127\\.0\\.0\\.1:${port}/quire as postgres cannot be reached`),
+    );
     const admin = new URL(ADMIN);
     const wrong = new URL(ADMIN);
     wrong.password = 'not-the-password';
@@ -440,7 +693,12 @@ describe('a server that cannot be used is said so, before anything else', () => 
       const port = (web.address() as AddressInfo).port;
       const other = await cli(`postgres://postgres:pw@127.0.0.1:${port}/quire`);
       expect(other.code).toBe(1);
-      expect(other.stderr).toMatch(new RegExp(`^PostgreSQL at 127\\.0\\.0\\.1:${port}/quire as postgres cannot be reached: the connection was closed before any answer .*is it PostgreSQL that listens at the host and port in QUIRE_DATABASE_URL\\?`, 'm'));
+      expect(other.stderr).toMatch(
+        new RegExp(
+          `^PostgreSQL at 127\\.0\\.0\\.1:${port}/quire as postgres cannot be reached: the connection was closed before any answer .*is it PostgreSQL that listens at the host and port in QUIRE_DATABASE_URL\\?`,
+          'm',
+        ),
+      );
     } finally {
       await new Promise((resolve) => web.close(resolve));
     }
@@ -449,7 +707,9 @@ describe('a server that cannot be used is said so, before anything else', () => 
     tls.searchParams.set('sslmode', 'no-verify');
     const noTls = await cli(tls.toString());
     expect(noTls.code).toBe(1);
-    expect(noTls.stderr).toMatch(/^PostgreSQL at 127\.0\.0\.1:\d+\/postgres as postgres cannot be reached over TLS \(The server does not support SSL connections\): remove sslmode from QUIRE_DATABASE_URL/m);
+    expect(noTls.stderr).toMatch(
+      /^PostgreSQL at 127\.0\.0\.1:\d+\/postgres as postgres cannot be reached over TLS \(The server does not support SSL connections\): remove sslmode from QUIRE_DATABASE_URL/m,
+    );
     expect(noTls.stderr).not.toContain(new URL(ADMIN).password);
   });
 });
@@ -459,12 +719,51 @@ describe('quire state migrate-to-postgres', () => {
     const stateDir = tempDir('quire-pg-copy-');
     const sqlite = openStateStore(stateDir, SECRET);
     await sqlite.webhooks.save('s', { ...HOOK, extraEvents: true }, 1);
-    const sent = await sqlite.outbox.enqueue({ siteId: 's', slug: 'a', event: 'published', body: body('{"a":1}'), origin: 'publish' }, 10);
-    await sqlite.outbox.recordAttempt(sent, { url: HOOK.url, startedAt: 11, durationMs: 3, status: 200, error: null, replyUrl: 'https://s.example/a', replyId: '1' }, { state: 'delivered' }, 12);
-    const waiting = await sqlite.outbox.enqueue({ siteId: 's', slug: 'b', event: 'published', body: body('{"b":2}'), origin: 'publish' }, 20);
-    await sqlite.outbox.recordAttempt(waiting, { url: HOOK.url, startedAt: 21, durationMs: 3, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null }, { state: 'pending', nextAttemptAt: 999 }, 22);
-    await sqlite.published.record('s', 'abc', [{ slug: 'a', state: 'published', payloadHash: 'ha', item: '{"slug":"a"}' }, { slug: 'b', state: 'published', payloadHash: 'hb', item: '{"slug":"b"}' }], 20);
-    await sqlite.published.record('s', 'abd', [{ slug: 'b', state: 'withdrawn', payloadHash: null, item: null }], 30, undefined, { id: 'build-2', builtAt: 25 });
+    const sent = await sqlite.outbox.enqueue(
+      { siteId: 's', slug: 'a', event: 'published', body: body('{"a":1}'), origin: 'publish' },
+      10,
+    );
+    await sqlite.outbox.recordAttempt(
+      sent,
+      {
+        url: HOOK.url,
+        startedAt: 11,
+        durationMs: 3,
+        status: 200,
+        error: null,
+        replyUrl: 'https://s.example/a',
+        replyId: '1',
+      },
+      { state: 'delivered' },
+      12,
+    );
+    const waiting = await sqlite.outbox.enqueue(
+      { siteId: 's', slug: 'b', event: 'published', body: body('{"b":2}'), origin: 'publish' },
+      20,
+    );
+    await sqlite.outbox.recordAttempt(
+      waiting,
+      { url: HOOK.url, startedAt: 21, durationMs: 3, status: 503, error: 'HTTP 503', replyUrl: null, replyId: null },
+      { state: 'pending', nextAttemptAt: 999 },
+      22,
+    );
+    await sqlite.published.record(
+      's',
+      'abc',
+      [
+        { slug: 'a', state: 'published', payloadHash: 'ha', item: '{"slug":"a"}' },
+        { slug: 'b', state: 'published', payloadHash: 'hb', item: '{"slug":"b"}' },
+      ],
+      20,
+    );
+    await sqlite.published.record(
+      's',
+      'abd',
+      [{ slug: 'b', state: 'withdrawn', payloadHash: null, item: null }],
+      30,
+      undefined,
+      { id: 'build-2', builtAt: 25 },
+    );
     await sqlite.keyGenerations.rotate('s', 1);
     await sqlite.keyGenerations.rotate('s.preview', 1);
     const before = {

@@ -27,7 +27,9 @@ afterEach(async () => {
 });
 
 function adminSql(sql: string): void {
-  execFileSync(bin('psql'), [process.env.QUIRE_TEST_POSTGRES_URL!, '-qAtc', sql], { stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync(bin('psql'), [process.env.QUIRE_TEST_POSTGRES_URL!, '-qAtc', sql], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 const urlOf = (base: string, database: string) => Object.assign(new URL(base), { pathname: `/${database}` }).toString();
 const databaseOf = (url: string) => new URL(url).pathname.slice(1);
@@ -39,7 +41,14 @@ async function get(url: string, key: string) {
 
 describe('a pg_dump restore and change-feed cursors', { timeout: 120_000 }, () => {
   let p: TempProject;
-  const envFor = (url: string) => ({ QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, QUIRE_DATABASE_URL: url, QUIRE_SECRET: SECRET, PORT: '0' });
+  const envFor = (url: string) => ({
+    QUIRE_CONTENT_DIR: p.contentDir,
+    QUIRE_DIST_DIR: p.distDir,
+    QUIRE_STATE_DIR: p.stateDir,
+    QUIRE_DATABASE_URL: url,
+    QUIRE_SECRET: SECRET,
+    PORT: '0',
+  });
   const cli = async (url: string, ...args: string[]) => {
     const r = await runCli(args, envFor(url));
     expect(r.code, `${args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(0);
@@ -68,13 +77,17 @@ describe('a pg_dump restore and change-feed cursors', { timeout: 120_000 }, () =
     p.commit('first', '2026-01-02T00:00:00Z');
     const original = testDatabaseUrl(p.stateDir)!;
     await cli(original, 'publish');
-    const key = (JSON.parse(await cli(original, 'keys', '--json')) as { site: string; key: string }[]).find((k) => k.site === 'one')!.key;
+    const key = (JSON.parse(await cli(original, 'keys', '--json')) as { site: string; key: string }[]).find(
+      (k) => k.site === 'one',
+    )!.key;
 
     // The dump, then a change after it, and the client's cursor past that change.
     const dumpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-dump-'));
     cleanups.push(() => fs.rmSync(dumpDir, { recursive: true, force: true }));
     const dump = path.join(dumpDir, 'state.dump');
-    execFileSync(bin('pg_dump'), ['--format=custom', `--file=${dump}`, `--dbname=${original}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(bin('pg_dump'), ['--format=custom', `--file=${dump}`, `--dbname=${original}`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     await publishEdit(original, 'one/articles/a.md', 'A, revised after the dump', '2026-01-03T00:00:00Z');
     const cursor = await serving(original, async (api) => {
       const start = ChangeFeedSchema.parse((await get(`${api}/changes`, key)).body);
@@ -90,7 +103,9 @@ describe('a pg_dump restore and change-feed cursors', { timeout: 120_000 }, () =
 
     /** Restores the dump into `url`'s database, publishes a change there (its log grows over the cursor's position) and asks with the cursor. */
     const afterRestore = async (url: string, title: string, options: string[] = []) => {
-      execFileSync(bin('pg_restore'), ['--no-owner', ...options, `--dbname=${url}`, dump], { stdio: ['ignore', 'pipe', 'pipe'] });
+      execFileSync(bin('pg_restore'), ['--no-owner', ...options, `--dbname=${url}`, dump], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       // Restored: the log stands at the dump, before the edit; the content repository is past it.
       await publishEdit(url, 'one/articles/b.md', title, '2026-01-04T00:00:00Z');
       return serving(url, async (api) => {

@@ -71,7 +71,7 @@ describe('what is made from the catalogue', () => {
     expect(pages.find((p) => p.page === 'docs/api.md')!.text).toContain(problemTable('api'));
   });
 
-  it('the OpenAPI error code enum and its examples are the catalogue\'s API codes', () => {
+  it("the OpenAPI error code enum and its examples are the catalogue's API codes", () => {
     const doc = buildOpenApiDocument('https://api.example.com');
     const schema = doc.components.schemas.Error.properties.error.properties.code;
     expect([...schema.enum].sort()).toEqual([...codesIn('api')].sort());
@@ -92,6 +92,10 @@ describe('what is made from the catalogue', () => {
 describe('problems returned as data', () => {
   it('a verify request that cannot be run says why with a code, like every other problem', async () => {
     const refused = await verifySite({ snapshot: null, outbox: {} as never, client: {} as never }, { siteId: 'nope' });
-    expect(refused).toMatchObject({ ok: false, code: 'SITE_NOT_BUILT', message: expect.stringContaining('no site "nope" in the build') });
+    expect(refused).toMatchObject({
+      ok: false,
+      code: 'SITE_NOT_BUILT',
+      message: expect.stringContaining('no site "nope" in the build'),
+    });
   });
 });

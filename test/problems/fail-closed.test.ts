@@ -31,7 +31,8 @@ async function built(): Promise<void> {
 }
 
 const manifestFile = () => path.join(p.distDir, 'manifest.json');
-const servedTitle = () => (JSON.parse(fs.readFileSync(path.join(p.distDir, 'one', 'articles', 'a.json'), 'utf8')) as { title: string }).title;
+const servedTitle = () =>
+  (JSON.parse(fs.readFileSync(path.join(p.distDir, 'one', 'articles', 'a.json'), 'utf8')) as { title: string }).title;
 
 describe('dist/manifest.json that cannot be read', { timeout: 60_000 }, () => {
   it('is no build only when it is missing', () => {
@@ -60,7 +61,10 @@ describe('dist/manifest.json that cannot be read', { timeout: 60_000 }, () => {
 
   it('damaged (not JSON, or JSON that is no manifest): refused, not taken for "no build"', async () => {
     await built();
-    for (const [bytes, message] of [['{"format":2,"buil', 'is not JSON'], ['{"hello":"world"}', 'is not a build manifest']] as const) {
+    for (const [bytes, message] of [
+      ['{"format":2,"buil', 'is not JSON'],
+      ['{"hello":"world"}', 'is not a build manifest'],
+    ] as const) {
       fs.writeFileSync(manifestFile(), bytes);
       try {
         readManifest(p.distDir);

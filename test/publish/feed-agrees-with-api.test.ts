@@ -13,10 +13,15 @@ import { waitFor } from '../helpers/wait-for.ts';
 
 const { receiver, project, env } = useReceiverProject();
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-const post = (title: string, extra: Record<string, string> = {}) => article({ title, status: 'published', publishedAt: '2026-01-01', ...extra });
+const post = (title: string, extra: Record<string, string> = {}) =>
+  article({ title, status: 'published', publishedAt: '2026-01-01', ...extra });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function setup(extra: Record<string, string> = {}): { p: TempProject; cli: (...args: string[]) => Promise<string>; e: Record<string, string> } {
+function setup(extra: Record<string, string> = {}): {
+  p: TempProject;
+  cli: (...args: string[]) => Promise<string>;
+  e: Record<string, string>;
+} {
   const p = (project.current = createTempProject({ git: true }));
   writeSite(p, 'one');
   p.write('one/articles/a.md', post('A'));
@@ -31,15 +36,22 @@ function setup(extra: Record<string, string> = {}): { p: TempProject; cli: (...a
   return { p, cli, e };
 }
 
-const keyOf = async (cli: (...args: string[]) => Promise<string>) => (JSON.parse(await cli('keys', '--json')) as { site: string; key: string }[]).find((k) => k.site === 'one')!.key;
+const keyOf = async (cli: (...args: string[]) => Promise<string>) =>
+  (JSON.parse(await cli('keys', '--json')) as { site: string; key: string }[]).find((k) => k.site === 'one')!.key;
 
 async function feedOf(api: string, key: string, since?: string) {
-  const res = await fetch(`${api}/changes${since ? `?since=${since}` : ''}`, { headers: { authorization: `Bearer ${key}` } });
+  const res = await fetch(`${api}/changes${since ? `?since=${since}` : ''}`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
   expect(res.status).toBe(200);
   return ChangeFeedSchema.parse(await res.json());
 }
 const story = (feed: { changes: { type: string; slug: string }[] }) => feed.changes.map((c) => `${c.type}:${c.slug}`);
-const sent = () => receiver().requests.map((r) => `${r.headers['x-quire-event']}:${(JSON.parse(r.rawBody.toString()) as { article: { slug: string } }).article.slug}`);
+const sent = () =>
+  receiver().requests.map(
+    (r) =>
+      `${r.headers['x-quire-event']}:${(JSON.parse(r.rawBody.toString()) as { article: { slug: string } }).article.slug}`,
+  );
 
 describe('the change feed agrees with the API', { timeout: 120_000 }, () => {
   it('has a build made beside a running server once; `publish` then sends its webhook and records nothing more', async () => {
@@ -57,7 +69,9 @@ describe('the change feed agrees with the API', { timeout: 120_000 }, () => {
       p.write('one/articles/a.md', post('A, revised'));
       p.commit('edit a', '2026-01-03T00:00:00Z');
       await cli('build');
-      await expect.poll(async () => story(await feedOf(api, key, start.cursor)), { timeout: 20_000, interval: 100 }).toEqual(['updated:a']);
+      await expect
+        .poll(async () => story(await feedOf(api, key, start.cursor)), { timeout: 20_000, interval: 100 })
+        .toEqual(['updated:a']);
       expect((await feedOf(api, key, start.cursor)).changes[0]).toMatchObject({ article: { title: 'A, revised' } });
       expect(sent()).toHaveLength(2); // a build sends nothing
 
@@ -86,7 +100,12 @@ describe('the change feed agrees with the API', { timeout: 120_000 }, () => {
       await waitFor(() => server.output().includes('Loaded the new build.'), server.output);
       expect(Date.now()).toBeLessThan(goLive);
       expect(story(await feedOf(api, key, start.cursor))).toEqual([]); // scheduled: not served yet
-      await expect.poll(async () => story(await feedOf(api, key, start.cursor)), { timeout: goLive - Date.now() + 15_000, interval: 250 }).toEqual(['published:soon']);
+      await expect
+        .poll(async () => story(await feedOf(api, key, start.cursor)), {
+          timeout: goLive - Date.now() + 15_000,
+          interval: 250,
+        })
+        .toEqual(['published:soon']);
       await sleep(1_500);
       expect(story(await feedOf(api, key, start.cursor))).toEqual(['published:soon']);
       expect(receiver().requests).toHaveLength(0);
@@ -103,7 +122,9 @@ describe('the change feed agrees with the API', { timeout: 120_000 }, () => {
       const api = `${server.output().match(/Content API on (\S+)\/v1/)![1]}/v1`;
       const start = await feedOf(api, key);
       p.write('one/articles/b.md', post('B', { status: 'draft' }));
-      await expect.poll(async () => story(await feedOf(api, key, start.cursor)), { timeout: 20_000, interval: 100 }).toEqual(['withdrawn:b']);
+      await expect
+        .poll(async () => story(await feedOf(api, key, start.cursor)), { timeout: 20_000, interval: 100 })
+        .toEqual(['withdrawn:b']);
       await sleep(1_500);
       expect(story(await feedOf(api, key, start.cursor))).toEqual(['withdrawn:b']);
     } finally {
@@ -116,7 +137,17 @@ describe('the change feed agrees with the API', { timeout: 120_000 }, () => {
     const { p, cli, e } = setup({ QUIRE_PUBLIC_URL: 'https://content.example.com' });
     const key = await keyOf(cli);
     // SQLite is one machine's: there the two share the state dir (and dist/); PostgreSQL is anyone's.
-    const envs = onPostgres ? [e, { ...e, QUIRE_DIST_DIR: `${p.distDir}-2`, QUIRE_STATE_DIR: `${p.stateDir}-2`, QUIRE_DATABASE_URL: testDatabaseUrl(p.stateDir)! }] : [e, e];
+    const envs = onPostgres
+      ? [
+          e,
+          {
+            ...e,
+            QUIRE_DIST_DIR: `${p.distDir}-2`,
+            QUIRE_STATE_DIR: `${p.stateDir}-2`,
+            QUIRE_DATABASE_URL: testDatabaseUrl(p.stateDir)!,
+          },
+        ]
+      : [e, e];
     const servers = [];
     for (const env of envs) servers.push(await startCli(['start'], env, /Listening on \S+:(\d+)\n/));
     try {
@@ -129,7 +160,9 @@ describe('the change feed agrees with the API', { timeout: 120_000 }, () => {
       p.commit('edit a', '2026-01-03T00:00:00Z');
       for (const env of new Set(envs)) expect((await runCli(['build'], env)).code).toBe(0);
       for (const s of servers) await waitFor(() => s.output().includes('Loaded the new build.'), s.output);
-      await expect.poll(async () => story(await feedOf(apis[1]!, key, start.cursor)), { timeout: 20_000, interval: 100 }).toEqual(['updated:a']);
+      await expect
+        .poll(async () => story(await feedOf(apis[1]!, key, start.cursor)), { timeout: 20_000, interval: 100 })
+        .toEqual(['updated:a']);
       // Whichever recorded it, the other found it recorded (a busy lock is tried again within a second).
       await sleep(2_500);
       for (const api of apis) expect(story(await feedOf(api, key, start.cursor))).toEqual(['updated:a']);

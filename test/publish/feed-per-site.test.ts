@@ -24,7 +24,11 @@ beforeAll(async () => {
   store = openTestStore(p.stateDir, 'server-secret-0123456789abcdef0123456789');
   const dist = openLocalSnapshot(p.distDir, p.stateDir);
   dist.reload();
-  server = await listen(createApiApp({ store: dist, keyring, publicUrl: 'http://127.0.0.1', changes: store.changes }), 0, '127.0.0.1');
+  server = await listen(
+    createApiApp({ store: dist, keyring, publicUrl: 'http://127.0.0.1', changes: store.changes }),
+    0,
+    '127.0.0.1',
+  );
   url = `http://127.0.0.1:${server.port}/v1/changes`;
 });
 afterAll(async () => {
@@ -33,7 +37,12 @@ afterAll(async () => {
   p?.cleanup();
 });
 
-const published = (slug: string, title = slug): RecordedChange => ({ slug, state: 'published', payloadHash: `h-${slug}-${title}`, item: JSON.stringify({ slug, title }) });
+const published = (slug: string, title = slug): RecordedChange => ({
+  slug,
+  state: 'published',
+  payloadHash: `h-${slug}-${title}`,
+  item: JSON.stringify({ slug, title }),
+});
 const withdrawn = (slug: string): RecordedChange => ({ slug, state: 'withdrawn', payloadHash: null, item: null });
 
 /** The answer's text as the site's key holder gets it. */
@@ -44,7 +53,8 @@ async function feedText(site: string, query = ''): Promise<string> {
   return text;
 }
 /** The answer's fields read here (its items are made up: the article shape is not what is tested). */
-const feedOf = (text: string) => JSON.parse(text) as { changes: { type: string; slug: string }[]; cursor: string; more: boolean };
+const feedOf = (text: string) =>
+  JSON.parse(text) as { changes: { type: string; slug: string }[]; cursor: string; more: boolean };
 const positionOf = (text: string) => decodeCursor(feedOf(text).cursor)!.position;
 
 describe('change-feed positions per site', () => {

@@ -12,7 +12,8 @@ import { article, createTempProject, writeSite, type TempProject } from '../help
 
 const { receiver, project, env } = useReceiverProject();
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-const post = (title: string, extra: Record<string, string> = {}) => article({ title, status: 'published', publishedAt: '2026-01-01', ...extra });
+const post = (title: string, extra: Record<string, string> = {}) =>
+  article({ title, status: 'published', publishedAt: '2026-01-01', ...extra });
 
 function setup(): { p: TempProject; cli: (...args: string[]) => Promise<string>; e: Record<string, string> } {
   const p = (project.current = createTempProject({ git: true }));
@@ -30,18 +31,27 @@ function setup(): { p: TempProject; cli: (...args: string[]) => Promise<string>;
 }
 
 async function feedOf(api: string, key: string, since?: string) {
-  const res = await fetch(`${api}/changes${since ? `?since=${since}` : ''}`, { headers: { authorization: `Bearer ${key}` } });
+  const res = await fetch(`${api}/changes${since ? `?since=${since}` : ''}`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
   expect(res.status).toBe(200);
   return ChangeFeedSchema.parse(await res.json());
 }
 const story = (feed: { changes: { type: string; slug: string }[] }) => feed.changes.map((c) => `${c.type}:${c.slug}`);
-const sent = () => receiver().requests.map((r) => `${r.headers['x-quire-event']}:${(JSON.parse(r.rawBody.toString()) as { article: { slug: string } }).article.slug}`);
-const register = (cli: (...args: string[]) => Promise<string>) => cli('webhook', 'set', 'one', '--url', `${receiver().url}/hooks/one`, '--secret', RECEIVER_SECRET);
+const sent = () =>
+  receiver().requests.map(
+    (r) =>
+      `${r.headers['x-quire-event']}:${(JSON.parse(r.rawBody.toString()) as { article: { slug: string } }).article.slug}`,
+  );
+const register = (cli: (...args: string[]) => Promise<string>) =>
+  cli('webhook', 'set', 'one', '--url', `${receiver().url}/hooks/one`, '--secret', RECEIVER_SECRET);
 
 describe('a site without a webhook', { timeout: 120_000 }, () => {
   it('has its publishes, go-lives and expiries in the feed; a webhook set later gets a first publish', async () => {
     const { p, cli, e } = setup();
-    const key = (JSON.parse(await cli('keys', '--json')) as { site: string; key: string }[]).find((k) => k.site === 'one')!.key;
+    const key = (JSON.parse(await cli('keys', '--json')) as { site: string; key: string }[]).find(
+      (k) => k.site === 'one',
+    )!.key;
     const server = await startCli(['start'], e, /Content API on (\S+)\/v1/);
     try {
       const api = `${server.match[1]}/v1`;
@@ -50,7 +60,9 @@ describe('a site without a webhook', { timeout: 120_000 }, () => {
       expect(story(start).sort()).toEqual(['published:a', 'published:b']);
 
       // Each publish says what it recorded for the feed, and that it sent nothing.
-      expect(await cli('publish')).toMatch(/one: skipped, no webhook registered: recorded 0 changes for the change feed, nothing sent/);
+      expect(await cli('publish')).toMatch(
+        /one: skipped, no webhook registered: recorded 0 changes for the change feed, nothing sent/,
+      );
       p.write('one/articles/c.md', post('C'));
       p.commit('add c', '2026-01-03T00:00:00Z');
       expect(await cli('publish')).toMatch(/recorded 1 change for the change feed, nothing sent/);
@@ -68,7 +80,12 @@ describe('a site without a webhook', { timeout: 120_000 }, () => {
       p.write('one/articles/brief.md', post('Brief', { expiresAt: iso(goLive + 1_000) }));
       p.commit('soon and brief', '2026-01-05T00:00:00Z');
       expect(await cli('publish')).toMatch(/recorded 1 change for the change feed/); // brief
-      await expect.poll(async () => story(await feedOf(api, key, start.cursor)).slice(-2), { timeout: goLive - Date.now() + 15_000, interval: 250 }).toEqual(['published:soon', 'withdrawn:brief']);
+      await expect
+        .poll(async () => story(await feedOf(api, key, start.cursor)).slice(-2), {
+          timeout: goLive - Date.now() + 15_000,
+          interval: 250,
+        })
+        .toEqual(['published:soon', 'withdrawn:brief']);
 
       const history = await feedOf(api, key, start.cursor);
       expect(story(history)).toEqual([
@@ -113,7 +130,9 @@ describe('a site without a webhook', { timeout: 120_000 }, () => {
     p.write('one/articles/a.md', post('A, revised'));
     p.commit('edit a', '2026-01-03T00:00:00Z');
     expect(await cli('publish')).toMatch(/recorded 1 change for the change feed, nothing sent/);
-    const key = (JSON.parse(await cli('keys', '--json')) as { site: string; key: string }[]).find((k) => k.site === 'one')!.key;
+    const key = (JSON.parse(await cli('keys', '--json')) as { site: string; key: string }[]).find(
+      (k) => k.site === 'one',
+    )!.key;
     const server = await startCli(['start'], e, /Content API on (\S+)\/v1/);
     try {
       const api = `${server.match[1]}/v1`;

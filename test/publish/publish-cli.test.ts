@@ -19,7 +19,12 @@ beforeEach(() => {
 afterEach(() => p?.cleanup());
 
 /** A receiver that checks the signature like a site owner's would, then answers. */
-function verifying(answer: (req: ReceivedRequest, i: number) => { status: number; body?: string; headers?: Record<string, string>; delayMs?: number }) {
+function verifying(
+  answer: (
+    req: ReceivedRequest,
+    i: number,
+  ) => { status: number; body?: string; headers?: Record<string, string>; delayMs?: number },
+) {
   let count = 0;
   return (req: ReceivedRequest) => {
     const v = verifyWebhook(req.rawBody, req.headers, SECRET);
@@ -55,7 +60,11 @@ async function register(extra: string[] = []) {
   expect(r.code, r.stderr).toBe(0);
 }
 
-const events = () => receiver.requests.map((r) => `${r.headers['x-quire-event']} ${(JSON.parse(r.rawBody.toString()) as { article: { slug: string } }).article.slug}`);
+const events = () =>
+  receiver.requests.map(
+    (r) =>
+      `${r.headers['x-quire-event']} ${(JSON.parse(r.rawBody.toString()) as { article: { slug: string } }).article.slug}`,
+  );
 
 describe('quire publish', { timeout: 120_000 }, () => {
   it('an edit published from disk is said to be uncommitted, not counted as "0 files changed"', async () => {
@@ -72,7 +81,9 @@ describe('quire publish', { timeout: 120_000 }, () => {
     p.commit('edit a, add c', '2026-03-02T10:00:00Z');
     p.write('one/articles/new.md', article({ title: 'New', status: 'published' }));
     r = await quire(['publish', '--dry-run']);
-    expect(r.stdout).toMatch(/^  one: 3 events would send, since [0-9a-f]{12} \(2 files changed, 1 file with uncommitted changes\)$/m);
+    expect(r.stdout).toMatch(
+      /^  one: 3 events would send, since [0-9a-f]{12} \(2 files changed, 1 file with uncommitted changes\)$/m,
+    );
   });
 
   it('sends published/updated for what changed between commits, and nothing otherwise', async () => {
@@ -85,20 +96,41 @@ describe('quire publish', { timeout: 120_000 }, () => {
     // The plan first, then each delivery's result, then the summary.
     const lines = r.stdout.split('\n');
     const at = (pattern: RegExp) => lines.findIndex((l) => pattern.test(l));
-    expect([at(/^Publishing commit /), at(/^ {2}one: 1 event queued/), at(/^ {4}published\s+a$/), at(/^ {2}✓ /), at(/^Delivered 1 of 1 attempt/)]).toEqual([0, 1, 2, 3, 4]);
+    expect([
+      at(/^Publishing commit /),
+      at(/^ {2}one: 1 event queued/),
+      at(/^ {4}published\s+a$/),
+      at(/^ {2}✓ /),
+      at(/^Delivered 1 of 1 attempt/),
+    ]).toEqual([0, 1, 2, 3, 4]);
     const first = receiver.requests[0]!;
     // The contract's headers, checked against the raw bytes received.
-    expect(first.headers['x-quire-signature']).toBe(`sha256=${createHmac('sha256', SECRET).update(first.rawBody).digest('hex')}`);
+    expect(first.headers['x-quire-signature']).toBe(
+      `sha256=${createHmac('sha256', SECRET).update(first.rawBody).digest('hex')}`,
+    );
     expect(first.headers.authorization).toBe(`Bearer ${SECRET}`);
     expect(first.headers['content-type']).toBe('application/json');
     expect(first.headers['user-agent']).toMatch(/^Quire-Webhooks\//);
     expect(first.headers['webhook-id']).toBe(first.headers['x-quire-delivery']);
-    const sw = createHmac('sha256', SECRET).update(`${first.headers['webhook-id']}.${first.headers['webhook-timestamp']}.`).update(first.rawBody).digest('base64');
+    const sw = createHmac('sha256', SECRET)
+      .update(`${first.headers['webhook-id']}.${first.headers['webhook-timestamp']}.`)
+      .update(first.rawBody)
+      .digest('base64');
     expect(first.headers['webhook-signature']).toBe(`v1,${sw}`);
     const body = JSON.parse(first.rawBody.toString());
     expect(body).toEqual({
       event: 'published',
-      article: { id: 'a', title: 'A', slug: 'a', status: 'published', metaDescription: '', mdx: '\nBody of A.\n', html: '<p>Body of A.</p>', imageUrl: '', imageAlt: '' },
+      article: {
+        id: 'a',
+        title: 'A',
+        slug: 'a',
+        status: 'published',
+        metaDescription: '',
+        mdx: '\nBody of A.\n',
+        html: '<p>Body of A.</p>',
+        imageUrl: '',
+        imageAlt: '',
+      },
     });
 
     r = await quire(['publish']);
@@ -116,7 +148,10 @@ describe('quire publish', { timeout: 120_000 }, () => {
     // A rename that keeps the slug, and an edit the payload does not carry (the author), send nothing.
     p.write('one/authors/ann.yaml', 'name: Ann\n');
     p.remove('one/articles/a.md');
-    p.write('one/articles/2026/a.md', article({ title: 'A', status: 'published', author: 'ann' }, 'Body of A, edited.\n'));
+    p.write(
+      'one/articles/2026/a.md',
+      article({ title: 'A', status: 'published', author: 'ann' }, 'Body of A, edited.\n'),
+    );
     p.commit('move a, add author', '2026-03-03T10:00:00Z');
     r = await quire(['publish']);
     expect(r.code).toBe(0);
@@ -128,7 +163,9 @@ describe('quire publish', { timeout: 120_000 }, () => {
     p.commit('withdraw b', '2026-03-04T10:00:00Z');
     r = await quire(['publish']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('1 withdrawn article not sent: the receiver did not opt in to unpublished/deleted events');
+    expect(r.stdout).toContain(
+      '1 withdrawn article not sent: the receiver did not opt in to unpublished/deleted events',
+    );
     p.remove('one/articles/b.md');
     p.commit('delete b', '2026-03-05T10:00:00Z');
     r = await quire(['publish']);
@@ -163,7 +200,12 @@ describe('quire publish', { timeout: 120_000 }, () => {
     p.commit('withdraw b, delete a', '2026-03-03T10:00:00Z');
     expect((await quire(['publish'])).code).toBe(0);
     const last = receiver.requests.slice(2).map((r) => JSON.parse(r.rawBody.toString()));
-    expect(last).toEqual(expect.arrayContaining([{ event: 'deleted', article: { id: 'a', slug: 'a' } }, { event: 'unpublished', article: { id: 'b', slug: 'b' } }]));
+    expect(last).toEqual(
+      expect.arrayContaining([
+        { event: 'deleted', article: { id: 'a', slug: 'a' } },
+        { event: 'unpublished', article: { id: 'b', slug: 'b' } },
+      ]),
+    );
   });
 
   it('--baseline records the state without sending; sites without a webhook are skipped', async () => {
@@ -185,7 +227,11 @@ describe('quire publish', { timeout: 120_000 }, () => {
     await register();
     // 429 first: its Retry-After (3 s) outlasts the schedule's first step (2 s ±20 %); the 503's
     // retry follows the schedule (10 s ±20 %), inside the 15 s window.
-    receiver.respond(verifying((_req, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '3' } } : i === 1 ? { status: 503 } : { status: 200 })));
+    receiver.respond(
+      verifying((_req, i) =>
+        i === 0 ? { status: 429, headers: { 'retry-after': '3' } } : i === 1 ? { status: 503 } : { status: 200 },
+      ),
+    );
     const r = await quire(['publish']);
     expect(r.code, r.stderr).toBe(0);
     expect(receiver.requests).toHaveLength(3);
@@ -229,7 +275,11 @@ describe('quire publish', { timeout: 120_000 }, () => {
     receiver.respond(verifying(() => ({ status: 200, body: '{"url":"https://one.example.com/blog/a","id":"42"}' })));
     r = await quire(['publish'], { QUIRE_PUBLISH_RETRY_WINDOW_MS: '5000' });
     expect(r.code, r.stderr).toBe(0);
-    const log = JSON.parse((await quire(['deliveries', '--json'])).stdout) as { status: number | null; replyUrl: string | null; error: string | null }[];
+    const log = JSON.parse((await quire(['deliveries', '--json'])).stdout) as {
+      status: number | null;
+      replyUrl: string | null;
+      error: string | null;
+    }[];
     expect(log[0]).toMatchObject({ status: 200, replyUrl: 'https://one.example.com/blog/a' });
     expect(log[1]).toMatchObject({ status: null, error: expect.stringMatching(/^timeout/) });
   });
@@ -238,7 +288,9 @@ describe('quire publish', { timeout: 120_000 }, () => {
     project();
     await register();
     receiver.respond(() => ({ hang: true }));
-    expect((await quire(['publish'], { QUIRE_WEBHOOK_TIMEOUT_MS: '300', QUIRE_PUBLISH_RETRY_WINDOW_MS: '0' })).code).toBe(1);
+    expect(
+      (await quire(['publish'], { QUIRE_WEBHOOK_TIMEOUT_MS: '300', QUIRE_PUBLISH_RETRY_WINDOW_MS: '0' })).code,
+    ).toBe(1);
     receiver.respond(verifying(() => ({ status: 200 })));
     const before = receiver.requests.length;
     const server = await startCli(['start'], { ...env(), PORT: '0' }, /Content API on/);
@@ -250,7 +302,10 @@ describe('quire publish', { timeout: 120_000 }, () => {
     } finally {
       await server.stop();
     }
-    const log = JSON.parse((await quire(['deliveries', '--json'])).stdout) as { status: number | null; state: string }[];
+    const log = JSON.parse((await quire(['deliveries', '--json'])).stdout) as {
+      status: number | null;
+      state: string;
+    }[];
     expect(log[0]).toMatchObject({ status: 200, state: 'delivered' });
   });
 
@@ -273,7 +328,9 @@ describe('quire publish', { timeout: 120_000 }, () => {
     const before = receiver.requests.length;
     const r = await quire(['publish']);
     expect(r.code, r.stderr).toBe(0);
-    const delivered = receiver.requests.slice(before).map((q) => (JSON.parse(q.rawBody.toString()) as { article: { slug: string } }).article.slug);
+    const delivered = receiver.requests
+      .slice(before)
+      .map((q) => (JSON.parse(q.rawBody.toString()) as { article: { slug: string } }).article.slug);
     expect(delivered.sort()).toEqual(['a', 'c']);
   });
 
@@ -295,11 +352,23 @@ describe('quire webhook', { timeout: 120_000 }, () => {
     const strict = (args: string[]) => quire(args, { QUIRE_ALLOW_PRIVATE_TARGETS: '0' });
     const cases: [string[], RegExp][] = [
       [['--url', 'http://hooks.example.com/x', '--secret', SECRET], /must use https.*\[URL_NOT_HTTPS\]/],
-      [['--url', 'https://u:p@hooks.example.com/x', '--secret', SECRET], /user name or password.*\[URL_HAS_CREDENTIALS\]/],
+      [
+        ['--url', 'https://u:p@hooks.example.com/x', '--secret', SECRET],
+        /user name or password.*\[URL_HAS_CREDENTIALS\]/,
+      ],
       // A receiver on this machine: for local testing, the setting that allows it is named.
-      [['--url', hookUrl(), '--secret', SECRET], /127\.0\.0\.1 is a loopback address; webhook targets must be public \(to test with a receiver on this machine or network, run Quire with QUIRE_ALLOW_PRIVATE_TARGETS=1\)  \[URL_HOST_NOT_PUBLIC\]/],
-      [['--url', 'https://2130706433/x', '--secret', SECRET], /loopback.*QUIRE_ALLOW_PRIVATE_TARGETS=1.*\[URL_HOST_NOT_PUBLIC\]/],
-      [['--url', 'https://localhost/x', '--secret', SECRET], /QUIRE_ALLOW_PRIVATE_TARGETS=1\)  \[URL_HOST_NOT_PUBLIC\]/],
+      [
+        ['--url', hookUrl(), '--secret', SECRET],
+        /127\.0\.0\.1 is a loopback address; webhook targets must be public \(to test with a receiver on this machine or network, run Quire with QUIRE_ALLOW_PRIVATE_TARGETS=1\)  \[URL_HOST_NOT_PUBLIC\]/,
+      ],
+      [
+        ['--url', 'https://2130706433/x', '--secret', SECRET],
+        /loopback.*QUIRE_ALLOW_PRIVATE_TARGETS=1.*\[URL_HOST_NOT_PUBLIC\]/,
+      ],
+      [
+        ['--url', 'https://localhost/x', '--secret', SECRET],
+        /QUIRE_ALLOW_PRIVATE_TARGETS=1\)  \[URL_HOST_NOT_PUBLIC\]/,
+      ],
       [['--url', 'https://hooks.example.com/x', '--secret', 'short'], /at least 24 characters.*\[SECRET_TOO_SHORT\]/],
     ];
     for (const [args, message] of cases) {
@@ -321,7 +390,9 @@ describe('quire webhook', { timeout: 120_000 }, () => {
     p.write('one/articles/broken.md', '---\nstatus: published\n---\n');
     const broken = await quire(['webhook', 'test', 'one']);
     expect(broken.code).toBe(1);
-    expect(broken.stderr).toMatch(/broken\.md:1:1 {2}missing required field `title`[\s\S]*Not tested: the content does not build/);
+    expect(broken.stderr).toMatch(
+      /broken\.md:1:1 {2}missing required field `title`[\s\S]*Not tested: the content does not build/,
+    );
     expect(receiver.requests).toHaveLength(1);
   });
 
@@ -343,7 +414,9 @@ describe('quire webhook', { timeout: 120_000 }, () => {
     receiver.respond(verifying(() => ({ status: 200, body: '{"url":"https://one.example.com/blog/a","id":"a"}' })));
     r = await quire(['webhook', 'test', 'one']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/Success: the receiver accepted the delivery with HTTP 200 in \d+ ms\. It says the article is at https:\/\/one\.example\.com\/blog\/a/);
+    expect(r.stdout).toMatch(
+      /Success: the receiver accepted the delivery with HTTP 200 in \d+ ms\. It says the article is at https:\/\/one\.example\.com\/blog\/a/,
+    );
     expect(receiver.requests.at(-1)!.headers['x-quire-event']).toBe('updated');
 
     const log = JSON.parse((await quire(['deliveries', '--json'])).stdout) as { delivery: string; origin: string }[];
@@ -351,7 +424,9 @@ describe('quire webhook', { timeout: 120_000 }, () => {
     r = await quire(['redeliver', log[0]!.delivery]);
     expect(r.code, r.stderr).toBe(0);
     expect(receiver.requests.at(-1)!.rawBody.equals(receiver.requests.at(-2)!.rawBody)).toBe(true);
-    expect(receiver.requests.at(-1)!.headers['x-quire-delivery']).not.toBe(receiver.requests.at(-2)!.headers['x-quire-delivery']);
+    expect(receiver.requests.at(-1)!.headers['x-quire-delivery']).not.toBe(
+      receiver.requests.at(-2)!.headers['x-quire-delivery'],
+    );
 
     expect((await quire(['webhook', 'remove', 'one'])).code).toBe(0);
     expect((await quire(['webhook', 'show', 'one'])).stdout).toMatch(/no webhook/);

@@ -41,7 +41,9 @@ function fetchingReceiver(api: () => { url: string; key: string }): string[] {
     const verified = verifyWebhook(req.rawBody, req.headers as Record<string, string>, RECEIVER_SECRET);
     if (!verified.ok) return { status: 401 };
     const { url, key } = api();
-    const res = await fetch(`${url}/v1/articles/${verified.payload.article.slug}`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${url}/v1/articles/${verified.payload.article.slug}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     seen.push(((await res.json()) as { html: string }).html);
     return { status: 200 };
   });
@@ -49,7 +51,10 @@ function fetchingReceiver(api: () => { url: string; key: string }): string[] {
 }
 
 async function registerWebhook(): Promise<void> {
-  const set = await runCli(['webhook', 'set', 'one', '--url', `${receiver().url}/hook`, '--secret', RECEIVER_SECRET], env());
+  const set = await runCli(
+    ['webhook', 'set', 'one', '--url', `${receiver().url}/hook`, '--secret', RECEIVER_SECRET],
+    env(),
+  );
   expect(set.code, set.stderr).toBe(0);
 }
 
@@ -122,12 +127,21 @@ describe('a webhook is sent once the running server serves what it announces', {
     await registerWebhook();
     receiver().respond(() => ({ status: 200 }));
     // A live process (this one) recorded as serving this dist/, stuck on another build.
-    recordServedBuild(p.stateDir, { pid: process.pid, distDir: p.distDir, buildId: 'a-build-never-served', publicUrl: 'http://localhost:8787' });
+    recordServedBuild(p.stateDir, {
+      pid: process.pid,
+      distDir: p.distDir,
+      buildId: 'a-build-never-served',
+      publicUrl: 'http://localhost:8787',
+    });
     let started = Date.now();
     let r = await runCli(['publish'], env());
     const waited = Date.now() - started;
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(new RegExp(`warning: the running server \\(pid ${process.pid}\\) still serves the previous build after 10\\.\\d s; sending anyway`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `warning: the running server \\(pid ${process.pid}\\) still serves the previous build after 10\\.\\d s; sending anyway`,
+      ),
+    );
     expect(waited).toBeGreaterThanOrEqual(10_000);
     expect(receiver().requests).toHaveLength(1);
 
@@ -145,7 +159,15 @@ describe('a webhook is sent once the running server serves what it announces', {
     // A server killed by SIGKILL left its record, and its pid went to another process (this one,
     // which started at another time): that is no server, nothing is waited for.
     const startedAt = processStartTime(process.pid)! - 1;
-    fs.writeFileSync(path.join(p.stateDir, 'served-build.json'), JSON.stringify({ pid: process.pid, startedAt, distDir: path.resolve(p.distDir), buildId: 'a-build-never-served' }));
+    fs.writeFileSync(
+      path.join(p.stateDir, 'served-build.json'),
+      JSON.stringify({
+        pid: process.pid,
+        startedAt,
+        distDir: path.resolve(p.distDir),
+        buildId: 'a-build-never-served',
+      }),
+    );
     p.write('one/articles/a.md', version(2));
     p.commit('version 2', '2026-03-03T10:00:00Z');
     started = Date.now();
@@ -164,7 +186,11 @@ describe('a webhook is sent once the running server serves what it announces', {
     p.git('remote', 'add', 'origin', remote);
     p.git('push', '-q', 'origin', 'main');
     await registerWebhook();
-    const server = await startCli(['start', '--follow', remote, '--interval', '1'], { ...env(), PORT: '0' }, /Following .*\n/);
+    const server = await startCli(
+      ['start', '--follow', remote, '--interval', '1'],
+      { ...env(), PORT: '0' },
+      /Following .*\n/,
+    );
     try {
       const seen = fetchingReceiver(() => apiOf(server.output()));
       await waitFor(() => seen.length === 1, server.output); // the first publish: version 0

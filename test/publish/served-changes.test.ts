@@ -20,7 +20,8 @@ afterEach(async () => {
 
 const T0 = Date.parse('2026-11-26T12:00:00Z');
 const MIN = 60_000;
-const post = (title: string, front = 'publishedAt: 2026-11-01T00:00:00Z\n') => `---\ntitle: ${title}\nstatus: published\n${front}---\nBody\n`;
+const post = (title: string, front = 'publishedAt: 2026-11-01T00:00:00Z\n') =>
+  `---\ntitle: ${title}\nstatus: published\n${front}---\nBody\n`;
 const draft = (title: string) => `---\ntitle: ${title}\nstatus: draft\n---\nBody\n`;
 
 function setup(): void {
@@ -37,7 +38,12 @@ const reader = () => openLocalSnapshot(p.distDir, p.stateDir);
 
 /** Builds the content as it is now and loads it as a server does. */
 async function build(): Promise<Snapshot> {
-  const result = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
+  const result = await buildExport({
+    contentDir: p.contentDir,
+    distDir: p.distDir,
+    stateDir: p.stateDir,
+    publicUrl: 'http://x',
+  });
   expect(result.ok).toBe(true);
   const dist = reader();
   expect(dist.reload()).toBe(true);
@@ -46,7 +52,11 @@ async function build(): Promise<Snapshot> {
 
 /** What a server serving `snapshot` records at `nowMs` (its drafts unknown with `drafts: null`); nothing else holds the publish lock here. */
 async function serve(snapshot: Snapshot, nowMs = T0, drafts: 'read' | null = 'read'): Promise<FeedRecording[]> {
-  const result = await recordServedChanges(store!, { snapshot, distDir: p.distDir, drafts: drafts && (await reader().draftSlugs(snapshot)) }, nowMs);
+  const result = await recordServedChanges(
+    store!,
+    { snapshot, distDir: p.distDir, drafts: drafts && (await reader().draftSlugs(snapshot)) },
+    nowMs,
+  );
   if (result.status !== 'done') throw new Error('the publish lock was busy');
   return result.feed;
 }
@@ -65,7 +75,10 @@ describe('what a server serves, in the change feed', () => {
     expect(await serve(first)).toEqual([{ siteId: 'one', status: 'recorded', changes: 3 }]);
     expect(await log()).toEqual(['published:a', 'published:b', 'published:c']);
     expect(await serve(first, T0 + MIN)).toEqual([]); // again (a restart, another server): nothing
-    expect((await store!.published.feedState('one'))!.build).toEqual({ id: first.buildId, builtAt: Date.parse(first.manifest.builtAt) });
+    expect((await store!.published.feedState('one'))!.build).toEqual({
+      id: first.buildId,
+      builtAt: Date.parse(first.manifest.builtAt),
+    });
 
     p.write('one/articles/a.md', post('A, revised'));
     p.write('one/articles/b.md', draft('B'));
@@ -94,19 +107,29 @@ describe('what a server serves, in the change feed', () => {
 
     // Another server still serves the first build (made earlier): at its go-lives, or when it
     // restarts, it must not take the revision back.
-    const builtAt = (snapshot: Snapshot, ms: number): Snapshot => ({ ...snapshot, manifest: { ...snapshot.manifest, builtAt: new Date(ms).toISOString() } });
+    const builtAt = (snapshot: Snapshot, ms: number): Snapshot => ({
+      ...snapshot,
+      manifest: { ...snapshot.manifest, builtAt: new Date(ms).toISOString() },
+    });
     const made = Date.parse(second.manifest.builtAt);
-    expect(await serve(builtAt(first, made - MIN), T0 + MIN)).toEqual([{ siteId: 'one', status: 'older', newer: { id: second.buildId, builtAt: made } }]);
+    expect(await serve(builtAt(first, made - MIN), T0 + MIN)).toEqual([
+      { siteId: 'one', status: 'older', newer: { id: second.buildId, builtAt: made } },
+    ]);
     expect(await log()).toEqual(['published:a', 'published:b', 'published:c', 'updated:a']);
     // Made after it (the content put back, and built again): served now, and recorded.
-    expect(await serve(builtAt(first, made + MIN), T0 + 2 * MIN)).toEqual([{ siteId: 'one', status: 'recorded', changes: 1 }]);
+    expect(await serve(builtAt(first, made + MIN), T0 + 2 * MIN)).toEqual([
+      { siteId: 'one', status: 'recorded', changes: 1 },
+    ]);
     expect(await log()).toEqual(['published:a', 'published:b', 'published:c', 'updated:a', 'updated:a']);
   });
 
   it('records a go-live and an expiry at their instants, once', async () => {
     setup();
     p.write('one/articles/soon.md', post('Soon', 'publishedAt: 2026-11-26T12:10:00Z\n'));
-    p.write('one/articles/brief.md', post('Brief', 'publishedAt: 2026-11-01T00:00:00Z\nexpiresAt: 2026-11-26T12:20:00Z\n'));
+    p.write(
+      'one/articles/brief.md',
+      post('Brief', 'publishedAt: 2026-11-01T00:00:00Z\nexpiresAt: 2026-11-26T12:20:00Z\n'),
+    );
     const snapshot = await build();
     await serve(snapshot);
     expect((await log()).sort()).toEqual(['published:a', 'published:b', 'published:brief', 'published:c']);

@@ -14,8 +14,15 @@ beforeEach(() => {
 });
 
 const quire = (args: string[]) => runCli(args, setup.env());
-const setWebhook = () => quire(['webhook', 'set', 'one', '--url', `https://127.0.0.1:${receiver.port}/hook`, '--secret', SECRET]);
-const received = () => receiver.requests.map((r) => `${r.headers['x-quire-event']} ${(JSON.parse(r.rawBody.toString()) as { article: { slug: string } }).article.slug}`).sort();
+const setWebhook = () =>
+  quire(['webhook', 'set', 'one', '--url', `https://127.0.0.1:${receiver.port}/hook`, '--secret', SECRET]);
+const received = () =>
+  receiver.requests
+    .map(
+      (r) =>
+        `${r.headers['x-quire-event']} ${(JSON.parse(r.rawBody.toString()) as { article: { slug: string } }).article.slug}`,
+    )
+    .sort();
 
 describe('a webhook disabled by 410 Gone', { timeout: 90_000 }, () => {
   it('publish exits non-zero with the reason; setting it again sends what the receiver missed', async () => {
@@ -54,7 +61,9 @@ describe('a webhook disabled by 410 Gone', { timeout: 90_000 }, () => {
 
     const set = await setWebhook();
     expect(set.code).toBe(0);
-    expect(set.stdout).toMatch(/Re-enabled \(it was disabled: the receiver answered 410 Gone\); 1 event the receiver missed is queued again/);
+    expect(set.stdout).toMatch(
+      /Re-enabled \(it was disabled: the receiver answered 410 Gone\); 1 event the receiver missed is queued again/,
+    );
     r = await quire(['publish']);
     expect(r.code, r.stderr).toBe(0);
     expect(received()).toEqual(['published a', 'published c']);

@@ -29,15 +29,29 @@ async function setup(extraEvents: boolean) {
   p.write('one/articles/now.md', post('publishedAt: 2026-11-01T00:00:00Z\n'));
   p.write('one/articles/soon.md', post('publishedAt: 2026-11-26T12:10:00Z\n'));
   p.write('one/articles/ending.md', post('publishedAt: 2026-11-01T00:00:00Z\nexpiresAt: 2026-11-26T12:20:00Z\n'));
-  const build = await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' });
+  const build = await buildExport({
+    contentDir: p.contentDir,
+    distDir: p.distDir,
+    stateDir: p.stateDir,
+    publicUrl: 'http://x',
+  });
   expect(build.ok).toBe(true);
   const manifest = build.manifest!;
   store = openTestStore(p.stateDir, 'server-secret-0123456789abcdef0123456789');
-  await store.webhooks.save('one', { url: 'https://receiver.example.com/hooks', secret: 'w'.repeat(32), extraEvents }, T0);
+  await store.webhooks.save(
+    'one',
+    { url: 'https://receiver.example.com/hooks', secret: 'w'.repeat(32), extraEvents },
+    T0,
+  );
   // The site's last publish, at T0: what `quire publish` would have recorded then.
   const { current, withdrawn } = servedAt(manifest.sites.one!, T0, []);
   expect([...current.keys()].sort()).toEqual(['ending', 'now']);
-  await store.published.record('one', 'abc123', withListItems(p.distDir, manifest, 'one', planEvents(current, withdrawn, null, { extraEvents }).changes), T0);
+  await store.published.record(
+    'one',
+    'abc123',
+    withListItems(p.distDir, manifest, 'one', planEvents(current, withdrawn, null, { extraEvents }).changes),
+    T0,
+  );
   return manifest;
 }
 
@@ -50,15 +64,21 @@ async function queueWindowChanges(store: StateStore, distDir: string, manifest: 
   return { status: result.status, events: result.events };
 }
 
-const queued = async () => (await store!.outbox.list({ siteId: 'one', states: ['pending'] })).map((d) => `${d.slug}:${d.event}`).sort();
+const queued = async () =>
+  (await store!.outbox.list({ siteId: 'one', states: ['pending'] })).map((d) => `${d.slug}:${d.event}`).sort();
 
 describe('go-lives and expiries', () => {
   it('sends `published` once the window opens, once, and records it', async () => {
     const manifest = await setup(false);
     expect(await queueWindowChanges(store!, p.distDir, manifest, T0 + 5 * MIN)).toEqual({ status: 'done', events: [] });
-    expect(await queueWindowChanges(store!, p.distDir, manifest, T0 + 10 * MIN)).toEqual({ status: 'done', events: [{ siteId: 'one', slug: 'soon', event: 'published' }] });
+    expect(await queueWindowChanges(store!, p.distDir, manifest, T0 + 10 * MIN)).toEqual({
+      status: 'done',
+      events: [{ siteId: 'one', slug: 'soon', event: 'published' }],
+    });
     expect(await queued()).toEqual(['soon:published']);
-    const body = JSON.parse((await store!.outbox.get((await store!.outbox.list({ siteId: 'one' }))[0]!.id))!.body.toString());
+    const body = JSON.parse(
+      (await store!.outbox.get((await store!.outbox.list({ siteId: 'one' }))[0]!.id))!.body.toString(),
+    );
     expect(body).toMatchObject({ event: 'published', article: { slug: 'soon' } });
     // Again (another tick, a restart, a second server): nothing more.
     expect((await queueWindowChanges(store!, p.distDir, manifest, T0 + 11 * MIN)).events).toEqual([]);
@@ -69,7 +89,9 @@ describe('go-lives and expiries', () => {
 
   it('records an expiry as withdrawn, and sends `unpublished` only to a webhook that opted in', async () => {
     let manifest = await setup(false);
-    expect((await queueWindowChanges(store!, p.distDir, manifest, T0 + 20 * MIN)).events).toEqual([{ siteId: 'one', slug: 'soon', event: 'published' }]);
+    expect((await queueWindowChanges(store!, p.distDir, manifest, T0 + 20 * MIN)).events).toEqual([
+      { siteId: 'one', slug: 'soon', event: 'published' },
+    ]);
     expect((await store!.published.get('one'))!.articles.get('ending')).toMatchObject({ state: 'withdrawn' });
     expect(await queued()).toEqual(['soon:published']);
     await store!.close();

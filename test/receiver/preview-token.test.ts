@@ -7,14 +7,19 @@ import { createPreviewToken, parseDuration, previewLink } from '../../src/keys/p
 import { verifyPreviewToken } from '../../src/receiver/verify-webhook.ts';
 
 const generations = new Map<string, number>();
-const keyring = createKeyring('a-server-secret-that-stays-the-same-0123456789', { generationOf: (name) => generations.get(name) ?? 1 });
+const keyring = createKeyring('a-server-secret-that-stays-the-same-0123456789', {
+  generationOf: (name) => generations.get(name) ?? 1,
+});
 const key = keyring.previewKeyFor('one');
 const NOW = Date.parse('2026-11-26T10:00:00Z');
 const HOUR = 3_600_000;
-const make = (target = { site: 'one', slug: 'draft-post' }, ttl = 24 * HOUR, signWith = key) => createPreviewToken(signWith, target, ttl, NOW).token;
+const make = (target = { site: 'one', slug: 'draft-post' }, ttl = 24 * HOUR, signWith = key) =>
+  createPreviewToken(signWith, target, ttl, NOW).token;
 /** A token over any payload text, signed as Quire signs (to reach the checks behind the signature). */
-const signedToken = (payload: string) => `${payload}.${createHmac('sha256', key).update(`quire-preview-token\0${payload}`).digest('base64url')}`;
-const check = (token: string, at = NOW + HOUR, slug = 'draft-post', previewKey = key) => verifyPreviewToken(token, previewKey, { slug, site: 'one', now: () => at });
+const signedToken = (payload: string) =>
+  `${payload}.${createHmac('sha256', key).update(`quire-preview-token\0${payload}`).digest('base64url')}`;
+const check = (token: string, at = NOW + HOUR, slug = 'draft-post', previewKey = key) =>
+  verifyPreviewToken(token, previewKey, { slug, site: 'one', now: () => at });
 
 describe('preview tokens', () => {
   it('a fresh token for this article and site is accepted, with its expiry', () => {
@@ -36,14 +41,22 @@ describe('preview tokens', () => {
   });
 
   it('refuses forgeries: another key, an edited payload, a rotated key, a public key', () => {
-    expect(check(make(undefined, undefined, keyring.previewKeyFor('two')))).toMatchObject({ ok: false, reason: 'signature' });
+    expect(check(make(undefined, undefined, keyring.previewKeyFor('two')))).toMatchObject({
+      ok: false,
+      reason: 'signature',
+    });
     const [payload, signature] = make().split('.') as [string, string];
-    const edited = Buffer.from(Buffer.from(payload, 'base64url').toString().replace('draft-post', 'other-post')).toString('base64url');
+    const edited = Buffer.from(
+      Buffer.from(payload, 'base64url').toString().replace('draft-post', 'other-post'),
+    ).toString('base64url');
     expect(check(`${edited}.${signature}`, NOW, 'other-post')).toMatchObject({ ok: false, reason: 'signature' });
     const token = make();
     generations.set('one.preview', 2);
     try {
-      expect(check(token, NOW, 'draft-post', keyring.previewKeyFor('one'))).toMatchObject({ ok: false, reason: 'signature' });
+      expect(check(token, NOW, 'draft-post', keyring.previewKeyFor('one'))).toMatchObject({
+        ok: false,
+        reason: 'signature',
+      });
     } finally {
       generations.delete('one.preview');
     }
@@ -56,7 +69,14 @@ describe('preview tokens', () => {
     expect(check(garbage)).toMatchObject({ ok: false, reason: 'signature' });
   });
 
-  it.each(['', 'abc', 'a.b.c', `x.${'A'.repeat(42)}`, `${'A'.repeat(2000)}.${'A'.repeat(43)}`, `a b.${'A'.repeat(43)}`])('refuses the malformed token %j', (token) => {
+  it.each([
+    '',
+    'abc',
+    'a.b.c',
+    `x.${'A'.repeat(42)}`,
+    `${'A'.repeat(2000)}.${'A'.repeat(43)}`,
+    `a b.${'A'.repeat(43)}`,
+  ])('refuses the malformed token %j', (token) => {
     expect(check(token)).toMatchObject({ ok: false, reason: 'malformed' });
   });
 
@@ -68,7 +88,8 @@ describe('preview tokens', () => {
     const last = alphabet.indexOf(token.at(-1)!);
     const spellings = [0, 1, 2, 3].map((low) => `${token.slice(0, -1)}${alphabet[(last & ~3) | low]}`);
     expect(spellings.filter((t) => t !== token)).toHaveLength(3);
-    for (const t of spellings) expect(check(t)).toMatchObject(t === token ? { ok: true } : { ok: false, reason: 'malformed' });
+    for (const t of spellings)
+      expect(check(t)).toMatchObject(t === token ? { ok: true } : { ok: false, reason: 'malformed' });
     // A payload spelled non-canonically, even when signed, is not a token Quire makes.
     // One byte past a multiple of three leaves the last character 4 unused bits.
     let json = JSON.stringify({ v: 1, site: 'one', slug: 'draft-post', exp: NOW / 1000 + 7200 });
@@ -81,28 +102,48 @@ describe('preview tokens', () => {
     expect(check(`${token}=`)).toMatchObject({ ok: false, reason: 'malformed' });
   });
 
-  it.each([Number.MAX_SAFE_INTEGER, 1e13, 253402300800, -1e13, -1, 1.5, '1893456000', null])('refuses a signed token whose exp is %j, without throwing', (exp) => {
-    const payload = Buffer.from(JSON.stringify({ v: 1, site: 'one', slug: 'draft-post', exp })).toString('base64url');
-    expect(check(signedToken(payload))).toMatchObject({ ok: false, reason: 'malformed' });
-  });
+  it.each([Number.MAX_SAFE_INTEGER, 1e13, 253402300800, -1e13, -1, 1.5, '1893456000', null])(
+    'refuses a signed token whose exp is %j, without throwing',
+    (exp) => {
+      const payload = Buffer.from(JSON.stringify({ v: 1, site: 'one', slug: 'draft-post', exp })).toString('base64url');
+      expect(check(signedToken(payload))).toMatchObject({ ok: false, reason: 'malformed' });
+    },
+  );
 
   it('accepts an exp up to the last second of the year 9999', () => {
-    const payload = Buffer.from(JSON.stringify({ v: 1, site: 'one', slug: 'draft-post', exp: 253402300799 })).toString('base64url');
-    expect(check(signedToken(payload))).toEqual({ ok: true, site: 'one', slug: 'draft-post', expiresAt: '9999-12-31T23:59:59Z' });
+    const payload = Buffer.from(JSON.stringify({ v: 1, site: 'one', slug: 'draft-post', exp: 253402300799 })).toString(
+      'base64url',
+    );
+    expect(check(signedToken(payload))).toEqual({
+      ok: true,
+      site: 'one',
+      slug: 'draft-post',
+      expiresAt: '9999-12-31T23:59:59Z',
+    });
   });
 
-  it('a preview key that is not one, or is another site\'s, is a programming error', () => {
+  it("a preview key that is not one, or is another site's, is a programming error", () => {
     expect(() => check(make(), NOW, 'draft-post', keyring.keyFor('one'))).toThrow(/not a Quire preview key/);
     expect(() => check(make(), NOW, 'draft-post', keyring.previewKeyFor('two'))).toThrow(/belongs to site "two"/);
   });
 
-  it('makes links from the site\'s template, encoded', () => {
-    expect(previewLink('https://s.example.com/api/preview?slug={slug}&token={token}', 'a-b', 'x.y-_')).toBe('https://s.example.com/api/preview?slug=a-b&token=x.y-_');
-    expect(previewLink('https://s.example.com/p/{slug}?t={token}', 'a', 'x&y=z')).toBe('https://s.example.com/p/a?t=x%26y%3Dz');
+  it("makes links from the site's template, encoded", () => {
+    expect(previewLink('https://s.example.com/api/preview?slug={slug}&token={token}', 'a-b', 'x.y-_')).toBe(
+      'https://s.example.com/api/preview?slug=a-b&token=x.y-_',
+    );
+    expect(previewLink('https://s.example.com/p/{slug}?t={token}', 'a', 'x&y=z')).toBe(
+      'https://s.example.com/p/a?t=x%26y%3Dz',
+    );
   });
 
   it('reads durations, and refuses a link that would never end', () => {
-    expect([parseDuration('24h'), parseDuration('90m'), parseDuration('7d'), parseDuration('3600'), parseDuration('1 week')]).toEqual([24 * HOUR, 90 * 60_000, 7 * 24 * HOUR, HOUR, null]);
+    expect([
+      parseDuration('24h'),
+      parseDuration('90m'),
+      parseDuration('7d'),
+      parseDuration('3600'),
+      parseDuration('1 week'),
+    ]).toEqual([24 * HOUR, 90 * 60_000, 7 * 24 * HOUR, HOUR, null]);
     expect(() => createPreviewToken(key, { site: 'one', slug: 'a' }, 31 * 24 * HOUR, NOW)).toThrow(RangeError);
     expect(() => createPreviewToken(key, { site: 'one', slug: 'a' }, 0, NOW)).toThrow(RangeError);
   });

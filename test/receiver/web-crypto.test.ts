@@ -18,12 +18,21 @@ import * as web from '../../src/receiver/verify-webhook-web.ts';
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 const OTHER = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
 const PLAIN = 'a-plain-secret-of-enough-length';
-const BODY = Buffer.from('{"event":"updated","article":{"id":"a","slug":"a","title":"Caf\\u00e9 \\"x\\"","status":"published","metaDescription":"","mdx":"# A","html":"<h1>A</h1>","imageUrl":"","imageAlt":""}}');
+const BODY = Buffer.from(
+  '{"event":"updated","article":{"id":"a","slug":"a","title":"Caf\\u00e9 \\"x\\"","status":"published","metaDescription":"","mdx":"# A","html":"<h1>A</h1>","imageUrl":"","imageAlt":""}}',
+);
 const SENT = 1_700_000_000;
-const sign = (body: Buffer, secret = SECRET, at = SENT) => deliveryHeaders({ body, secret, event: 'updated', deliveryId: 'dlv_1', timestampSec: at, attempt: 1 });
+const sign = (body: Buffer, secret = SECRET, at = SENT) =>
+  deliveryHeaders({ body, secret, event: 'updated', deliveryId: 'dlv_1', timestampSec: at, attempt: 1 });
 const at = (sec: number) => ({ now: () => (SENT + sec) * 1000 });
 
-type Vector = [name: string, body: Buffer | string | Uint8Array, headers: Record<string, string> | Headers, secret: string, options: node.VerifyOptions];
+type Vector = [
+  name: string,
+  body: Buffer | string | Uint8Array,
+  headers: Record<string, string> | Headers,
+  secret: string,
+  options: node.VerifyOptions,
+];
 
 function webhookVectors(): Vector[] {
   const h = sign(BODY);
@@ -42,7 +51,13 @@ function webhookVectors(): Vector[] {
     ['another secret, no bearer', BODY, noBearer, SECRET, at(3)],
     ['re-serialized JSON', reserialized, h, SECRET, at(3)],
     ['tampered body', tampered, h, SECRET, at(3)],
-    ['truncated X-Quire-Signature', BODY, { ...h, 'X-Quire-Signature': h['X-Quire-Signature']!.slice(0, -2) }, SECRET, at(3)],
+    [
+      'truncated X-Quire-Signature',
+      BODY,
+      { ...h, 'X-Quire-Signature': h['X-Quire-Signature']!.slice(0, -2) },
+      SECRET,
+      at(3),
+    ],
     ['malformed X-Quire-Signature', BODY, { ...h, 'X-Quire-Signature': 'md5=abc' }, SECRET, at(3)],
     ['at the edge of the tolerance', BODY, h, SECRET, at(300)],
     ['replayed', BODY, h, SECRET, at(301)],
@@ -53,11 +68,35 @@ function webhookVectors(): Vector[] {
     ['undated', BODY, bodyOnly, SECRET, at(3)],
     ['undated, allowed', BODY, bodyOnly, SECRET, { ...at(3), requireTimestamp: false }],
     ['zero signature', BODY, { ...h, 'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')}` }, SECRET, at(3)],
-    ['two signatures, the second right', BODY, { ...h, 'webhook-signature': `v0,x ${h['webhook-signature']}` }, SECRET, at(3)],
-    ['signature with junk around its base64', BODY, { ...h, 'webhook-signature': `${h['webhook-signature']}!!` }, SECRET, at(3)],
+    [
+      'two signatures, the second right',
+      BODY,
+      { ...h, 'webhook-signature': `v0,x ${h['webhook-signature']}` },
+      SECRET,
+      at(3),
+    ],
+    [
+      'signature with junk around its base64',
+      BODY,
+      { ...h, 'webhook-signature': `${h['webhook-signature']}!!` },
+      SECRET,
+      at(3),
+    ],
     ['bearer only', BODY, { authorization: `Bearer ${SECRET}` }, SECRET, { ...at(3), requireTimestamp: false }],
-    ['bearer one character short', BODY, { authorization: `Bearer ${SECRET.slice(0, -1)}` }, SECRET, { ...at(3), requireTimestamp: false }],
-    ['bearer one character long', BODY, { authorization: `Bearer ${SECRET}x` }, SECRET, { ...at(3), requireTimestamp: false }],
+    [
+      'bearer one character short',
+      BODY,
+      { authorization: `Bearer ${SECRET.slice(0, -1)}` },
+      SECRET,
+      { ...at(3), requireTimestamp: false },
+    ],
+    [
+      'bearer one character long',
+      BODY,
+      { authorization: `Bearer ${SECRET}x` },
+      SECRET,
+      { ...at(3), requireTimestamp: false },
+    ],
     ['basic, not bearer', BODY, { authorization: `Basic ${SECRET}` }, SECRET, { ...at(3), requireTimestamp: false }],
     ['nothing', BODY, {}, SECRET, { ...at(3), requireTimestamp: false }],
     ['signed, not a payload', junk, sign(junk), SECRET, at(3)],
@@ -73,16 +112,38 @@ describe('the Web Crypto receiver answers as the Node one', () => {
   });
 
   it('the vectors cover acceptance and every kind of refusal', () => {
-    const results = webhookVectors().map(([, body, headers, secret, options]) => node.verifyWebhook(body, headers, secret, options));
-    expect(results.filter((r) => r.ok).map((r) => r.ok && r.verifiedBy).sort()).toEqual(['bearer', ...Array(9).fill('signature')]);
+    const results = webhookVectors().map(([, body, headers, secret, options]) =>
+      node.verifyWebhook(body, headers, secret, options),
+    );
+    expect(
+      results
+        .filter((r) => r.ok)
+        .map((r) => r.ok && r.verifiedBy)
+        .sort(),
+    ).toEqual(['bearer', ...Array(9).fill('signature')]);
     const reasons = results.flatMap((r) => (r.ok ? [] : [`${r.status} ${r.reason}`])).join('\n');
-    for (const expected of [/401 webhook-signature does not match: the secret is right/, /401 webhook-signature does not match: the request was signed with another secret/, /401 webhook-signature does not match: either/, /401 signature does not match/, /outside the 300 s tolerance/, /in the future/, /could be a replay/, /not a number of seconds/, /bearer token does not match/, /no signature and no bearer token/, /400 body is not JSON/, /400 body is not a Quire webhook payload/]) {
+    for (const expected of [
+      /401 webhook-signature does not match: the secret is right/,
+      /401 webhook-signature does not match: the request was signed with another secret/,
+      /401 webhook-signature does not match: either/,
+      /401 signature does not match/,
+      /outside the 300 s tolerance/,
+      /in the future/,
+      /could be a replay/,
+      /not a number of seconds/,
+      /bearer token does not match/,
+      /no signature and no bearer token/,
+      /400 body is not JSON/,
+      /400 body is not a Quire webhook payload/,
+    ]) {
       expect(reasons).toMatch(expected);
     }
   });
 
   const generations = new Map<string, number>();
-  const keyring = createKeyring('a-server-secret-that-stays-the-same-0123456789', { generationOf: (n) => generations.get(n) ?? 1 });
+  const keyring = createKeyring('a-server-secret-that-stays-the-same-0123456789', {
+    generationOf: (n) => generations.get(n) ?? 1,
+  });
   const key = keyring.previewKeyFor('one');
   const NOW = Date.parse('2026-11-26T10:00:00Z');
   const HOUR = 3_600_000;
@@ -99,14 +160,50 @@ describe('the Web Crypto receiver answers as the Node one', () => {
     ['fresh', token, NOW + HOUR, 'draft-post', key],
     ['expired', token, NOW + 25 * HOUR, 'draft-post', key],
     ['another article', token, NOW, 'another-post', key],
-    ['another site', createPreviewToken(key, { site: 'two', slug: 'draft-post' }, HOUR, NOW).token, NOW, 'draft-post', key],
-    ['another key', createPreviewToken(keyring.previewKeyFor('two'), { site: 'one', slug: 'draft-post' }, HOUR, NOW).token, NOW, 'draft-post', key],
-    ['edited payload', `${Buffer.from(Buffer.from(payload, 'base64url').toString().replace('draft-post', 'other-post')).toString('base64url')}.${signature}`, NOW, 'other-post', key],
-    ['garbage with a wrong signature', `${Buffer.from('{not json').toString('base64url')}.${'A'.repeat(43)}`, NOW, 'draft-post', key],
+    [
+      'another site',
+      createPreviewToken(key, { site: 'two', slug: 'draft-post' }, HOUR, NOW).token,
+      NOW,
+      'draft-post',
+      key,
+    ],
+    [
+      'another key',
+      createPreviewToken(keyring.previewKeyFor('two'), { site: 'one', slug: 'draft-post' }, HOUR, NOW).token,
+      NOW,
+      'draft-post',
+      key,
+    ],
+    [
+      'edited payload',
+      `${Buffer.from(Buffer.from(payload, 'base64url').toString().replace('draft-post', 'other-post')).toString('base64url')}.${signature}`,
+      NOW,
+      'other-post',
+      key,
+    ],
+    [
+      'garbage with a wrong signature',
+      `${Buffer.from('{not json').toString('base64url')}.${'A'.repeat(43)}`,
+      NOW,
+      'draft-post',
+      key,
+    ],
     ['malformed', 'a.b.c', NOW, 'draft-post', key],
     ['another spelling of the signature', `${token.slice(0, -1)}${respell(token.at(-1)!)}`, NOW, 'draft-post', key],
-    ['signed, exp beyond what a Date holds', signedClaims({ v: 1, site: 'one', slug: 'draft-post', exp: Number.MAX_SAFE_INTEGER }), NOW, 'draft-post', key],
-    ['signed, exp far in the past', signedClaims({ v: 1, site: 'one', slug: 'draft-post', exp: -1e13 }), NOW, 'draft-post', key],
+    [
+      'signed, exp beyond what a Date holds',
+      signedClaims({ v: 1, site: 'one', slug: 'draft-post', exp: Number.MAX_SAFE_INTEGER }),
+      NOW,
+      'draft-post',
+      key,
+    ],
+    [
+      'signed, exp far in the past',
+      signedClaims({ v: 1, site: 'one', slug: 'draft-post', exp: -1e13 }),
+      NOW,
+      'draft-post',
+      key,
+    ],
     ['too long', `${'A'.repeat(2000)}.${'A'.repeat(43)}`, NOW, 'draft-post', key],
   ];
 
@@ -120,13 +217,21 @@ describe('the Web Crypto receiver answers as the Node one', () => {
       const r = node.verifyPreviewToken(t, k, { slug, site: 'one', now: () => now });
       return r.ok ? 'ok' : r.reason;
     });
-    expect(new Set(reasons)).toEqual(new Set(['ok', 'expired', 'other-article', 'other-site', 'signature', 'malformed']));
+    expect(new Set(reasons)).toEqual(
+      new Set(['ok', 'expired', 'other-article', 'other-site', 'signature', 'malformed']),
+    );
   });
 
-  it('a key that is not this site\'s preview key is a TypeError in both', async () => {
-    expect(() => node.verifyPreviewToken(token, keyring.keyFor('one'), { slug: 'draft-post', site: 'one' })).toThrow(/not a Quire preview key/);
-    await expect(web.verifyPreviewToken(token, keyring.keyFor('one'), { slug: 'draft-post', site: 'one' })).rejects.toThrow(/not a Quire preview key/);
-    await expect(web.verifyPreviewToken(token, keyring.previewKeyFor('two'), { slug: 'draft-post', site: 'one' })).rejects.toThrow(/belongs to site "two"/);
+  it("a key that is not this site's preview key is a TypeError in both", async () => {
+    expect(() => node.verifyPreviewToken(token, keyring.keyFor('one'), { slug: 'draft-post', site: 'one' })).toThrow(
+      /not a Quire preview key/,
+    );
+    await expect(
+      web.verifyPreviewToken(token, keyring.keyFor('one'), { slug: 'draft-post', site: 'one' }),
+    ).rejects.toThrow(/not a Quire preview key/);
+    await expect(
+      web.verifyPreviewToken(token, keyring.previewKeyFor('two'), { slug: 'draft-post', site: 'one' }),
+    ).rejects.toThrow(/belongs to site "two"/);
   });
 });
 
@@ -142,12 +247,29 @@ describe('the built quire/receiver/web', () => {
 
       // A bare V8 context given only a Worker's globals; the module's exports land on `kit`.
       const context = vm.createContext({ crypto: globalThis.crypto, TextEncoder, TextDecoder, Headers, kit: {} });
-      const script = js.replace(/^export \{([^}]*)\};?\s*$/m, (_m, names: string) => names.split(',').map((n) => `kit.${n.trim().split(/\s+as\s+/).pop()} = ${n.trim().split(/\s+as\s+/)[0]};`).join('\n'));
+      const script = js.replace(/^export \{([^}]*)\};?\s*$/m, (_m, names: string) =>
+        names
+          .split(',')
+          .map(
+            (n) =>
+              `kit.${n
+                .trim()
+                .split(/\s+as\s+/)
+                .pop()} = ${n.trim().split(/\s+as\s+/)[0]};`,
+          )
+          .join('\n'),
+      );
       vm.runInContext(script, context);
       const kit = context.kit as typeof web;
       const signed = sign(BODY, SECRET, Math.floor(Date.now() / 1000));
-      expect(await kit.verifyWebhook(BODY.toString('utf8'), signed, SECRET)).toMatchObject({ ok: true, verifiedBy: 'signature', payload: { article: { id: 'a' } } });
-      expect(await kit.verifyWebhook(BODY.toString('utf8'), sign(BODY, OTHER, Math.floor(Date.now() / 1000)), SECRET)).toMatchObject({ ok: false, status: 401 });
+      expect(await kit.verifyWebhook(BODY.toString('utf8'), signed, SECRET)).toMatchObject({
+        ok: true,
+        verifiedBy: 'signature',
+        payload: { article: { id: 'a' } },
+      });
+      expect(
+        await kit.verifyWebhook(BODY.toString('utf8'), sign(BODY, OTHER, Math.floor(Date.now() / 1000)), SECRET),
+      ).toMatchObject({ ok: false, status: 401 });
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }

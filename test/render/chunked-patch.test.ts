@@ -14,8 +14,8 @@ function stockSplice<T>(list: T[], start: number, remove: number, items: T[]): v
   let chunkStart = 0;
   let parameters: unknown[];
   if (start < 0) start = -start > end ? 0 : end + start;
-  else start = Math.min(start , end);
-  remove = Math.max(remove , 0);
+  else start = Math.min(start, end);
+  remove = Math.max(remove, 0);
   if (items.length < 10000) {
     parameters = Array.from(items);
     parameters.unshift(start, remove);

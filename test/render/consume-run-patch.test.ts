@@ -17,7 +17,9 @@ import { corpusBodies, loadMicromark as load, parse, postprocess, preprocess } f
 // micromark exports none of its initializers: they are loaded from the build in use.
 const { document } = await load<{ document: { tokenize: Initializer } }>('initialize/document.js');
 const { content } = await load<{ content: { tokenize: Initializer } }>('initialize/content.js');
-const { string, text } = await load<{ string: { tokenize: Initializer }; text: { tokenize: Initializer } }>('initialize/text.js');
+const { string, text } = await load<{ string: { tokenize: Initializer }; text: { tokenize: Initializer } }>(
+  'initialize/text.js',
+);
 
 type RunEffects = Effects & { consumeRun: (code: Code, stops?: Record<string, unknown>) => undefined };
 
@@ -26,7 +28,14 @@ let stock = false;
 let runs = 0;
 
 // Each state that calls `consumeRun` gets its effects from one of these tokenize functions.
-const wrapped: { tokenize: Construct['tokenize'] | Initializer }[] = [document, content, string, text, contentConstruct, codeFenced];
+const wrapped: { tokenize: Construct['tokenize'] | Initializer }[] = [
+  document,
+  content,
+  string,
+  text,
+  contentConstruct,
+  codeFenced,
+];
 const originals = wrapped.map((holder) => holder.tokenize);
 wrapped.forEach((holder, i) => {
   const original = originals[i] as (this: unknown, effects: Effects, ...rest: unknown[]) => unknown;
@@ -44,12 +53,19 @@ wrapped.forEach((holder, i) => {
 afterAll(() => wrapped.forEach((holder, i) => (holder.tokenize = originals[i] as never)));
 
 const point = (p: Point) => `${p.line}:${p.column}:${p.offset}:${p._index}:${p._bufferIndex}`;
-const serialize = (events: Event[]) => events.map(([kind, token]) => `${kind} ${token.type} ${point(token.start)} ${point(token.end)}`);
+const serialize = (events: Event[]) =>
+  events.map(([kind, token]) => `${kind} ${token.type} ${point(token.start)} ${point(token.end)}`);
 
 function events(markdown: string, extensions: Extension[], asStock: boolean): string[] {
   stock = asStock;
   try {
-    return serialize(postprocess(parse({ extensions }).document().write(preprocess()(markdown, undefined, true))));
+    return serialize(
+      postprocess(
+        parse({ extensions })
+          .document()
+          .write(preprocess()(markdown, undefined, true)),
+      ),
+    );
   } finally {
     stock = false;
   }
@@ -88,10 +104,54 @@ const DOCUMENTS = [
 function randomDocuments(count: number): string[] {
   let seed = 23;
   const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-  const pick = <T,>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
+  const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
   const pieces = [
-    'word', 'two words', '*', '**', '_', '~~', '`', '``', '[', ']', '(', ')', '!', '<', '>', '&', '\\', '"', "'", ':', 'http://', 'www.', '@', '.',
-    '|', '-', '#', '\t', ' ', '  ', '\n', '\n', '\r\n', '\r', '\n\n', '```', '~~~', '    ', '- ', '1. ', '> ', '[^1]', '&amp;', 'é', '😀', '\0',
+    'word',
+    'two words',
+    '*',
+    '**',
+    '_',
+    '~~',
+    '`',
+    '``',
+    '[',
+    ']',
+    '(',
+    ')',
+    '!',
+    '<',
+    '>',
+    '&',
+    '\\',
+    '"',
+    "'",
+    ':',
+    'http://',
+    'www.',
+    '@',
+    '.',
+    '|',
+    '-',
+    '#',
+    '\t',
+    ' ',
+    '  ',
+    '\n',
+    '\n',
+    '\r\n',
+    '\r',
+    '\n\n',
+    '```',
+    '~~~',
+    '    ',
+    '- ',
+    '1. ',
+    '> ',
+    '[^1]',
+    '&amp;',
+    'é',
+    '😀',
+    '\0',
   ];
   return Array.from({ length: count }, () => {
     let doc = '';

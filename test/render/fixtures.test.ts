@@ -12,7 +12,8 @@ const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const UPDATE = process.env.UPDATE_FIXTURES === '1';
 
 /** The one image the fixtures' site holds. */
-const resolveImage = (sitePath: string) => (sitePath === 'images/x.png' ? 'https://cdn.example.test/assets/site/x.abc.png' : undefined);
+const resolveImage = (sitePath: string) =>
+  sitePath === 'images/x.png' ? 'https://cdn.example.test/assets/site/x.abc.png' : undefined;
 
 /** Render settings that differ from the defaults, by case. */
 const OVERRIDES: Record<string, Partial<RenderInput>> = {
@@ -33,7 +34,14 @@ describe('golden fixtures', () => {
   it.each(cases)('%s', (name) => {
     const dir = path.join(FIXTURES, name);
     const markdown = fs.readFileSync(path.join(dir, 'input.md'), 'utf8');
-    const { html } = renderMarkdown({ markdown, lang: 'en', articleDir: 'articles', bodyLine: 1, resolveImage, ...OVERRIDES[name] });
+    const { html } = renderMarkdown({
+      markdown,
+      lang: 'en',
+      articleDir: 'articles',
+      bodyLine: 1,
+      resolveImage,
+      ...OVERRIDES[name],
+    });
     assertInert(html);
 
     const outputFile = path.join(dir, 'output.html');

@@ -12,7 +12,9 @@ describe('mdast-util-from-markdown patch', () => {
     };
     // Token types the compiler has no handler of its own for, so recording them changes nothing.
     fromMarkdown('Some **strong**, *emphasis*\n\nand ``code``.', {
-      mdastExtensions: [{ enter: { strongSequence: record, emphasisSequence: record }, exit: { codeTextSequence: record } }],
+      mdastExtensions: [
+        { enter: { strongSequence: record, emphasisSequence: record }, exit: { codeTextSequence: record } },
+      ],
     });
     expect(seen.map((s) => s.text)).toEqual(['**', '**', '*', '*', '``', '``']);
     expect(new Set(seen.map((s) => s.context)).size).toBe(1);

@@ -21,7 +21,9 @@ const chosen = (md: string) => html(parseGfm(md, md));
 function sameTree(md: string) {
   const withoutPositions = (key: string, value: unknown) => (key === 'position' ? undefined : value);
   const keep = /https?:\/\/|www\.|@/i.test(md) ? withoutPositions : undefined;
-  expect(JSON.stringify(parseGfm(md, md), keep), JSON.stringify(md)).toBe(JSON.stringify(stockGfmParser.parse(md), keep));
+  expect(JSON.stringify(parseGfm(md, md), keep), JSON.stringify(md)).toBe(
+    JSON.stringify(stockGfmParser.parse(md), keep),
+  );
 }
 
 /** The same HTML and the same tree as remark-gfm. */
@@ -45,7 +47,7 @@ function countAsRemarkGfm(docs: string[], exercised: (md: string) => boolean): n
 
 /** A seeded generator of whole numbers below n. */
 function seededRandom(seed: number): (n: number) => number {
-  return (n) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+  return (n) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
 }
 
 /** A seeded generator of documents made of the given parts. */
@@ -131,19 +133,69 @@ describe('fast GFM parsing', () => {
     expectAsRemarkGfm(md);
   });
 
-  it('matches remark-gfm on random documents mixing URLs and markup', () => {
-    const parts = [
-      'https://', 'http://', 'www.', 'mailto:', 'xmpp:', '@', 'example', '.com', '.org', '/', 'a', 'b', '_', '*', '~', '(', ')',
-      '[', ']', '`', '<', '>', '&', ';', '\\', '!', '?', '=', '#', '.', ',', ':', '-', '+', ' ', ' ', ' ', '\n', '\n\n', '"', "'", '|', '^', '%20',
-    ];
-    const compared = countAsRemarkGfm(randomDocuments(12345, parts, 4000, 25), (md) => !needsLiteralTokenizer(md));
-    expect(compared).toBeGreaterThan(500); // the fast path was really exercised
-  }, CPU_BOUND_TIMEOUT);
+  it(
+    'matches remark-gfm on random documents mixing URLs and markup',
+    () => {
+      const parts = [
+        'https://',
+        'http://',
+        'www.',
+        'mailto:',
+        'xmpp:',
+        '@',
+        'example',
+        '.com',
+        '.org',
+        '/',
+        'a',
+        'b',
+        '_',
+        '*',
+        '~',
+        '(',
+        ')',
+        '[',
+        ']',
+        '`',
+        '<',
+        '>',
+        '&',
+        ';',
+        '\\',
+        '!',
+        '?',
+        '=',
+        '#',
+        '.',
+        ',',
+        ':',
+        '-',
+        '+',
+        ' ',
+        ' ',
+        ' ',
+        '\n',
+        '\n\n',
+        '"',
+        "'",
+        '|',
+        '^',
+        '%20',
+      ];
+      const compared = countAsRemarkGfm(randomDocuments(12345, parts, 4000, 25), (md) => !needsLiteralTokenizer(md));
+      expect(compared).toBeGreaterThan(500); // the fast path was really exercised
+    },
+    CPU_BOUND_TIMEOUT,
+  );
 
   it('takes the fast path for plain prose with ordinary links', () => {
-    expect(needsLiteralTokenizer('Read [the guide](https://example.com/guide) or www.example.org/docs today.')).toBe(false);
+    expect(needsLiteralTokenizer('Read [the guide](https://example.com/guide) or www.example.org/docs today.')).toBe(
+      false,
+    );
     expect(needsLiteralTokenizer('See https://example.com/a_b for more.')).toBe(true);
-    expect(html(fastGfmParser.parse('Plain www.example.org/docs text.'))).toContain('<a href="http://www.example.org/docs">');
+    expect(html(fastGfmParser.parse('Plain www.example.org/docs text.'))).toContain(
+      '<a href="http://www.example.org/docs">',
+    );
   });
 });
 
@@ -176,15 +228,47 @@ describe('odd URLs in code and HTML blocks', () => {
     expect(parseGfmTracked(RAW_BLOCK_CASES[11]!, RAW_BLOCK_CASES[11]!).literalTokenizer).toBe(true); // inline code is not a block
   });
 
-  it('matches remark-gfm on random documents mixing blocks, containers and odd URLs', () => {
-    const parts = [
-      '```', '```sh', '~~~', '    ', '> ', '- ', '1. ', '[^1]: ', '<pre>', '</pre>', '<div>', '</div>', 'Text[^1]',
-      'https://a.example/?q=x&n=1"', 'https://a.example/_x_', 'www.b.example/`c`', 'mailto:a@b.example', 'https://plain.example/p',
-      'word', ' ', ' ', '\n', '\n', '\n\n', '\t', '*', '_', '`',
-    ];
-    const compared = countAsRemarkGfm(randomDocuments(4242, parts, 4000, 30), (md) => needsLiteralTokenizer(md) && !parseGfmTracked(md, md).literalTokenizer);
-    expect(compared).toBeGreaterThan(300); // the kept fast parse was really exercised
-  }, CPU_BOUND_TIMEOUT);
+  it(
+    'matches remark-gfm on random documents mixing blocks, containers and odd URLs',
+    () => {
+      const parts = [
+        '```',
+        '```sh',
+        '~~~',
+        '    ',
+        '> ',
+        '- ',
+        '1. ',
+        '[^1]: ',
+        '<pre>',
+        '</pre>',
+        '<div>',
+        '</div>',
+        'Text[^1]',
+        'https://a.example/?q=x&n=1"',
+        'https://a.example/_x_',
+        'www.b.example/`c`',
+        'mailto:a@b.example',
+        'https://plain.example/p',
+        'word',
+        ' ',
+        ' ',
+        '\n',
+        '\n',
+        '\n\n',
+        '\t',
+        '*',
+        '_',
+        '`',
+      ];
+      const compared = countAsRemarkGfm(
+        randomDocuments(4242, parts, 4000, 30),
+        (md) => needsLiteralTokenizer(md) && !parseGfmTracked(md, md).literalTokenizer,
+      );
+      expect(compared).toBeGreaterThan(300); // the kept fast parse was really exercised
+    },
+    CPU_BOUND_TIMEOUT,
+  );
 });
 
 // Tables are only tried where the next line could be a delimiter row; these hold that gate to
@@ -225,27 +309,90 @@ describe('table gate', () => {
     expectAsRemarkGfm(md);
   });
 
-  it('matches remark-gfm on random documents built from table parts', () => {
-    const parts = [
-      '|', '|', '|', ' | ', '| a | b |\n', '| - | - |\n', 'a | b\n', '-|-\n', '-', '--', '---', ':', ':-', '-:', 'a', 'b c', '`x`', '\\|',
-      '> ', '>', '- ', '1. ', '* ', '[^1]: ', '[^1]', '\n', '\n', '\n', '\n\n', '\r\n', '\r', '\t', '  ', '    ', '#', '=', '<div>',
-      '```', '~~', 'www.x.org', 'e@x.io',
-    ];
-    const tables = countAsRemarkGfm(randomDocuments(777, parts, 1500, 30), (md) => reference(md).includes('<table>'));
-    expect(tables).toBeGreaterThan(80); // tables were really made, not only refused
-  }, CPU_BOUND_TIMEOUT);
+  it(
+    'matches remark-gfm on random documents built from table parts',
+    () => {
+      const parts = [
+        '|',
+        '|',
+        '|',
+        ' | ',
+        '| a | b |\n',
+        '| - | - |\n',
+        'a | b\n',
+        '-|-\n',
+        '-',
+        '--',
+        '---',
+        ':',
+        ':-',
+        '-:',
+        'a',
+        'b c',
+        '`x`',
+        '\\|',
+        '> ',
+        '>',
+        '- ',
+        '1. ',
+        '* ',
+        '[^1]: ',
+        '[^1]',
+        '\n',
+        '\n',
+        '\n',
+        '\n\n',
+        '\r\n',
+        '\r',
+        '\t',
+        '  ',
+        '    ',
+        '#',
+        '=',
+        '<div>',
+        '```',
+        '~~',
+        'www.x.org',
+        'e@x.io',
+      ];
+      const tables = countAsRemarkGfm(randomDocuments(777, parts, 1500, 30), (md) => reference(md).includes('<table>'));
+      expect(tables).toBeGreaterThan(80); // tables were really made, not only refused
+    },
+    CPU_BOUND_TIMEOUT,
+  );
 
-  it('matches remark-gfm on random documents built line by line from rows and containers', () => {
-    const prefixes = ['', '', '', '> ', '>', '- ', '  ', '   ', '    ', '\t', '1. ', '[^1]: ', '> - '];
-    const rows = ['| a | b |', 'a | b', '|a|', 'a', '| - | - |', '-|-', '--- | :-:', ':-', '|---|', '---', '| x | y | z |', '', 'text', '| `a|b` | \\| |', '# h | x'];
-    const endings = ['\n', '\n', '\n', '\r\n', '\r'];
-    const rnd = seededRandom(99);
-    const docs = Array.from({ length: 1500 }, () => {
-      let md = '';
-      for (let line = 2 + rnd(6); line > 0; line--) md += prefixes[rnd(prefixes.length)]! + rows[rnd(rows.length)]! + endings[rnd(endings.length)]!;
-      return md;
-    });
-    const tables = countAsRemarkGfm(docs, (md) => reference(md).includes('<table>'));
-    expect(tables).toBeGreaterThan(60);
-  }, CPU_BOUND_TIMEOUT);
+  it(
+    'matches remark-gfm on random documents built line by line from rows and containers',
+    () => {
+      const prefixes = ['', '', '', '> ', '>', '- ', '  ', '   ', '    ', '\t', '1. ', '[^1]: ', '> - '];
+      const rows = [
+        '| a | b |',
+        'a | b',
+        '|a|',
+        'a',
+        '| - | - |',
+        '-|-',
+        '--- | :-:',
+        ':-',
+        '|---|',
+        '---',
+        '| x | y | z |',
+        '',
+        'text',
+        '| `a|b` | \\| |',
+        '# h | x',
+      ];
+      const endings = ['\n', '\n', '\n', '\r\n', '\r'];
+      const rnd = seededRandom(99);
+      const docs = Array.from({ length: 1500 }, () => {
+        let md = '';
+        for (let line = 2 + rnd(6); line > 0; line--)
+          md += prefixes[rnd(prefixes.length)]! + rows[rnd(rows.length)]! + endings[rnd(endings.length)]!;
+        return md;
+      });
+      const tables = countAsRemarkGfm(docs, (md) => reference(md).includes('<table>'));
+      expect(tables).toBeGreaterThan(60);
+    },
+    CPU_BOUND_TIMEOUT,
+  );
 });

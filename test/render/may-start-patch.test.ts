@@ -62,14 +62,21 @@ function events(markdown: string, extensions: Extension[], withHooks: boolean): 
       : undefined;
   }
   try {
-    return serialize(postprocess(parse({ extensions }).document().write(preprocess()(markdown, undefined, true))));
+    return serialize(
+      postprocess(
+        parse({ extensions })
+          .document()
+          .write(preprocess()(markdown, undefined, true)),
+      ),
+    );
   } finally {
     hooked.forEach((construct) => (construct._mayStart = originals.get(construct)));
   }
 }
 
 const point = (p: Point) => `${p.line}:${p.column}:${p.offset}:${p._index}:${p._bufferIndex}`;
-const serialize = (list: Event[]) => list.map(([kind, token]) => `${kind} ${token.type} ${point(token.start)} ${point(token.end)}`);
+const serialize = (list: Event[]) =>
+  list.map(([kind, token]) => `${kind} ${token.type} ${point(token.start)} ${point(token.end)}`);
 
 function expectSameEvents(documents: string[]): void {
   for (const markdown of documents) {
@@ -99,16 +106,67 @@ const DOCUMENTS = [
 function randomDocuments(count: number): string[] {
   let seed = 41;
   const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-  const pick = <T,>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
-  const inline = ['word', '*em*', '`code`', '[a](b)', '[ref]', '[^1]', '[ ]', '[x]', '~~del~~', '<b>h</b>', 'line  ', 'back\\', 'www.x.example', ''];
-  const blocks = ['# h', 'Set\n===', '```\ncode\n\n```', '    indented', '| a |\n| - |\n| b |', '[ref]: /u', '[^1]: note', '<div>\nx\n</div>', '***', '', ' ', '\t'];
-  const prefixes = ['', '', '> ', '- ', '* ', '+ ', '1. ', '2) ', '  ', '    ', '- [ ] ', '- [x] ', '> - ', '- > ', '>', '\t', '   > ', ' \t', '[^1]: '];
+  const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
+  const inline = [
+    'word',
+    '*em*',
+    '`code`',
+    '[a](b)',
+    '[ref]',
+    '[^1]',
+    '[ ]',
+    '[x]',
+    '~~del~~',
+    '<b>h</b>',
+    'line  ',
+    'back\\',
+    'www.x.example',
+    '',
+  ];
+  const blocks = [
+    '# h',
+    'Set\n===',
+    '```\ncode\n\n```',
+    '    indented',
+    '| a |\n| - |\n| b |',
+    '[ref]: /u',
+    '[^1]: note',
+    '<div>\nx\n</div>',
+    '***',
+    '',
+    ' ',
+    '\t',
+  ];
+  const prefixes = [
+    '',
+    '',
+    '> ',
+    '- ',
+    '* ',
+    '+ ',
+    '1. ',
+    '2) ',
+    '  ',
+    '    ',
+    '- [ ] ',
+    '- [x] ',
+    '> - ',
+    '- > ',
+    '>',
+    '\t',
+    '   > ',
+    ' \t',
+    '[^1]: ',
+  ];
   return Array.from({ length: count }, () => {
     const lines: string[] = [];
     for (let i = 1 + Math.floor(random() * 10); i > 0; i--) {
       const prefix = pick(prefixes);
       const block = (random() < 0.5 ? `${pick(inline)} ${pick(inline)}` : pick(blocks)).split('\n');
-      const rest = random() < 0.5 ? prefix.replace(/[-*+]|\d+[.)]|\[\^1\]:/g, (m) => ' '.repeat(m.length)).replace(/\[[ x]\] /, '') : '';
+      const rest =
+        random() < 0.5
+          ? prefix.replace(/[-*+]|\d+[.)]|\[\^1\]:/g, (m) => ' '.repeat(m.length)).replace(/\[[ x]\] /, '')
+          : '';
       block.forEach((line, j) => lines.push((j === 0 ? prefix : rest) + line));
       if (random() < 0.4) lines.push(random() < 0.5 ? '' : pick([' ', '\t', '  \t', pick(prefixes).trimEnd()]));
     }
@@ -118,13 +176,17 @@ function randomDocuments(count: number): string[] {
 
 describe('micromark _mayStart patch', () => {
   it('is applied, and each hook refuses attempts', () => {
-    expect((containerConstruct as Prechecked | undefined)?._mayStart, 'document.js exports its container construct, with a hook').toBeTypeOf('function');
+    expect(
+      (containerConstruct as Prechecked | undefined)?._mayStart,
+      'document.js exports its container construct, with a hook',
+    ).toBeTypeOf('function');
     expect((blankLine as Prechecked)._mayStart).toBeTypeOf('function');
     const names = precheckedIn(QUIRE_GFM).map((construct) => construct.name);
     expect(names.sort()).toEqual(['table', 'tasklistCheck']);
     refusals.clear();
     events('text [link](u) and\n\n- [ ] task [x]\n\n> more', QUIRE_GFM, true);
-    for (const construct of hooked.filter((c) => c.name !== 'table')) expect(refusals.get(construct), construct.tokenize.name).toBeGreaterThan(0);
+    for (const construct of hooked.filter((c) => c.name !== 'table'))
+      expect(refusals.get(construct), construct.tokenize.name).toBeGreaterThan(0);
   });
 
   it('would notice a hook that refuses where the construct starts', () => {

@@ -27,7 +27,8 @@ function plainDeepestBlockLine(markdown: string, limit: number): DeepPlace | nul
     if (markers === 0 && indent >= 4) continue;
     if (/^[ \t]*([*_])(?:[ \t]*\1)*[ \t]*$/.test(text)) continue;
     let best = { at: 0, length: 0 };
-    for (const m of text.matchAll(/\*+|_+/g)) if (m[0].length > best.length) best = { at: m.index, length: m[0].length };
+    for (const m of text.matchAll(/\*+|_+/g))
+      if (m[0].length > best.length) best = { at: m.index, length: m[0].length };
     if (best.length > limit) return { line, column: best.at + 1 };
   }
   return null;
@@ -63,7 +64,35 @@ function randomDocuments(count: number): string[] {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
     return seed / 2 ** 31;
   };
-  const pieces = [' ', '  ', '\t', '>', '> ', '- ', '* ', '+ ', '-', '*', '**', '***', '_', '__', '1. ', '12) ', '1234567890. ', '```', '````', '~~~', '`', 'a', 'word ', '\r', '\n', '\n', '\n'];
+  const pieces = [
+    ' ',
+    '  ',
+    '\t',
+    '>',
+    '> ',
+    '- ',
+    '* ',
+    '+ ',
+    '-',
+    '*',
+    '**',
+    '***',
+    '_',
+    '__',
+    '1. ',
+    '12) ',
+    '1234567890. ',
+    '```',
+    '````',
+    '~~~',
+    '`',
+    'a',
+    'word ',
+    '\r',
+    '\n',
+    '\n',
+    '\n',
+  ];
   return Array.from({ length: count }, () => {
     const n = Math.floor(next() * 120);
     let doc = '';

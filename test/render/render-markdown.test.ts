@@ -8,7 +8,14 @@ const CDN_URL = 'https://cdn.example.test/assets/site/x.abc.png';
 const resolveImage = (sitePath: string) => (sitePath === 'images/x.png' ? CDN_URL : undefined);
 
 function render(markdown: string, options: Partial<RenderInput> = {}) {
-  const out = renderMarkdown({ markdown, lang: 'en', articleDir: 'articles/guides', bodyLine: 1, resolveImage, ...options });
+  const out = renderMarkdown({
+    markdown,
+    lang: 'en',
+    articleDir: 'articles/guides',
+    bodyLine: 1,
+    resolveImage,
+    ...options,
+  });
   assertInert(out.html);
   return out;
 }
@@ -25,7 +32,9 @@ describe('excerpt', () => {
   });
 
   it('skips headings, code blocks, tight lists and image-only paragraphs', () => {
-    expect(excerpt('# Title\n\n## Sub\n\n```\ncode\n```\n\n- a\n- b\n\n![pic](https://e.example/a.png)\n\nThe real start.')).toBe('The real start.');
+    expect(
+      excerpt('# Title\n\n## Sub\n\n```\ncode\n```\n\n- a\n- b\n\n![pic](https://e.example/a.png)\n\nThe real start.'),
+    ).toBe('The real start.');
   });
 
   it('reads a paragraph nested in a blockquote when it comes first', () => {
@@ -33,7 +42,9 @@ describe('excerpt', () => {
   });
 
   it('leaves footnote markers out', () => {
-    expect(excerpt('A claim[^1] and another[^long-name].\n\n[^1]: One.\n[^long-name]: Two.')).toBe('A claim and another.');
+    expect(excerpt('A claim[^1] and another[^long-name].\n\n[^1]: One.\n[^long-name]: Two.')).toBe(
+      'A claim and another.',
+    );
   });
 
   it('collapses white space and line breaks', () => {
@@ -41,7 +52,9 @@ describe('excerpt', () => {
   });
 
   it('never contains what the sanitizer removed', () => {
-    expect(excerpt('Visible <script>alert(1)</script> text <span onclick="x()">kept</span>.')).toBe('Visible text kept.');
+    expect(excerpt('Visible <script>alert(1)</script> text <span onclick="x()">kept</span>.')).toBe(
+      'Visible text kept.',
+    );
   });
 
   it('is empty when no paragraph has text', () => {
@@ -97,7 +110,10 @@ describe('images', () => {
       resolveImage: (p) => (seen.push(p), `https://cdn.example.test/${p}`),
     });
     expect(seen).toEqual(['images/x.png', 'images/my pic.png']);
-    expect(srcs(out.html)).toEqual(['https://cdn.example.test/images/x.png', 'https://cdn.example.test/images/my pic.png']);
+    expect(srcs(out.html)).toEqual([
+      'https://cdn.example.test/images/x.png',
+      'https://cdn.example.test/images/my pic.png',
+    ]);
   });
 
   it('resolves raw <img> tags too', () => {
@@ -158,7 +174,10 @@ describe('footnote labels', () => {
     const { html } = render('Claim[^1].\n\n[^1]: Note.', { lang });
     const heading = elementsNamed(html, 'h2')[0]!;
     const back = elementsNamed(html, 'a').find((a) => attr(a, 'data-footnote-backref') !== undefined)!;
-    return { label: heading.childNodes.map((n) => ('value' in n ? n.value : '')).join(''), back: attr(back, 'aria-label') };
+    return {
+      label: heading.childNodes.map((n) => ('value' in n ? n.value : '')).join(''),
+      back: attr(back, 'aria-label'),
+    };
   };
 
   it.each([

@@ -33,19 +33,32 @@ function single(html: string, tagName: string): HtmlElement {
   return found[0]!;
 }
 
-const textLacks = (...needles: string[]): Check => (html) => {
-  for (const needle of needles) expect(textContent(html)).not.toContain(needle);
-};
-const textHas = (needle: string): Check => (html) => expect(textContent(html)).toContain(needle);
+const textLacks =
+  (...needles: string[]): Check =>
+  (html) => {
+    for (const needle of needles) expect(textContent(html)).not.toContain(needle);
+  };
+const textHas =
+  (needle: string): Check =>
+  (html) =>
+    expect(textContent(html)).toContain(needle);
 /** The one <tagName> carries exactly these attributes. */
-const onlyAttrs = (tagName: string, attrs: Record<string, string>): Check => (html) =>
-  expect(attrsOf(single(html, tagName))).toEqual(attrs);
-const none = (...tagNames: string[]): Check => (html) => {
-  for (const tagName of tagNames) expect(elementsNamed(html, tagName), `<${tagName}> in:\n${html}`).toHaveLength(0);
-};
-const all = (...checks: Check[]): Check => (html) => checks.forEach((check) => check(html));
+const onlyAttrs =
+  (tagName: string, attrs: Record<string, string>): Check =>
+  (html) =>
+    expect(attrsOf(single(html, tagName))).toEqual(attrs);
+const none =
+  (...tagNames: string[]): Check =>
+  (html) => {
+    for (const tagName of tagNames) expect(elementsNamed(html, tagName), `<${tagName}> in:\n${html}`).toHaveLength(0);
+  };
+const all =
+  (...checks: Check[]): Check =>
+  (html) =>
+    checks.forEach((check) => check(html));
 /** The link keeps its text and loses its target. */
-const deadLink = (text: string): Check => all(onlyAttrs('a', {}), (html) => expect(textContent(html).trim()).toBe(text));
+const deadLink = (text: string): Check =>
+  all(onlyAttrs('a', {}), (html) => expect(textContent(html).trim()).toBe(text));
 
 function hasComment(html: string): boolean {
   const walk = (nodes: { nodeName: string; childNodes?: unknown[] }[]): boolean =>
@@ -81,7 +94,9 @@ describe('assertInert itself', () => {
 
   it('accepts ordinary safe markup', () => {
     expect(
-      inertViolations('<p><a href="https://e.example/?q=javascript:x">x</a> <img src="/a.png" alt="data:"> <input type="checkbox" disabled checked></p>'),
+      inertViolations(
+        '<p><a href="https://e.example/?q=javascript:x">x</a> <img src="/a.png" alt="data:"> <input type="checkbox" disabled checked></p>',
+      ),
     ).toEqual([]);
   });
 });
@@ -92,7 +107,11 @@ describe('<script> in every disguise', () => {
     { name: 'upper case', md: '<SCRIPT>alert(1)</SCRIPT>', check: textLacks('alert') },
     { name: 'mixed case', md: '<ScRiPt>alert(1)</sCrIpT>', check: textLacks('alert') },
     { name: 'with src', md: '<script src="https://evil.example/x.js"></script>' },
-    { name: '<script/x> inside an HTML block', md: '<div>\n<script/x>alert(1)</script>\n</div>', check: all(textLacks('alert'), (h) => single(h, 'div')) },
+    {
+      name: '<script/x> inside an HTML block',
+      md: '<div>\n<script/x>alert(1)</script>\n</div>',
+      check: all(textLacks('alert'), (h) => single(h, 'div')),
+    },
     // CommonMark does not read `<script/x>` as a tag, so it is shown as text, never parsed as HTML.
     { name: '<script/x> inside a paragraph', md: 'a <script/x>alert(1)</script>', check: textHas('<script/x>') },
     { name: 'unclosed', md: '<script>alert(1)', check: textLacks('alert') },
@@ -102,10 +121,18 @@ describe('<script> in every disguise', () => {
       md: '| a |\n|---|\n| <script>alert(1)</script> |',
       check: all(textLacks('alert'), (h) => expect(elementsNamed(h, 'td')).toHaveLength(1)),
     },
-    { name: 'in a list item', md: '- <script>alert(1)</script>\n- b', check: all(textLacks('alert'), (h) => expect(elementsNamed(h, 'li')).toHaveLength(2)) },
+    {
+      name: 'in a list item',
+      md: '- <script>alert(1)</script>\n- b',
+      check: all(textLacks('alert'), (h) => expect(elementsNamed(h, 'li')).toHaveLength(2)),
+    },
     { name: 'in a blockquote', md: '> <script>alert(1)</script>', check: textLacks('alert') },
     { name: 'in emphasis', md: '*<script>alert(1)</script>*', check: textLacks('alert') },
-    { name: 'in a heading', md: '# Title <script>alert(1)</script>', check: all(textLacks('alert'), (h) => expect(textContent(h)).toContain('Title')) },
+    {
+      name: 'in a heading',
+      md: '# Title <script>alert(1)</script>',
+      check: all(textLacks('alert'), (h) => expect(textContent(h)).toContain('Title')),
+    },
     { name: 'in a footnote', md: 'a[^1]\n\n[^1]: <script>alert(1)</script> note', check: textLacks('alert') },
     {
       name: 'in a link title (stays an attribute string)',
@@ -113,8 +140,16 @@ describe('<script> in every disguise', () => {
       check: onlyAttrs('a', { href: 'https://e.example', title: '<script>alert(1)</script>' }),
     },
     { name: 'split across lines', md: '<script\n>alert(1)</script\n>', check: textLacks('alert') },
-    { name: 'attributes on several lines', md: '<script\ntype="text/javascript"\n>\nalert(1)\n</script>', check: textLacks('alert') },
-    { name: 'nested to survive one pass of stripping', md: '<scr<script>ipt>alert(1)</script>', check: textLacks('alert', 'ipt>') },
+    {
+      name: 'attributes on several lines',
+      md: '<script\ntype="text/javascript"\n>\nalert(1)\n</script>',
+      check: textLacks('alert'),
+    },
+    {
+      name: 'nested to survive one pass of stripping',
+      md: '<scr<script>ipt>alert(1)</script>',
+      check: textLacks('alert', 'ipt>'),
+    },
     { name: 'inside <svg>', md: '<svg><script>alert(1)</script></svg>', check: textLacks('alert') },
   ];
   it.each(cases)('$name', ({ md, check }) => {
@@ -134,7 +169,11 @@ describe('dangerous link and image URLs lose their target', () => {
     { name: 'padded destination', md: '[x]( javascript:alert(1) )', check: deadLink('x') },
     { name: 'pointy-bracket destination', md: '[x](<javascript:alert(1)>)', check: deadLink('x') },
     { name: 'scheme with "//" comment', md: '[x](javascript://%0aalert(1))', check: deadLink('x') },
-    { name: 'reference-style definition', md: '[x][r] and [r]\n\n[r]: javascript:alert(1)', check: (h) => expect(elementsNamed(h, 'a').map(attrsOf)).toEqual([{}, {}]) },
+    {
+      name: 'reference-style definition',
+      md: '[x][r] and [r]\n\n[r]: javascript:alert(1)',
+      check: (h) => expect(elementsNamed(h, 'a').map(attrsOf)).toEqual([{}, {}]),
+    },
     { name: 'vbscript:', md: '[x](vbscript:msgbox(1))', check: deadLink('x') },
     { name: 'data:text/html', md: '[x](data:text/html,<script>alert(1)</script>)', check: deadLink('x') },
     { name: 'file:', md: '[x](file:///etc/passwd)', check: deadLink('x') },
@@ -144,13 +183,21 @@ describe('dangerous link and image URLs lose their target', () => {
     { name: 'raw <a>, leading space', md: '<a href=" javascript:alert(1)">x</a>', check: deadLink('x') },
     { name: 'raw <a>, tab entity in the scheme', md: '<a href="java&#9;script:alert(1)">x</a>', check: deadLink('x') },
     { name: 'raw <a>, newline in the scheme', md: '<a href="java\nscript:alert(1)">x</a>', check: deadLink('x') },
-    { name: 'raw <a>, padded entities without semicolons', md: '<a href="&#0000106avascript&#58;alert(1)">x</a>', check: deadLink('x') },
+    {
+      name: 'raw <a>, padded entities without semicolons',
+      md: '<a href="&#0000106avascript&#58;alert(1)">x</a>',
+      check: deadLink('x'),
+    },
     { name: 'raw <a>, control character first', md: '<a href="\u0001javascript:alert(1)">x</a>', check: deadLink('x') },
     { name: 'raw <a>, &colon;', md: '<a href="javascript&colon;alert(1)">x</a>', check: deadLink('x') },
     { name: 'raw <a>, upper case', md: '<a href="JAVASCRIPT:alert(1)">x</a>', check: deadLink('x') },
     { name: 'image with javascript:', md: '![x](javascript:alert(1))', check: onlyAttrs('img', { alt: 'x' }) },
     { name: 'image with data:', md: '![x](data:image/png;base64,AAAA)', check: onlyAttrs('img', { alt: 'x' }) },
-    { name: 'raw <img src="data:…">', md: '<img src="data:image/svg+xml,<svg onload=alert(1)>">', check: onlyAttrs('img', {}) },
+    {
+      name: 'raw <img src="data:…">',
+      md: '<img src="data:image/svg+xml,<svg onload=alert(1)>">',
+      check: onlyAttrs('img', {}),
+    },
     {
       name: 'linked image keeps the image, loses the link',
       md: '[![i](https://e.example/a.png)](javascript:alert(1))',
@@ -161,12 +208,32 @@ describe('dangerous link and image URLs lose their target', () => {
       md: '<picture><source srcset="javascript:alert(1) 1x, https://a.example/x.png 2x"><img src="https://a.example/y.png"></picture>',
       check: all(onlyAttrs('source', {}), onlyAttrs('img', { src: 'https://a.example/y.png' })),
     },
-    { name: '<img srcset>', md: '<img src="https://e.example/a.png" srcset="javascript:alert(1) 2x">', check: onlyAttrs('img', { src: 'https://e.example/a.png' }) },
-    { name: '<blockquote cite>', md: '<blockquote cite="javascript:alert(1)">q</blockquote>', check: onlyAttrs('blockquote', {}) },
+    {
+      name: '<img srcset>',
+      md: '<img src="https://e.example/a.png" srcset="javascript:alert(1) 2x">',
+      check: onlyAttrs('img', { src: 'https://e.example/a.png' }),
+    },
+    {
+      name: '<blockquote cite>',
+      md: '<blockquote cite="javascript:alert(1)">q</blockquote>',
+      check: onlyAttrs('blockquote', {}),
+    },
     { name: '<q cite>', md: '<q cite="javascript:alert(1)">q</q>', check: onlyAttrs('q', {}) },
-    { name: '<img longdesc>', md: '<img longdesc="javascript:alert(1)" src="https://e.example/a.png">', check: onlyAttrs('img', { src: 'https://e.example/a.png' }) },
-    { name: '<td background>', md: '<table><tr><td background="javascript:alert(1)">x</td></tr></table>', check: onlyAttrs('td', {}) },
-    { name: '<map><area href>', md: '<map name="m"><area href="javascript:alert(1)" shape="rect"></map>', check: none('map', 'area') },
+    {
+      name: '<img longdesc>',
+      md: '<img longdesc="javascript:alert(1)" src="https://e.example/a.png">',
+      check: onlyAttrs('img', { src: 'https://e.example/a.png' }),
+    },
+    {
+      name: '<td background>',
+      md: '<table><tr><td background="javascript:alert(1)">x</td></tr></table>',
+      check: onlyAttrs('td', {}),
+    },
+    {
+      name: '<map><area href>',
+      md: '<map name="m"><area href="javascript:alert(1)" shape="rect"></map>',
+      check: none('map', 'area'),
+    },
   ];
   it.each(cases)('$name', ({ md, check }) => {
     const html = render(md);
@@ -212,17 +279,45 @@ describe('handlers, embeds, forms and page-level elements are removed', () => {
       check: onlyAttrs('img', { src: 'https://example.com/a.png' }),
     },
     { name: '<image> (parsed as <img>)', md: '<image src=x onerror=alert(1)>', check: onlyAttrs('img', { src: '' }) },
-    { name: '<a onclick>', md: '<a href="https://example.com" onclick="steal()">t</a>', check: onlyAttrs('a', { href: 'https://example.com' }) },
-    { name: '<a target=_blank>', md: '<a href="https://example.com" target="_blank">t</a>', check: onlyAttrs('a', { href: 'https://example.com' }) },
-    { name: '<a ping download>', md: '<a href="https://example.com" ping="https://evil.example" download>t</a>', check: onlyAttrs('a', { href: 'https://example.com' }) },
+    {
+      name: '<a onclick>',
+      md: '<a href="https://example.com" onclick="steal()">t</a>',
+      check: onlyAttrs('a', { href: 'https://example.com' }),
+    },
+    {
+      name: '<a target=_blank>',
+      md: '<a href="https://example.com" target="_blank">t</a>',
+      check: onlyAttrs('a', { href: 'https://example.com' }),
+    },
+    {
+      name: '<a ping download>',
+      md: '<a href="https://example.com" ping="https://evil.example" download>t</a>',
+      check: onlyAttrs('a', { href: 'https://example.com' }),
+    },
     { name: '<svg onload>', md: '<svg onload=alert(1)>' },
-    { name: '<math><mi xlink:href>', md: '<math><mi xlink:href="javascript:alert(1)">x</mi></math>', check: none('mi') },
-    { name: '<svg><a xlink:href>', md: '<svg><a xlink:href="javascript:alert(1)"><text>t</text></a></svg>', check: none('a') },
+    {
+      name: '<math><mi xlink:href>',
+      md: '<math><mi xlink:href="javascript:alert(1)">x</mi></math>',
+      check: none('mi'),
+    },
+    {
+      name: '<svg><a xlink:href>',
+      md: '<svg><a xlink:href="javascript:alert(1)"><text>t</text></a></svg>',
+      check: none('a'),
+    },
     { name: '<iframe>', md: '<iframe src="https://evil.example/"></iframe>' },
     { name: '<iframe srcdoc>', md: '<iframe srcdoc="<script>alert(1)</script>"></iframe>' },
-    { name: '<object>', md: '<object data="javascript:alert(1)"><param name=x value=y></object>after', check: all(none('param'), textHas('after')) },
+    {
+      name: '<object>',
+      md: '<object data="javascript:alert(1)"><param name=x value=y></object>after',
+      check: all(none('param'), textHas('after')),
+    },
     { name: '<embed>', md: '<embed src="https://evil.example/x.swf">' },
-    { name: '<form action> with an <input>', md: '<form action="https://evil.example/"><input name=q></form>', check: none('input') },
+    {
+      name: '<form action> with an <input>',
+      md: '<form action="https://evil.example/"><input name=q></form>',
+      check: none('input'),
+    },
     {
       name: '<input> becomes an inert checkbox',
       md: '<input type=text onfocus=alert(1) autofocus>',
@@ -236,21 +331,53 @@ describe('handlers, embeds, forms and page-level elements are removed', () => {
     { name: '<button formaction>', md: '<button formaction="javascript:alert(1)">go</button>', check: textLacks('go') },
     { name: '<isindex>', md: '<isindex action="javascript:alert(1)" type=image>', check: none('isindex') },
     { name: '<meta http-equiv=refresh>', md: '<meta http-equiv="refresh" content="0;url=javascript:alert(1)">' },
-    { name: '<base href>', md: '<base href="https://evil.example/">\n\n[x](a.html)', check: onlyAttrs('a', { href: 'a.html' }) },
+    {
+      name: '<base href>',
+      md: '<base href="https://evil.example/">\n\n[x](a.html)',
+      check: onlyAttrs('a', { href: 'a.html' }),
+    },
     { name: '<link rel=stylesheet>', md: '<link rel=stylesheet href="https://evil.example/x.css">' },
     { name: '<body onload>', md: '<body onload=alert(1)>' },
-    { name: '<style> block', md: '<style>body{width:expression(alert(1))}</style>\n\ntext', check: all(textLacks('expression'), textHas('text')) },
-    { name: '<style> with @import', md: '<style>@import "https://evil.example/x.css";</style>', check: textLacks('@import') },
-    { name: 'style attribute (CSS expression)', md: '<p style="width:expression(alert(1))">x</p>', check: onlyAttrs('p', {}) },
-    { name: 'style attribute with url(javascript:)', md: 'Text <span style="background:url(javascript:alert(1))">s</span>', check: onlyAttrs('span', {}) },
+    {
+      name: '<style> block',
+      md: '<style>body{width:expression(alert(1))}</style>\n\ntext',
+      check: all(textLacks('expression'), textHas('text')),
+    },
+    {
+      name: '<style> with @import',
+      md: '<style>@import "https://evil.example/x.css";</style>',
+      check: textLacks('@import'),
+    },
+    {
+      name: 'style attribute (CSS expression)',
+      md: '<p style="width:expression(alert(1))">x</p>',
+      check: onlyAttrs('p', {}),
+    },
+    {
+      name: 'style attribute with url(javascript:)',
+      md: 'Text <span style="background:url(javascript:alert(1))">s</span>',
+      check: onlyAttrs('span', {}),
+    },
     {
       name: '<details ontoggle>',
       md: '<details open ontoggle=alert(1)><summary>s</summary>b</details>',
       check: all(onlyAttrs('details', { open: '' }), (h) => single(h, 'summary')),
     },
-    { name: '<video><source onerror>', md: '<video><source onerror=alert(1)></video>', check: all(none('video'), onlyAttrs('source', {})) },
-    { name: '<audio autoplay onplay>', md: '<audio src="https://e.example/a.mp3" autoplay onplay=alert(1)></audio>', check: none('audio') },
-    { name: '<marquee onstart> is unwrapped', md: '<marquee onstart=alert(1)>m</marquee>', check: all(none('marquee'), textHas('m')) },
+    {
+      name: '<video><source onerror>',
+      md: '<video><source onerror=alert(1)></video>',
+      check: all(none('video'), onlyAttrs('source', {})),
+    },
+    {
+      name: '<audio autoplay onplay>',
+      md: '<audio src="https://e.example/a.mp3" autoplay onplay=alert(1)></audio>',
+      check: none('audio'),
+    },
+    {
+      name: '<marquee onstart> is unwrapped',
+      md: '<marquee onstart=alert(1)>m</marquee>',
+      check: all(none('marquee'), textHas('m')),
+    },
     { name: 'data-* and class attributes', md: '<div data-x="1" class="evil">d</div>', check: onlyAttrs('div', {}) },
   ];
   it.each(cases)('$name', ({ md, check }) => {
@@ -278,7 +405,11 @@ describe('parser confusion and mutation XSS', () => {
     { name: '<!--> closes early', md: '<!--><script>alert(1)</script>-->', check: textLacks('alert') },
     { name: '<!---> closes early', md: '<!---><script>alert(1)</script>-->', check: textLacks('alert') },
     { name: 'CDATA (a bogus comment in HTML)', md: '<![CDATA[<script>alert(1)</script>]]>' },
-    { name: '<template>', md: '<template><script>alert(1)</script><img src=x onerror=alert(1)></template>', check: none('img') },
+    {
+      name: '<template>',
+      md: '<template><script>alert(1)</script><img src=x onerror=alert(1)></template>',
+      check: none('img'),
+    },
     { name: 'processing instruction', md: '<?php echo 1 ?>', check: (h) => expect(h).toBe('') },
     { name: 'doctype', md: '<!DOCTYPE html>', check: (h) => expect(h).toBe('') },
     {
@@ -350,9 +481,21 @@ describe('DOM clobbering: ids and names get the user-content- prefix', () => {
   it.each([
     ['<p id="x">a</p>', 'p', { id: 'user-content-x' }],
     ['<p name="y">a</p>', 'p', { name: 'user-content-y' }],
-    ['<img name="getElementById" src="https://e.example/a.png">', 'img', { name: 'user-content-getElementById', src: 'https://e.example/a.png' }],
-    ['<a id="location" href="https://e.example">x</a>', 'a', { id: 'user-content-location', href: 'https://e.example' }],
-    ['<a aria-describedby="x" href="https://e.example">x</a>', 'a', { 'aria-describedby': 'user-content-x', href: 'https://e.example' }],
+    [
+      '<img name="getElementById" src="https://e.example/a.png">',
+      'img',
+      { name: 'user-content-getElementById', src: 'https://e.example/a.png' },
+    ],
+    [
+      '<a id="location" href="https://e.example">x</a>',
+      'a',
+      { id: 'user-content-location', href: 'https://e.example' },
+    ],
+    [
+      '<a aria-describedby="x" href="https://e.example">x</a>',
+      'a',
+      { 'aria-describedby': 'user-content-x', href: 'https://e.example' },
+    ],
     ['<div id="__proto__">d</div>', 'div', { id: 'user-content-__proto__' }],
     // Already prefixed ids are prefixed again: nothing an author writes can name a page id.
     ['<div id="user-content-x">d</div>', 'div', { id: 'user-content-user-content-x' }],
@@ -364,7 +507,9 @@ describe('DOM clobbering: ids and names get the user-content- prefix', () => {
 
   it('leaves no id or name without the prefix anywhere, footnotes included', () => {
     const html = render('<h2 id="top">T</h2>\n\nText[^note] <a name="n">n</a>\n\n[^note]: The note.');
-    const named = allElements(bodyOf(html)).flatMap((el) => el.attrs.filter((a) => a.name === 'id' || a.name === 'name'));
+    const named = allElements(bodyOf(html)).flatMap((el) =>
+      el.attrs.filter((a) => a.name === 'id' || a.name === 'name'),
+    );
     expect(named.length).toBeGreaterThanOrEqual(5);
     for (const { value } of named) expect(value).toMatch(/^user-content-/);
   });
@@ -412,8 +557,16 @@ describe('what safe input keeps', () => {
     const html = render('Claim[^1].\n\n[^1]: Source.');
     assertInert(html);
     const [ref, back] = elementsNamed(html, 'a').map(attrsOf);
-    expect(ref).toMatchObject({ href: '#user-content-fn-1', id: 'user-content-fnref-1', 'aria-describedby': 'user-content-footnote-label' });
-    expect(back).toMatchObject({ href: '#user-content-fnref-1', class: 'data-footnote-backref', 'aria-label': 'Back to reference' });
+    expect(ref).toMatchObject({
+      href: '#user-content-fn-1',
+      id: 'user-content-fnref-1',
+      'aria-describedby': 'user-content-footnote-label',
+    });
+    expect(back).toMatchObject({
+      href: '#user-content-fnref-1',
+      class: 'data-footnote-backref',
+      'aria-label': 'Back to reference',
+    });
     expect(attrsOf(single(html, 'section'))).toMatchObject({ class: 'footnotes' });
     expect(attrsOf(single(html, 'h2'))).toEqual({ class: 'sr-only', id: 'user-content-footnote-label' });
     expect(elementsNamed(html, 'li').map((li) => attrsOf(li).id)).toEqual(['user-content-fn-1']);
@@ -454,7 +607,9 @@ describe('what safe input keeps', () => {
   });
 
   it('<q cite> keeps an https cite', () => {
-    expect(attrsOf(single(render('<q cite="https://e.example/src">q</q>'), 'q'))).toEqual({ cite: 'https://e.example/src' });
+    expect(attrsOf(single(render('<q cite="https://e.example/src">q</q>'), 'q'))).toEqual({
+      cite: 'https://e.example/src',
+    });
   });
 
   it('<details><summary>, with its open attribute', () => {
@@ -481,9 +636,19 @@ describe('what safe input keeps', () => {
   });
 
   it.each([
-    ['https link with query and fragment', '[x](https://example.com/a?b=1&c=2#d)', 'a', { href: 'https://example.com/a?b=1&c=2#d' }],
+    [
+      'https link with query and fragment',
+      '[x](https://example.com/a?b=1&c=2#d)',
+      'a',
+      { href: 'https://example.com/a?b=1&c=2#d' },
+    ],
     ['http link with a title', '[x](http://example.com/ "T")', 'a', { href: 'http://example.com/', title: 'T' }],
-    ['https image with alt and title', '![alt](https://example.com/a.png "t")', 'img', { src: 'https://example.com/a.png', alt: 'alt', title: 't' }],
+    [
+      'https image with alt and title',
+      '![alt](https://example.com/a.png "t")',
+      'img',
+      { src: 'https://example.com/a.png', alt: 'alt', title: 't' },
+    ],
     ['relative link', '[x](../other/page/)', 'a', { href: '../other/page/' }],
     ['root-relative link', '[x](/about)', 'a', { href: '/about' }],
     ['in-page link, prefixed', '[x](#setup)', 'a', { href: '#user-content-setup' }],
@@ -492,7 +657,12 @@ describe('what safe input keeps', () => {
     ['autolink', '<https://example.com/x>', 'a', { href: 'https://example.com/x' }],
     ['bare e-mail', 'ada@example.com', 'a', { href: 'mailto:ada@example.com' }],
     ['raw <a> with https', '<a href="https://example.com/">x</a>', 'a', { href: 'https://example.com/' }],
-    ['path containing "javascript:" after a slash', '[x](/wiki/javascript:void)', 'a', { href: '/wiki/javascript:void' }],
+    [
+      'path containing "javascript:" after a slash',
+      '[x](/wiki/javascript:void)',
+      'a',
+      { href: '/wiki/javascript:void' },
+    ],
   ] as const)('%s', (_name, md, tagName, attrs) => {
     const html = render(md);
     assertInert(html);

@@ -57,7 +57,11 @@ let withinOneChunk = 0;
 
 function expectSameText(markdown: string): void {
   for (const extensions of [[], GFM]) {
-    const events = postprocess(parse({ extensions }).document().write(preprocess()(markdown, undefined, true)));
+    const events = postprocess(
+      parse({ extensions })
+        .document()
+        .write(preprocess()(markdown, undefined, true)),
+    );
     for (const [, token, context] of events) {
       for (const expandTabs of [false, true]) {
         const serialize = () => context.sliceSerialize(token, expandTabs);
@@ -96,7 +100,8 @@ describe('micromark sliceSerialize patch', () => {
   it('gives every token the text micromark’s serializer gives', () => {
     compared = 0;
     withinOneChunk = 0;
-    for (const markdown of [...DOCUMENTS, ...corpusBodies('standard', 10), ...corpusBodies('dense', 20)]) expectSameText(markdown);
+    for (const markdown of [...DOCUMENTS, ...corpusBodies('standard', 10), ...corpusBodies('dense', 20)])
+      expectSameText(markdown);
     expect(withinOneChunk).toBeGreaterThan(1000);
     expect(compared).toBeGreaterThan(withinOneChunk); // tokens over several chunks were compared too
   });

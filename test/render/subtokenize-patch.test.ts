@@ -30,11 +30,14 @@ const GFM: Extension[] = [gfmAutolinkLiteral(), gfmFootnote(), gfmStrikethrough(
 
 /** The document's events before postprocessing (a fresh parse: expanding chunks changes tokens). */
 function tokenize(markdown: string, extensions: Extension[]): Event[] {
-  return parse({ extensions }).document().write(preprocess()(markdown, undefined, true));
+  return parse({ extensions })
+    .document()
+    .write(preprocess()(markdown, undefined, true));
 }
 
 const point = (p: Point) => `${p.line}:${p.column}:${p.offset}:${p._index}:${p._bufferIndex}`;
-const serialize = (events: Event[]) => events.map(([kind, token]) => `${kind} ${token.type} ${point(token.start)} ${point(token.end)}`);
+const serialize = (events: Event[]) =>
+  events.map(([kind, token]) => `${kind} ${token.type} ${point(token.start)} ${point(token.end)}`);
 
 function bothWays(markdown: string, extensions: Extension[]): { stock: string[]; patched: string[] } {
   const stock = tokenize(markdown, extensions);
@@ -60,8 +63,31 @@ function randomDocuments(count: number): string[] {
   let seed = 7;
   const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
-  const inline = ['foo', '*em* `code`', '[a](b)', '[ref]', '[^1]', 'http://x.example/a?b=&c="d"', '~~del~~', '<span>h</span>', 'line  ', 'back\\', ''];
-  const blocks = ['# h', 'Set\n===', '```\ncode\n```', '    indented', '| a |\n| - |\n| b |', '[ref]: /u', '[^1]: note', '<div>\nx\n</div>', '***', ''];
+  const inline = [
+    'foo',
+    '*em* `code`',
+    '[a](b)',
+    '[ref]',
+    '[^1]',
+    'http://x.example/a?b=&c="d"',
+    '~~del~~',
+    '<span>h</span>',
+    'line  ',
+    'back\\',
+    '',
+  ];
+  const blocks = [
+    '# h',
+    'Set\n===',
+    '```\ncode\n```',
+    '    indented',
+    '| a |\n| - |\n| b |',
+    '[ref]: /u',
+    '[^1]: note',
+    '<div>\nx\n</div>',
+    '***',
+    '',
+  ];
   const prefixes = ['', '> ', '- ', '1. ', '  ', '    ', '- [ ] ', '> - ', '- > ', '>', '\t', '   > '];
   return Array.from({ length: count }, () => {
     const lines: string[] = [];
@@ -78,8 +104,12 @@ function randomDocuments(count: number): string[] {
 
 describe('micromark-util-subtokenize patch', () => {
   it('is applied: postprocess expands in one walk', () => {
-    expect(fs.readFileSync(path.join(micromarkDir, 'lib', 'postprocess.js'), 'utf8')).toContain('subtokenizeAll(events)');
-    expect(fs.readFileSync(path.join(micromarkDir, 'dev', 'lib', 'postprocess.js'), 'utf8')).toContain('subtokenizeAll(events)');
+    expect(fs.readFileSync(path.join(micromarkDir, 'lib', 'postprocess.js'), 'utf8')).toContain(
+      'subtokenizeAll(events)',
+    );
+    expect(fs.readFileSync(path.join(micromarkDir, 'dev', 'lib', 'postprocess.js'), 'utf8')).toContain(
+      'subtokenizeAll(events)',
+    );
   });
 
   it('gives the events repeated subtokenize gives, with and without GFM', () => {

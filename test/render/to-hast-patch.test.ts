@@ -8,7 +8,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../src/render/render-markdown.ts';
 
-const render = (markdown: string) => renderMarkdown({ markdown, lang: 'en', articleDir: 'articles', bodyLine: 1, resolveImage: () => undefined }).html;
+const render = (markdown: string) =>
+  renderMarkdown({ markdown, lang: 'en', articleDir: 'articles', bodyLine: 1, resolveImage: () => undefined }).html;
 
 describe('mdast-util-to-hast patch', () => {
   it('is applied', () => {
@@ -19,22 +20,24 @@ describe('mdast-util-to-hast patch', () => {
   });
 
   it('finds definitions nested in quotes, lists and footnotes; the first of a label wins', () => {
-    const html = render([
-      'See [a][x], [b][y], [c][z] and a note[^n].',
-      '',
-      '> [x]: https://quote.example/1',
-      '',
-      '- item',
-      '',
-      '  [Y]: https://list.example/2',
-      '',
-      '[^n]: Note with [d][w].',
-      '',
-      '    [w]: https://footnote.example/3',
-      '',
-      '[x]: https://second.example/ignored',
-      '[z]: https://root.example/4',
-    ].join('\n'));
+    const html = render(
+      [
+        'See [a][x], [b][y], [c][z] and a note[^n].',
+        '',
+        '> [x]: https://quote.example/1',
+        '',
+        '- item',
+        '',
+        '  [Y]: https://list.example/2',
+        '',
+        '[^n]: Note with [d][w].',
+        '',
+        '    [w]: https://footnote.example/3',
+        '',
+        '[x]: https://second.example/ignored',
+        '[z]: https://root.example/4',
+      ].join('\n'),
+    );
     expect(html).toContain('href="https://quote.example/1"');
     expect(html).toContain('href="https://list.example/2"');
     expect(html).toContain('href="https://root.example/4"');

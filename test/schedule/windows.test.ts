@@ -17,7 +17,15 @@ describe('article windows', () => {
 
   it('lists only the changes still ahead, and finds the next one', () => {
     const now = at('2026-11-26T00:00:00Z');
-    const times = changeTimes([scheduled, { publishedAt: '2026-01-01T00:00:00Z' }, { publishedAt: '2026-12-01T09:00:00Z' }, { publishedAt: null, expiresAt: '2026-11-27T00:00:00Z' }], now);
+    const times = changeTimes(
+      [
+        scheduled,
+        { publishedAt: '2026-01-01T00:00:00Z' },
+        { publishedAt: '2026-12-01T09:00:00Z' },
+        { publishedAt: null, expiresAt: '2026-11-27T00:00:00Z' },
+      ],
+      now,
+    );
     expect(times).toEqual([at('2026-11-27T00:00:00Z'), at('2026-12-01T09:00:00Z'), at('2026-12-31T00:00:00Z')]);
     expect(nextChangeAfter(times, now)).toBe(at('2026-11-27T00:00:00Z'));
     expect(nextChangeAfter(times, at('2026-11-27T00:00:00Z'))).toBe(at('2026-12-01T09:00:00Z'));

@@ -63,8 +63,13 @@ async function getFrom(port: number, from: string): Promise<string> {
 const HALF_A_REQUEST = 'GET / HTTP/1.1\r\nHost: quire.test\r\n';
 
 describe('connection limits', () => {
-  it('caps one client\'s open connections, and another client is still answered', async () => {
-    const port = await start({ maxPerClient: 5, headersTimeoutMs: 20_000, requestTimeoutMs: 20_000, idleTimeoutMs: 20_000 });
+  it("caps one client's open connections, and another client is still answered", async () => {
+    const port = await start({
+      maxPerClient: 5,
+      headersTimeoutMs: 20_000,
+      requestTimeoutMs: 20_000,
+      idleTimeoutMs: 20_000,
+    });
     const slow = Array.from({ length: 30 }, () => connect(port, '127.0.0.2', HALF_A_REQUEST));
     await waitFor(() => slow.filter((c) => c.isClosed()).length >= 25, 5000);
     expect(slow.filter((c) => c.isClosed())).toHaveLength(25);
@@ -74,8 +79,14 @@ describe('connection limits', () => {
     expect(slow.filter((c) => !c.isClosed())).toHaveLength(5);
   });
 
-  it('does not cap a trusted proxy per client: it carries every visitor\'s connections', async () => {
-    const port = await start({ maxPerClient: 3, trustProxy: parseTrustProxy('127.0.0.2'), headersTimeoutMs: 20_000, requestTimeoutMs: 20_000, idleTimeoutMs: 20_000 });
+  it("does not cap a trusted proxy per client: it carries every visitor's connections", async () => {
+    const port = await start({
+      maxPerClient: 3,
+      trustProxy: parseTrustProxy('127.0.0.2'),
+      headersTimeoutMs: 20_000,
+      requestTimeoutMs: 20_000,
+      idleTimeoutMs: 20_000,
+    });
     const proxy = Array.from({ length: 10 }, () => connect(port, '127.0.0.2', HALF_A_REQUEST));
     const direct = Array.from({ length: 10 }, () => connect(port, '127.0.0.3', HALF_A_REQUEST));
     await waitFor(() => direct.filter((c) => c.isClosed()).length >= 7, 5000);
@@ -85,19 +96,32 @@ describe('connection limits', () => {
   });
 
   it('keeps the total below its cap whoever connects', async () => {
-    const port = await start({ maxConnections: 6, maxPerClient: 4, headersTimeoutMs: 20_000, requestTimeoutMs: 20_000, idleTimeoutMs: 20_000 });
+    const port = await start({
+      maxConnections: 6,
+      maxPerClient: 4,
+      headersTimeoutMs: 20_000,
+      requestTimeoutMs: 20_000,
+      idleTimeoutMs: 20_000,
+    });
     const first = Array.from({ length: 4 }, () => connect(port, '127.0.0.2', HALF_A_REQUEST));
     await new Promise<void>((resolve) => first[3]!.socket.once('connect', () => resolve()));
     const second = Array.from({ length: 4 }, () => connect(port, '127.0.0.3', HALF_A_REQUEST));
     await waitFor(() => second.filter((c) => c.isClosed()).length >= 2, 5000);
-    const open = await new Promise<number>((resolve, reject) => running!.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
+    const open = await new Promise<number>((resolve, reject) =>
+      running!.server.getConnections((err, n) => (err ? reject(err) : resolve(n))),
+    );
     expect(open).toBe(6);
     expect(first.filter((c) => c.isClosed())).toHaveLength(0);
     expect(second.filter((c) => c.isClosed())).toHaveLength(2);
   });
 
   it('closes a connection that sends its headers too slowly, one that sends nothing, and an idle kept-alive one', async () => {
-    const port = await start({ headersTimeoutMs: 300, requestTimeoutMs: 1000, idleTimeoutMs: 600, keepAliveTimeoutMs: 200 });
+    const port = await start({
+      headersTimeoutMs: 300,
+      requestTimeoutMs: 1000,
+      idleTimeoutMs: 600,
+      keepAliveTimeoutMs: 200,
+    });
     const dribbling = connect(port, '127.0.0.2', 'GET / HTTP/1.1\r\n');
     const drip = setInterval(() => dribbling.isClosed() || dribbling.socket.write('X-Slow: 1\r\n'), 50);
     const silent = connect(port, '127.0.0.3');
@@ -116,7 +140,7 @@ describe('connection limits', () => {
 });
 
 describe('connectionCap', () => {
-  it('stays below the open-file limit, keeping room for the process\'s own files', () => {
+  it("stays below the open-file limit, keeping room for the process's own files", () => {
     expect(connectionCap(null, null)).toBe(DEFAULT_CONNECTION_LIMITS.maxConnections);
     expect(connectionCap(null, 20_000)).toBe(DEFAULT_CONNECTION_LIMITS.maxConnections);
     expect(connectionCap(50_000, 20_000)).toBe(20_000 - 256);

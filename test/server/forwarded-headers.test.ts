@@ -29,7 +29,9 @@ describe('forwardedClientAddress', () => {
 
   it('takes the rightmost hop that is not a trusted proxy; with 1, the rightmost hop', () => {
     expect(forwardedClientAddress(LIST, '127.0.0.1', '203.0.113.7')).toBe('203.0.113.7');
-    expect(forwardedClientAddress(LIST, '127.0.0.1', 'spoofed, 198.51.100.1, 203.0.113.7, 10.0.0.2')).toBe('203.0.113.7');
+    expect(forwardedClientAddress(LIST, '127.0.0.1', 'spoofed, 198.51.100.1, 203.0.113.7, 10.0.0.2')).toBe(
+      '203.0.113.7',
+    );
     expect(forwardedClientAddress(ONE_HOP, '127.0.0.1', '198.51.100.1, 203.0.113.7')).toBe('203.0.113.7');
     expect(forwardedClientAddress(ONE_HOP, '127.0.0.1', '10.0.0.2')).toBe('10.0.0.2');
   });
@@ -48,13 +50,23 @@ describe('forwardedClientAddress', () => {
 describe('forwardedOrigin', () => {
   const arrived = new URL('http://127.0.0.1:8787/admin/sign-in');
   it('is the URL the request arrived with unless a trusted proxy says otherwise', () => {
-    expect(forwardedOrigin(NONE, '127.0.0.1', arrived, { proto: 'https', host: 'quire.test' })).toBe('http://127.0.0.1:8787');
-    expect(forwardedOrigin(LIST, '127.0.0.1', arrived, { proto: 'https', host: 'quire.test' })).toBe('https://quire.test');
-    expect(forwardedOrigin(LIST, '127.0.0.1', arrived, { proto: 'https', host: 'quire.test:443' })).toBe('https://quire.test');
-    expect(forwardedOrigin(LIST, '127.0.0.1', arrived, { proto: 'https', host: 'quire.test:8443' })).toBe('https://quire.test:8443');
+    expect(forwardedOrigin(NONE, '127.0.0.1', arrived, { proto: 'https', host: 'quire.test' })).toBe(
+      'http://127.0.0.1:8787',
+    );
+    expect(forwardedOrigin(LIST, '127.0.0.1', arrived, { proto: 'https', host: 'quire.test' })).toBe(
+      'https://quire.test',
+    );
+    expect(forwardedOrigin(LIST, '127.0.0.1', arrived, { proto: 'https', host: 'quire.test:443' })).toBe(
+      'https://quire.test',
+    );
+    expect(forwardedOrigin(LIST, '127.0.0.1', arrived, { proto: 'https', host: 'quire.test:8443' })).toBe(
+      'https://quire.test:8443',
+    );
     expect(forwardedOrigin(LIST, '127.0.0.1', arrived, { proto: 'HTTPS' })).toBe('https://127.0.0.1:8787');
     // Appended lists: the nearest proxy's item.
-    expect(forwardedOrigin(LIST, '127.0.0.1', arrived, { proto: 'http, https', host: 'evil.test, quire.test' })).toBe('https://quire.test');
+    expect(forwardedOrigin(LIST, '127.0.0.1', arrived, { proto: 'http, https', host: 'evil.test, quire.test' })).toBe(
+      'https://quire.test',
+    );
   });
 
   it('ignores values that are not a scheme or a bare host', () => {

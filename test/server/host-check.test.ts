@@ -19,13 +19,35 @@ import { listen, type RunningServer } from '../../src/server/serve.ts';
 import { startCli } from '../helpers/run-cli.ts';
 import { article, createTempProject, writeSite, type TempProject } from '../helpers/temp-content.ts';
 
-const names = (allowed: AllowedHosts, hosts: string[], fromProxy = false) => hosts.filter((h) => isAllowedHost(allowed, h, fromProxy));
+const names = (allowed: AllowedHosts, hosts: string[], fromProxy = false) =>
+  hosts.filter((h) => isAllowedHost(allowed, h, fromProxy));
 
 describe('which hosts are answered', () => {
   it('with QUIRE_PUBLIC_URL: its host, and the loopback names with the port listened on', () => {
     const allowed = allowedHosts({ publicUrl: 'https://quire.example.com', listenHost: '0.0.0.0', port: 8787 })!;
-    const good = ['quire.example.com', 'QUIRE.Example.com', 'quire.example.com:443', 'localhost:8787', '127.0.0.1:8787', '127.0.0.5:8787', '[::1]:8787'];
-    const bad = ['evil.example', 'evil.example:8787', 'quire.example.com:8443', 'quire.example.com.evil.example', 'localhost', 'localhost:9999', '127.0.0.1', '10.0.0.5:8787', 'localhost.evil.example:8787', '', 'a b', 'quire.example.com@evil.example'];
+    const good = [
+      'quire.example.com',
+      'QUIRE.Example.com',
+      'quire.example.com:443',
+      'localhost:8787',
+      '127.0.0.1:8787',
+      '127.0.0.5:8787',
+      '[::1]:8787',
+    ];
+    const bad = [
+      'evil.example',
+      'evil.example:8787',
+      'quire.example.com:8443',
+      'quire.example.com.evil.example',
+      'localhost',
+      'localhost:9999',
+      '127.0.0.1',
+      '10.0.0.5:8787',
+      'localhost.evil.example:8787',
+      '',
+      'a b',
+      'quire.example.com@evil.example',
+    ];
     expect(names(allowed, [...good, ...bad])).toEqual(good);
     // A trusted proxy's forwarded host is held to the same names.
     expect(names(allowed, ['quire.example.com', 'evil.example'], true)).toEqual(['quire.example.com']);
@@ -33,14 +55,18 @@ describe('which hosts are answered', () => {
 
   it('a public URL with a port is answered with that port only', () => {
     const allowed = allowedHosts({ publicUrl: 'http://quire.test:8080', listenHost: '127.0.0.1', port: 8787 })!;
-    expect(names(allowed, ['quire.test:8080', 'quire.test', 'quire.test:80', 'localhost:8787', 'localhost:8080'])).toEqual(['quire.test:8080', 'localhost:8787']);
+    expect(
+      names(allowed, ['quire.test:8080', 'quire.test', 'quire.test:80', 'localhost:8787', 'localhost:8080']),
+    ).toEqual(['quire.test:8080', 'localhost:8787']);
   });
 
   it('on loopback without a public URL: the loopback names, and what a trusted proxy forwards', () => {
     for (const listenHost of ['127.0.0.1', '127.0.0.5', '::1', 'localhost', '::ffff:127.0.0.1']) {
       const allowed = allowedHosts({ publicUrl: null, listenHost, port: 8787 });
       expect(allowed, listenHost).not.toBeNull();
-      expect(names(allowed!, ['localhost:8787', '127.0.0.1:8787', '[::1]:8787', 'evil.example:8787', 'quire.test'])).toEqual(['localhost:8787', '127.0.0.1:8787', '[::1]:8787']);
+      expect(
+        names(allowed!, ['localhost:8787', '127.0.0.1:8787', '[::1]:8787', 'evil.example:8787', 'quire.test']),
+      ).toEqual(['localhost:8787', '127.0.0.1:8787', '[::1]:8787']);
       expect(isAllowedHost(allowed!, 'quire.test', true)).toBe(true);
     }
     const onPort80 = allowedHosts({ publicUrl: null, listenHost: '127.0.0.1', port: 80 })!;
@@ -48,7 +74,8 @@ describe('which hosts are answered', () => {
   });
 
   it('beyond loopback without a public URL: any host (nothing to hold it to)', () => {
-    for (const listenHost of ['0.0.0.0', '::', '192.0.2.10']) expect(allowedHosts({ publicUrl: null, listenHost, port: 8787 }), listenHost).toBeNull();
+    for (const listenHost of ['0.0.0.0', '::', '192.0.2.10'])
+      expect(allowedHosts({ publicUrl: null, listenHost, port: 8787 }), listenHost).toBeNull();
   });
 });
 
@@ -61,11 +88,14 @@ interface Reply {
 /** A GET to the server on 127.0.0.1 from `from` (a loopback source address), naming `host`. */
 function get(port: number, pathname: string, headers: Record<string, string>, from = '127.0.0.5'): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: pathname, localAddress: from, agent: false, headers }, (res) => {
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], body }));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path: pathname, localAddress: from, agent: false, headers },
+      (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -100,12 +130,14 @@ describe('the check in front of every route', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers a host that is not the server\'s 421 HOST_NOT_ALLOWED, in the API\'s error shape, on every route', async () => {
+  it("answers a host that is not the server's 421 HOST_NOT_ALLOWED, in the API's error shape, on every route", async () => {
     for (const pathname of ['/healthz', '/readyz', '/metrics', '/v1/articles', '/admin/sign-in', '/no-such-route']) {
       const reply = await get(port, pathname, { host: `evil.example:${port}` });
       expect(reply.status, pathname).toBe(421);
       expect(reply.type).toMatch(/^application\/json/);
-      expect(JSON.parse(reply.body)).toEqual({ error: { status: 421, code: 'HOST_NOT_ALLOWED', message: expect.stringContaining('"evil.example:') } });
+      expect(JSON.parse(reply.body)).toEqual({
+        error: { status: 421, code: 'HOST_NOT_ALLOWED', message: expect.stringContaining('"evil.example:') },
+      });
     }
   });
 
@@ -117,7 +149,8 @@ describe('the check in front of every route', () => {
   });
 
   it('reads X-Forwarded-Host from a trusted proxy only, and holds it to the same names', async () => {
-    const viaProxy = (forwarded: string) => get(port, '/healthz', { host: `127.0.0.1:${port}`, 'x-forwarded-host': forwarded }, '127.0.0.1');
+    const viaProxy = (forwarded: string) =>
+      get(port, '/healthz', { host: `127.0.0.1:${port}`, 'x-forwarded-host': forwarded }, '127.0.0.1');
     expect((await viaProxy('quire.test')).status).toBe(200);
     expect((await viaProxy('evil.example')).status).toBe(421);
     // From anyone else it is the sender's own word: the Host decides.
@@ -142,7 +175,7 @@ function rawRequest(port: number, text: string): Promise<string> {
   });
 }
 
-describe('quire start on loopback with metrics on (a developer\'s machine)', () => {
+describe("quire start on loopback with metrics on (a developer's machine)", () => {
   let p: TempProject;
   let quire: Awaited<ReturnType<typeof startCli>>;
   let port: number;
@@ -153,7 +186,13 @@ describe('quire start on loopback with metrics on (a developer\'s machine)', () 
     p.write('one/articles/first.md', article({ title: 'First', status: 'published', publishedAt: '2026-05-01' }));
     quire = await startCli(
       ['start'],
-      { QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, QUIRE_METRICS: '1', PORT: '0' },
+      {
+        QUIRE_CONTENT_DIR: p.contentDir,
+        QUIRE_DIST_DIR: p.distDir,
+        QUIRE_STATE_DIR: p.stateDir,
+        QUIRE_METRICS: '1',
+        PORT: '0',
+      },
       /Content API on http:\/\/localhost:(\d+)\/v1[\s\S]*Publishing app: \S+\/admin/,
     );
     port = Number(quire.match[1]);

@@ -35,16 +35,28 @@ function randomSite(count: number, random: () => number) {
   items.sort((a, b) => newestFirst(a.item, b.item));
   const json = items.map((i) => Buffer.from(JSON.stringify(i.item)));
   const bytes = listBody(SITE, json);
-  const index = makeListIndex(hashBytes(bytes), items.map((i) => ({ kind: i.kind, updatedAt: i.item.updatedAt })), listItemSpans(SITE, json));
+  const index = makeListIndex(
+    hashBytes(bytes),
+    items.map((i) => ({ kind: i.kind, updatedAt: i.item.updatedAt })),
+    listItemSpans(SITE, json),
+  );
   // Through the file's text and its check, as the server reads it.
-  const parsed = parseListIndex(JSON.stringify(index), 'articles.index.json', { hash: hashBytes(bytes), bytes: bytes.length, count });
+  const parsed = parseListIndex(JSON.stringify(index), 'articles.index.json', {
+    hash: hashBytes(bytes),
+    bytes: bytes.length,
+    count,
+  });
   return { items, bytes, index: parsed, dates };
 }
 
 /** What the API answered before the index: filter and sort every item, then page. */
 function naive(items: Item[], q: ListQuery): Buffer {
   const matching = items
-    .filter((a) => (q.kind === null || a.kind === q.kind) && (q.updatedSince === null || (a.item.updatedAt ?? '') >= q.updatedSince))
+    .filter(
+      (a) =>
+        (q.kind === null || a.kind === q.kind) &&
+        (q.updatedSince === null || (a.item.updatedAt ?? '') >= q.updatedSince),
+    )
     .map((a) => a.item)
     .sort(newestFirst);
   const page = matching.slice(q.offset, q.limit === null ? undefined : q.offset + q.limit);
@@ -60,7 +72,12 @@ describe('createFilteredList', () => {
       for (let n = 0; n < 400; n++) {
         const q: ListQuery = {
           kind: random() < 0.3 ? null : ARTICLE_KINDS[Math.floor(random() * ARTICLE_KINDS.length)]!,
-          updatedSince: random() < 0.3 ? null : random() < 0.7 ? dates[Math.floor(random() * dates.length)]! : `2026-0${1 + Math.floor(random() * 9)}-15T12:00:00Z`,
+          updatedSince:
+            random() < 0.3
+              ? null
+              : random() < 0.7
+                ? dates[Math.floor(random() * dates.length)]!
+                : `2026-0${1 + Math.floor(random() * 9)}-15T12:00:00Z`,
           limit: random() < 0.3 ? null : 1 + Math.floor(random() * 20),
           offset: random() < 0.4 ? 0 : Math.floor(random() * (count + 5)),
         };
@@ -74,7 +91,8 @@ describe('createFilteredList', () => {
     const random = seeded(3);
     const { bytes, index, dates } = randomSite(50_000, random);
     let reads = 0;
-    const counted = <T>(xs: T[]): T[] => new Proxy(xs, { get: (t, p, r) => (typeof p === 'string' && /^\d+$/.test(p) && reads++, Reflect.get(t, p, r)) });
+    const counted = <T>(xs: T[]): T[] =>
+      new Proxy(xs, { get: (t, p, r) => (typeof p === 'string' && /^\d+$/.test(p) && reads++, Reflect.get(t, p, r)) });
     const watched: ListIndex = {
       ...index,
       spans: counted(index.spans),
@@ -104,10 +122,18 @@ describe('parseListIndex', () => {
     expect(parseListIndex(JSON.stringify(good), 'x.json', list)).toEqual(good);
   });
   it('refuses, naming the file, an index that does not fit the list', () => {
-    expect(() => parseListIndex('{', 'site/articles.index.json', list)).toThrow(/^site\/articles\.index\.json: not JSON/);
-    expect(() => parseListIndex(JSON.stringify(good), 'x.json', { ...list, hash: 'other' })).toThrow(/x\.json: belongs to another articles\.json/);
+    expect(() => parseListIndex('{', 'site/articles.index.json', list)).toThrow(
+      /^site\/articles\.index\.json: not JSON/,
+    );
+    expect(() => parseListIndex(JSON.stringify(good), 'x.json', { ...list, hash: 'other' })).toThrow(
+      /x\.json: belongs to another articles\.json/,
+    );
     expect(() => parseListIndex(JSON.stringify({ ...good, spans: [10, 200] }), 'x.json', list)).toThrow(/spans/);
-    expect(() => parseListIndex(JSON.stringify({ ...good, byKind: { ...good.byKind, news: [5] } }), 'x.json', list)).toThrow(/byKind\.news/);
-    expect(() => parseListIndex(JSON.stringify({ ...good, byUpdate: { ...good.byUpdate, poems: [0] } }), 'x.json', list)).toThrow(/unknown kind/);
+    expect(() =>
+      parseListIndex(JSON.stringify({ ...good, byKind: { ...good.byKind, news: [5] } }), 'x.json', list),
+    ).toThrow(/byKind\.news/);
+    expect(() =>
+      parseListIndex(JSON.stringify({ ...good, byUpdate: { ...good.byUpdate, poems: [0] } }), 'x.json', list),
+    ).toThrow(/unknown kind/);
   });
 });

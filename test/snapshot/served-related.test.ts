@@ -18,10 +18,19 @@ const articles: RelatedWindows = {
   expired: { publishedAt: '2026-01-01T00:00:00Z', expiresAt: '2026-04-30T00:00:00Z' },
   expiring: { publishedAt: '2026-01-01T00:00:00Z', expiresAt: '2026-05-03T00:00:00Z' },
 };
-const related = (slugs: string[]) => slugs.map((slug) => ({ slug, title: `The “${slug}” one`, url: `https://one.example.com/${slug}` }));
+const related = (slugs: string[]) =>
+  slugs.map((slug) => ({ slug, title: `The “${slug}” one`, url: `https://one.example.com/${slug}` }));
 /** A body as the build writes it (JSON.stringify), naming `slugs` in `related`. */
 function bodyNaming(slugs: string[]): Body {
-  const bytes = encoder.encode(JSON.stringify({ slug: 'a', title: 'A \u2028 "quoted"', html: '<p>Ünïcode</p>', related: related(slugs), updatedAt: null }));
+  const bytes = encoder.encode(
+    JSON.stringify({
+      slug: 'a',
+      title: 'A \u2028 "quoted"',
+      html: '<p>Ünïcode</p>',
+      related: related(slugs),
+      updatedAt: null,
+    }),
+  );
   return { bytes, etag: `"${hashBytes(bytes)}"`, encoded: { br: new Uint8Array([1, 2, 3]) } };
 }
 
@@ -43,7 +52,12 @@ describe('related articles served at an instant', () => {
 
   it('follow the clock: a scheduled one appears at its go-live, an expiring one goes at its expiry', () => {
     const named = ['scheduled', 'expiring'];
-    const slugsAt = (nowMs: number) => (JSON.parse(decoder.decode(withLiveRelated(bodyNaming(named), { related: named }, articles, nowMs).bytes)) as { related: { slug: string }[] }).related.map((r) => r.slug);
+    const slugsAt = (nowMs: number) =>
+      (
+        JSON.parse(decoder.decode(withLiveRelated(bodyNaming(named), { related: named }, articles, nowMs).bytes)) as {
+          related: { slug: string }[];
+        }
+      ).related.map((r) => r.slug);
     expect(slugsAt(NOW)).toEqual(['expiring']);
     expect(slugsAt(at('2026-05-02T08:00:00Z') - 1)).toEqual(['expiring']);
     expect(slugsAt(at('2026-05-02T08:00:00Z'))).toEqual(['scheduled', 'expiring']);
@@ -51,7 +65,9 @@ describe('related articles served at an instant', () => {
   });
 
   it('change next at the first go-live or expiry among those named, none when nothing named is timed', () => {
-    expect(relatedChangesAt({ related: ['live', 'expiring', 'scheduled'] }, articles, NOW)).toBe(at('2026-05-02T08:00:00Z'));
+    expect(relatedChangesAt({ related: ['live', 'expiring', 'scheduled'] }, articles, NOW)).toBe(
+      at('2026-05-02T08:00:00Z'),
+    );
     expect(relatedChangesAt({ related: ['expiring'] }, articles, NOW)).toBe(at('2026-05-03T00:00:00Z'));
     expect(relatedChangesAt({ related: ['expiring'] }, articles, at('2026-05-03T00:00:00Z'))).toBeNull();
     expect(relatedChangesAt({ related: ['live', 'undated', 'expired', 'gone'] }, articles, NOW)).toBeNull();

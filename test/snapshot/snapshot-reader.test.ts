@@ -25,14 +25,16 @@ function view(snap: Snapshot) {
     summary: s.summary,
     list: [Buffer.from(s.list.bytes).toString(), s.list.etag],
     items: s.items,
-    page: s.filtered.select({ kind: null, updatedSince: null, limit: 2, offset: 1 }).items.map((b) => Buffer.from(b).toString()),
+    page: s.filtered
+      .select({ kind: null, updatedSince: null, limit: 2, offset: 1 })
+      .items.map((b) => Buffer.from(b).toString()),
     articles: [...s.articles].map(([slug, b]) => [slug, Buffer.from(b.bytes).toString(), b.etag]),
     images: [...s.images],
   }));
 }
 
 describe('the local dist reader', () => {
-  it('reads the current build\'s images by site and hashed name, and nothing else', async () => {
+  it("reads the current build's images by site and hashed name, and nothing else", async () => {
     const reader = openLocalSnapshot(project.distDir, project.stateDir);
     expect(await reader.readImage('alpha', cover)).toBeNull(); // nothing loaded yet
     expect(reader.reload()).toBe(true);
@@ -69,10 +71,12 @@ describe('the local dist reader', () => {
   });
 });
 
-describe('a snapshot assembled from the tree\'s files by key', () => {
+describe("a snapshot assembled from the tree's files by key", () => {
   const inMemory = (distDir: string): { files: TreeFiles; objects: Map<string, Uint8Array> } => {
     const manifest = readManifest(distDir)!;
-    const objects = new Map(treeFiles(manifest).map((key) => [key, new Uint8Array(fs.readFileSync(path.join(distDir, key)))]));
+    const objects = new Map(
+      treeFiles(manifest).map((key) => [key, new Uint8Array(fs.readFileSync(path.join(distDir, key)))]),
+    );
     const files: TreeFiles = {
       read(key) {
         const bytes = objects.get(key);
@@ -96,6 +100,8 @@ describe('a snapshot assembled from the tree\'s files by key', () => {
   it('refuses a list index that belongs to another list, naming it as its reader does', () => {
     const { files, objects } = inMemory(project.distDir);
     objects.set('alpha/articles.index.json', objects.get('beta/articles.index.json')!);
-    expect(() => assembleSnapshot(readManifest(project.distDir)!, files)).toThrow(/^bucket:alpha\/articles\.index\.json: belongs to another articles\.json/);
+    expect(() => assembleSnapshot(readManifest(project.distDir)!, files)).toThrow(
+      /^bucket:alpha\/articles\.index\.json: belongs to another articles\.json/,
+    );
   });
 });

@@ -12,7 +12,8 @@ let p: TempProject;
 let snapshot: Snapshot;
 const T0 = Date.parse('2026-11-26T12:00:00Z');
 const HOUR = 3_600_000;
-const post = (title: string, front: string, kind = 'standard') => `---\ntitle: ${title}\nstatus: published\nkind: ${kind}\n${front}---\nBody of ${title}.\n`;
+const post = (title: string, front: string, kind = 'standard') =>
+  `---\ntitle: ${title}\nstatus: published\nkind: ${kind}\n${front}---\nBody of ${title}.\n`;
 
 beforeAll(async () => {
   p = createTempProject();
@@ -20,15 +21,22 @@ beforeAll(async () => {
   writeSite(p, 'plain');
   p.write('one/articles/live.md', post('Live', 'publishedAt: 2026-11-01T00:00:00Z\nupdatedAt: 2026-11-02T00:00:00Z\n'));
   p.write('one/articles/soon.md', post('Soon', 'publishedAt: 2026-11-26T13:00:00Z\n', 'news'));
-  p.write('one/articles/ending.md', post('Ending', 'publishedAt: 2026-11-10T00:00:00Z\nexpiresAt: 2026-11-26T14:00:00Z\n'));
+  p.write(
+    'one/articles/ending.md',
+    post('Ending', 'publishedAt: 2026-11-10T00:00:00Z\nexpiresAt: 2026-11-26T14:00:00Z\n'),
+  );
   p.write('one/articles/draft.md', '---\ntitle: Draft\n---\nNot yet.\n');
   p.write('plain/articles/a.md', post('A', 'publishedAt: 2026-01-01T00:00:00Z\n'));
-  expect((await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' })).ok).toBe(true);
+  expect(
+    (await buildExport({ contentDir: p.contentDir, distDir: p.distDir, stateDir: p.stateDir, publicUrl: 'http://x' }))
+      .ok,
+  ).toBe(true);
   snapshot = loadLocalSnapshot(p.distDir)!;
 }, 60_000);
 afterAll(() => p?.cleanup());
 
-const listOf = (view: ReturnType<typeof viewAt>, site = 'one') => parseBody(view.sites.get(site)!.list) as { total: number; articles: { slug: string }[] };
+const listOf = (view: ReturnType<typeof viewAt>, site = 'one') =>
+  parseBody(view.sites.get(site)!.list) as { total: number; articles: { slug: string }[] };
 
 describe('the build as served at an instant', () => {
   it('before a go-live: the scheduled article is in no list, total or lookup', () => {
@@ -51,7 +59,9 @@ describe('the build as served at an instant', () => {
   it('from the go-live instant it is served; from the expiry the other is not', () => {
     const live = viewAt(snapshot, T0 + HOUR);
     expect(listOf(live).articles.map((a) => a.slug)).toEqual(['soon', 'ending', 'live']);
-    expect(live.sites.get('one')!.filtered.select({ kind: 'news', updatedSince: null, limit: 10, offset: 0 }).total).toBe(1);
+    expect(
+      live.sites.get('one')!.filtered.select({ kind: 'news', updatedSince: null, limit: 10, offset: 0 }).total,
+    ).toBe(1);
     expect(live.sites.get('one')!.changesAt).toBe(T0 + 2 * HOUR);
     const expired = viewAt(snapshot, T0 + 2 * HOUR);
     expect(listOf(expired).articles.map((a) => a.slug)).toEqual(['soon', 'live']);
@@ -73,7 +83,10 @@ describe('the build as served at an instant', () => {
 
   it('the reader makes a new view only when the build changes or the clock passes a change', () => {
     let now = T0;
-    const reader = timedReader({ current: () => snapshot, readImage: async () => null, readDrafts: async () => new Map() }, () => now);
+    const reader = timedReader(
+      { current: () => snapshot, readImage: async () => null, readDrafts: async () => new Map() },
+      () => now,
+    );
     const first = reader.current()!;
     now = T0 + HOUR - 1;
     expect(reader.current()).toBe(first);
@@ -93,8 +106,15 @@ describe('bodies whose `related` names an article not live', () => {
     q = createTempProject();
     writeSite(q, 'one');
     q.write('one/articles/soon.md', post('Soon', 'publishedAt: 2026-11-26T13:00:00Z\n'));
-    for (const slug of ['a', 'b', 'c']) q.write(`one/articles/${slug}.md`, post(slug.toUpperCase(), 'publishedAt: 2026-11-01T00:00:00Z\nrelated: [soon]\n'));
-    expect((await buildExport({ contentDir: q.contentDir, distDir: q.distDir, stateDir: q.stateDir, publicUrl: 'http://x' })).ok).toBe(true);
+    for (const slug of ['a', 'b', 'c'])
+      q.write(
+        `one/articles/${slug}.md`,
+        post(slug.toUpperCase(), 'publishedAt: 2026-11-01T00:00:00Z\nrelated: [soon]\n'),
+      );
+    expect(
+      (await buildExport({ contentDir: q.contentDir, distDir: q.distDir, stateDir: q.stateDir, publicUrl: 'http://x' }))
+        .ok,
+    ).toBe(true);
     built = loadLocalSnapshot(q.distDir)!;
   }, 60_000);
   afterAll(() => q?.cleanup());
@@ -103,13 +123,18 @@ describe('bodies whose `related` names an article not live', () => {
     // The build's bodies, each counting the reads of its bytes.
     const reads = new Map<string, number>();
     const site = built.sites.get('one')!;
-    const articles = new Map([...site.articles].map(([slug, body]) => [slug, {
-      ...body,
-      get bytes() {
-        reads.set(slug, (reads.get(slug) ?? 0) + 1);
-        return body.bytes;
-      },
-    }]));
+    const articles = new Map(
+      [...site.articles].map(([slug, body]) => [
+        slug,
+        {
+          ...body,
+          get bytes() {
+            reads.set(slug, (reads.get(slug) ?? 0) + 1);
+            return body.bytes;
+          },
+        },
+      ]),
+    );
     const view = viewAt({ ...built, sites: new Map([['one', { ...site, articles }]]) }, T0);
     // Made at every go-live or expiry of any site: before, it parsed and wrote again all three.
     expect(reads.size).toBe(0);
@@ -121,7 +146,9 @@ describe('bodies whose `related` names an article not live', () => {
     parseBody(a);
     expect([...reads]).toEqual([['a', 1]]);
     // From the go-live, the build's body as it is, with its stored variants.
-    const live = viewAt(built, T0 + HOUR).sites.get('one')!.articles.get('b')!;
+    const live = viewAt(built, T0 + HOUR)
+      .sites.get('one')!
+      .articles.get('b')!;
     expect(live.etag).toBe(site.articles.get('b')!.etag);
     expect(live.encoded).toBe(site.articles.get('b')!.encoded);
   });

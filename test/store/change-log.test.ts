@@ -30,14 +30,25 @@ afterEach(() => {
 });
 
 const item = (slug: string, title = slug) => JSON.stringify({ slug, title });
-const published = (slug: string, title?: string): RecordedChange => ({ slug, state: 'published', payloadHash: `h-${slug}-${title ?? ''}`, item: item(slug, title) });
-const gone = (slug: string, state: 'withdrawn' | 'deleted'): RecordedChange => ({ slug, state, payloadHash: null, item: null });
+const published = (slug: string, title?: string): RecordedChange => ({
+  slug,
+  state: 'published',
+  payloadHash: `h-${slug}-${title ?? ''}`,
+  item: item(slug, title),
+});
+const gone = (slug: string, state: 'withdrawn' | 'deleted'): RecordedChange => ({
+  slug,
+  state,
+  payloadHash: null,
+  item: null,
+});
 const page = async (s: SqliteStateStore, site: string, after = 0, limit = 100) => {
   const p = await s.changes.after(site, after, limit);
   if (p.status !== 'ok') throw new Error('expired');
   return p;
 };
-const story = async (s: SqliteStateStore, site: string) => (await page(s, site)).entries.map((e) => `${e.type}:${e.slug}`);
+const story = async (s: SqliteStateStore, site: string) =>
+  (await page(s, site)).entries.map((e) => `${e.type}:${e.slug}`);
 
 describe('the change log', () => {
   it('logs each recorded change with its type (published, updated, withdrawn, deleted, published again) and item, in order', async () => {
@@ -47,7 +58,14 @@ describe('the change log', () => {
     await s.published.record('one', 'c3', [gone('b', 'withdrawn')], 3000);
     await s.published.record('one', 'c4', [published('b'), gone('a', 'deleted')], 4000);
     await s.published.record('two', 'c4', [published('z')], 4000);
-    expect(await story(s, 'one')).toEqual(['published:a', 'published:b', 'updated:a', 'withdrawn:b', 'published:b', 'deleted:a']);
+    expect(await story(s, 'one')).toEqual([
+      'published:a',
+      'published:b',
+      'updated:a',
+      'withdrawn:b',
+      'published:b',
+      'deleted:a',
+    ]);
     const entries = (await page(s, 'one')).entries;
     expect(entries.map((e) => e.at)).toEqual([1000, 1000, 2000, 3000, 4000, 4000]);
     expect(entries[2]!.item).toBe(item('a', 'A2'));
@@ -65,7 +83,12 @@ describe('the change log', () => {
 
   it('pages by position: `more` while entries wait, the next position continues, an empty page keeps it', async () => {
     const s = open();
-    await s.published.record('one', null, ['a', 'b', 'c', 'd', 'e'].map((x) => published(x)), 1);
+    await s.published.record(
+      'one',
+      null,
+      ['a', 'b', 'c', 'd', 'e'].map((x) => published(x)),
+      1,
+    );
     const first = await page(s, 'one', 0, 2);
     expect(first.entries.map((e) => e.slug)).toEqual(['a', 'b']);
     expect(first.more).toBe(true);
@@ -90,7 +113,9 @@ describe('the change log', () => {
     // Another site's retention is its own.
     expect(await story(s, 'two')).toEqual(['published:z']);
     // From the future (a restored store, or a cursor made up): expired, not an empty page.
-    expect(await s.changes.after('one', (await s.changes.publishedNow('one')).position + 1, 10)).toEqual({ status: 'expired' });
+    expect(await s.changes.after('one', (await s.changes.publishedNow('one')).position + 1, 10)).toEqual({
+      status: 'expired',
+    });
   });
 
   it('forgetting a site drops its history and expires its positions', async () => {
@@ -119,10 +144,19 @@ describe('the change log', () => {
     old.pragma('user_version = 6');
     const log = old.prepare('INSERT INTO article_changes (site_id, slug, type, item, at) VALUES (?, ?, ?, ?, ?)');
     // One numbering for both sites, as it was: one 1, 2, 4, 6, 7; two 3, 5, 8 (then one's 1 pruned).
-    for (const [site, slug, type] of [['one', 'a', 'published'], ['one', 'b', 'published'], ['two', 'z', 'published'], ['one', 'a', 'updated'], ['two', 'z', 'updated'], ['one', 'b', 'withdrawn'], ['one', 'c', 'published'], ['two', 'y', 'published']] as const) {
+    for (const [site, slug, type] of [
+      ['one', 'a', 'published'],
+      ['one', 'b', 'published'],
+      ['two', 'z', 'published'],
+      ['one', 'a', 'updated'],
+      ['two', 'z', 'updated'],
+      ['one', 'b', 'withdrawn'],
+      ['one', 'c', 'published'],
+      ['two', 'y', 'published'],
+    ] as const) {
       log.run(site, slug, type, type === 'withdrawn' ? null : item(slug), 10);
     }
-    old.prepare("DELETE FROM article_changes WHERE seq = 1").run();
+    old.prepare('DELETE FROM article_changes WHERE seq = 1').run();
     old.prepare("INSERT INTO article_changes_pruned (site_id, through) VALUES ('one', 1)").run();
     // A site whose history was forgotten: nothing left, its positions expired.
     old.prepare("INSERT INTO article_changes_pruned (site_id, through) VALUES ('gone', 8)").run();
@@ -132,8 +166,17 @@ describe('the change log', () => {
     const s = open();
     expect(await s.changes.storeId()).not.toBe(oldId); // every cursor made before answers 410
     const one = await page(s, 'one');
-    expect(one.entries.map((e) => `${e.seq}:${e.type}:${e.slug}`)).toEqual(['1:published:b', '2:updated:a', '3:withdrawn:b', '4:published:c']);
-    expect((await page(s, 'two')).entries.map((e) => `${e.seq}:${e.type}:${e.slug}`)).toEqual(['1:published:z', '2:updated:z', '3:published:y']);
+    expect(one.entries.map((e) => `${e.seq}:${e.type}:${e.slug}`)).toEqual([
+      '1:published:b',
+      '2:updated:a',
+      '3:withdrawn:b',
+      '4:published:c',
+    ]);
+    expect((await page(s, 'two')).entries.map((e) => `${e.seq}:${e.type}:${e.slug}`)).toEqual([
+      '1:published:z',
+      '2:updated:z',
+      '3:published:y',
+    ]);
     expect((await s.changes.publishedNow('one')).position).toBe(4);
     expect((await s.changes.publishedNow('gone')).position).toBe(0);
     expect(await s.changes.after('one', 5, 10)).toEqual({ status: 'expired' });

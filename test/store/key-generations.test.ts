@@ -40,7 +40,9 @@ describe('key generations in the state store', () => {
 
   it('rotations at once from two stores each get their own generation', async () => {
     const [a, b] = [open(), open()];
-    const got = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).keyGenerations.rotate('one', 1)));
+    const got = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).keyGenerations.rotate('one', 1)),
+    );
     expect(got.sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 2));
     expect(await a.keyGenerations.all()).toEqual({ one: 21 });
   });

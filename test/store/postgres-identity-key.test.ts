@@ -49,6 +49,8 @@ describe('the PostgreSQL store identity without the cluster identifier', () => {
     expect(sameDatabase('7311/16384/16390', '9999/16384/16390')).toBe(false);
     expect(sameDatabase('7311/16384/16390', '7311/16384/16390')).toBe(true);
     expect(sameDatabase('7311/16384/16390', '7311/16384/16391')).toBe(false);
-    expect(identityIn({ id: 'a1b2c3d4e5f60718', made_in: '7311/16384/16390' }, '9999/16384/16390')).not.toBe('a1b2c3d4e5f60718');
+    expect(identityIn({ id: 'a1b2c3d4e5f60718', made_in: '7311/16384/16390' }, '9999/16384/16390')).not.toBe(
+      'a1b2c3d4e5f60718',
+    );
   });
 });

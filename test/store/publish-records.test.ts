@@ -22,8 +22,14 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const published = (slug: string, hash = `h-${slug}`): RecordedChange => ({ slug, state: 'published', payloadHash: hash, item: JSON.stringify({ slug }) });
-const states = (r: { articles: Map<string, { state: string; payloadHash: string | null }> } | null) => (r ? Object.fromEntries([...r.articles].map(([s, a]) => [s, `${a.state}:${a.payloadHash}`])) : null);
+const published = (slug: string, hash = `h-${slug}`): RecordedChange => ({
+  slug,
+  state: 'published',
+  payloadHash: hash,
+  item: JSON.stringify({ slug }),
+});
+const states = (r: { articles: Map<string, { state: string; payloadHash: string | null }> } | null) =>
+  r ? Object.fromEntries([...r.articles].map(([s, a]) => [s, `${a.state}:${a.payloadHash}`])) : null;
 
 describe('publish records', () => {
   it('records the feed for every publish, and what was sent only when something was queued for a webhook', async () => {
@@ -41,7 +47,11 @@ describe('publish records', () => {
     expect(await store.published.get('one')).toMatchObject({ commit: 'c2', publishedAt: 2000 });
     expect(states(await store.published.feedState('one'))).toMatchObject({ a: 'published:h-a2' });
     const log = await store.changes.after('one', 0, 10);
-    expect(log.status === 'ok' && log.entries.map((e) => `${e.type}:${e.slug}`)).toEqual(['published:a', 'published:b', 'updated:a']);
+    expect(log.status === 'ok' && log.entries.map((e) => `${e.type}:${e.slug}`)).toEqual([
+      'published:a',
+      'published:b',
+      'updated:a',
+    ]);
     // Omitted, what was sent is the same changes.
     await store.published.record('two', null, [published('z')], 4000);
     expect(states(await store.published.get('two'))).toEqual(states(await store.published.feedState('two')));
@@ -67,8 +77,14 @@ describe('publish records', () => {
     const old = new Database(file);
     MIGRATIONS.slice(0, 4).forEach((sql) => old.exec(sql));
     old.pragma('user_version = 4');
-    old.prepare('INSERT INTO published_sites (site_id, commit_sha, published_at) VALUES (?, ?, ?)').run('one', 'c1', 1000);
-    old.prepare('INSERT INTO published_articles (site_id, slug, state, payload_hash, item, changed_at) VALUES (?, ?, ?, ?, ?, ?)').run('one', 'a', 'published', 'h-a', '{}', 1000);
+    old
+      .prepare('INSERT INTO published_sites (site_id, commit_sha, published_at) VALUES (?, ?, ?)')
+      .run('one', 'c1', 1000);
+    old
+      .prepare(
+        'INSERT INTO published_articles (site_id, slug, state, payload_hash, item, changed_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run('one', 'a', 'published', 'h-a', '{}', 1000);
     old.close();
     store = openSqliteStateStore(dir, SECRET);
     expect(await store.published.get('one')).toMatchObject({ commit: 'c1', publishedAt: 1000 });

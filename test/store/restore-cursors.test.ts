@@ -18,7 +18,13 @@ const post = (title: string) => article({ title, status: 'published', publishedA
 describe('a restored state and change-feed cursors', { timeout: 120_000 }, () => {
   it('expires every cursor made before the restore, once the log has grown past it too', async () => {
     const project = (p = createTempProject({ git: true }));
-    const e = { QUIRE_CONTENT_DIR: project.contentDir, QUIRE_DIST_DIR: project.distDir, QUIRE_STATE_DIR: project.stateDir, QUIRE_SECRET: 's'.repeat(40), PORT: '0' };
+    const e = {
+      QUIRE_CONTENT_DIR: project.contentDir,
+      QUIRE_DIST_DIR: project.distDir,
+      QUIRE_STATE_DIR: project.stateDir,
+      QUIRE_SECRET: 's'.repeat(40),
+      PORT: '0',
+    };
     const cli = async (...args: string[]) => {
       const r = await runCli(args, e);
       expect(r.code, `${args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(0);
@@ -34,13 +40,18 @@ describe('a restored state and change-feed cursors', { timeout: 120_000 }, () =>
       // As docs/server.md says: move the state aside, copy the backup's files into a new folder.
       fs.renameSync(project.stateDir, `${project.stateDir}.old-${commits}`);
       fs.mkdirSync(project.stateDir, { mode: 0o700 });
-      for (const f of fs.readdirSync(backupDir)) fs.copyFileSync(path.join(backupDir, f), path.join(project.stateDir, f));
+      for (const f of fs.readdirSync(backupDir))
+        fs.copyFileSync(path.join(backupDir, f), path.join(project.stateDir, f));
     };
-    const serve = async <T>(work: (get: (query: string) => Promise<{ status: number; body: Record<string, unknown> }>) => Promise<T>) => {
+    const serve = async <T>(
+      work: (get: (query: string) => Promise<{ status: number; body: Record<string, unknown> }>) => Promise<T>,
+    ) => {
       const server = await startCli(['start'], e, /Content API on (\S+)\/v1/);
       try {
         return await work(async (query) => {
-          const res = await fetch(`${server.match[1]}/v1/changes${query}`, { headers: { authorization: `Bearer ${key}` } });
+          const res = await fetch(`${server.match[1]}/v1/changes${query}`, {
+            headers: { authorization: `Bearer ${key}` },
+          });
           return { status: res.status, body: (await res.json()) as Record<string, unknown> };
         });
       } finally {
@@ -51,7 +62,10 @@ describe('a restored state and change-feed cursors', { timeout: 120_000 }, () =>
       expect(a.status, JSON.stringify(a.body)).toBe(200);
       return ChangeFeedSchema.parse(a.body);
     };
-    const expired = (a: { status: number; body: Record<string, unknown> }) => [a.status, (a.body.error as { code?: string } | undefined)?.code];
+    const expired = (a: { status: number; body: Record<string, unknown> }) => [
+      a.status,
+      (a.body.error as { code?: string } | undefined)?.code,
+    ];
 
     writeSite(project, 'one');
     await publishArticles('a');
@@ -83,7 +97,11 @@ describe('a restored state and change-feed cursors', { timeout: 120_000 }, () =>
     await publishArticles('a', 'g', 'h', 'i', 'j', 'k');
     await serve(async (get) => {
       expect(expired(await get(`?since=${resynced}`))).toEqual([410, 'CURSOR_EXPIRED']);
-      expect(feed(await get('')).changes.map((c) => c.slug).sort()).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k']);
+      expect(
+        feed(await get(''))
+          .changes.map((c) => c.slug)
+          .sort(),
+      ).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k']);
     });
     // The backup is still only its files (no journal left beside the copy), ready for a third.
     expect(fs.readdirSync(backupDir)).toEqual(['quire.db']);

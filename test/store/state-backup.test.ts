@@ -25,9 +25,13 @@ describe('quire state backup', { timeout: 120_000 }, () => {
   it('copies a consistent state while the server delivers; the copy restores and works', async () => {
     p = setup.project.current = createTempProject({ git: true });
     writeSite(p, 'one');
-    for (let i = 0; i < ARTICLES; i++) p.write(`one/articles/a${i}.md`, article({ title: `A${i}`, status: 'published' }));
+    for (let i = 0; i < ARTICLES; i++)
+      p.write(`one/articles/a${i}.md`, article({ title: `A${i}`, status: 'published' }));
     p.commit('first', '2026-03-01T10:00:00Z');
-    expect((await quire(['webhook', 'set', 'one', '--url', `https://127.0.0.1:${receiver.port}/hooks`, '--secret', SECRET])).code).toBe(0);
+    expect(
+      (await quire(['webhook', 'set', 'one', '--url', `https://127.0.0.1:${receiver.port}/hooks`, '--secret', SECRET]))
+        .code,
+    ).toBe(0);
     const rotated = await quire(['keys', 'rotate', 'one']);
     const key = rotated.stdout.trim().split('\n').at(-1)!;
     receiver.respond(() => ({ status: 503 }));
@@ -47,19 +51,27 @@ describe('quire state backup', { timeout: 120_000 }, () => {
       await server.stop();
     }
     expect(backup.code, backup.stderr).toBe(0);
-    expect(backup.stdout).toMatch(new RegExp(`Backed up .* to ${backupDir}: quire.db, keys.json, secret \\(1 webhook, ${ARTICLES} deliveries\\)`));
+    expect(backup.stdout).toMatch(
+      new RegExp(`Backed up .* to ${backupDir}: quire.db, keys.json, secret \\(1 webhook, ${ARTICLES} deliveries\\)`),
+    );
     expect(fs.readdirSync(backupDir).sort()).toEqual(['keys.json', 'quire.db', 'secret']);
     for (const f of fs.readdirSync(backupDir)) expect(fs.statSync(path.join(backupDir, f)).mode & 0o077).toBe(0);
 
     // One moment's state: every delivery is there, and each delivered one has its attempt.
     const copy = new Database(path.join(backupDir, 'quire.db'), { readonly: true });
-    const rows = copy.prepare(`SELECT d.state, (SELECT count(*) FROM attempts a WHERE a.delivery_id = d.id AND a.status = 200) AS ok FROM deliveries d`).all() as { state: string; ok: number }[];
+    const rows = copy
+      .prepare(
+        `SELECT d.state, (SELECT count(*) FROM attempts a WHERE a.delivery_id = d.id AND a.status = 200) AS ok FROM deliveries d`,
+      )
+      .all() as { state: string; ok: number }[];
     copy.close();
     expect(rows).toHaveLength(ARTICLES);
     for (const r of rows) expect(r.state === 'delivered' ? r.ok : 0).toBe(r.state === 'delivered' ? 1 : 0);
     // The store's copy of the rotation too: restored without keys.json, it is still known.
     const generations = new Database(path.join(backupDir, 'quire.db'), { readonly: true });
-    expect(generations.prepare('SELECT name, generation FROM key_generations').all()).toEqual([{ name: 'one', generation: 2 }]);
+    expect(generations.prepare('SELECT name, generation FROM key_generations').all()).toEqual([
+      { name: 'one', generation: 2 },
+    ]);
     generations.close();
 
     // Restore as docs/server.md says: a new state folder, the backup's files copied in.
@@ -88,7 +100,10 @@ describe('quire state backup', { timeout: 120_000 }, () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`${path.join(withoutKeys, 'keys.json')} is missing, but the state store`);
     expect((await quire(['keys', 'restore'], withoutKeys)).code).toBe(0);
-    expect((await quire(['keys', '--site', 'one'], withoutKeys)).stdout.trim().split('\t').slice(0, 2)).toEqual(['one', key]);
+    expect((await quire(['keys', '--site', 'one'], withoutKeys)).stdout.trim().split('\t').slice(0, 2)).toEqual([
+      'one',
+      key,
+    ]);
   });
 
   it('refuses to overwrite unless --force, and --force replaces only an earlier backup', async () => {
@@ -96,11 +111,17 @@ describe('quire state backup', { timeout: 120_000 }, () => {
     writeSite(p, 'one');
     let r = await quire(['state', 'backup', path.join(p.root, 'b')]);
     expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(/no state to back up: .*quire\.db does not exist/)]);
-    expect((await quire(['webhook', 'set', 'one', '--url', `https://127.0.0.1:${receiver.port}/hooks`, '--secret', SECRET])).code).toBe(0);
+    expect(
+      (await quire(['webhook', 'set', 'one', '--url', `https://127.0.0.1:${receiver.port}/hooks`, '--secret', SECRET]))
+        .code,
+    ).toBe(0);
     const target = path.join(p.root, 'b');
     expect((await quire(['state', 'backup', target])).code).toBe(0);
     r = await quire(['state', 'backup', target]);
-    expect([r.code, r.stderr]).toEqual([1, expect.stringContaining(`${target} already exists; nothing was written (--force replaces an earlier backup)`)]);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      expect.stringContaining(`${target} already exists; nothing was written (--force replaces an earlier backup)`),
+    ]);
     r = await quire(['state', 'backup', target, '--force']);
     expect(r.code, r.stderr).toBe(0);
     const other = path.join(p.root, 'notes.txt');
@@ -109,6 +130,7 @@ describe('quire state backup', { timeout: 120_000 }, () => {
     expect([r.code, r.stderr]).toEqual([1, expect.stringContaining('is not a Quire state backup')]);
     expect(fs.readFileSync(other, 'utf8')).toBe('keep me');
     expect(fs.readdirSync(p.root).filter((f) => f.includes('.tmp-'))).toEqual([]);
-    for (const args of [['state'], ['state', 'backup'], ['state', 'restore', 'x']]) expect((await quire(args)).code, args.join(' ')).toBe(2);
+    for (const args of [['state'], ['state', 'backup'], ['state', 'restore', 'x']])
+      expect((await quire(args)).code, args.join(' ')).toBe(2);
   });
 });

@@ -28,7 +28,10 @@ async function withWebhook(): Promise<void> {
   p = createTempProject();
   writeSite(p, 'one');
   p.write('one/articles/a.md', article({ title: 'A', status: 'published', publishedAt: '2026-01-01' }));
-  const set = await runCli(['webhook', 'set', 'one', '--url', 'https://127.0.0.1:9/hook', '--secret', 'a-receiver-secret-0123456789'], env());
+  const set = await runCli(
+    ['webhook', 'set', 'one', '--url', 'https://127.0.0.1:9/hook', '--secret', 'a-receiver-secret-0123456789'],
+    env(),
+  );
   expect(set.code, set.stderr).toBe(0);
   expect((await runCli(['webhook', 'show'], env())).stdout).toMatch(/^one\thttps:\/\/127\.0\.0\.1:9\/hook/m);
   for (const f of [`${dbFile()}-wal`, `${dbFile()}-shm`]) fs.rmSync(f, { force: true });
@@ -53,7 +56,11 @@ describe('quire.db that cannot be read', { timeout: 60_000 }, () => {
     other.exec('CREATE TABLE notes (x TEXT)');
     other.close();
     const damages: [string, Buffer, RegExp][] = [
-      ['truncated', good.subarray(0, Math.floor(good.length / 2)), /cannot be read as Quire's state store \(database disk image is malformed\)/],
+      [
+        'truncated',
+        good.subarray(0, Math.floor(good.length / 2)),
+        /cannot be read as Quire's state store \(database disk image is malformed\)/,
+      ],
       ['random bytes', randomBytes(good.length), /cannot be read as Quire's state store \(file is not a database\)/],
       ['foreign', fs.readFileSync(foreign), /is not a Quire state store/],
     ];
@@ -89,7 +96,10 @@ describe('quire.db that cannot be read', { timeout: 60_000 }, () => {
       expect((await fetch(new URL('/healthz', url).href)).status).toBe(200);
       const ready = await fetch(new URL('/readyz', url).href);
       expect(ready.status).toBe(503);
-      expect(await ready.json()).toEqual({ ready: false, reason: 'the state database cannot be read; see the server log' });
+      expect(await ready.json()).toEqual({
+        ready: false,
+        reason: 'the state database cannot be read; see the server log',
+      });
     } finally {
       await server.stop();
     }
@@ -112,7 +122,9 @@ describe('a state dir that cannot be written', { timeout: 60_000 }, () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`could not save the build state to ${path.join(p.stateDir, 'cache', 'build-state.v8')}`);
     expect(r.stderr).toMatch(/dist\/ was left as it was/);
-    const served = JSON.parse(fs.readFileSync(path.join(p.distDir, 'one', 'articles', 'a.json'), 'utf8')) as { title: string };
+    const served = JSON.parse(fs.readFileSync(path.join(p.distDir, 'one', 'articles', 'a.json'), 'utf8')) as {
+      title: string;
+    };
     expect(served.title).toBe('Before');
   });
 });

@@ -12,7 +12,8 @@ const config = createRequire(import.meta.url)(path.join(ROOT, '.dependency-cruis
   forbidden: { name: string; from: { path?: string; pathNot?: string } }[];
 };
 
-const srcFolders = fs.readdirSync(path.join(ROOT, 'src'), { withFileTypes: true })
+const srcFolders = fs
+  .readdirSync(path.join(ROOT, 'src'), { withFileTypes: true })
   .filter((e) => e.isDirectory())
   .map((e) => e.name)
   .sort();

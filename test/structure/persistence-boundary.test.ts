@@ -25,20 +25,30 @@ interface Violation {
 }
 
 function sourcesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => /\.(ts|tsx|mts|mjs|js)$/.test(f))
     .map((f) => path.join(dir, f));
 }
 
 function createProgram(files: string[]): ts.Program {
-  const config = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+  const config = ts.getParsedCommandLineOfConfigFile(
+    path.join(ROOT, 'tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  )!;
   return ts.createProgram(files, { ...config.options, allowJs: true, noEmit: true });
 }
 
 /** Whether a declaration comes from a SQL driver's typings. */
 function isDriverDeclaration(decl: ts.Declaration): boolean {
   const file = decl.getSourceFile().fileName;
-  return file.includes('/better-sqlite3/') || file.includes('/@types/pg/') || file.includes('/node_modules/pg/') || /\/@types\/node\/sqlite\.d\.ts$/.test(file);
+  return (
+    file.includes('/better-sqlite3/') ||
+    file.includes('/@types/pg/') ||
+    file.includes('/node_modules/pg/') ||
+    /\/@types\/node\/sqlite\.d\.ts$/.test(file)
+  );
 }
 
 function violations(program: ts.Program, files: string[]): Violation[] {
@@ -49,12 +59,18 @@ function violations(program: ts.Program, files: string[]): Violation[] {
     const source = program.getSourceFile(fileName);
     if (!source) throw new Error(`${fileName} is not in the program`);
     const report = (node: ts.Node, rule: Violation['rule']) =>
-      found.push({ file: path.relative(ROOT, fileName), line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, rule, text: node.getText().slice(0, 80) });
+      found.push({
+        file: path.relative(ROOT, fileName),
+        line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1,
+        rule,
+        text: node.getText().slice(0, 80),
+      });
     const visit = (node: ts.Node): void => {
       if (ts.isStringLiteralLike(node)) {
         if (SQL_DRIVERS.has(node.text)) report(node, 'driver');
         const parent = node.parent;
-        const isSpecifier = (ts.isImportDeclaration(parent) || ts.isExportDeclaration(parent)) && parent.moduleSpecifier === node;
+        const isSpecifier =
+          (ts.isImportDeclaration(parent) || ts.isExportDeclaration(parent)) && parent.moduleSpecifier === node;
         const isDynamic = ts.isCallExpression(parent) && parent.expression.kind === ts.SyntaxKind.ImportKeyword;
         if ((isSpecifier || isDynamic) && node.text.startsWith('.')) {
           const target = path.resolve(path.dirname(fileName), node.text);
@@ -65,7 +81,8 @@ function violations(program: ts.Program, files: string[]): Violation[] {
         const callee = node.expression;
         const declarations = checker.getSymbolAtLocation(callee.name)?.declarations ?? [];
         const onAny = (checker.getTypeAtLocation(callee.expression).flags & ts.TypeFlags.Any) !== 0;
-        if (declarations.some(isDriverDeclaration) || (onAny && DB_METHOD_NAMES.has(callee.name.text))) report(node, 'db-call');
+        if (declarations.some(isDriverDeclaration) || (onAny && DB_METHOD_NAMES.has(callee.name.text)))
+          report(node, 'db-call');
       }
       ts.forEachChild(node, visit);
     };
@@ -75,7 +92,9 @@ function violations(program: ts.Program, files: string[]): Violation[] {
 }
 
 describe('persistence boundary', () => {
-  it('outside src/store/: no SQL driver, no call on a database or statement, only the store’s public modules', { timeout: 120_000 }, () => {
+  it('outside src/store/: no SQL driver, no call on a database or statement, only the store’s public modules', {
+    timeout: 120_000,
+  }, () => {
     const files = [...sourcesUnder(path.join(ROOT, 'src')), ...sourcesUnder(path.join(ROOT, 'scripts'))];
     expect(violations(createProgram(files), files)).toEqual([]);
   });

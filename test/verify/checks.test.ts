@@ -8,24 +8,43 @@ import { urlDifference } from '../../src/verify/urls.ts';
 import { verifyIntegration, type ArticleToVerify } from '../../src/verify/verify-integration.ts';
 import { useHttpsReceiver } from '../helpers/receiver-project.ts';
 
-const HTML = '<p>Hello <a href="https://example.com/x">there</a>.</p>\n<img src="https://img.example.com/a.png" alt="A">';
+const HTML =
+  '<p>Hello <a href="https://example.com/x">there</a>.</p>\n<img src="https://img.example.com/a.png" alt="A">';
 const UPDATED = '2026-04-03T15:30:00Z';
 const site = useHttpsReceiver();
 let client: SafeClient;
-let routes: Record<string, { status?: number; headers?: Record<string, string>; body: string | Buffer; hang?: boolean }>;
+let routes: Record<
+  string,
+  { status?: number; headers?: Record<string, string>; body: string | Buffer; hang?: boolean }
+>;
 
 const page = (opts: { head?: string; body?: string } = {}) =>
   `<!doctype html><html><head><title>T</title>${opts.head ?? `<link rel="canonical" href="${site.url}/blog/a">`}</head><body>${opts.body ?? `<p class="byline">By <a href="https://ann.example.org/">Ann Example</a></p><div>${HTML}</div>`}</body></html>`;
-const sitemap = (entries: string) => `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries}</urlset>`;
+const sitemap = (entries: string) =>
+  `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries}</urlset>`;
 const goodSitemap = () => sitemap(`<url><loc>${site.url}/blog/a</loc><lastmod>${UPDATED}</lastmod></url>`);
-const article: ArticleToVerify = { slug: 'a', html: HTML, updatedAt: UPDATED, author: { name: 'Ann Example', url: 'https://ann.example.org/' }, replyUrl: null };
+const article: ArticleToVerify = {
+  slug: 'a',
+  html: HTML,
+  updatedAt: UPDATED,
+  author: { name: 'Ann Example', url: 'https://ann.example.org/' },
+  replyUrl: null,
+};
 
 function serve(overrides: typeof routes = {}) {
-  routes = { '/robots.txt': { body: `Sitemap: ${site.url}/sitemap.xml\n` }, '/sitemap.xml': { body: goodSitemap() }, '/blog/a': { body: page(), headers: { 'content-type': 'text/html; charset=utf-8' } }, ...overrides };
+  routes = {
+    '/robots.txt': { body: `Sitemap: ${site.url}/sitemap.xml\n` },
+    '/sitemap.xml': { body: goodSitemap() },
+    '/blog/a': { body: page(), headers: { 'content-type': 'text/html; charset=utf-8' } },
+    ...overrides,
+  };
 }
 
 async function run(a: ArticleToVerify = article) {
-  const report = await verifyIntegration({ client, timeoutMs: 400, now: () => Date.parse('2026-05-01T00:00:00Z') }, { siteId: 's', baseUrl: site.url, articlePath: '/blog/{slug}', articles: [a] });
+  const report = await verifyIntegration(
+    { client, timeoutMs: 400, now: () => Date.parse('2026-05-01T00:00:00Z') },
+    { siteId: 's', baseUrl: site.url, articlePath: '/blog/{slug}', articles: [a] },
+  );
   return Object.fromEntries(report.articles[0]!.checks.map((c) => [c.id, c]));
 }
 
@@ -45,21 +64,30 @@ describe('verify_integration checks', () => {
   it('a correct page passes all four', async () => {
     serve();
     const c = await run();
-    expect(Object.values(c).map((x) => `${x.id}:${x.status}:${x.code}`)).toEqual(['sitemap:pass:LASTMOD_MATCHES', 'canonical:pass:CANONICAL_OK', 'html:pass:HTML_VERBATIM', 'byline:pass:BYLINE_OK']);
+    expect(Object.values(c).map((x) => `${x.id}:${x.status}:${x.code}`)).toEqual([
+      'sitemap:pass:LASTMOD_MATCHES',
+      'canonical:pass:CANONICAL_OK',
+      'html:pass:HTML_VERBATIM',
+      'byline:pass:BYLINE_OK',
+    ]);
   });
 
   it('follows a sitemap index to a gzipped sitemap found at the usual location', async () => {
     serve({
       '/robots.txt': { body: 'User-agent: *\n' },
       '/sitemap.xml': { status: 404, body: '' },
-      '/sitemap_index.xml': { body: `<sitemapindex><sitemap><loc>${site.url}/s/1.xml.gz</loc></sitemap></sitemapindex>` },
+      '/sitemap_index.xml': {
+        body: `<sitemapindex><sitemap><loc>${site.url}/s/1.xml.gz</loc></sitemap></sitemapindex>`,
+      },
       '/s/1.xml.gz': { body: zlib.gzipSync(goodSitemap()) },
     });
     expect((await run()).sitemap).toMatchObject({ status: 'pass', evidence: `${site.url}/s/1.xml.gz` });
   });
 
   it('tells a trailing-slash mismatch in the sitemap from a missing URL', async () => {
-    serve({ '/sitemap.xml': { body: sitemap(`<url><loc>${site.url}/blog/a/</loc><lastmod>${UPDATED}</lastmod></url>`) } });
+    serve({
+      '/sitemap.xml': { body: sitemap(`<url><loc>${site.url}/blog/a/</loc><lastmod>${UPDATED}</lastmod></url>`) },
+    });
     expect((await run()).sitemap).toMatchObject({ status: 'fail', code: 'SITEMAP_URL_MISMATCH' });
   });
 
@@ -70,7 +98,13 @@ describe('verify_integration checks', () => {
     expect((await run()).canonical).toMatchObject({ status: 'fail', code: 'CANONICAL_CONFLICT' });
     serve({ '/blog/a': { body: page({ head: '<link rel="canonical" href="">' }) } });
     expect((await run()).canonical).toMatchObject({ status: 'fail', code: 'CANONICAL_EMPTY' });
-    serve({ '/blog/a': { body: page({ head: `<link rel="canonical" href="${site.url}/blog/a"><link rel="canonical" href="${site.url}/blog/b">` }) } });
+    serve({
+      '/blog/a': {
+        body: page({
+          head: `<link rel="canonical" href="${site.url}/blog/a"><link rel="canonical" href="${site.url}/blog/b">`,
+        }),
+      },
+    });
     expect((await run()).canonical).toMatchObject({ status: 'fail', code: 'CANONICAL_MULTIPLE' });
   });
 
@@ -80,25 +114,54 @@ describe('verify_integration checks', () => {
   });
 
   it('html: an HTML5-equivalent spelling passes with a note; whitespace changes warn; re-rendered markup fails', async () => {
-    serve({ '/blog/a': { body: page({ body: `<p>By <a href="https://ann.example.org/">Ann Example</a></p><div><p>Hello <a href='https://example.com/x'>there</a>.</p>\n<img src="https://img.example.com/a.png" alt="A" /></div>` }) } });
+    serve({
+      '/blog/a': {
+        body: page({
+          body: `<p>By <a href="https://ann.example.org/">Ann Example</a></p><div><p>Hello <a href='https://example.com/x'>there</a>.</p>\n<img src="https://img.example.com/a.png" alt="A" /></div>`,
+        }),
+      },
+    });
     expect((await run()).html).toMatchObject({ status: 'pass', code: 'HTML_EQUIVALENT' });
-    serve({ '/blog/a': { body: page({ body: `<p>By <a href="https://ann.example.org/">Ann Example</a></p><div><p>Hello   <a href="https://example.com/x">there</a>.</p>   <img src="https://img.example.com/a.png" alt="A"></div>` }) } });
+    serve({
+      '/blog/a': {
+        body: page({
+          body: `<p>By <a href="https://ann.example.org/">Ann Example</a></p><div><p>Hello   <a href="https://example.com/x">there</a>.</p>   <img src="https://img.example.com/a.png" alt="A"></div>`,
+        }),
+      },
+    });
     expect((await run()).html).toMatchObject({ status: 'warn', code: 'HTML_WHITESPACE_ONLY' });
-    serve({ '/blog/a': { body: page({ body: `<p>By <a href="https://ann.example.org/">Ann Example</a></p><div><div>Hello <a href="https://example.com/x">there</a>.</div><img src="https://img.example.com/a.png" alt="A"></div>` }) } });
+    serve({
+      '/blog/a': {
+        body: page({
+          body: `<p>By <a href="https://ann.example.org/">Ann Example</a></p><div><div>Hello <a href="https://example.com/x">there</a>.</div><img src="https://img.example.com/a.png" alt="A"></div>`,
+        }),
+      },
+    });
     expect((await run()).html).toMatchObject({ status: 'fail', code: 'HTML_RERENDERED' });
   });
 
   it('a byline split by NBSP and case still matches; an article without author is skipped', async () => {
-    serve({ '/blog/a': { body: page({ body: `<p>BY&nbsp;<a href="https://ann.example.org">ann&nbsp;example</a></p><div>${HTML}</div>` }) } });
+    serve({
+      '/blog/a': {
+        body: page({ body: `<p>BY&nbsp;<a href="https://ann.example.org">ann&nbsp;example</a></p><div>${HTML}</div>` }),
+      },
+    });
     expect((await run()).byline).toMatchObject({ status: 'pass' });
     serve();
     expect((await run({ ...article, author: null })).byline).toMatchObject({ status: 'skipped' });
-    serve({ '/blog/a': { body: page({ body: `<p>By <a href="https://elsewhere.example/">Ann Example</a></p><div>${HTML}</div>` }) } });
+    serve({
+      '/blog/a': {
+        body: page({ body: `<p>By <a href="https://elsewhere.example/">Ann Example</a></p><div>${HTML}</div>` }),
+      },
+    });
     expect((await run()).byline).toMatchObject({ status: 'fail', code: 'BYLINE_LINK_MISMATCH' });
   });
 
-  it('a redirecting article URL is reported; the verifier\'s own trouble is `error`, not `fail`', async () => {
-    serve({ '/blog/a': { status: 301, headers: { location: '/posts/a' }, body: '' }, '/posts/a': { body: page({ head: `<link rel="canonical" href="${site.url}/posts/a">` }) } });
+  it("a redirecting article URL is reported; the verifier's own trouble is `error`, not `fail`", async () => {
+    serve({
+      '/blog/a': { status: 301, headers: { location: '/posts/a' }, body: '' },
+      '/posts/a': { body: page({ head: `<link rel="canonical" href="${site.url}/posts/a">` }) },
+    });
     const redirected = await run();
     expect(redirected.canonical).toMatchObject({ status: 'warn', code: 'PAGE_REDIRECTS' });
     serve({ '/blog/a': { status: 403, body: 'bots go away' } });
@@ -126,8 +189,11 @@ describe('lastmod rules', () => {
     expect(compareLastmod(lastmod, UPDATED, ctx)).toMatchObject({ status, code });
   });
 
-  it('a lastmod shared by most entries reads as the sitemap\'s build time', () => {
-    const v = compareLastmod('2026-04-20T00:00:00Z', UPDATED, { now: ctx.now, sitemapLastmods: ['2026-04-20T00:00:00Z', '2026-04-20T00:00:00Z', '2026-04-20T00:00:00Z'] });
+  it("a lastmod shared by most entries reads as the sitemap's build time", () => {
+    const v = compareLastmod('2026-04-20T00:00:00Z', UPDATED, {
+      now: ctx.now,
+      sitemapLastmods: ['2026-04-20T00:00:00Z', '2026-04-20T00:00:00Z', '2026-04-20T00:00:00Z'],
+    });
     expect(v).toMatchObject({ code: 'LASTMOD_BUILD_TIME' });
   });
 });

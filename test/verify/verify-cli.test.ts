@@ -19,10 +19,14 @@ beforeAll(async () => {
     requested.push(req.url ?? '');
     if (req.url === '/sitemap.xml') {
       res.writeHead(200, { 'content-type': 'application/xml' });
-      res.end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base}/blog/a</loc><lastmod>2026-01-02</lastmod></url></urlset>`);
+      res.end(
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base}/blog/a</loc><lastmod>2026-01-02</lastmod></url></urlset>`,
+      );
     } else if (req.url === '/blog/a') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><html><head><title>A</title><link rel="canonical" href="${base}/blog/a"></head><body><article><p>Text of A.</p></article></body></html>`);
+      res.end(
+        `<!doctype html><html><head><title>A</title><link rel="canonical" href="${base}/blog/a"></head><body><article><p>Text of A.</p></article></body></html>`,
+      );
     } else {
       res.writeHead(404).end();
     }
@@ -36,25 +40,48 @@ afterEach(() => {
   p?.cleanup();
 });
 
-const env = (extra: Record<string, string> = {}) => ({ QUIRE_CONTENT_DIR: p.contentDir, QUIRE_DIST_DIR: p.distDir, QUIRE_STATE_DIR: p.stateDir, QUIRE_SECRET: SERVER_SECRET, ...extra });
+const env = (extra: Record<string, string> = {}) => ({
+  QUIRE_CONTENT_DIR: p.contentDir,
+  QUIRE_DIST_DIR: p.distDir,
+  QUIRE_STATE_DIR: p.stateDir,
+  QUIRE_SECRET: SERVER_SECRET,
+  ...extra,
+});
 
 /** A site with one article, built, whose receiver once replied that it landed on another host. */
 async function project(siteUrl: string): Promise<void> {
   p = createTempProject();
   writeSite(p, 'one', `name: One\nlang: en\nurl: ${siteUrl}\n`);
-  p.write('one/articles/a.md', article({ title: 'A', status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-02' }, 'Text of A.\n'));
+  p.write(
+    'one/articles/a.md',
+    article({ title: 'A', status: 'published', publishedAt: '2026-01-01', updatedAt: '2026-01-02' }, 'Text of A.\n'),
+  );
   expect((await runCli(['build'], env())).code).toBe(0);
   const store = openStateStore(p.stateDir, SERVER_SECRET);
   try {
-    const id = await store.outbox.enqueue({ siteId: 'one', slug: 'a', event: 'published', body: Buffer.from('{}'), origin: 'publish' }, Date.now());
-    const attempt = { url: 'https://old.example.com/webhooks/quire', startedAt: Date.now(), durationMs: 5, status: 200, error: null, replyUrl: 'https://old.example.com/blog/a', replyId: 'a' };
+    const id = await store.outbox.enqueue(
+      { siteId: 'one', slug: 'a', event: 'published', body: Buffer.from('{}'), origin: 'publish' },
+      Date.now(),
+    );
+    const attempt = {
+      url: 'https://old.example.com/webhooks/quire',
+      startedAt: Date.now(),
+      durationMs: 5,
+      status: 200,
+      error: null,
+      replyUrl: 'https://old.example.com/blog/a',
+      replyId: 'a',
+    };
     await store.outbox.recordAttempt(id, attempt, { state: 'delivered' }, Date.now());
   } finally {
     await store.close();
   }
 }
 
-interface Report { baseUrl: string; articles: { url: string; checks: { id: string; code: string; message: string }[] }[] }
+interface Report {
+  baseUrl: string;
+  articles: { url: string; checks: { id: string; code: string; message: string }[] }[];
+}
 
 describe('quire verify', { timeout: 60_000 }, () => {
   it('--url is the one base: the sitemap and the page (a remembered reply URL included) are read there, over plain http', async () => {
@@ -70,7 +97,7 @@ describe('quire verify', { timeout: 60_000 }, () => {
     expect(r.stdout + r.stderr).not.toMatch(/webhook URLs|webhook targets|old\.example\.com/);
   });
 
-  it('without --url, site.yaml\'s url is the base for the pages too, not the reply URL\'s host', async () => {
+  it("without --url, site.yaml's url is the base for the pages too, not the reply URL's host", async () => {
     await project(base);
     const r = await runCli(['verify', 'one', '--json'], env({ QUIRE_ALLOW_PRIVATE_TARGETS: '1' }));
     const report = JSON.parse(r.stdout) as Report;

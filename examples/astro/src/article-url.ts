@@ -1,2 +1,3 @@
 /** An article's page on this site: the URL of its canonical link and sitemap entry. */
-export const articleUrl = (slug: string, site: URL | undefined) => new URL(`/blog/${encodeURIComponent(slug)}/`, site).href;
+export const articleUrl = (slug: string, site: URL | undefined) =>
+  new URL(`/blog/${encodeURIComponent(slug)}/`, site).href;

@@ -17,7 +17,11 @@ export function addArticlesTab(app: Hono<AdminEnv>, { deps, sitesOf, siteOf, not
     const content = deps.lastBuild();
     const loaded = content.sites.find((s) => s.site.id === site.id);
     const { articles, siteProblems } = articleFactsFromContent(deps.contentDir, site.id, loaded, content.issues);
-    const live = new Map(sitesOf().get(site.id)!.items.map((i) => [i.item.slug, i.item]));
+    const live = new Map(
+      sitesOf()
+        .get(site.id)!
+        .items.map((i) => [i.item.slug, i.item]),
+    );
     const timezone = loaded?.site.timezone ?? DEFAULT_TIMEZONE;
     const now = deps.publishing.now();
     const rows = articleStatuses(articles, live, now);
@@ -27,14 +31,28 @@ export function addArticlesTab(app: Hono<AdminEnv>, { deps, sitesOf, siteOf, not
       const previewKey = deps.keyring.previewKeyFor(site.id);
       for (const row of rows) {
         if (row.slug === null || (row.state !== 'draft' && row.state !== 'scheduled')) continue;
-        row.previewLink = previewLink(template, row.slug, createPreviewToken(previewKey, { site: site.id, slug: row.slug }, DEFAULT_PREVIEW_TTL_MS, now).token);
+        row.previewLink = previewLink(
+          template,
+          row.slug,
+          createPreviewToken(previewKey, { site: site.id, slug: row.slug }, DEFAULT_PREVIEW_TTL_MS, now).token,
+        );
       }
     }
-    return c.html(<ArticlesTab csrf={c.get('session').csrf} flash={flashOf(c)} site={{ ...site, timezone }} articles={rows} siteProblems={siteProblems} />);
+    return c.html(
+      <ArticlesTab
+        csrf={c.get('session').csrf}
+        flash={flashOf(c)}
+        site={{ ...site, timezone }}
+        articles={rows}
+        siteProblems={siteProblems}
+      />,
+    );
   });
 
   app.get('/sites/:site/articles/:file{[a-z0-9-]+\\.json}', (c) => {
-    const body = sitesOf().get(c.req.param('site'))?.articles.get(c.req.param('file').replace(/\.json$/, ''));
+    const body = sitesOf()
+      .get(c.req.param('site'))
+      ?.articles.get(c.req.param('file').replace(/\.json$/, ''));
     if (!body) return notFound(c);
     return new Response(body.bytes, { headers: { 'content-type': 'application/json; charset=utf-8' } });
   });

@@ -14,7 +14,10 @@ export const DELIVERIES_FORMS = ['deliveries/:id/redeliver', 'deliveries/retry']
 /** "Send pending now" sends this many in the request (4 at a time); the rest are made due for the worker. */
 const SEND_NOW_AT_MOST = 40;
 
-export function addDeliveriesTab(app: Hono<AdminEnv>, { deps, siteOf, notFound, flashOf, redirectWith }: AdminPages): void {
+export function addDeliveriesTab(
+  app: Hono<AdminEnv>,
+  { deps, siteOf, notFound, flashOf, redirectWith }: AdminPages,
+): void {
   // What "Send pending now" did, shown once on that site's tab.
   const retryFlash = createOneTimeFlash<{ siteId: string; outcomes: RetryOutcome[] }>();
 
@@ -26,7 +29,17 @@ export function addDeliveriesTab(app: Hono<AdminEnv>, { deps, siteOf, notFound, 
     const retried = retryFlash.take(c.get('session'), (f) => f.siteId === site.id)?.outcomes ?? null;
     const log = await outbox.attemptLog({ siteId: site.id, limit: 200 });
     const { pending } = await outbox.counts(site.id);
-    return c.html(<DeliveriesTab csrf={c.get('session').csrf} flash={flashOf(c)} site={site} log={log} pending={pending} undelivered={undelivered} retried={retried} />);
+    return c.html(
+      <DeliveriesTab
+        csrf={c.get('session').csrf}
+        flash={flashOf(c)}
+        site={site}
+        log={log}
+        pending={pending}
+        undelivered={undelivered}
+        retried={retried}
+      />,
+    );
   });
 
   app.post('/sites/:site/deliveries/retry', async (c) => {
@@ -34,7 +47,11 @@ export function addDeliveriesTab(app: Hono<AdminEnv>, { deps, siteOf, notFound, 
     if (!site) return notFound(c);
     const back = `/admin/sites/${site.id}/deliveries`;
     // The server's worker may hold some: not waited for here, it sends them itself.
-    const result = await retryPending(deps.publishing, { siteId: site.id }, { waitForOthersMs: 0, sendAtMost: SEND_NOW_AT_MOST });
+    const result = await retryPending(
+      deps.publishing,
+      { siteId: site.id },
+      { waitForOthersMs: 0, sendAtMost: SEND_NOW_AT_MOST },
+    );
     if (!result.ok) return redirectWith(c, back, 'error', result.message);
     const { outcomes, leftDue } = result;
     if (leftDue || outcomes.some((o) => o.state === 'busy')) deps.wakeDeliveries?.();
@@ -42,7 +59,12 @@ export function addDeliveriesTab(app: Hono<AdminEnv>, { deps, siteOf, notFound, 
     retryFlash.put(c.get('session'), { siteId: site.id, outcomes });
     const delivered = outcomes.filter((o) => o.state === 'delivered').length;
     const rest = leftDue ? ` The other ${leftDue} are due now and go out from the server in the next seconds.` : '';
-    return redirectWith(c, `${back}#retry-result`, delivered === outcomes.length ? 'ok' : 'error', `Sent ${outcomes.length} pending: ${delivered} delivered.${rest}`);
+    return redirectWith(
+      c,
+      `${back}#retry-result`,
+      delivered === outcomes.length ? 'ok' : 'error',
+      `Sent ${outcomes.length} pending: ${delivered} delivered.${rest}`,
+    );
   });
 
   app.post('/sites/:site/deliveries/:id/redeliver', async (c) => {
@@ -54,6 +76,11 @@ export function addDeliveriesTab(app: Hono<AdminEnv>, { deps, siteOf, notFound, 
       if (result.code === 'BUSY') deps.wakeDeliveries?.();
       return redirectWith(c, back, 'error', result.message);
     }
-    return redirectWith(c, back, result.explanation.ok ? 'ok' : 'error', `Redelivered (${result.deliveryId}): ${result.explanation.message}`);
+    return redirectWith(
+      c,
+      back,
+      result.explanation.ok ? 'ok' : 'error',
+      `Redelivered (${result.deliveryId}): ${result.explanation.message}`,
+    );
   });
 }

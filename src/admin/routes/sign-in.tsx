@@ -17,21 +17,40 @@ const CROSS_SITE = 'Refused: this form was sent from another site. Use the Publi
 const refuse = (c: Context, status: 401 | 403, message: string) => c.html(<ErrorPage message={message} />, status);
 
 /** GET and POST /sign-in. */
-export function addSignIn(app: Hono<AdminEnv>, { sessions, origin, trustProxy }: { sessions: Sessions; origin: SameOrigin; trustProxy?: TrustProxy }): void {
+export function addSignIn(
+  app: Hono<AdminEnv>,
+  { sessions, origin, trustProxy }: { sessions: Sessions; origin: SameOrigin; trustProxy?: TrustProxy },
+): void {
   app.get('/sign-in', (c) => c.html(<SignInPage />));
   app.post('/sign-in', async (c) => {
     if (origin.crossSite(c)) return refuse(c, 403, CROSS_SITE);
     const form = await c.req.parseBody();
-    const result = sessions.signIn(typeof form.token === 'string' ? form.token : '', requestClientAddress(c, trustProxy));
-    if (result === 'throttled') return c.html(<SignInPage error="Too many wrong tokens: wait a minute and try again." />, 429);
+    const result = sessions.signIn(
+      typeof form.token === 'string' ? form.token : '',
+      requestClientAddress(c, trustProxy),
+    );
+    if (result === 'throttled')
+      return c.html(<SignInPage error="Too many wrong tokens: wait a minute and try again." />, 429);
     if (!result) return c.html(<SignInPage error="That token is not right." />, 401);
-    setCookie(c, SESSION_COOKIE, result.id, { path: '/admin', httpOnly: true, sameSite: 'Strict', secure: origin.secure(c), maxAge: 12 * 3600 });
+    setCookie(c, SESSION_COOKIE, result.id, {
+      path: '/admin',
+      httpOnly: true,
+      sameSite: 'Strict',
+      secure: origin.secure(c),
+      maxAge: 12 * 3600,
+    });
     return c.redirect('/admin', 303);
   });
 }
 
 /** Everything after it needs a session (c.var.session); every POST also needs its CSRF token, from this app's own pages. */
-export const requireSession = ({ sessions, origin }: { sessions: Sessions; origin: SameOrigin }): MiddlewareHandler<AdminEnv> =>
+export const requireSession = ({
+  sessions,
+  origin,
+}: {
+  sessions: Sessions;
+  origin: SameOrigin;
+}): MiddlewareHandler<AdminEnv> =>
   async function requireSession(c, next) {
     const session = sessions.get(getCookie(c, SESSION_COOKIE));
     if (!session) {
@@ -42,7 +61,8 @@ export const requireSession = ({ sessions, origin }: { sessions: Sessions; origi
       if (origin.crossSite(c)) return refuse(c, 403, CROSS_SITE);
       const form = await c.req.parseBody();
       const token = typeof form._csrf === 'string' ? form._csrf : c.req.header('x-csrf-token');
-      if (!sessions.csrfValid(session, token)) return refuse(c, 403, 'The form expired or did not come from this app: reload the page and try again.');
+      if (!sessions.csrfValid(session, token))
+        return refuse(c, 403, 'The form expired or did not come from this app: reload the page and try again.');
     }
     c.set('session', session);
     await next();

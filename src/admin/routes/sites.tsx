@@ -14,7 +14,14 @@ export function addSitesPage(app: Hono<AdminEnv>, { deps, sitesOf, flashOf }: Ad
       const counts = await store.outbox.counts(s.id);
       // Failures count while there is a webhook to redeliver to; a removed webhook waits for nothing.
       const undelivered = hook ? (await store.outbox.undelivered(s.id)).length : 0;
-      sites.push({ id: s.id, name: s.summary.name, published: s.articles.size, webhook: hook ? { url: hook.url, disabled: hook.disabledAt !== null } : null, pending: counts.pending, undelivered });
+      sites.push({
+        id: s.id,
+        name: s.summary.name,
+        published: s.articles.size,
+        webhook: hook ? { url: hook.url, disabled: hook.disabledAt !== null } : null,
+        pending: counts.pending,
+        undelivered,
+      });
     }
     return c.html(<SitesPage csrf={c.get('session').csrf} flash={flashOf(c)} sites={sites} />);
   });

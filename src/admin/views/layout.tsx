@@ -20,10 +20,14 @@ export function Layout(props: { title: string; csrf?: string; flash?: Flash | nu
         <script src={ADMIN_ASSETS.js.path} defer></script>
       </head>
       <body>
-        <a class="skip" href="#main">Skip to content</a>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
         <header class="top">
           <div class="bar">
-            <a class="brand" href="/admin">Quire</a>
+            <a class="brand" href="/admin">
+              Quire
+            </a>
             <span class="muted small">Publishing</span>
             {props.csrf ? (
               <form method="post" action="/admin/sign-out">
@@ -53,5 +57,9 @@ export function CsrfField(props: { csrf: string }) {
 export const formatTime = (ms: number | string | null): string => {
   if (ms === null) return '—';
   const d = typeof ms === 'number' ? new Date(ms) : new Date(ms);
-  return d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC');
+  return d
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC')
+    .replace(/Z$/, ' UTC');
 };

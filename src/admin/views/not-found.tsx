@@ -7,7 +7,10 @@ export function NotFoundPage(props: { csrf?: string }) {
     <Layout title="Not found" csrf={props.csrf}>
       <div class="card narrow">
         <h1>Page not found</h1>
-        <p class="muted">There is no page at this address in the Publishing app. It may be a form's address, which only takes a submitted form.</p>
+        <p class="muted">
+          There is no page at this address in the Publishing app. It may be a form's address, which only takes a
+          submitted form.
+        </p>
         <p>
           <a href="/admin">Go to your sites</a>
         </p>

@@ -10,7 +10,8 @@ function ProblemList(props: { problems: ArticleProblem[] }) {
     <ul class="problems">
       {props.problems.map((p) => (
         <li>
-          <span class={`badge ${p.severity === 'error' ? 'err' : 'warn'}`}>{p.severity}</span> <code class="place">{p.place}</code> {p.message}
+          <span class={`badge ${p.severity === 'error' ? 'err' : 'warn'}`}>{p.severity}</span>{' '}
+          <code class="place">{p.place}</code> {p.message}
           {p.other ? (
             <>
               {' '}
@@ -25,7 +26,13 @@ function ProblemList(props: { problems: ArticleProblem[] }) {
   );
 }
 
-const STATE_BADGE = { published: 'badge ok', scheduled: 'badge warn', expired: 'badge', draft: 'badge', broken: 'badge err' } as const;
+const STATE_BADGE = {
+  published: 'badge ok',
+  scheduled: 'badge warn',
+  expired: 'badge',
+  draft: 'badge',
+  broken: 'badge err',
+} as const;
 
 /** An instant in UTC and, when the site has another zone, in the site's time. */
 function When(props: { at: string; timezone: string }) {
@@ -33,23 +40,49 @@ function When(props: { at: string; timezone: string }) {
   return (
     <>
       <time datetime={props.at}>{formatUtc(ms)}</time>
-      {props.timezone === 'UTC' ? null : <span class="muted"> · {formatInZone(ms, props.timezone)} ({props.timezone})</span>}
+      {props.timezone === 'UTC' ? null : (
+        <span class="muted">
+          {' '}
+          · {formatInZone(ms, props.timezone)} ({props.timezone})
+        </span>
+      )}
     </>
   );
 }
 
 /** When a scheduled article goes live, when a published one expires, when an expired one did. */
 function windowNote(a: ArticleStatusRow, timezone: string) {
-  if (a.state === 'scheduled' && a.publishedAt) return <div class="small">goes live <When at={a.publishedAt} timezone={timezone} /></div>;
-  if ((a.state === 'published' || a.state === 'scheduled') && a.expiresAt) return <div class="small">expires <When at={a.expiresAt} timezone={timezone} /></div>;
-  if (a.state === 'expired' && a.expiresAt) return <div class="small">expired <When at={a.expiresAt} timezone={timezone} /></div>;
+  if (a.state === 'scheduled' && a.publishedAt)
+    return (
+      <div class="small">
+        goes live <When at={a.publishedAt} timezone={timezone} />
+      </div>
+    );
+  if ((a.state === 'published' || a.state === 'scheduled') && a.expiresAt)
+    return (
+      <div class="small">
+        expires <When at={a.expiresAt} timezone={timezone} />
+      </div>
+    );
+  if (a.state === 'expired' && a.expiresAt)
+    return (
+      <div class="small">
+        expired <When at={a.expiresAt} timezone={timezone} />
+      </div>
+    );
   return null;
 }
 
 function apiCell(siteId: string, a: ArticleStatusRow) {
   if (a.live && a.slug !== null) {
     const link = <a href={`/admin/sites/${siteId}/articles/${a.slug}.json`}>JSON</a>;
-    return a.state === 'published' ? link : <span class="small">{link} <span class="muted">(the last good build)</span></span>;
+    return a.state === 'published' ? (
+      link
+    ) : (
+      <span class="small">
+        {link} <span class="muted">(the last good build)</span>
+      </span>
+    );
   }
   if (a.state === 'published') return <span class="muted small">not served yet: not in the last good build</span>;
   if (a.state === 'scheduled') return <span class="muted small">not served until it goes live</span>;
@@ -57,14 +90,22 @@ function apiCell(siteId: string, a: ArticleStatusRow) {
   return <span class="muted small">not in the API</span>;
 }
 
-export function ArticlesTab(props: { csrf: string; flash: Flash | null; site: { id: string; name: string; timezone: string }; articles: ArticleStatusRow[]; siteProblems: ArticleProblem[] }) {
+export function ArticlesTab(props: {
+  csrf: string;
+  flash: Flash | null;
+  site: { id: string; name: string; timezone: string };
+  articles: ArticleStatusRow[];
+  siteProblems: ArticleProblem[];
+}) {
   const counts = countStates(props.articles);
   return (
     <SiteFrame csrf={props.csrf} flash={props.flash} site={props.site} tab="articles">
       {props.siteProblems.length ? (
         <section class="card" aria-labelledby="problems-h">
           <h2 id="problems-h">Build problems</h2>
-          <p class="muted small">The last build of this site found these outside its articles; the previous good output is still served.</p>
+          <p class="muted small">
+            The last build of this site found these outside its articles; the previous good output is still served.
+          </p>
           <ProblemList problems={props.siteProblems} />
         </section>
       ) : null}
@@ -78,15 +119,24 @@ export function ArticlesTab(props: { csrf: string; flash: Flash | null; site: { 
             {counts.broken ? `, ${counts.broken} broken` : ''}
           </span>
         </h2>
-        {counts.broken ? <p class="muted small">A broken article has errors, so the build stops; the previous good output is still served. Fix each problem below.</p> : null}
+        {counts.broken ? (
+          <p class="muted small">
+            A broken article has errors, so the build stops; the previous good output is still served. Fix each problem
+            below.
+          </p>
+        ) : null}
         <div class="table-wrap">
           <table class="stack">
             <thead>
               <tr>
                 <th scope="col">Title</th>
                 <th scope="col">Status</th>
-                <th scope="col" class="opt">Kind</th>
-                <th scope="col" class="opt">Published</th>
+                <th scope="col" class="opt">
+                  Kind
+                </th>
+                <th scope="col" class="opt">
+                  Published
+                </th>
                 <th scope="col">Updated</th>
                 <th scope="col">API</th>
               </tr>
@@ -110,9 +160,15 @@ export function ArticlesTab(props: { csrf: string; flash: Flash | null; site: { 
                       </div>
                     ) : null}
                   </td>
-                  <td class="opt" data-label="Kind">{a.kind ?? '—'}</td>
-                  <td class="opt small" data-label="Published">{formatTime(a.publishedAt)}</td>
-                  <td class="small" data-label="Updated">{formatTime(a.updatedAt)}</td>
+                  <td class="opt" data-label="Kind">
+                    {a.kind ?? '—'}
+                  </td>
+                  <td class="opt small" data-label="Published">
+                    {formatTime(a.publishedAt)}
+                  </td>
+                  <td class="small" data-label="Updated">
+                    {formatTime(a.updatedAt)}
+                  </td>
                   <td data-label="API">{apiCell(props.site.id, a)}</td>
                 </tr>
               ))}

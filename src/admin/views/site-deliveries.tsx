@@ -28,13 +28,27 @@ function NotDelivered(props: { csrf: string; siteId: string; entries: Undelivere
       <h2 id="not-delivered-h">
         Not delivered <span class="badge err">{props.entries.length}</span>
       </h2>
-      <p class="muted small">The newest delivery of each of these articles failed, and none has succeeded since. Redeliver once the receiver is fixed; a success takes the article off this list. Test connection is not counted here.</p>
+      <p class="muted small">
+        The newest delivery of each of these articles failed, and none has succeeded since. Redeliver once the receiver
+        is fixed; a success takes the article off this list. Test connection is not counted here.
+      </p>
       <ul class="plain">
         {props.entries.map((e) => (
           <li>
-            <span class="mono small">{e.slug}</span> <span class="muted small">{e.event}, failed {formatTime(e.failedAt)}</span>
-            <div class="muted small">{e.lastError ?? (e.lastStatus !== null ? `HTTP ${e.lastStatus}` : 'no answer')}</div>
-            <RedeliverButton csrf={props.csrf} siteId={props.siteId} deliveryId={e.deliveryId} event={e.event} slug={e.slug} />
+            <span class="mono small">{e.slug}</span>{' '}
+            <span class="muted small">
+              {e.event}, failed {formatTime(e.failedAt)}
+            </span>
+            <div class="muted small">
+              {e.lastError ?? (e.lastStatus !== null ? `HTTP ${e.lastStatus}` : 'no answer')}
+            </div>
+            <RedeliverButton
+              csrf={props.csrf}
+              siteId={props.siteId}
+              deliveryId={e.deliveryId}
+              event={e.event}
+              slug={e.slug}
+            />
           </li>
         ))}
       </ul>
@@ -49,7 +63,10 @@ function SendPendingNow(props: { csrf: string; siteId: string; pending: number }
       <h2 id="pending-h">
         Pending <span class="badge warn">{props.pending}</span>
       </h2>
-      <p class="muted small">These failed and wait for their next attempt. Once the receiver is fixed, send them now instead of waiting. Delivered and failed ones are not sent again (use Redeliver).</p>
+      <p class="muted small">
+        These failed and wait for their next attempt. Once the receiver is fixed, send them now instead of waiting.
+        Delivered and failed ones are not sent again (use Redeliver).
+      </p>
       <form method="post" action={`/admin/sites/${props.siteId}/deliveries/retry`}>
         <CsrfField csrf={props.csrf} />
         <button type="submit">Send pending now</button>
@@ -74,9 +91,12 @@ function RetryResult(props: { outcomes: RetryOutcome[] }) {
       <ul class="plain">
         {props.outcomes.map((o) => (
           <li>
-            <span class={`badge ${o.state === 'delivered' ? 'ok' : 'err'}`}>{OUTCOME_WORDS[o.state]}</span> <span class="mono small">{o.slug}</span> <span class="muted small">{o.event}</span>
+            <span class={`badge ${o.state === 'delivered' ? 'ok' : 'err'}`}>{OUTCOME_WORDS[o.state]}</span>{' '}
+            <span class="mono small">{o.slug}</span> <span class="muted small">{o.event}</span>
             {o.state !== 'delivered' && o.lastError ? <div class="muted small">{o.lastError}</div> : null}
-            {o.state === 'pending' && o.nextAttemptAt !== null ? <div class="muted small">next attempt {formatTime(o.nextAttemptAt)}</div> : null}
+            {o.state === 'pending' && o.nextAttemptAt !== null ? (
+              <div class="muted small">next attempt {formatTime(o.nextAttemptAt)}</div>
+            ) : null}
           </li>
         ))}
       </ul>
@@ -104,7 +124,9 @@ export function DeliveriesTab(props: {
           Delivery log {props.pending ? <span class="badge warn">{props.pending} pending</span> : null}
         </h2>
         {props.log.length === 0 ? (
-          <p class="muted">No deliveries yet. They appear here after <code>npm run publish</code> or Test connection.</p>
+          <p class="muted">
+            No deliveries yet. They appear here after <code>npm run publish</code> or Test connection.
+          </p>
         ) : (
           <div class="table-wrap">
             <table class="stack">
@@ -114,7 +136,9 @@ export function DeliveriesTab(props: {
                   <th scope="col">Event</th>
                   <th scope="col">Article</th>
                   <th scope="col">Status</th>
-                  <th scope="col" class="opt">Duration</th>
+                  <th scope="col" class="opt">
+                    Duration
+                  </th>
                   <th scope="col">Result</th>
                   <th scope="col">
                     <span class="skip">Actions</span>
@@ -124,18 +148,27 @@ export function DeliveriesTab(props: {
               <tbody>
                 {props.log.map((a) => (
                   <tr>
-                    <td class="small" data-label="Time">{formatTime(a.startedAt)}</td>
+                    <td class="small" data-label="Time">
+                      {formatTime(a.startedAt)}
+                    </td>
                     <td data-label="Event">
                       {a.event}
                       {a.origin !== 'publish' ? <div class="muted small">{a.origin}</div> : null}
                     </td>
-                    <td class="mono small" data-label="Article">{a.slug}</td>
+                    <td class="mono small" data-label="Article">
+                      {a.slug}
+                    </td>
                     <td data-label="Status">{statusBadge(a)}</td>
-                    <td class="opt small" data-label="Duration">{a.durationMs} ms</td>
+                    <td class="opt small" data-label="Duration">
+                      {a.durationMs} ms
+                    </td>
                     <td class="small" data-label="Result">
                       {a.replyUrl ? (
                         <span>
-                          Landed at <a href={a.replyUrl} rel="noreferrer noopener">{a.replyUrl}</a>
+                          Landed at{' '}
+                          <a href={a.replyUrl} rel="noreferrer noopener">
+                            {a.replyUrl}
+                          </a>
                         </span>
                       ) : null}
                       {a.error ? <div class="muted">{attemptErrorText(a)}</div> : null}
@@ -144,7 +177,13 @@ export function DeliveriesTab(props: {
                     </td>
                     <td>
                       {a.deliveryState !== 'pending' ? (
-                        <RedeliverButton csrf={csrf} siteId={site.id} deliveryId={a.deliveryId} event={a.event} slug={a.slug} />
+                        <RedeliverButton
+                          csrf={csrf}
+                          siteId={site.id}
+                          deliveryId={a.deliveryId}
+                          event={a.event}
+                          slug={a.slug}
+                        />
                       ) : (
                         <span class="badge warn">queued</span>
                       )}

@@ -9,7 +9,13 @@ const TABS: [SiteTab, string][] = [
   ['deliveries', 'Deliveries'],
 ];
 
-export function SiteFrame(props: { csrf: string; flash: Flash | null; site: { id: string; name: string }; tab: SiteTab; children?: Child }) {
+export function SiteFrame(props: {
+  csrf: string;
+  flash: Flash | null;
+  site: { id: string; name: string };
+  tab: SiteTab;
+  children?: Child;
+}) {
   const label = TABS.find(([t]) => t === props.tab)![1];
   return (
     <Layout title={`${label} · ${props.site.name}`} csrf={props.csrf} flash={props.flash}>

@@ -36,7 +36,13 @@ function MaskedKey(props: { id: string; value: string; reveal: string; copy: str
       <code id={props.id} data-value={props.value} data-masked={mask(props.value)} aria-live="polite">
         {mask(props.value)}
       </code>
-      <button type="button" data-reveal={props.id} data-label={props.reveal} aria-pressed="false" aria-controls={props.id}>
+      <button
+        type="button"
+        data-reveal={props.id}
+        data-label={props.reveal}
+        aria-pressed="false"
+        aria-controls={props.id}
+      >
         {props.reveal}
       </button>
       <button type="button" data-copy={props.id} data-label={props.copy}>
@@ -47,7 +53,14 @@ function MaskedKey(props: { id: string; value: string; reveal: string; copy: str
 }
 
 /** A rotation form behind a disclosure, posted only with its confirmation ticked. */
-function RotateKey(props: { csrf: string; action: string; title: string; effect: string; confirm: string; button: string }) {
+function RotateKey(props: {
+  csrf: string;
+  action: string;
+  title: string;
+  effect: string;
+  confirm: string;
+  button: string;
+}) {
   return (
     <details class="mt">
       <summary>{props.title}</summary>
@@ -68,10 +81,16 @@ function RotateKey(props: { csrf: string; action: string; title: string; effect:
   );
 }
 
-export function PublishingTab(props: { csrf: string; flash: Flash | null; site: { id: string; name: string }; view: PublishingView }) {
+export function PublishingTab(props: {
+  csrf: string;
+  flash: Flash | null;
+  site: { id: string; name: string };
+  view: PublishingView;
+}) {
   const { view, site, csrf } = props;
   const method = view.form?.method ?? (view.webhook ? 'webhook' : 'none');
-  const problemsOf = (field: 'url' | 'secret') => (view.form?.problems ?? []).filter((p) => p.field === field).map((p) => p.message);
+  const problemsOf = (field: 'url' | 'secret') =>
+    (view.form?.problems ?? []).filter((p) => p.field === field).map((p) => p.message);
   const urlError = problemsOf('url').join('; ') || null;
   const secretError = problemsOf('secret').join('; ') || null;
   const curl = `curl -H "Authorization: Bearer ${view.key}" ${view.apiBase}/articles`;
@@ -84,7 +103,9 @@ export function PublishingTab(props: { csrf: string; flash: Flash | null; site: 
         <label for="api-base">Base URL</label>
         <div class="keybox">
           <code id="api-base">{view.apiBase}</code>
-          <button type="button" data-copy="api-base" data-label="Copy">Copy</button>
+          <button type="button" data-copy="api-base" data-label="Copy">
+            Copy
+          </button>
         </div>
         <label for="api-key">API key</label>
         <MaskedKey id="api-key" value={view.key} reveal="Reveal key" copy="Copy key" />
@@ -92,10 +113,14 @@ export function PublishingTab(props: { csrf: string; flash: Flash | null; site: 
           <summary>Example requests (they contain the key)</summary>
           <p class="muted">curl</p>
           <pre id="snippet-curl">{curl}</pre>
-          <button type="button" data-copy="snippet-curl" data-label="Copy curl">Copy curl</button>
+          <button type="button" data-copy="snippet-curl" data-label="Copy curl">
+            Copy curl
+          </button>
           <p class="muted">fetch (server side; the API also allows browsers: CORS is open)</p>
           <pre id="snippet-fetch">{fetchSnippet}</pre>
-          <button type="button" data-copy="snippet-fetch" data-label="Copy fetch">Copy fetch</button>
+          <button type="button" data-copy="snippet-fetch" data-label="Copy fetch">
+            Copy fetch
+          </button>
         </details>
         <RotateKey
           csrf={csrf}
@@ -110,16 +135,22 @@ export function PublishingTab(props: { csrf: string; flash: Flash | null; site: 
       <section class="card" aria-labelledby="preview-h">
         <h2 id="preview-h">Draft preview</h2>
         <p class="muted">
-          With the preview key the same API also answers drafts and scheduled articles, each with its <code>status</code>. It reads unpublished work:
-          keep it on your site's server, never in a page.
+          With the preview key the same API also answers drafts and scheduled articles, each with its{' '}
+          <code>status</code>. It reads unpublished work: keep it on your site's server, never in a page.
         </p>
         <label for="preview-key">Preview key</label>
         <MaskedKey id="preview-key" value={view.previewKey} reveal="Reveal preview key" copy="Copy preview key" />
         <p class="muted small">
           {view.previewUrl ? (
-            <>Preview links open drafts at <code>{view.previewUrl}</code> (site.yaml <code>previewUrl</code>); make one with <code>quire preview {site.id} &lt;slug&gt;</code>.</>
+            <>
+              Preview links open drafts at <code>{view.previewUrl}</code> (site.yaml <code>previewUrl</code>); make one
+              with <code>quire preview {site.id} &lt;slug&gt;</code>.
+            </>
           ) : (
-            <>Add <code>previewUrl</code> to site.yaml (your site's preview route, with <code>{'{slug}'}</code> and <code>{'{token}'}</code>) to make preview links.</>
+            <>
+              Add <code>previewUrl</code> to site.yaml (your site's preview route, with <code>{'{slug}'}</code> and{' '}
+              <code>{'{token}'}</code>) to make preview links.
+            </>
           )}
         </p>
         <RotateKey
@@ -146,7 +177,9 @@ export function PublishingTab(props: { csrf: string; flash: Flash | null; site: 
             </p>
             <div class="keybox">
               <code id="generated-secret">{view.generatedSecret}</code>
-              <button type="button" data-copy="generated-secret" data-label="Copy secret">Copy secret</button>
+              <button type="button" data-copy="generated-secret" data-label="Copy secret">
+                Copy secret
+              </button>
             </div>
           </div>
         ) : null}
@@ -181,8 +214,14 @@ export function PublishingTab(props: { csrf: string; flash: Flash | null; site: 
               aria-invalid={urlError ? 'true' : undefined}
               aria-describedby={urlError ? 'url-error url-hint' : 'url-hint'}
             />
-            <p class="hint" id="url-hint">HTTPS on a public host. Redirects are not followed: enter the final URL.</p>
-            {urlError ? <p class="field-error" id="url-error" role="alert">{urlError}</p> : null}
+            <p class="hint" id="url-hint">
+              HTTPS on a public host. Redirects are not followed: enter the final URL.
+            </p>
+            {urlError ? (
+              <p class="field-error" id="url-error" role="alert">
+                {urlError}
+              </p>
+            ) : null}
             <label for="webhook-secret">Secret</label>
             <div class="row">
               <input
@@ -192,15 +231,26 @@ export function PublishingTab(props: { csrf: string; flash: Flash | null; site: 
                 autocomplete="new-password"
                 spellcheck={false}
                 value={view.form?.secret ?? ''}
-                placeholder={view.webhook ? `Stored secret ${view.webhook.secretHint}: leave empty to keep it` : 'At least 24 characters'}
+                placeholder={
+                  view.webhook
+                    ? `Stored secret ${view.webhook.secretHint}: leave empty to keep it`
+                    : 'At least 24 characters'
+                }
                 aria-invalid={secretError ? 'true' : undefined}
                 aria-describedby={secretError ? 'secret-error secret-hint' : 'secret-hint'}
               />
-              <button type="button" data-generate-secret="webhook-secret">Generate</button>
+              <button type="button" data-generate-secret="webhook-secret">
+                Generate
+              </button>
             </div>
-            {secretError ? <p class="field-error" id="secret-error" role="alert">{secretError}</p> : null}
+            {secretError ? (
+              <p class="field-error" id="secret-error" role="alert">
+                {secretError}
+              </p>
+            ) : null}
             <p class="hint" id="secret-hint">
-              Sent as <code>Authorization: Bearer …</code> and used for <code>X-Quire-Signature</code>. The stored secret is never shown again, only replaced.
+              Sent as <code>Authorization: Bearer …</code> and used for <code>X-Quire-Signature</code>. The stored
+              secret is never shown again, only replaced.
             </p>
             <p class="hint" id="secret-generated" hidden>
               A new secret is in the field: copy it into your receiver before saving.
@@ -210,29 +260,51 @@ export function PublishingTab(props: { csrf: string; flash: Flash | null; site: 
               <span>Generate a secret for me when saving (shown once)</span>
             </label>
             <label class="check">
-              <input type="checkbox" name="extraEvents" value="yes" checked={view.form?.extraEvents ?? view.webhook?.extraEvents ?? false} />
+              <input
+                type="checkbox"
+                name="extraEvents"
+                value="yes"
+                checked={view.form?.extraEvents ?? view.webhook?.extraEvents ?? false}
+              />
               {/* One flex item for the whole sentence: loose text and <code> would each be a column. */}
               <span>
-                Also send <code>unpublished</code> and <code>deleted</code> events (off by default: the webhook contract has only published and updated)
+                Also send <code>unpublished</code> and <code>deleted</code> events (off by default: the webhook contract
+                has only published and updated)
               </span>
             </label>
           </div>
           <div class="method-panel none">
-            <p class="muted">{view.webhook ? 'Saving with this choice removes the webhook; nothing more is sent.' : 'No webhook: nothing is pushed to your site.'}</p>
+            <p class="muted">
+              {view.webhook
+                ? 'Saving with this choice removes the webhook; nothing more is sent.'
+                : 'No webhook: nothing is pushed to your site.'}
+            </p>
           </div>
           <div class="actions">
-            <button type="submit" class="primary">Save</button>
+            <button type="submit" class="primary">
+              Save
+            </button>
           </div>
         </form>
         {view.webhook ? (
           <form method="post" action={`/admin/sites/${site.id}/test`} data-live-test>
             <CsrfField csrf={csrf} />
             <h2 class="mt">Test connection</h2>
-            <p class="muted small">Sends your most recent published article as an <code>updated</code> event, signed like every delivery. Receivers upsert, so it creates nothing new.</p>
+            <p class="muted small">
+              Sends your most recent published article as an <code>updated</code> event, signed like every delivery.
+              Receivers upsert, so it creates nothing new.
+            </p>
             <button type="submit">Test connection</button>
           </form>
         ) : null}
-        <div id="test-result" tabindex={-1} role="status" aria-live="polite" class={view.testResult ? `notice mt ${view.testResult.ok ? 'ok' : 'error'}` : 'notice mt'} hidden={!view.testResult}>
+        <div
+          id="test-result"
+          tabindex={-1}
+          role="status"
+          aria-live="polite"
+          class={view.testResult ? `notice mt ${view.testResult.ok ? 'ok' : 'error'}` : 'notice mt'}
+          hidden={!view.testResult}
+        >
           {view.testResult?.message ?? ''}
         </div>
       </section>

@@ -16,7 +16,11 @@ export function SitesPage(props: { csrf: string; flash: Flash | null; sites: Sit
   return (
     <Layout title="Sites" csrf={props.csrf} flash={props.flash}>
       <h1>Sites</h1>
-      {props.sites.length === 0 ? <p class="muted">No sites in the build yet: add <code>content/&lt;site&gt;/site.yaml</code>.</p> : null}
+      {props.sites.length === 0 ? (
+        <p class="muted">
+          No sites in the build yet: add <code>content/&lt;site&gt;/site.yaml</code>.
+        </p>
+      ) : null}
       <div class="sites">
         {props.sites.map((s) => (
           <section class="card" aria-labelledby={`site-${s.id}`}>
@@ -27,7 +31,11 @@ export function SitesPage(props: { csrf: string; flash: Flash | null; sites: Sit
             <p>{plural(s.published, 'published article', 'published articles')}</p>
             <p>
               {s.webhook ? (
-                s.webhook.disabled ? <span class="badge err">Webhook disabled</span> : <span class="badge ok">Webhook</span>
+                s.webhook.disabled ? (
+                  <span class="badge err">Webhook disabled</span>
+                ) : (
+                  <span class="badge ok">Webhook</span>
+                )
               ) : (
                 <span class="badge">Content API only</span>
               )}{' '}
@@ -38,7 +46,9 @@ export function SitesPage(props: { csrf: string; flash: Flash | null; sites: Sit
                 <a class="badge err" href={`/admin/sites/${s.id}/deliveries#not-delivered`}>
                   {plural(s.undelivered, 'article not delivered', 'articles not delivered')}
                 </a>
-                <span class="hint">Their newest delivery failed and none has succeeded since. Test connection is not counted.</span>
+                <span class="hint">
+                  Their newest delivery failed and none has succeeded since. Test connection is not counted.
+                </span>
               </p>
             ) : null}
           </section>

@@ -13,7 +13,8 @@ import { DEFAULT_MAX_BODY_BYTES } from '../../config/defaults.ts';
 export const BODY_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
 export const bodyLimit = ({ maxBytes = DEFAULT_MAX_BODY_BYTES }: { maxBytes?: number } = {}): MiddlewareHandler => {
-  if (!Number.isInteger(maxBytes) || maxBytes < 1) throw new RangeError(`maxBytes must be a whole number of at least 1, not ${maxBytes}`);
+  if (!Number.isInteger(maxBytes) || maxBytes < 1)
+    throw new RangeError(`maxBytes must be a whole number of at least 1, not ${maxBytes}`);
   const tooLarge = () => {
     throw new ApiError('BODY_TOO_LARGE', `the request body is larger than ${maxBytes} bytes`, { connection: 'close' });
   };

@@ -21,20 +21,25 @@ export interface CorsOptions {
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 function tokens(name: string, values: readonly string[]): string {
-  for (const v of values) if (!TOKEN.test(v)) throw new TypeError(`cors: ${name} must be header or method names, not ${JSON.stringify(v)}`);
+  for (const v of values)
+    if (!TOKEN.test(v)) throw new TypeError(`cors: ${name} must be header or method names, not ${JSON.stringify(v)}`);
   return values.join(', ');
 }
 
 /** The headers every answer carries: any origin, and what scripts may read. */
 export function corsHeaders({ exposeHeaders = [] }: CorsOptions = {}): Readonly<Record<string, string>> {
   const expose = tokens('exposeHeaders', exposeHeaders);
-  return Object.freeze({ 'access-control-allow-origin': '*', ...(expose ? { 'access-control-expose-headers': expose } : {}) });
+  return Object.freeze({
+    'access-control-allow-origin': '*',
+    ...(expose ? { 'access-control-expose-headers': expose } : {}),
+  });
 }
 
 /** Answers preflight (OPTIONS) requests with 204 and what the API allows; other requests go on. */
 export const cors = (options: CorsOptions = {}): MiddlewareHandler => {
   const { allowMethods = ['GET', 'HEAD', 'OPTIONS'], allowHeaders = [], maxAge = 86_400 } = options;
-  if (!Number.isInteger(maxAge) || maxAge < 0) throw new RangeError(`cors: maxAge must be a whole number of seconds, not ${maxAge}`);
+  if (!Number.isInteger(maxAge) || maxAge < 0)
+    throw new RangeError(`cors: maxAge must be a whole number of seconds, not ${maxAge}`);
   const methods = tokens('allowMethods', allowMethods);
   const preflight: Record<string, string> = {
     ...corsHeaders(options),

@@ -28,14 +28,28 @@ export interface KeyAuthOptions {
 /** The key a request carries, as sent; null without one. */
 export const keyOf = (c: Context): string | null => requestKey(c.req.header('authorization'), () => c.req.query('key'));
 
-export const keyAuth = ({ keyring, reader, noteSite, log = () => {}, realm = 'quire' }: KeyAuthOptions): MiddlewareHandler<KeyAuthEnv> => {
+export const keyAuth = ({
+  keyring,
+  reader,
+  noteSite,
+  log = () => {},
+  realm = 'quire',
+}: KeyAuthOptions): MiddlewareHandler<KeyAuthEnv> => {
   if (typeof keyring?.grant !== 'function') throw new TypeError('keyAuth: keyring must be a key verifier (grant)');
   if (typeof reader !== 'function') throw new TypeError('keyAuth: reader must give the served build of a request');
-  if (!/^[\x20-\x21\x23-\x5b\x5d-\x7e]+$/.test(realm)) throw new TypeError(`keyAuth: the realm must be printable ASCII without quotes or backslashes, not ${JSON.stringify(realm)}`);
+  if (!/^[\x20-\x21\x23-\x5b\x5d-\x7e]+$/.test(realm))
+    throw new TypeError(
+      `keyAuth: the realm must be printable ASCII without quotes or backslashes, not ${JSON.stringify(realm)}`,
+    );
   const missing = { 'www-authenticate': `Bearer realm="${realm}"` };
   const invalid = { 'www-authenticate': `Bearer realm="${realm}", error="invalid_token"` };
 
-  function opened(c: Context<KeyAuthEnv>, next: () => Promise<void>, site: SiteContent | null | undefined, scope: KeyScope): Promise<void> {
+  function opened(
+    c: Context<KeyAuthEnv>,
+    next: () => Promise<void>,
+    site: SiteContent | null | undefined,
+    scope: KeyScope,
+  ): Promise<void> {
     if (!site) throw new ApiError('API_KEY_INVALID', 'the key is not valid for any site on this server', invalid);
     noteSite?.(c, site.id);
     c.set('site', site);
@@ -49,22 +63,41 @@ export const keyAuth = ({ keyring, reader, noteSite, log = () => {}, realm = 'qu
     } catch (err) {
       // A build swapped in while its drafts were read: the next request reads the new one.
       log(`preview of ${siteId}: ${err instanceof Error ? err.message : String(err)}`);
-      throw new ApiError('CONTENT_UNAVAILABLE', 'the build changed while this preview was read; try again', { 'retry-after': '1' });
+      throw new ApiError('CONTENT_UNAVAILABLE', 'the build changed while this preview was read; try again', {
+        'retry-after': '1',
+      });
     }
   }
 
-  function granted(c: Context<KeyAuthEnv>, next: () => Promise<void>, store: ServedReader, grant: KeyGrant | null, sites: ReadonlyMap<string, SiteContent>): Promise<void> {
-    if (grant?.scope === 'preview') return previewOf(store, grant.siteId).then((site) => opened(c, next, site, 'preview'));
+  function granted(
+    c: Context<KeyAuthEnv>,
+    next: () => Promise<void>,
+    store: ServedReader,
+    grant: KeyGrant | null,
+    sites: ReadonlyMap<string, SiteContent>,
+  ): Promise<void> {
+    if (grant?.scope === 'preview')
+      return previewOf(store, grant.siteId).then((site) => opened(c, next, site, 'preview'));
     return opened(c, next, grant === null ? undefined : sites.get(grant.siteId), 'public');
   }
 
   return function keyAuth(c, next) {
     const store = reader(c);
     const snapshot = store.current();
-    if (!snapshot) throw new ApiError('CONTENT_UNAVAILABLE', 'no build is available yet; run `npm run build`', { 'retry-after': '5' });
+    if (!snapshot)
+      throw new ApiError('CONTENT_UNAVAILABLE', 'no build is available yet; run `npm run build`', {
+        'retry-after': '5',
+      });
     const key = keyOf(c);
-    if (key === null) throw new ApiError('API_KEY_MISSING', 'send the site key as `Authorization: Bearer <key>` or `?key=<key>`', missing);
+    if (key === null)
+      throw new ApiError(
+        'API_KEY_MISSING',
+        'send the site key as `Authorization: Bearer <key>` or `?key=<key>`',
+        missing,
+      );
     const grant = keyring.grant(key, snapshot.sites);
-    return grant instanceof Promise ? grant.then((g) => granted(c, next, store, g, snapshot.sites)) : granted(c, next, store, grant, snapshot.sites);
+    return grant instanceof Promise
+      ? grant.then((g) => granted(c, next, store, g, snapshot.sites))
+      : granted(c, next, store, grant, snapshot.sites);
   };
 };

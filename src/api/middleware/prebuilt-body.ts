@@ -41,25 +41,51 @@ export const prebuiltBody = <E extends Env = Env>({
   varyAlso = [],
   headers = {},
 }: PrebuiltBodyOptions<E>): MiddlewareHandler<E> => {
-  if (typeof encoder?.candidates !== 'function' || typeof encoder.bytes !== 'function') throw new TypeError('prebuiltBody: encoder must be an answer encoder');
+  if (typeof encoder?.candidates !== 'function' || typeof encoder.bytes !== 'function')
+    throw new TypeError('prebuiltBody: encoder must be an answer encoder');
   if (typeof body !== 'function') throw new TypeError('prebuiltBody: body must give the body of a request');
   for (const name of ['content-type', 'cache-control', 'etag', 'vary', 'content-length', 'content-encoding']) {
-    if (Object.keys(headers).some((h) => h.toLowerCase() === name)) throw new TypeError(`prebuiltBody: ${name} is the middleware's own header, not one of headers`);
+    if (Object.keys(headers).some((h) => h.toLowerCase() === name))
+      throw new TypeError(`prebuiltBody: ${name} is the middleware's own header, not one of headers`);
   }
   // Answers differ by the coding whatever else they depend on.
   const vary = ['Accept-Encoding', ...varyAlso].join(', ');
-  const answerHeaders = (etag: string, cache: string) => ({ 'content-type': contentType, 'cache-control': cache, etag, vary, ...headers });
+  const answerHeaders = (etag: string, cache: string) => ({
+    'content-type': contentType,
+    'cache-control': cache,
+    etag,
+    vary,
+    ...headers,
+  });
 
-  function answer(chosen: readonly Selected[], i: number, busy: boolean, made: Body, cache: string): Response | Promise<Response> {
+  function answer(
+    chosen: readonly Selected[],
+    i: number,
+    busy: boolean,
+    made: Body,
+    cache: string,
+  ): Response | Promise<Response> {
     const candidate = chosen[i];
     if (!candidate && busy) {
-      throw new ApiError('COMPRESSION_BUSY', 'the server is compressing as many answers as it allows; try again shortly, or accept identity', { 'retry-after': '1', vary });
+      throw new ApiError(
+        'COMPRESSION_BUSY',
+        'the server is compressing as many answers as it allows; try again shortly, or accept identity',
+        { 'retry-after': '1', vary },
+      );
     }
-    if (!candidate) throw new ApiError('ENCODING_NOT_ACCEPTABLE', 'none of the content codings in Accept-Encoding is available; accept identity, br or gzip', { vary });
+    if (!candidate)
+      throw new ApiError(
+        'ENCODING_NOT_ACCEPTABLE',
+        'none of the content codings in Accept-Encoding is available; accept identity, br or gzip',
+        { vary },
+      );
     const respond = (bytes: Variant): Response | Promise<Response> => {
       if (!(bytes instanceof Uint8Array)) return answer(chosen, i + 1, busy || bytes === BUSY, made, cache);
       // Content-Length here, not left to the server: Hono answers HEAD with these headers and no body.
-      const sent: Record<string, string> = { ...answerHeaders(candidate.etag, cache), 'content-length': String(bytes.byteLength) };
+      const sent: Record<string, string> = {
+        ...answerHeaders(candidate.etag, cache),
+        'content-length': String(bytes.byteLength),
+      };
       if (candidate.coding !== 'identity') sent['content-encoding'] = candidate.coding;
       return new Response(bytes, { status: 200, headers: sent });
     };

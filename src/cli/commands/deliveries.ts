@@ -5,28 +5,35 @@ import { isKnownSite, refuseCommandLine, type CliContext } from '../context.ts';
 import { printable } from '../../text/printable.ts';
 import { withCode } from '../../problems/problem.ts';
 
-export async function runDeliveries(ctx: CliContext, opts: { site: string | null; json: boolean; limit: number }): Promise<number> {
+export async function runDeliveries(
+  ctx: CliContext,
+  opts: { site: string | null; json: boolean; limit: number },
+): Promise<number> {
   const deps = ctx.app.delivery();
   // A site removed from content/ still has its history; any other name is a mistake.
   const hasHistory = opts.site !== null && (await deps.store.outbox.list({ siteId: opts.site, limit: 1 })).length > 0;
   if (opts.site !== null && !hasHistory && !(await isKnownSite(ctx, opts.site))) return 1;
   const log = await deps.store.outbox.attemptLog({ siteId: opts.site, limit: opts.limit });
   if (opts.json) {
-    ctx.out(JSON.stringify(log.map((a) => ({
-      time: new Date(a.startedAt).toISOString(),
-      delivery: a.deliveryId,
-      site: a.siteId,
-      event: a.event,
-      slug: a.slug,
-      origin: a.origin,
-      state: a.deliveryState,
-      status: a.status,
-      durationMs: a.durationMs,
-      error: attemptErrorText(a),
-      errorKind: a.errorKind,
-      replyUrl: a.replyUrl,
-      replyId: a.replyId,
-    }))));
+    ctx.out(
+      JSON.stringify(
+        log.map((a) => ({
+          time: new Date(a.startedAt).toISOString(),
+          delivery: a.deliveryId,
+          site: a.siteId,
+          event: a.event,
+          slug: a.slug,
+          origin: a.origin,
+          state: a.deliveryState,
+          status: a.status,
+          durationMs: a.durationMs,
+          error: attemptErrorText(a),
+          errorKind: a.errorKind,
+          replyUrl: a.replyUrl,
+          replyId: a.replyId,
+        })),
+      ),
+    );
     return 0;
   }
   if (!log.length) {
@@ -35,16 +42,20 @@ export async function runDeliveries(ctx: CliContext, opts: { site: string | null
   }
   ctx.out(['time', 'delivery', 'site', 'event', 'slug', 'status', 'ms', 'result'].join('\t'));
   for (const a of log) {
-    ctx.out([
-      new Date(a.startedAt).toISOString(),
-      a.deliveryId,
-      a.siteId,
-      a.event + (a.origin === 'publish' ? '' : ` (${a.origin})`),
-      a.slug,
-      a.status ?? '---',
-      a.durationMs,
-      [attemptErrorText(a), a.replyUrl ? `→ ${a.replyUrl}` : null].filter(Boolean).join(' ') || a.deliveryState,
-    ].map((field) => printable(String(field))).join('\t')); // a tab or line break in a reply cannot shift the columns
+    ctx.out(
+      [
+        new Date(a.startedAt).toISOString(),
+        a.deliveryId,
+        a.siteId,
+        a.event + (a.origin === 'publish' ? '' : ` (${a.origin})`),
+        a.slug,
+        a.status ?? '---',
+        a.durationMs,
+        [attemptErrorText(a), a.replyUrl ? `→ ${a.replyUrl}` : null].filter(Boolean).join(' ') || a.deliveryState,
+      ]
+        .map((field) => printable(String(field)))
+        .join('\t'),
+    ); // a tab or line break in a reply cannot shift the columns
   }
   return 0;
 }
@@ -59,21 +70,36 @@ export async function runRedeliver(ctx: CliContext, id: string | undefined): Pro
     ctx.err(withCode(result.message, result.code));
     return 1;
   }
-  (result.explanation.ok ? ctx.out : ctx.err)(`${result.explanation.message}\n(new delivery ${result.deliveryId}${result.willRetry ? ', will be retried' : ''})`);
+  (result.explanation.ok ? ctx.out : ctx.err)(
+    `${result.explanation.message}\n(new delivery ${result.deliveryId}${result.willRetry ? ', will be retried' : ''})`,
+  );
   return result.explanation.ok ? 0 : 1;
 }
 
 /** `quire deliveries --stats`: the outbox as the whole fleet sees it (every sender of the state). */
 export async function runDeliveryStats(ctx: CliContext, opts: { json: boolean; now: number }): Promise<number> {
   const s = await ctx.app.delivery().store.outbox.stats(opts.now, opts.now - 3_600_000);
-  const oldestAgeSeconds = s.oldestPendingAt === null ? null : Math.max(0, Math.round((opts.now - s.oldestPendingAt) / 1000));
+  const oldestAgeSeconds =
+    s.oldestPendingAt === null ? null : Math.max(0, Math.round((opts.now - s.oldestPendingAt) / 1000));
   if (opts.json) {
-    ctx.out(JSON.stringify({ ...s.counts, inFlight: s.inFlight, senders: s.senders, oldestPendingAgeSeconds: oldestAgeSeconds, lastHour: { delivered: s.attempts.delivered, failed: s.attempts.failed } }));
+    ctx.out(
+      JSON.stringify({
+        ...s.counts,
+        inFlight: s.inFlight,
+        senders: s.senders,
+        oldestPendingAgeSeconds: oldestAgeSeconds,
+        lastHour: { delivered: s.attempts.delivered, failed: s.attempts.failed },
+      }),
+    );
     return 0;
   }
-  ctx.out(`pending     ${s.counts.pending}${oldestAgeSeconds !== null ? ` (the oldest waiting ${oldestAgeSeconds} s)` : ''}`);
+  ctx.out(
+    `pending     ${s.counts.pending}${oldestAgeSeconds !== null ? ` (the oldest waiting ${oldestAgeSeconds} s)` : ''}`,
+  );
   ctx.out(`in flight   ${s.inFlight}, by ${s.senders} sender${s.senders === 1 ? '' : 's'}`);
-  ctx.out(`last hour   ${s.attempts.delivered} delivered, ${s.attempts.failed} failed attempt${s.attempts.failed === 1 ? '' : 's'}`);
+  ctx.out(
+    `last hour   ${s.attempts.delivered} delivered, ${s.attempts.failed} failed attempt${s.attempts.failed === 1 ? '' : 's'}`,
+  );
   ctx.out(`in all      ${s.counts.delivered} delivered, ${s.counts.failed} failed, ${s.counts.superseded} superseded`);
   return 0;
 }

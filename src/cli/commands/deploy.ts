@@ -9,10 +9,15 @@ import { readKeyGenerations } from '../../keys/key-generations.ts';
 import type { CliContext } from '../context.ts';
 import { errorText, ProblemError, withCode } from '../../problems/problem.ts';
 
-export async function runDeploy({ config, out, err }: CliContext, opts: { dryRun: boolean; keepHours: number; concurrency: number }): Promise<number> {
+export async function runDeploy(
+  { config, out, err }: CliContext,
+  opts: { dryRun: boolean; keepHours: number; concurrency: number },
+): Promise<number> {
   const { bucket, prefix, endpoint, region } = config.s3;
   if (!bucket) {
-    const missing = new ConfigError(['QUIRE_S3_BUCKET: must be set for `quire deploy` (the bucket the export goes to; see `quire deploy --help`)']);
+    const missing = new ConfigError([
+      'QUIRE_S3_BUCKET: must be set for `quire deploy` (the bucket the export goes to; see `quire deploy --help`)',
+    ]);
     err(withCode(missing.message, missing.code));
     return 2;
   }
@@ -28,7 +33,9 @@ export async function runDeploy({ config, out, err }: CliContext, opts: { dryRun
   const { openS3Store } = await import('../../deploy/s3-object-store.ts');
   const store = openS3Store({ bucket, prefix, endpoint, region });
   try {
-    out(`Deploying build ${manifest.buildId} (${plan.objects.size} objects) to ${store.where}${opts.dryRun ? ' — dry run, nothing is written' : ''}`);
+    out(
+      `Deploying build ${manifest.buildId} (${plan.objects.size} objects) to ${store.where}${opts.dryRun ? ' — dry run, nothing is written' : ''}`,
+    );
     let lastShown = 0;
     const summary = await deploy({
       store,
@@ -51,7 +58,9 @@ export async function runDeploy({ config, out, err }: CliContext, opts: { dryRun
     // The storage's failures (bucket, credentials, endpoint) are problems with a fix, not SDK text.
     if (!(e instanceof ProblemError)) throw e;
     err(errorText(e));
-    err('Nothing more was deployed; run `quire deploy` again once this is fixed: objects already uploaded are not sent again.');
+    err(
+      'Nothing more was deployed; run `quire deploy` again once this is fixed: objects already uploaded are not sent again.',
+    );
     return 1;
   } finally {
     store.close();
@@ -63,7 +72,9 @@ function summaryLine(s: DeploySummary, ms: number): string {
   const pointer = !s.switched
     ? `build ${s.buildId} was already live`
     : `${s.dryRun ? 'would switch' : 'switched'} current.json ${s.previousBuildId && s.previousBuildId !== s.buildId ? `from build ${s.previousBuildId} ` : ''}to build ${s.buildId}`;
-  const pruned = s.prunedBuilds.length ? ` (pruned build${s.prunedBuilds.length === 1 ? '' : 's'} ${s.prunedBuilds.join(', ')})` : '';
+  const pruned = s.prunedBuilds.length
+    ? ` (pruned build${s.prunedBuilds.length === 1 ? '' : 's'} ${s.prunedBuilds.join(', ')})`
+    : '';
   return `${s.dryRun ? 'Dry run' : 'Deployed'}: ${verb} ${s.uploaded} objects (${formatBytes(s.uploadedBytes)}), skipped ${s.skipped}, removed ${s.removed}${pruned}; ${pointer}; ${(ms / 1000).toFixed(1)} s`;
 }
 

@@ -20,7 +20,14 @@ export async function runEdge({ config, out, err }: CliContext, opts: { port: nu
   }
   let edge: Awaited<ReturnType<typeof startLocalEdge>>;
   try {
-    edge = await startLocalEdge({ distDir: config.distDir, stateDir: config.stateDir, secret: loadServerSecret(config), port: opts.port, publicUrl: config.publicUrl, pointerTtlSeconds: 1 });
+    edge = await startLocalEdge({
+      distDir: config.distDir,
+      stateDir: config.stateDir,
+      secret: loadServerSecret(config),
+      port: opts.port,
+      publicUrl: config.publicUrl,
+      pointerTtlSeconds: 1,
+    });
   } catch (e) {
     if (e instanceof ProblemError && e.code === 'EDGE_RUNTIME_MISSING') {
       err(withCode(`quire edge: ${e.message}`, e.code));
@@ -34,7 +41,8 @@ export async function runEdge({ config, out, err }: CliContext, opts: { port: nu
   };
   await show();
   out(`Quire edge Worker (workerd) listening on ${edge.url}`);
-  const onChange = () => void show().catch((e: unknown) => err(`redeploy failed: ${e instanceof Error ? e.message : String(e)}`));
+  const onChange = () =>
+    void show().catch((e: unknown) => err(`redeploy failed: ${e instanceof Error ? e.message : String(e)}`));
   fs.watchFile(manifestFile, { interval: 1000 }, onChange);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
@@ -60,7 +68,9 @@ export function runEdgeInit({ out, err }: Pick<CliContext, 'out' | 'err'>, dir: 
   out('');
   out('Deploy the Worker (Quire\'s docs/edge.md, "The API at the edge"):');
   out('  1. set bucket_name in wrangler.toml to the bucket `quire deploy` fills (QUIRE_S3_BUCKET)');
-  out('  2. npx wrangler secret put QUIRE_SECRET    the secret your keys were made with (.quire/secret if you never set one)');
+  out(
+    '  2. npx wrangler secret put QUIRE_SECRET    the secret your keys were made with (.quire/secret if you never set one)',
+  );
   out('  3. npx wrangler deploy');
   return 0;
 }

@@ -26,14 +26,20 @@ const MAX_GITIGNORE_BYTES = 1024 * 1024;
 export function runInit({ out, err }: Pick<CliContext, 'out' | 'err'>, opts: InitOptions): number {
   const siteId = opts.site ?? FIRST_SITE;
   if (!SITE_ID.test(siteId)) {
-    return refuseCommandLine(err, `quire init: --site "${siteId}" is not a site id (lower-case letters, digits and dashes, e.g. my-site)`);
+    return refuseCommandLine(
+      err,
+      `quire init: --site "${siteId}" is not a site id (lower-case letters, digits and dashes, e.g. my-site)`,
+    );
   }
   const root = path.resolve(opts.dir);
   // content/ itself counts: a repository with content already is not a new one.
   const hasContent = fs.existsSync(path.join(root, 'content'));
   if (hasContent && opts.site !== null) return addSite({ out, err }, root, siteId, opts.now);
   const files = templateFiles(siteId, opts.now);
-  const taken = [...(hasContent ? ['content/'] : []), ...files.map((f) => f.path).filter((rel) => !rel.startsWith('content/') && fs.existsSync(path.join(root, rel)))];
+  const taken = [
+    ...(hasContent ? ['content/'] : []),
+    ...files.map((f) => f.path).filter((rel) => !rel.startsWith('content/') && fs.existsSync(path.join(root, rel))),
+  ];
   if (taken.length) {
     err(`quire init: ${root} already has ${taken.join(', ')}; nothing was written (init never overwrites).`);
     if (hasContent) err('To add a site to it: quire init --site <id>');
@@ -56,7 +62,10 @@ export function runInit({ out, err }: Pick<CliContext, 'out' | 'err'>, opts: Ini
     const missing = GITIGNORE_LINES.filter(({ line }) => !present.has(line));
     if (missing.length) {
       const separator = existing === '' ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
-      const block = ['# Added by quire init: never commit state (it holds the server secret) or build output.', ...missing.map((m) => m.line)];
+      const block = [
+        '# Added by quire init: never commit state (it holds the server secret) or build output.',
+        ...missing.map((m) => m.line),
+      ];
       fs.appendFileSync(gitignore, `${separator}${block.join('\n')}\n`);
       out(`  added  ${missing.map((m) => m.line).join(' ')} to .gitignore`);
     }
@@ -64,10 +73,17 @@ export function runInit({ out, err }: Pick<CliContext, 'out' | 'err'>, opts: Ini
   // The workflow's `npm ci` runs in a fresh clone: Quire must install from what the repository holds.
   const vendored = vendorQuireTarball(root);
   if (vendored.kind === 'vendored') {
-    out(`  copied ${vendored.from} to ${vendored.to}: package.json and package-lock.json now install Quire from ${vendored.spec}`);
+    out(
+      `  copied ${vendored.from} to ${vendored.to}: package.json and package-lock.json now install Quire from ${vendored.spec}`,
+    );
     out(`         (commit ${vendored.to}: a fresh clone's npm ci, the workflow's, installs Quire from it)`);
   } else if (vendored.kind === 'not-clonable') {
-    err(withCode(`quire init: warning: ${vendored.reason}; a fresh clone cannot install Quire, so the workflow's npm ci would fail`, 'INSTALL_NOT_CLONABLE'));
+    err(
+      withCode(
+        `quire init: warning: ${vendored.reason}; a fresh clone cannot install Quire, so the workflow's npm ci would fail`,
+        'INSTALL_NOT_CLONABLE',
+      ),
+    );
     err('Copy the tarball into vendor/ and `npm install ./vendor/<its name>`, or install Quire from a git URL.');
   }
   out('');
@@ -80,7 +96,12 @@ export function runInit({ out, err }: Pick<CliContext, 'out' | 'err'>, opts: Ini
 function addSite({ out, err }: Pick<CliContext, 'out' | 'err'>, root: string, siteId: string, now: Date): number {
   const folder = path.join(root, 'content', siteId);
   if (fs.existsSync(folder)) {
-    err(withCode(`quire init: content/${siteId}/ is there already: the site "${siteId}" exists; nothing was written.`, 'SITE_EXISTS'));
+    err(
+      withCode(
+        `quire init: content/${siteId}/ is there already: the site "${siteId}" exists; nothing was written.`,
+        'SITE_EXISTS',
+      ),
+    );
     return 1;
   }
   writeFiles(out, root, siteFiles(siteId, now));
@@ -104,7 +125,7 @@ function nextSteps(out: (line: string) => void, root: string, siteId: string): v
   const cd = path.relative(process.cwd(), root);
   if (cd) out(`  cd ${cd}`);
   out('  npx --no quire build      check and compile content/ into dist/');
-  out('  npx --no quire start      serve the Content API; it prints each site\'s key');
+  out("  npx --no quire start      serve the Content API; it prints each site's key");
   out(`Edit content/${siteId}/site.yaml first: its url is where your site shows the articles.`);
 }
 

@@ -13,7 +13,10 @@ export async function runKeys(
     return refuseCommandLine(err, 'usage: quire keys rotate <site> [--preview]');
   }
   if (opts.preview && opts.rotate === null) {
-    return refuseCommandLine(err, '--preview goes with rotate: quire keys rotate <site> --preview (`quire keys` prints both keys)');
+    return refuseCommandLine(
+      err,
+      '--preview goes with rotate: quire keys rotate <site> --preview (`quire keys` prints both keys)',
+    );
   }
   // No sites found is a failure, not an empty list: the content looked at is not the one meant.
   const found = await readSites(ctx);
@@ -29,16 +32,24 @@ export async function runKeys(
   if (opts.rotate !== null) {
     if (opts.preview) {
       const generation = await generations.rotate(previewKeyName(opts.rotate));
-      out(`New preview key for ${opts.rotate} (generation ${generation}); the previous preview key no longer works, the API key is unchanged:`);
+      out(
+        `New preview key for ${opts.rotate} (generation ${generation}); the previous preview key no longer works, the API key is unchanged:`,
+      );
       out(keyring.previewKeyFor(opts.rotate));
       return 0;
     }
     const generation = await generations.rotate(opts.rotate);
-    out(`New key for ${opts.rotate} (generation ${generation}); the previous key no longer works, the preview key is unchanged:`);
+    out(
+      `New key for ${opts.rotate} (generation ${generation}); the previous key no longer works, the preview key is unchanged:`,
+    );
     out(keyring.keyFor(opts.rotate));
     return 0;
   }
-  const keys = (wanted === null ? sites : [wanted]).map((site) => ({ site, key: keyring.keyFor(site), previewKey: keyring.previewKeyFor(site) }));
+  const keys = (wanted === null ? sites : [wanted]).map((site) => ({
+    site,
+    key: keyring.keyFor(site),
+    previewKey: keyring.previewKeyFor(site),
+  }));
   if (opts.json) out(JSON.stringify(keys));
   else for (const k of keys) out(`${k.site}\t${k.key}\t${k.previewKey}`);
   return 0;
@@ -57,6 +68,7 @@ export async function runKeysRestore({ app, out, err }: CliContext): Promise<num
     return 0;
   }
   out(`Restored ${file} from ${store.records.where}:`);
-  for (const r of restored) out(`  ${keyOfSite(r.name)}: generation ${r.to} (keys.json had ${r.from === 1 ? 'none' : r.from})`);
+  for (const r of restored)
+    out(`  ${keyOfSite(r.name)}: generation ${r.to} (keys.json had ${r.from === 1 ? 'none' : r.from})`);
   return 0;
 }

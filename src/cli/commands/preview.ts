@@ -23,7 +23,10 @@ export async function runPreview(
   }
   const ttlMs = parseDuration(opts.ttl);
   if (ttlMs === null || ttlMs <= 0 || ttlMs > MAX_PREVIEW_TTL_MS) {
-    return refuseCommandLine(err, `quire preview: --ttl "${opts.ttl}" is not a duration from 1s to 30d (e.g. 90m, 24h, 7d)`);
+    return refuseCommandLine(
+      err,
+      `quire preview: --ttl "${opts.ttl}" is not a duration from 1s to 30d (e.g. 90m, 24h, 7d)`,
+    );
   }
   if (!(await isKnownSite(ctx, opts.site))) return 1;
   const content = await loadContent(app.content().dir);
@@ -35,21 +38,38 @@ export async function runPreview(
   }
   const article = loaded.articles.find((a) => a.meta.slug === opts.slug);
   if (!article) {
-    err(withCode(`no article "${opts.slug}" in site "${opts.site}" (drafts count; the slug is the one in front matter or made from the file name)`, 'ARTICLE_UNKNOWN'));
+    err(
+      withCode(
+        `no article "${opts.slug}" in site "${opts.site}" (drafts count; the slug is the one in front matter or made from the file name)`,
+        'ARTICLE_UNKNOWN',
+      ),
+    );
     return 1;
   }
   const { previewUrl } = loaded.site;
   if (previewUrl === null) {
-    err(withCode(`site "${opts.site}" has no previewUrl: add one to ${opts.site}/site.yaml, e.g. previewUrl: ${new URL('/api/preview', loaded.site.url).href}?slug={slug}&token={token}`, 'PREVIEW_URL_MISSING'));
+    err(
+      withCode(
+        `site "${opts.site}" has no previewUrl: add one to ${opts.site}/site.yaml, e.g. previewUrl: ${new URL('/api/preview', loaded.site.url).href}?slug={slug}&token={token}`,
+        'PREVIEW_URL_MISSING',
+      ),
+    );
     return 1;
   }
   const { keyring } = await app.keys();
-  const { token, expiresAt } = createPreviewToken(keyring.previewKeyFor(opts.site), { site: opts.site, slug: opts.slug }, ttlMs, opts.now);
+  const { token, expiresAt } = createPreviewToken(
+    keyring.previewKeyFor(opts.site),
+    { site: opts.site, slug: opts.slug },
+    ttlMs,
+    opts.now,
+  );
   const url = previewLink(previewUrl, opts.slug, token);
   if (opts.json) out(JSON.stringify({ url, token, expiresAt }));
   else {
     out(url);
-    err(`Opens the ${stateOf(article.meta, opts.now)} "${opts.slug}" until ${expiresAt} (UTC); anyone with the link can read it until then.`);
+    err(
+      `Opens the ${stateOf(article.meta, opts.now)} "${opts.slug}" until ${expiresAt} (UTC); anyone with the link can read it until then.`,
+    );
   }
   return 0;
 }

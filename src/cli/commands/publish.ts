@@ -6,7 +6,10 @@ import { isKnownSite, type CliContext } from '../context.ts';
 import { printPlan, printReport } from '../../app/publish-report.ts';
 import { problemPathsFrom } from '../../follow/followed-content.ts';
 
-export async function runPublish(ctx: CliContext, opts: { site: string | null; dryRun: boolean; baseline: boolean; deliver: boolean }): Promise<number> {
+export async function runPublish(
+  ctx: CliContext,
+  opts: { site: string | null; dryRun: boolean; baseline: boolean; deliver: boolean },
+): Promise<number> {
   const { config, out, err } = ctx;
   if (opts.site !== null && !(await isKnownSite(ctx, opts.site))) return 1; // before building anything
   const deps = ctx.app.delivery();
@@ -44,9 +47,13 @@ const SERVED_WAIT_MS = 10_000;
 async function untilThisServerServes({ config, app, err }: CliContext, buildId: string): Promise<void> {
   const wait = await untilServed(config.stateDir, app.buildSettings.distDir, buildId, SERVED_WAIT_MS);
   if (wait.status === 'unreadable') {
-    err(`warning: the served-build record in ${config.stateDir} cannot be read; sending without waiting for a running server to serve this build`);
+    err(
+      `warning: the served-build record in ${config.stateDir} cannot be read; sending without waiting for a running server to serve this build`,
+    );
     return;
   }
   if (wait.status !== 'timed-out') return;
-  err(`warning: the running server (pid ${wait.pid}) still serves the previous build after ${(wait.waitedMs / 1000).toFixed(1)} s; sending anyway: a receiver that fetches at once may get the previous version`);
+  err(
+    `warning: the running server (pid ${wait.pid}) still serves the previous build after ${(wait.waitedMs / 1000).toFixed(1)} s; sending anyway: a receiver that fetches at once may get the previous version`,
+  );
 }

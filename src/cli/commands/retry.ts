@@ -15,7 +15,10 @@ export async function runRetry(ctx: CliContext, target: RetryTarget): Promise<nu
     const hasHistory = (await deps.store.outbox.list({ siteId: target.siteId, limit: 1 })).length > 0;
     if (!hasHistory && !(await isKnownSite(ctx, target.siteId))) return 1;
   }
-  const result = await retryPending(deps, target, { waitForOthersMs: WAIT_FOR_OTHERS_MS, onOutcome: (o) => printOutcome(o, ctx) });
+  const result = await retryPending(deps, target, {
+    waitForOthersMs: WAIT_FOR_OTHERS_MS,
+    onOutcome: (o) => printOutcome(o, ctx),
+  });
   if (!result.ok) {
     ctx.err(withCode(result.message, result.code));
     return 1;
@@ -29,7 +32,9 @@ export async function runRetry(ctx: CliContext, target: RetryTarget): Promise<nu
   const delivered = count('delivered');
   ctx.out(`Delivered ${delivered} of ${outcomes.length} pending deliver${outcomes.length === 1 ? 'y' : 'ies'}.`);
   if (delivered === outcomes.length) return 0;
-  ctx.err(`${count('pending')} pending again, ${count('failed')} failed, ${count('superseded')} superseded, ${count('busy')} still held by another sender: see \`quire deliveries\`.`);
+  ctx.err(
+    `${count('pending')} pending again, ${count('failed')} failed, ${count('superseded')} superseded, ${count('busy')} still held by another sender: see \`quire deliveries\`.`,
+  );
   return 1;
 }
 
@@ -41,7 +46,10 @@ function printOutcome(o: RetryOutcome, { out, err }: CliContext): void {
     : o.state === 'busy'
       ? 'another sender is still sending it'
       : `${o.state} by another sender${o.lastError && o.state !== 'delivered' ? `: ${o.lastError}` : ''}`;
-  const next = o.state === 'pending' && o.nextAttemptAt !== null ? `  (next attempt ${new Date(o.nextAttemptAt).toISOString()})` : '';
+  const next =
+    o.state === 'pending' && o.nextAttemptAt !== null
+      ? `  (next attempt ${new Date(o.nextAttemptAt).toISOString()})`
+      : '';
   const line = `  ${o.state === 'delivered' ? '✓' : '✗'} ${what}  ${how}${next}`;
   (o.state === 'delivered' ? out : err)(line);
 }

@@ -10,7 +10,10 @@ import { withCode } from '../../problems/problem.ts';
 
 const MARK: Record<string, string> = { pass: 'pass', warn: 'WARN', fail: 'FAIL', error: 'ERROR', skipped: 'skip' };
 
-export async function runVerify(ctx: CliContext, opts: { site: string | undefined; url: string | null; slugs: string[]; json: boolean }): Promise<number> {
+export async function runVerify(
+  ctx: CliContext,
+  opts: { site: string | undefined; url: string | null; slugs: string[]; json: boolean },
+): Promise<number> {
   if (!opts.site) {
     return refuseCommandLine(ctx.err, 'usage: quire verify <site> [--url <base-url>] [--slug <slug>]… [--json]');
   }
@@ -43,7 +46,9 @@ export async function runVerify(ctx: CliContext, opts: { site: string | undefine
     return report.ok ? 0 : 1;
   }
   for (const a of report.articles) {
-    ctx.out(`\n${a.slug}  ${printable(a.url)}${a.finalUrl && a.finalUrl !== a.url ? `  → ${printable(a.finalUrl)}` : ''}`);
+    ctx.out(
+      `\n${a.slug}  ${printable(a.url)}${a.finalUrl && a.finalUrl !== a.url ? `  → ${printable(a.finalUrl)}` : ''}`,
+    );
     for (const c of a.checks) {
       ctx.out(`  ${MARK[c.status]!.padEnd(5)} ${c.id.padEnd(9)} ${c.code.padEnd(24)} ${printable(c.message)}`);
       if (c.status === 'fail' || c.status === 'error') {

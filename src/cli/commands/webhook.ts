@@ -29,7 +29,11 @@ const ACTIONS = ['set', 'show', 'remove', 'test'];
 export async function runWebhook(ctx: CliContext, args: WebhookArgs): Promise<number> {
   const { out, err, config } = ctx;
   if (!args.action || !ACTIONS.includes(args.action) || (args.action !== 'show' && !args.site)) {
-    const why = !args.action ? 'needs an action' : !ACTIONS.includes(args.action) ? unknownAction(args.action, ACTIONS) : `${args.action} needs a site`;
+    const why = !args.action
+      ? 'needs an action'
+      : !ACTIONS.includes(args.action)
+        ? unknownAction(args.action, ACTIONS)
+        : `${args.action} needs a site`;
     return refuseCommandLine(err, `quire webhook: ${why}\n${USAGE}`);
   }
   if (args.site && !(await isKnownSite(ctx, args.site))) return 1;
@@ -50,13 +54,18 @@ export async function runWebhook(ctx: CliContext, args: WebhookArgs): Promise<nu
         ...(args.extraEvents !== undefined ? { extraEvents: args.extraEvents } : {}),
       });
       if (!saved.ok) {
-        for (const problem of saved.problems) err(`Not saved: ${problem.field === 'url' ? 'URL' : 'secret'}: ${problem.message}  [${problem.code}]`);
+        for (const problem of saved.problems)
+          err(`Not saved: ${problem.field === 'url' ? 'URL' : 'secret'}: ${problem.message}  [${problem.code}]`);
         return 1;
       }
-      out(`Webhook of ${site} saved: POST ${saved.webhook.url} (secret ${saved.webhook.secretHint}${saved.webhook.extraEvents ? ', with unpublished/deleted events' : ''})`);
+      out(
+        `Webhook of ${site} saved: POST ${saved.webhook.url} (secret ${saved.webhook.secretHint}${saved.webhook.extraEvents ? ', with unpublished/deleted events' : ''})`,
+      );
       if (saved.resumed) {
         const n = saved.resumed.missed;
-        out(`Re-enabled (it was disabled: ${saved.resumed.reason}); ${n} event${n === 1 ? '' : 's'} the receiver missed ${n === 1 ? 'is' : 'are'} queued again, with what was waiting: \`quire publish\` or the running server sends them.`);
+        out(
+          `Re-enabled (it was disabled: ${saved.resumed.reason}); ${n} event${n === 1 ? '' : 's'} the receiver missed ${n === 1 ? 'is' : 'are'} queued again, with what was waiting: \`quire publish\` or the running server sends them.`,
+        );
       }
       if (args.generateSecret) {
         out('Generated secret — shown once, store it in the receiver now:');
@@ -67,12 +76,24 @@ export async function runWebhook(ctx: CliContext, args: WebhookArgs): Promise<nu
     case 'show': {
       const hooks = (await deps.store.webhooks.list()).filter((h) => !args.site || h.siteId === args.site);
       if (args.json) {
-        out(JSON.stringify(hooks.map((h) => ({ site: h.siteId, url: h.url, secret: h.secretHint, extraEvents: h.extraEvents, disabled: h.disabledReason }))));
+        out(
+          JSON.stringify(
+            hooks.map((h) => ({
+              site: h.siteId,
+              url: h.url,
+              secret: h.secretHint,
+              extraEvents: h.extraEvents,
+              disabled: h.disabledReason,
+            })),
+          ),
+        );
         return 0;
       }
       if (!hooks.length) out(args.site ? `${args.site} has no webhook` : 'no webhooks registered');
       for (const h of hooks) {
-        out(`${h.siteId}\t${h.url}\tsecret ${h.secretHint}${h.extraEvents ? '\t+unpublished/deleted' : ''}${h.disabledAt ? `\tDISABLED: ${h.disabledReason}` : ''}`);
+        out(
+          `${h.siteId}\t${h.url}\tsecret ${h.secretHint}${h.extraEvents ? '\t+unpublished/deleted' : ''}${h.disabledAt ? `\tDISABLED: ${h.disabledReason}` : ''}`,
+        );
       }
       return 0;
     }
@@ -95,7 +116,9 @@ export async function runWebhook(ctx: CliContext, args: WebhookArgs): Promise<nu
         err(withCode(result.message, result.code));
         return 1;
       }
-      (result.explanation.ok ? out : err)(`${result.explanation.message}\n(delivery ${result.deliveryId}: "updated" for ${result.slug})`);
+      (result.explanation.ok ? out : err)(
+        `${result.explanation.message}\n(delivery ${result.deliveryId}: "updated" for ${result.slug})`,
+      );
       return result.explanation.ok ? 0 : 1;
     }
   }

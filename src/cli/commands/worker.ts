@@ -4,7 +4,10 @@
 import { startWorker } from '../../app/worker-process.ts';
 import type { CliContext } from '../context.ts';
 
-export async function runWorker(ctx: CliContext, opts: { concurrency: number; perHost: number | null; healthIntervalSeconds: number }): Promise<number> {
+export async function runWorker(
+  ctx: CliContext,
+  opts: { concurrency: number; perHost: number | null; healthIntervalSeconds: number },
+): Promise<number> {
   const worker = await startWorker(ctx.app, opts, ctx);
   if (!worker) return 1;
   const stop = (signal: string) => {

@@ -21,7 +21,9 @@ export function startBuildHelper(distDir: string): HelperSlot {
   const mayLink = fs.existsSync(fileIn(distDir, MANIFEST_FILE)) && !hasSpare(distDir);
   if (!leftovers.length && !mayLink) return helperSlot(null);
   const helper = startTreeHelper();
-  helper.remove(leftovers, true).catch((err: Error) => process.emitWarning(`could not delete leftover builds: ${err.message}`));
+  helper
+    .remove(leftovers, true)
+    .catch((err: Error) => process.emitWarning(`could not delete leftover builds: ${err.message}`));
   return helperSlot(helper);
 }
 

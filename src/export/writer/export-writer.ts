@@ -39,7 +39,12 @@ export class ExportWriter {
    * `previous`: the manifest dist/ holds now; with it, a spare made by the build that wrote dist/
    * is reused. Without a previous build, every file is written.
    */
-  constructor(distDir: string, helper: HelperSlot = helperSlot(null), previous: Manifest | null = null, swapPauseFile: string | null = null) {
+  constructor(
+    distDir: string,
+    helper: HelperSlot = helperSlot(null),
+    previous: Manifest | null = null,
+    swapPauseFile: string | null = null,
+  ) {
     this.distDir = distDir;
     this.swapPauseFile = swapPauseFile;
     ({ tmp: this.tmp, old: this.old } = newTreePaths(distDir));
@@ -108,7 +113,10 @@ export class ExportWriter {
     else if (this.linking) this.completeLinkedTree(await this.linking, manifest);
     else {
       const missing = treeFiles(manifest).filter((rel) => !this.placed.has(rel));
-      if (missing.length) throw new Error(`dist/ has no previous build to take ${missing.length} unchanged files from (first: ${missing[0]})`);
+      if (missing.length)
+        throw new Error(
+          `dist/ has no previous build to take ${missing.length} unchanged files from (first: ${missing[0]})`,
+        );
     }
     writeManifest(this.tmp, manifest);
     const hadOld = swapIn(this.tmp, this.distDir, this.old, this.swapPauseFile);
@@ -124,9 +132,12 @@ export class ExportWriter {
   private keepReplacedTree(manifest: Manifest): void {
     const doomed = keepAsSpare(this.distDir, this.old, { to: manifest.buildId, changed: this.changed });
     if (!doomed.length) return;
-    this.helper.get().remove(doomed, false).catch((err: Error) => {
-      process.emitWarning(`could not delete a replaced build beside ${this.distDir}: ${err.message}`);
-    });
+    this.helper
+      .get()
+      .remove(doomed, false)
+      .catch((err: Error) => {
+        process.emitWarning(`could not delete a replaced build beside ${this.distDir}: ${err.message}`);
+      });
   }
 
   /** Drops what the new tree must not hold: files of the old one that this build did not produce. */
@@ -134,7 +145,10 @@ export class ExportWriter {
     const have = new Set(linked);
     const expected = treeFiles(manifest);
     const missing = expected.filter((rel) => !have.has(rel) && !this.placed.has(rel));
-    if (missing.length) throw new Error(`dist/ changed during the build: ${missing.length} unchanged files are gone (first: ${missing[0]})`);
+    if (missing.length)
+      throw new Error(
+        `dist/ changed during the build: ${missing.length} unchanged files are gone (first: ${missing[0]})`,
+      );
     const keep = new Set(expected);
     this.remove(linked.filter((rel) => !keep.has(rel)));
   }

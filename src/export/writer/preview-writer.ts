@@ -20,7 +20,10 @@ export class PreviewWriter {
   private done = false;
 
   /** `previous`: the manifest of the preview tree the current dist/ names, when there is one. */
-  constructor(private readonly root: string, previous: PreviewManifest | null) {
+  constructor(
+    private readonly root: string,
+    previous: PreviewManifest | null,
+  ) {
     this.tmp = workTreePath(root, 'tmp');
     fs.mkdirSync(this.tmp, { mode: PREVIEW_DIR_MODE });
     this.previousTree = previous ? previewTreeOf(root, previous.buildId) : null;
@@ -58,9 +61,12 @@ export class PreviewWriter {
     for (const rel of previewTreeFiles(manifest)) {
       if (this.placed.has(rel)) continue;
       const from = this.previousTree && path.join(this.previousTree, rel);
-      if (!from || !linkFrom(from, this.target(rel))) throw new Error(`the preview tree of the current build changed during the build: ${rel} is gone`);
+      if (!from || !linkFrom(from, this.target(rel)))
+        throw new Error(`the preview tree of the current build changed during the build: ${rel} is gone`);
     }
-    fs.writeFileSync(path.join(this.tmp, PREVIEW_MANIFEST_FILE), previewManifestJson(manifest), { mode: PREVIEW_FILE_MODE });
+    fs.writeFileSync(path.join(this.tmp, PREVIEW_MANIFEST_FILE), previewManifestJson(manifest), {
+      mode: PREVIEW_FILE_MODE,
+    });
     const tree = previewTreeOf(this.root, manifest.buildId);
     try {
       fs.renameSync(this.tmp, tree);

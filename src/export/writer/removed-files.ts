@@ -1,7 +1,15 @@
 // What a tree patched from the spare must lose: the files of the previous build that the next
 // one no longer has, found by comparing the two manifests' sites, slugs, image names and
 // compressed variants, so no path is built for what stays.
-import { articleFile, articleFiles, encodedFile, imageFile, listFile, siteFiles, type ContentCoding } from '../layout.ts';
+import {
+  articleFile,
+  articleFiles,
+  encodedFile,
+  imageFile,
+  listFile,
+  siteFiles,
+  type ContentCoding,
+} from '../layout.ts';
 import type { Manifest } from '../manifest.ts';
 
 /** The files of `previous`'s tree that `next`'s does not have. */
@@ -23,6 +31,10 @@ export function removedFiles(previous: Manifest, next: Manifest): string[] {
 }
 
 /** The compressed variants of `key` that a body had (`before`) and no longer has (`after`). */
-function encodedGone(key: string, before: readonly ContentCoding[] = [], after: readonly ContentCoding[] = []): string[] {
+function encodedGone(
+  key: string,
+  before: readonly ContentCoding[] = [],
+  after: readonly ContentCoding[] = [],
+): string[] {
   return before.filter((c) => !after.includes(c)).map((c) => encodedFile(key, c));
 }

@@ -44,7 +44,10 @@ export function startTreeHelper(): TreeHelper {
   // execArgv: [] so that flags of this process (an --input-type, a loader) do not apply to the helper.
   const worker = new Worker(new URL('./tree-helper-entry.mjs', import.meta.url), { execArgv: [] });
   worker.unref();
-  const pending = new Map<number, { resolve: (r: TreeHelperReply) => void; reject: (e: Error) => void; keepAlive: boolean }>();
+  const pending = new Map<
+    number,
+    { resolve: (r: TreeHelperReply) => void; reject: (e: Error) => void; keepAlive: boolean }
+  >();
   let nextId = 0;
   let failure: Error | null = null;
   let finishing = false;
@@ -53,14 +56,19 @@ export function startTreeHelper(): TreeHelper {
     if (awaited || [...pending.values()].some((w) => w.keepAlive)) worker.ref();
     else worker.unref();
   };
-  const settle = (id: number, outcome: (w: { resolve: (r: TreeHelperReply) => void; reject: (e: Error) => void }) => void) => {
+  const settle = (
+    id: number,
+    outcome: (w: { resolve: (r: TreeHelperReply) => void; reject: (e: Error) => void }) => void,
+  ) => {
     const waiter = pending.get(id);
     pending.delete(id);
     holdProcess();
     if (waiter) outcome(waiter);
   };
   worker.on('message', (reply: TreeHelperReply) =>
-    settle(reply.id, (w) => (reply.error !== undefined ? w.reject(new Error(`build helper: ${reply.error}`)) : w.resolve(reply))),
+    settle(reply.id, (w) =>
+      reply.error !== undefined ? w.reject(new Error(`build helper: ${reply.error}`)) : w.resolve(reply),
+    ),
   );
   const fail = (err: Error) => {
     failure = err;

@@ -18,7 +18,8 @@ import { isMissingFile } from '../../problems/problem.ts';
 const GITIGNORE = '# Build byproducts of Quire (the tree being written, the spare): never committed.\n*\n';
 const TREE_NAME = /^(tmp|old)-(\d+)-[0-9a-f]+$/;
 
-export const workDirOf = (distDir: string): string => path.join(path.dirname(distDir), `.${path.basename(distDir)}.work`);
+export const workDirOf = (distDir: string): string =>
+  path.join(path.dirname(distDir), `.${path.basename(distDir)}.work`);
 export const sparePath = (distDir: string): string => path.join(workDirOf(distDir), 'spare');
 
 /** Names for a build's new tree and for the tree it replaces, in the work folder (made here). */
@@ -73,7 +74,9 @@ function listTrees(distDir: string): TreeEntry[] {
  */
 export function findLeftovers(distDir: string): string[] {
   const spare = sparePath(distDir);
-  return listTrees(distDir).filter((t) => !t.live && t.file !== spare).map((t) => t.file);
+  return listTrees(distDir)
+    .filter((t) => !t.live && t.file !== spare)
+    .map((t) => t.file);
 }
 
 /**

@@ -20,7 +20,10 @@ export interface Db {
 /** Planner settings (`enable_sort: 'off'`…), for statements whose right plan must not depend on fresh statistics. */
 export type PlannerSettings = Readonly<Record<string, 'on' | 'off'>>;
 
-const setLocal = (plan: PlannerSettings) => Object.entries(plan).map(([name, value]) => `SET LOCAL ${name} = ${value}`).join('; ');
+const setLocal = (plan: PlannerSettings) =>
+  Object.entries(plan)
+    .map(([name, value]) => `SET LOCAL ${name} = ${value}`)
+    .join('; ');
 
 /** A statement as text, or one made by prepared(). */
 export type SqlText = string | PreparedStatement;
@@ -41,7 +44,9 @@ export function prepared(name: string, text: string, opts: { binary?: boolean } 
 }
 
 const query = (text: SqlText, values: unknown[] | undefined): pg.QueryConfig =>
-  typeof text === 'string' ? { text, values } : { name: text.name, text: text.text, values, ...(text.binary ? { binary: true } : {}) };
+  typeof text === 'string'
+    ? { text, values }
+    : { name: text.name, text: text.text, values, ...(text.binary ? { binary: true } : {}) };
 
 // bigint (epoch milliseconds, counts) as numbers: every one Quire stores is far below 2^53.
 // bytea in binary results as a Buffer: `pg` hands binary fields over as a Buffer, and its default
@@ -52,9 +57,11 @@ const query = (text: SqlText, values: unknown[] | undefined): pg.QueryConfig =>
 const bytesAsTheyCame = (v: Buffer) => v;
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.INT8 ? (v: string) => Number(v)
-    : oid === pg.types.builtins.BYTEA && format === 'binary' ? bytesAsTheyCame
-    : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    oid === pg.types.builtins.INT8
+      ? (v: string) => Number(v)
+      : oid === pg.types.builtins.BYTEA && format === 'binary'
+        ? bytesAsTheyCame
+        : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 /** The URL without its password, to name the server in a message. */
@@ -107,10 +114,17 @@ export type Statements = Pick<Db, 'rows' | 'run'>;
  * SET LOCAL, the statement, COMMIT). `name`: its application_name (pg_stat_activity). A
  * connection that failed is dropped; the next statement opens another.
  */
-export function dedicatedConnection(url: string, name: string, plan: PlannerSettings, ready: () => Promise<void>): Statements & { close(): Promise<void> } {
+export function dedicatedConnection(
+  url: string,
+  name: string,
+  plan: PlannerSettings,
+  ready: () => Promise<void>,
+): Statements & { close(): Promise<void> } {
   let opening: Promise<pg.Client> | null = null;
   let closed = false;
-  const options = Object.entries(plan).map(([name, value]) => `-c ${name}=${value}`).join(' ');
+  const options = Object.entries(plan)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
   const connection = () =>
     (opening ??= (async () => {
       // A server that could not be used yet: the next statement tries again.
@@ -149,13 +163,22 @@ export function dedicatedConnection(url: string, name: string, plan: PlannerSett
       closed = true;
       const open = opening;
       opening = null;
-      await open?.then((c) => c.end(), () => undefined).catch(() => undefined);
+      await open
+        ?.then(
+          (c) => c.end(),
+          () => undefined,
+        )
+        .catch(() => undefined);
     },
   };
 }
 
 /** Runs `work` in a transaction on one connection of the pool. */
-export async function inTransaction<T>(pool: pg.Pool, work: (db: Db) => Promise<T>, plan?: PlannerSettings): Promise<T> {
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (db: Db) => Promise<T>,
+  plan?: PlannerSettings,
+): Promise<T> {
   const client = await pool.connect().catch((e: unknown) => {
     throw explainConnectionError(e, '');
   });
@@ -185,7 +208,15 @@ export function clientDb(client: pg.PoolClient | pg.Client): Db {
   return db;
 }
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNRESET',
+]);
 
 /** A connection failure as the error Quire reports; anything else as it is. */
 export function explainConnectionError(e: unknown, url: string): unknown {
@@ -193,12 +224,42 @@ export function explainConnectionError(e: unknown, url: string): unknown {
   const err = e as { code?: string; message?: string };
   const where = url ? describeUrl(url) : 'the database';
   const why = err.message ?? String(e);
-  if (err.code && UNREACHABLE.has(err.code)) return new StateDatabaseError('DATABASE_UNREACHABLE', `PostgreSQL at ${where} cannot be reached (${why}): is the server running, and are the host and port in QUIRE_DATABASE_URL right?`, { cause: e });
-  if (/timeout/i.test(why) && !err.code) return new StateDatabaseError('DATABASE_UNREACHABLE', `PostgreSQL at ${where} did not answer in time (${why}): is the server running, and are the host and port in QUIRE_DATABASE_URL right?`, { cause: e });
+  if (err.code && UNREACHABLE.has(err.code))
+    return new StateDatabaseError(
+      'DATABASE_UNREACHABLE',
+      `PostgreSQL at ${where} cannot be reached (${why}): is the server running, and are the host and port in QUIRE_DATABASE_URL right?`,
+      { cause: e },
+    );
+  if (/timeout/i.test(why) && !err.code)
+    return new StateDatabaseError(
+      'DATABASE_UNREACHABLE',
+      `PostgreSQL at ${where} did not answer in time (${why}): is the server running, and are the host and port in QUIRE_DATABASE_URL right?`,
+      { cause: e },
+    );
   // pg's words when the peer closes before a PostgreSQL answer: another service on that port.
-  if (/^Connection terminated unexpectedly$/.test(why) && !err.code) return new StateDatabaseError('DATABASE_UNREACHABLE', `PostgreSQL at ${where} cannot be reached: the connection was closed before any answer (${why}); is it PostgreSQL that listens at the host and port in QUIRE_DATABASE_URL?`, { cause: e });
-  if (/does not support SSL/i.test(why) && !err.code) return new StateDatabaseError('DATABASE_UNREACHABLE', `PostgreSQL at ${where} cannot be reached over TLS (${why}): remove sslmode from QUIRE_DATABASE_URL, or turn ssl on in the server`, { cause: e });
-  if (err.code === '28P01' || err.code === '28000') return new StateDatabaseError('DATABASE_LOGIN_FAILED', `PostgreSQL at ${where} refused the login (${why}): check the user and password in QUIRE_DATABASE_URL`, { cause: e });
-  if (err.code === '3D000') return new StateDatabaseError('DATABASE_NOT_FOUND', `PostgreSQL at ${where}: the database does not exist (${why}); create it (createdb) or correct QUIRE_DATABASE_URL`, { cause: e });
+  if (/^Connection terminated unexpectedly$/.test(why) && !err.code)
+    return new StateDatabaseError(
+      'DATABASE_UNREACHABLE',
+      `PostgreSQL at ${where} cannot be reached: the connection was closed before any answer (${why}); is it PostgreSQL that listens at the host and port in QUIRE_DATABASE_URL?`,
+      { cause: e },
+    );
+  if (/does not support SSL/i.test(why) && !err.code)
+    return new StateDatabaseError(
+      'DATABASE_UNREACHABLE',
+      `PostgreSQL at ${where} cannot be reached over TLS (${why}): remove sslmode from QUIRE_DATABASE_URL, or turn ssl on in the server`,
+      { cause: e },
+    );
+  if (err.code === '28P01' || err.code === '28000')
+    return new StateDatabaseError(
+      'DATABASE_LOGIN_FAILED',
+      `PostgreSQL at ${where} refused the login (${why}): check the user and password in QUIRE_DATABASE_URL`,
+      { cause: e },
+    );
+  if (err.code === '3D000')
+    return new StateDatabaseError(
+      'DATABASE_NOT_FOUND',
+      `PostgreSQL at ${where}: the database does not exist (${why}); create it (createdb) or correct QUIRE_DATABASE_URL`,
+      { cause: e },
+    );
   return e;
 }

@@ -12,7 +12,11 @@ export const NOTIFY_DUE = `SELECT pg_notify('${DUE_CHANNEL}', '')`;
 const RECONNECT_MS = 5_000;
 
 /** Listens on DUE_CHANNEL until stopped, reconnecting after a dropped connection; `wake` on each notification. */
-export async function watchDue(url: string, ready: () => Promise<void>, wake: () => void): Promise<() => Promise<void>> {
+export async function watchDue(
+  url: string,
+  ready: () => Promise<void>,
+  wake: () => void,
+): Promise<() => Promise<void>> {
   await ready();
   let stopped = false;
   let client: pg.Client | null = null;

@@ -9,7 +9,10 @@ export function createHostSlots(db: Db): HostSlots {
   return {
     async take(host, cap, owner, now, until) {
       if ((ensured.get(host) ?? 0) < cap) {
-        await db.run('INSERT INTO host_slots (host, slot) SELECT $1, s FROM generate_series(0, $2 - 1) AS s ON CONFLICT DO NOTHING', [host, cap]);
+        await db.run(
+          'INSERT INTO host_slots (host, slot) SELECT $1, s FROM generate_series(0, $2 - 1) AS s ON CONFLICT DO NOTHING',
+          [host, cap],
+        );
         ensured.set(host, cap);
       }
       const [row] = await db.rows<{ slot: number }>(
@@ -21,7 +24,11 @@ export function createHostSlots(db: Db): HostSlots {
       return row?.slot ?? null;
     },
     async release(host, slot, owner) {
-      await db.run('UPDATE host_slots SET owner = NULL, lease_until = 0 WHERE host = $1 AND slot = $2 AND owner = $3', [host, slot, owner]);
+      await db.run('UPDATE host_slots SET owner = NULL, lease_until = 0 WHERE host = $1 AND slot = $2 AND owner = $3', [
+        host,
+        slot,
+        owner,
+      ]);
     },
   };
 }

@@ -7,7 +7,9 @@ export function createKeyGenerationRecords(db: Db, where: string): KeyGeneration
   return {
     where,
     async all() {
-      const rows = await db.rows<{ name: string; generation: number }>('SELECT name, generation FROM key_generations ORDER BY name');
+      const rows = await db.rows<{ name: string; generation: number }>(
+        'SELECT name, generation FROM key_generations ORDER BY name',
+      );
       return Object.fromEntries(rows.map((r) => [r.name, r.generation]));
     },
     async rotate(name, from) {

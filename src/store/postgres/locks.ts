@@ -18,11 +18,19 @@ export function createLocks(url: string, ready: () => Promise<void>): Locks {
       });
       try {
         const key = `quire:lock:${name}`;
-        const [{ ok }] = (await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [key])).rows as [{ ok: boolean }];
+        const [{ ok }] = (await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [key]))
+          .rows as [{ ok: boolean }];
         if (!ok) {
-          const [row] = (await client.query<{ owner: string; pid: number; host: string; acquired_at: number }>('SELECT owner, pid, host, acquired_at FROM locks WHERE name = $1', [name])).rows;
+          const [row] = (
+            await client.query<{ owner: string; pid: number; host: string; acquired_at: number }>(
+              'SELECT owner, pid, host, acquired_at FROM locks WHERE name = $1',
+              [name],
+            )
+          ).rows;
           await client.end();
-          const holder: LockHolder = row ? { owner: row.owner, pid: row.pid, host: row.host, acquiredAt: Number(row.acquired_at) } : { owner: 'another process', pid: 0, host: 'unknown', acquiredAt: now };
+          const holder: LockHolder = row
+            ? { owner: row.owner, pid: row.pid, host: row.host, acquiredAt: Number(row.acquired_at) }
+            : { owner: 'another process', pid: 0, host: 'unknown', acquiredAt: now };
           return { acquired: false, holder };
         }
         await client.query(

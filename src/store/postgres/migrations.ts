@@ -214,9 +214,13 @@ const MIGRATION_LOCK = 'quire:migrations';
 export async function migrate(tx: Db, where: string): Promise<void> {
   await tx.run('SELECT pg_advisory_xact_lock(hashtext($1))', [MIGRATION_LOCK]);
   await tx.run('CREATE TABLE IF NOT EXISTS quire_schema (version integer PRIMARY KEY, applied_at bigint NOT NULL)');
-  const [{ version }] = (await tx.rows<{ version: number }>('SELECT coalesce(max(version), 0)::int AS version FROM quire_schema')) as [{ version: number }];
+  const [{ version }] = (await tx.rows<{ version: number }>(
+    'SELECT coalesce(max(version), 0)::int AS version FROM quire_schema',
+  )) as [{ version: number }];
   if (version > MIGRATIONS.length) {
-    throw new StateStoreError(`the PostgreSQL state at ${where} has schema version ${version}, newer than this Quire knows (${MIGRATIONS.length}); upgrade Quire`);
+    throw new StateStoreError(
+      `the PostgreSQL state at ${where} has schema version ${version}, newer than this Quire knows (${MIGRATIONS.length}); upgrade Quire`,
+    );
   }
   for (let v = version + 1; v <= MIGRATIONS.length; v++) {
     await tx.run(MIGRATIONS[v - 1]!);

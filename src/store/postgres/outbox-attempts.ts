@@ -10,7 +10,9 @@ import { prepared, type Db } from './connection.ts';
  * verdict's, unless it was superseded meanwhile: it stays so), its lease and its slug's lease
  * given back. The ids are distinct.
  */
-const RECORD_ATTEMPTS = prepared('record_attempts', `
+const RECORD_ATTEMPTS = prepared(
+  'record_attempts',
+  `
   WITH v AS (
     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::bigint[], $14::text[])
       AS v(id, url, started_at, duration_ms, status, error, error_kind, reply_url, reply_id, error_text, state, next_at, at, redirect_to)
@@ -26,7 +28,8 @@ const RECORD_ATTEMPTS = prepared('record_attempts', `
       lease_until = NULL, lease_owner = NULL
     FROM v WHERE d.id = v.id
   )
-  DELETE FROM slug_leases WHERE delivery_id IN (SELECT id FROM v)`);
+  DELETE FROM slug_leases WHERE delivery_id IN (SELECT id FROM v)`,
+);
 
 type Attempts = Pick<Outbox, 'recordAttempt' | 'recordAttempts' | 'attemptLog'>;
 
@@ -46,9 +49,19 @@ export function createAttempts(db: Db): Attempts {
       }
       const col = <T>(f: (r: (typeof records)[number]) => T) => records.map(f);
       await db.run(RECORD_ATTEMPTS, [
-        col((r) => r.id), col((r) => r.attempt.url), col((r) => r.attempt.startedAt), col((r) => Math.round(r.attempt.durationMs)), col((r) => r.attempt.status),
-        col((r) => r.attempt.error), col((r) => r.attempt.errorKind ?? null), col((r) => r.attempt.replyUrl), col((r) => r.attempt.replyId),
-        col((r) => attemptErrorText(r.attempt)), col((r) => r.verdict.state), col((r) => (r.verdict.state === 'pending' ? r.verdict.nextAttemptAt : null)), col((r) => r.now),
+        col((r) => r.id),
+        col((r) => r.attempt.url),
+        col((r) => r.attempt.startedAt),
+        col((r) => Math.round(r.attempt.durationMs)),
+        col((r) => r.attempt.status),
+        col((r) => r.attempt.error),
+        col((r) => r.attempt.errorKind ?? null),
+        col((r) => r.attempt.replyUrl),
+        col((r) => r.attempt.replyId),
+        col((r) => attemptErrorText(r.attempt)),
+        col((r) => r.verdict.state),
+        col((r) => (r.verdict.state === 'pending' ? r.verdict.nextAttemptAt : null)),
+        col((r) => r.now),
         col((r) => r.attempt.redirectTo ?? null),
       ]);
     },

@@ -9,7 +9,14 @@ import { prepared, type Db, type Statements } from './connection.ts';
 import { BY_KEY, IN_INDEX_ORDER, OLDER_PENDING_OF_SLUG, SLUG_LEASED } from './outbox-sql.ts';
 
 type ClaimRow = { id: string; site_id: string; slug: string; event: string; attempts: number; body: Buffer | null };
-const toClaimed = (r: ClaimRow): ClaimedDelivery => ({ id: r.id, siteId: r.site_id, slug: r.slug, event: r.event, attempts: r.attempts, body: r.body ?? Buffer.alloc(0) });
+const toClaimed = (r: ClaimRow): ClaimedDelivery => ({
+  id: r.id,
+  siteId: r.site_id,
+  slug: r.slug,
+  event: r.event,
+  attempts: r.attempts,
+  body: r.body ?? Buffer.alloc(0),
+});
 
 /**
  * A claim, as one statement (one round trip, its own transaction): lock the candidate deliveries
@@ -41,12 +48,16 @@ const claimStatement = (candidates: string) => `
  * ids made a moment ago must not send one that another sender has meanwhile attempted and
  * rescheduled.
  */
-const TAKE_MANY = prepared('take_many', claimStatement(`
+const TAKE_MANY = prepared(
+  'take_many',
+  claimStatement(`
     SELECT d.id, d.site_id, d.slug, c.ord FROM unnest($1::text[]) WITH ORDINALITY AS c(id, ord)
     JOIN deliveries d ON d.id = c.id
     WHERE d.state = 'pending' AND d.next_attempt_at <= $2 AND (d.lease_until IS NULL OR d.lease_until <= $2)
       AND NOT EXISTS (${OLDER_PENDING_OF_SLUG('d')})
-    FOR UPDATE OF d SKIP LOCKED`), { binary: true });
+    FOR UPDATE OF d SKIP LOCKED`),
+  { binary: true },
+);
 
 /** The first $5 due (as due(): an enabled webhook, the slug free, none older of it pending), of site $1 or of all. */
 const dueCandidates = (site: string) => `
@@ -58,7 +69,9 @@ const dueCandidates = (site: string) => `
     ORDER BY d.next_attempt_at, d.created_at, d.seq LIMIT $5
     FOR UPDATE OF d SKIP LOCKED`;
 const TAKE_DUE = prepared('take_due', claimStatement(dueCandidates('$1::text IS NULL')), { binary: true });
-const TAKE_DUE_OF_SITE = prepared('take_due_of_site', claimStatement(dueCandidates('d.site_id = $1')), { binary: true });
+const TAKE_DUE_OF_SITE = prepared('take_due_of_site', claimStatement(dueCandidates('d.site_id = $1')), {
+  binary: true,
+});
 
 type Claims = Pick<Outbox, 'claim' | 'take' | 'takeMany' | 'takeDue' | 'release' | 'releaseDeadLeases'>;
 
@@ -85,21 +98,30 @@ export function createClaims(db: Db, claimsOn: Statements | null): Claims {
       const values = [siteId, now, owner, leaseUntil, limit];
       // Every site's: in the due index's order, never a sort of all that is pending (IN_INDEX_ORDER).
       // One site's (publish): as the planner sees fit for that site.
-      const rows = siteId !== null ? await db.rows<ClaimRow>(TAKE_DUE_OF_SITE, values)
-        : claimsOn ? await claimsOn.rows<ClaimRow>(TAKE_DUE, values)
-        : await db.atomically((tx) => tx.rows<ClaimRow>(TAKE_DUE, values), IN_INDEX_ORDER);
+      const rows =
+        siteId !== null
+          ? await db.rows<ClaimRow>(TAKE_DUE_OF_SITE, values)
+          : claimsOn
+            ? await claimsOn.rows<ClaimRow>(TAKE_DUE, values)
+            : await db.atomically((tx) => tx.rows<ClaimRow>(TAKE_DUE, values), IN_INDEX_ORDER);
       return rows.map(toClaimed);
     },
 
     async release(ids, owner) {
       await db.atomically(async (tx) => {
         await tx.run('DELETE FROM slug_leases WHERE delivery_id = ANY($1::text[]) AND owner = $2', [ids, owner]);
-        await tx.run('UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE id = ANY($1::text[]) AND lease_owner = $2', [ids, owner]);
+        await tx.run(
+          'UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE id = ANY($1::text[]) AND lease_owner = $2',
+          [ids, owner],
+        );
       });
     },
 
     async releaseDeadLeases(now) {
-      const held = await db.rows<{ lease_owner: string }>('SELECT DISTINCT lease_owner FROM deliveries WHERE lease_until > $1 AND lease_owner IS NOT NULL', [now]);
+      const held = await db.rows<{ lease_owner: string }>(
+        'SELECT DISTINCT lease_owner FROM deliveries WHERE lease_until > $1 AND lease_owner IS NOT NULL',
+        [now],
+      );
       let freed = 0;
       for (const { lease_owner: owner } of held) {
         if (!isDeadOwnerOnThisHost(owner)) continue;
@@ -109,8 +131,12 @@ export function createClaims(db: Db, claimsOn: Statements | null): Claims {
         });
       }
       // A dead sender's host slots too (they would be free at their lease's end anyway).
-      for (const { owner } of await db.rows<{ owner: string }>('SELECT DISTINCT owner FROM host_slots WHERE lease_until > $1 AND owner IS NOT NULL', [now])) {
-        if (isDeadOwnerOnThisHost(owner)) await db.run('UPDATE host_slots SET owner = NULL, lease_until = 0 WHERE owner = $1', [owner]);
+      for (const { owner } of await db.rows<{ owner: string }>(
+        'SELECT DISTINCT owner FROM host_slots WHERE lease_until > $1 AND owner IS NOT NULL',
+        [now],
+      )) {
+        if (isDeadOwnerOnThisHost(owner))
+          await db.run('UPDATE host_slots SET owner = NULL, lease_until = 0 WHERE owner = $1', [owner]);
       }
       return freed;
     },

@@ -8,17 +8,34 @@ import type { Db } from './connection.ts';
 import { NOTIFY_DUE } from './due-watch.ts';
 import { COLUMNS, TAKE_SLUGS, withBody } from './outbox-sql.ts';
 
-type Deliveries = Pick<Outbox, 'get' | 'pendingPublishFor' | 'enqueue' | 'supersede' | 'newerForSlug' | 'latestReplyUrl' | 'list' | 'unacknowledged' | 'undelivered'>;
+type Deliveries = Pick<
+  Outbox,
+  | 'get'
+  | 'pendingPublishFor'
+  | 'enqueue'
+  | 'supersede'
+  | 'newerForSlug'
+  | 'latestReplyUrl'
+  | 'list'
+  | 'unacknowledged'
+  | 'undelivered'
+>;
 
 export function createDeliveries(db: Db): Deliveries {
   return {
     async get(id) {
-      const [row] = await db.rows<DeliveryRow & { body: Buffer | null }>(`SELECT ${COLUMNS}, b.body FROM deliveries d LEFT JOIN delivery_bodies b ON b.delivery_id = d.id WHERE d.id = $1`, [id]);
+      const [row] = await db.rows<DeliveryRow & { body: Buffer | null }>(
+        `SELECT ${COLUMNS}, b.body FROM deliveries d LEFT JOIN delivery_bodies b ON b.delivery_id = d.id WHERE d.id = $1`,
+        [id],
+      );
       return row ? withBody(row) : null;
     },
 
     async pendingPublishFor(siteId, slug) {
-      const [row] = await db.rows<DeliveryRow>(`SELECT ${COLUMNS} FROM deliveries d WHERE site_id = $1 AND slug = $2 AND state = 'pending' AND origin = 'publish' ORDER BY created_at DESC LIMIT 1`, [siteId, slug]);
+      const [row] = await db.rows<DeliveryRow>(
+        `SELECT ${COLUMNS} FROM deliveries d WHERE site_id = $1 AND slug = $2 AND state = 'pending' AND origin = 'publish' ORDER BY created_at DESC LIMIT 1`,
+        [siteId, slug],
+      );
       return row ? toDelivery(row) : null;
     },
 
@@ -26,7 +43,10 @@ export function createDeliveries(db: Db): Deliveries {
       const id = newDeliveryId(now);
       await db.atomically(async (tx) => {
         if (d.origin === 'publish') {
-          await tx.run(`UPDATE deliveries SET state = 'superseded', settled_at = $1, next_attempt_at = NULL WHERE site_id = $2 AND slug = $3 AND state = 'pending' AND origin = 'publish'`, [now, d.siteId, d.slug]);
+          await tx.run(
+            `UPDATE deliveries SET state = 'superseded', settled_at = $1, next_attempt_at = NULL WHERE site_id = $2 AND slug = $3 AND state = 'pending' AND origin = 'publish'`,
+            [now, d.siteId, d.slug],
+          );
         }
         await tx.run(
           `INSERT INTO deliveries (id, site_id, slug, event, origin, state, next_attempt_at, created_at, lease_owner, lease_until)
@@ -34,7 +54,12 @@ export function createDeliveries(db: Db): Deliveries {
           [id, d.siteId, d.slug, d.event, d.origin, now, lease?.owner ?? null, lease?.until ?? null],
         );
         // Due at once for whichever sender looks: idle workers are woken (at commit).
-        await tx.run(lease ? 'INSERT INTO delivery_bodies (delivery_id, body) VALUES ($1, $2)' : `INSERT INTO delivery_bodies (delivery_id, body) SELECT $1::text, $2::bytea FROM (${NOTIFY_DUE}) AS wake`, [id, d.body]);
+        await tx.run(
+          lease
+            ? 'INSERT INTO delivery_bodies (delivery_id, body) VALUES ($1, $2)'
+            : `INSERT INTO delivery_bodies (delivery_id, body) SELECT $1::text, $2::bytea FROM (${NOTIFY_DUE}) AS wake`,
+          [id, d.body],
+        );
         // Sent by its caller at once: its slug is taken too, if no other sender has it.
         if (lease) await tx.run(TAKE_SLUGS, [[d.siteId], [d.slug], [id], lease.owner, lease.until, now]);
       });
@@ -42,11 +67,19 @@ export function createDeliveries(db: Db): Deliveries {
     },
 
     async supersede(id, now) {
-      return (await db.run(`UPDATE deliveries SET state = 'superseded', settled_at = $1, next_attempt_at = NULL WHERE id = $2 AND state = 'pending'`, [now, id])) > 0;
+      return (
+        (await db.run(
+          `UPDATE deliveries SET state = 'superseded', settled_at = $1, next_attempt_at = NULL WHERE id = $2 AND state = 'pending'`,
+          [now, id],
+        )) > 0
+      );
     },
 
     async newerForSlug(d) {
-      const [row] = await db.rows<DeliveryRow>(`SELECT ${COLUMNS} FROM deliveries d WHERE site_id = $1 AND slug = $2 AND id > $3 AND origin <> 'test' ORDER BY id DESC LIMIT 1`, [d.siteId, d.slug, d.id]);
+      const [row] = await db.rows<DeliveryRow>(
+        `SELECT ${COLUMNS} FROM deliveries d WHERE site_id = $1 AND slug = $2 AND id > $3 AND origin <> 'test' ORDER BY id DESC LIMIT 1`,
+        [d.siteId, d.slug, d.id],
+      );
       return row ? toDelivery(row) : null;
     },
 
@@ -82,7 +115,15 @@ export function createDeliveries(db: Db): Deliveries {
 
     // Delivery ids are time-ordered (newDeliveryId), so `id >` means "created later".
     async undelivered(siteId, limit = 500) {
-      const rows = await db.rows<{ id: string; slug: string; event: string; origin: DeliveryOrigin; settled_at: number | null; last_status: number | null; last_error: string | null }>(
+      const rows = await db.rows<{
+        id: string;
+        slug: string;
+        event: string;
+        origin: DeliveryOrigin;
+        settled_at: number | null;
+        last_status: number | null;
+        last_error: string | null;
+      }>(
         `SELECT d.id, d.slug, d.event, d.origin, d.settled_at, d.last_status, d.last_error FROM deliveries d
          WHERE d.site_id = $1 AND d.state = 'failed' AND d.origin <> 'test'
            AND NOT EXISTS (
@@ -92,7 +133,17 @@ export function createDeliveries(db: Db): Deliveries {
          ORDER BY d.id DESC LIMIT $2`,
         [siteId, limit],
       );
-      return rows.map((r): UndeliveredEntry => ({ deliveryId: r.id, slug: r.slug, event: r.event, origin: r.origin, failedAt: r.settled_at, lastStatus: r.last_status, lastError: r.last_error }));
+      return rows.map(
+        (r): UndeliveredEntry => ({
+          deliveryId: r.id,
+          slug: r.slug,
+          event: r.event,
+          origin: r.origin,
+          failedAt: r.settled_at,
+          lastStatus: r.last_status,
+          lastError: r.last_error,
+        }),
+      );
     },
   };
 }

@@ -10,12 +10,17 @@ type Figures = Pick<Outbox, 'pendingSummary' | 'counts' | 'stats'>;
 export function createFigures(db: Db): Figures {
   const figures: Figures = {
     async pendingSummary() {
-      const [row] = await db.rows<{ n: number; oldest: number | null }>(`SELECT count(*)::int AS n, min(created_at) AS oldest FROM deliveries WHERE state = 'pending'`);
+      const [row] = await db.rows<{ n: number; oldest: number | null }>(
+        `SELECT count(*)::int AS n, min(created_at) AS oldest FROM deliveries WHERE state = 'pending'`,
+      );
       return { count: row?.n ?? 0, oldestCreatedAt: row?.oldest ?? null };
     },
 
     async counts(siteId = null) {
-      const rows = await db.rows<{ state: DeliveryState; n: number }>(`SELECT state, count(*)::int AS n FROM deliveries WHERE ($1::text IS NULL OR site_id = $1) GROUP BY state`, [siteId]);
+      const rows = await db.rows<{ state: DeliveryState; n: number }>(
+        `SELECT state, count(*)::int AS n FROM deliveries WHERE ($1::text IS NULL OR site_id = $1) GROUP BY state`,
+        [siteId],
+      );
       const counts = { pending: 0, delivered: 0, failed: 0, superseded: 0 };
       for (const r of rows) counts[r.state] = r.n;
       return counts;
@@ -23,7 +28,13 @@ export function createFigures(db: Db): Figures {
 
     async stats(now, since) {
       const [r] = (await db.rows<StatsRow>(statsQuery('$1::bigint', '$2::bigint'), [now, since])) as [StatsRow];
-      return { counts: await figures.counts(), oldestPendingAt: r.oldest, inFlight: r.in_flight, senders: r.senders, attempts: { since, delivered: r.delivered, failed: r.failed } };
+      return {
+        counts: await figures.counts(),
+        oldestPendingAt: r.oldest,
+        inFlight: r.in_flight,
+        senders: r.senders,
+        attempts: { since, delivered: r.delivered, failed: r.failed },
+      };
     },
   };
   return figures;

@@ -4,8 +4,12 @@ import type { DeliveryRow } from '../rows.ts';
 import { toDelivery } from '../rows.ts';
 import type { PlannerSettings } from './connection.ts';
 
-export const COLUMNS = 'd.id, d.site_id, d.slug, d.event, d.origin, d.state, d.attempts, d.next_attempt_at, d.created_at, d.settled_at, d.last_status, d.last_error, d.reply_url, d.reply_id';
-export const withBody = (r: DeliveryRow & { body: Buffer | null }) => ({ ...toDelivery(r), body: r.body ?? Buffer.alloc(0) });
+export const COLUMNS =
+  'd.id, d.site_id, d.slug, d.event, d.origin, d.state, d.attempts, d.next_attempt_at, d.created_at, d.settled_at, d.last_status, d.last_error, d.reply_url, d.reply_id';
+export const withBody = (r: DeliveryRow & { body: Buffer | null }) => ({
+  ...toDelivery(r),
+  body: r.body ?? Buffer.alloc(0),
+});
 
 /**
  * One article's deliveries go in the order they were queued, whichever sender takes them: a
@@ -13,7 +17,9 @@ export const withBody = (r: DeliveryRow & { body: Buffer | null }) => ({ ...toDe
  * of its slug, so this holds back only redeliveries and retries behind each other).
  */
 export const OLDER_PENDING_OF_SLUG = (d: string) =>
-  perRow(`SELECT 1 FROM deliveries o WHERE o.site_id = ${d}.site_id AND o.slug = ${d}.slug AND o.state = 'pending' AND o.seq < ${d}.seq`);
+  perRow(
+    `SELECT 1 FROM deliveries o WHERE o.site_id = ${d}.site_id AND o.slug = ${d}.slug AND o.state = 'pending' AND o.seq < ${d}.seq`,
+  );
 
 /** A live lease on the slug of `d` (one sender at a time per article), as of `at`. */
 export const SLUG_LEASED = (d: string, at: string) =>
@@ -48,5 +54,11 @@ export const TAKE_SLUGS = `
  * settings rule out still counts in the plan's cost, which then passes jit_above_cost, and
  * compiling took 400 ms for a statement that runs in 3.
  */
-export const BY_KEY: PlannerSettings = { enable_hashjoin: 'off', enable_mergejoin: 'off', enable_bitmapscan: 'off', enable_seqscan: 'off', jit: 'off' };
+export const BY_KEY: PlannerSettings = {
+  enable_hashjoin: 'off',
+  enable_mergejoin: 'off',
+  enable_bitmapscan: 'off',
+  enable_seqscan: 'off',
+  jit: 'off',
+};
 export const IN_INDEX_ORDER: PlannerSettings = { ...BY_KEY, enable_sort: 'off' };

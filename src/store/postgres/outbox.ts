@@ -15,5 +15,11 @@ export { IN_INDEX_ORDER } from './outbox-sql.ts';
 
 /** `claims`: a connection whose session has IN_INDEX_ORDER set, for every site's claims (takeDue). */
 export function createOutbox(db: Db, claims: Statements | null = null): Outbox {
-  return { ...createDeliveries(db), ...createDueList(db), ...createClaims(db, claims), ...createAttempts(db), ...createFigures(db) };
+  return {
+    ...createDeliveries(db),
+    ...createDueList(db),
+    ...createClaims(db, claims),
+    ...createAttempts(db),
+    ...createFigures(db),
+  };
 }

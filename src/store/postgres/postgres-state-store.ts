@@ -3,7 +3,15 @@
 // the pool and its `tx` is bound to it.
 import { createSecretBox } from '../secret-box.ts';
 import type { StateParts, StateStore } from '../state-interface.ts';
-import { createPool, dedicatedConnection, describeUrl, explainConnectionError, inTransaction, poolDb, type Db } from './connection.ts';
+import {
+  createPool,
+  dedicatedConnection,
+  describeUrl,
+  explainConnectionError,
+  inTransaction,
+  poolDb,
+  type Db,
+} from './connection.ts';
 import { createChangeLog } from './change-log.ts';
 import { watchDue } from './due-watch.ts';
 import { createHostSlots } from './host-slots.ts';
@@ -15,7 +23,11 @@ import { createPublishRecords } from './publish-state.ts';
 import { claimIdentity, readDatabaseKey } from './store-identity.ts';
 import { createWebhooks } from './webhooks.ts';
 
-export function openPostgresStateStore(url: string, serverSecret: string, opts: { poolSize?: number } = {}): StateStore {
+export function openPostgresStateStore(
+  url: string,
+  serverSecret: string,
+  opts: { poolSize?: number } = {},
+): StateStore {
   const pool = createPool(url, opts.poolSize);
   const box = createSecretBox(serverSecret);
   let readying: Promise<void> | null = null;
@@ -41,7 +53,12 @@ export function openPostgresStateStore(url: string, serverSecret: string, opts: 
   const claims = dedicatedConnection(url, 'quire claims', IN_INDEX_ORDER, ready);
   const partsOn = (db: Db, claimsOn: typeof claims | null = null): StateParts => {
     const changes = createChangeLog(db, () => databaseKey!);
-    return { webhooks: createWebhooks(db, box), outbox: createOutbox(db, claimsOn), published: createPublishRecords(db, changes), changes };
+    return {
+      webhooks: createWebhooks(db, box),
+      outbox: createOutbox(db, claimsOn),
+      published: createPublishRecords(db, changes),
+      changes,
+    };
   };
   const onPool = poolDb(pool, ready);
   return {

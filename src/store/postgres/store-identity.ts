@@ -29,12 +29,18 @@ export async function readDatabaseKey(db: Db): Promise<string> {
  */
 async function readSystemIdentifier(db: Db): Promise<string> {
   try {
-    const [{ allowed }] = (await db.rows<{ allowed: boolean }>("SELECT has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE') AS allowed")) as [{ allowed: boolean }];
+    const [{ allowed }] = (await db.rows<{ allowed: boolean }>(
+      "SELECT has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE') AS allowed",
+    )) as [{ allowed: boolean }];
     if (!allowed) return '';
-    return (await db.rows<{ id: string }>('SELECT system_identifier::text AS id FROM pg_catalog.pg_control_system()'))[0]?.id ?? '';
+    return (
+      (await db.rows<{ id: string }>('SELECT system_identifier::text AS id FROM pg_catalog.pg_control_system()'))[0]
+        ?.id ?? ''
+    );
   } catch (err) {
     // SQLSTATE class 42: no such function, no privilege. Anything else (the connection) is real.
-    if (typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('42')) return '';
+    if (typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('42'))
+      return '';
     throw err;
   }
 }
@@ -58,7 +64,10 @@ export function sameDatabase(recorded: string, current: string): boolean {
  */
 export async function claimIdentity(tx: Db, databaseKey: string): Promise<void> {
   const withoutTable = databaseKey.slice(0, databaseKey.lastIndexOf('/'));
-  await tx.run('UPDATE store_identity SET made_in = $1 WHERE made_in IS NULL OR made_in = $2', [databaseKey, withoutTable]);
+  await tx.run('UPDATE store_identity SET made_in = $1 WHERE made_in IS NULL OR made_in = $2', [
+    databaseKey,
+    withoutTable,
+  ]);
 }
 
 /** The identity in the database `databaseKey`: the stored one where it was made, else one of this database. */

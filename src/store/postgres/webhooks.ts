@@ -29,7 +29,8 @@ const toRecord = (r: Row): WebhookRecord => ({
 });
 
 export function createWebhooks(db: Db, box: SecretBox): Webhooks {
-  const row = async (siteId: string, on: Db = db) => (await on.rows<Row>('SELECT * FROM webhooks WHERE site_id = $1', [siteId]))[0] ?? null;
+  const row = async (siteId: string, on: Db = db) =>
+    (await on.rows<Row>('SELECT * FROM webhooks WHERE site_id = $1', [siteId]))[0] ?? null;
   return {
     async get(siteId) {
       const r = await row(siteId);
@@ -65,7 +66,11 @@ export function createWebhooks(db: Db, box: SecretBox): Webhooks {
       return (await db.run('DELETE FROM webhooks WHERE site_id = $1', [siteId])) > 0;
     },
     async disable(siteId, reason, now) {
-      await db.run('UPDATE webhooks SET disabled_at = $1, disabled_reason = $2, updated_at = $1 WHERE site_id = $3', [now, reason, siteId]);
+      await db.run('UPDATE webhooks SET disabled_at = $1, disabled_reason = $2, updated_at = $1 WHERE site_id = $3', [
+        now,
+        reason,
+        siteId,
+      ]);
     },
   };
 }

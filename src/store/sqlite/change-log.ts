@@ -4,7 +4,13 @@
 // expire: see CHANGE_LOG_KEEP_PER_SITE).
 // Appended only by publish-state.ts, in the transaction that records the changes (and queues
 // their webhooks).
-import { CHANGE_LOG_KEEP_PER_SITE, type ChangeEntry, type ChangePage, type ChangeType, type PublishedNow } from '../records.ts';
+import {
+  CHANGE_LOG_KEEP_PER_SITE,
+  type ChangeEntry,
+  type ChangePage,
+  type ChangeType,
+  type PublishedNow,
+} from '../records.ts';
 import type { ChangeLog } from '../state-interface.ts';
 import type { StateDb } from './database.ts';
 import type { Synchronous } from './serialized.ts';
@@ -21,20 +27,34 @@ export function createChangeLog(db: StateDb, keepPerSite = CHANGE_LOG_KEEP_PER_S
   // every cursor made before the restore expires instead of reading a log that went back and then
   // grew again over the same positions. Restored twice from one backup, it is two stores.
   if (!identity.get()) {
-    db.transaction(() => db.prepare('INSERT INTO store_identity (id) SELECT lower(hex(randomblob(8))) WHERE NOT EXISTS (SELECT 1 FROM store_identity)').run()).immediate();
+    db.transaction(() =>
+      db
+        .prepare(
+          'INSERT INTO store_identity (id) SELECT lower(hex(randomblob(8))) WHERE NOT EXISTS (SELECT 1 FROM store_identity)',
+        )
+        .run(),
+    ).immediate();
   }
   // Positions are the site's own (1, 2, 3…): a site's cursors tell nothing of other sites' changes.
-  const site = db.prepare<[string], { newest: number; through: number }>('SELECT newest, through FROM change_log_sites WHERE site_id = ?');
+  const site = db.prepare<[string], { newest: number; through: number }>(
+    'SELECT newest, through FROM change_log_sites WHERE site_id = ?',
+  );
   const handOut = db.prepare<[string, number], { newest: number }>(
     `INSERT INTO change_log_sites (site_id, newest, through) VALUES (?, ?, 0)
      ON CONFLICT (site_id) DO UPDATE SET newest = newest + excluded.newest RETURNING newest`,
   );
-  const insert = db.prepare('INSERT INTO article_changes (site_id, seq, slug, type, item, at) VALUES (?, ?, ?, ?, ?, ?)');
-  const cutoff = db.prepare<[string, number], { seq: number }>('SELECT seq FROM article_changes WHERE site_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?');
+  const insert = db.prepare(
+    'INSERT INTO article_changes (site_id, seq, slug, type, item, at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const cutoff = db.prepare<[string, number], { seq: number }>(
+    'SELECT seq FROM article_changes WHERE site_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?',
+  );
   const prune = db.prepare('DELETE FROM article_changes WHERE site_id = ? AND seq <= ?');
   const notePruned = db.prepare('UPDATE change_log_sites SET through = max(through, ?) WHERE site_id = ?');
   const forgetAll = db.prepare('DELETE FROM article_changes WHERE site_id = ?');
-  const page = db.prepare<[string, number, number], ChangeEntry>('SELECT seq, slug, type, item, at FROM article_changes WHERE site_id = ? AND seq > ? ORDER BY seq LIMIT ?');
+  const page = db.prepare<[string, number, number], ChangeEntry>(
+    'SELECT seq, slug, type, item, at FROM article_changes WHERE site_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+  );
   const published = db.prepare<[string], { slug: string; item: string | null; at: number }>(
     "SELECT slug, item, changed_at AS at FROM published_articles WHERE site_id = ? AND state = 'published' ORDER BY changed_at, slug",
   );
@@ -51,10 +71,12 @@ export function createChangeLog(db: StateDb, keepPerSite = CHANGE_LOG_KEEP_PER_S
     if (more) entries.pop();
     return { status: 'ok', entries, more, position: entries.at(-1)?.seq ?? position };
   });
-  const readPublishedNow = db.transaction((siteId: string): PublishedNow => ({
-    articles: recorded.get(siteId) ? published.all(siteId) : null,
-    position: boundsOf(siteId).newest,
-  }));
+  const readPublishedNow = db.transaction(
+    (siteId: string): PublishedNow => ({
+      articles: recorded.get(siteId) ? published.all(siteId) : null,
+      position: boundsOf(siteId).newest,
+    }),
+  );
 
   return {
     storeId: () => (storeId ??= identity.get()!.id),

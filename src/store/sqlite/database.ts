@@ -17,7 +17,9 @@ export function openStateDb(stateDir: string): StateDb {
   try {
     ensureStateDir(stateDir);
   } catch (e) {
-    throw new StateStoreError(`the state dir ${stateDir} cannot be made (${(e as Error).message}); it holds ${file}`, { cause: e });
+    throw new StateStoreError(`the state dir ${stateDir} cannot be made (${(e as Error).message}); it holds ${file}`, {
+      cause: e,
+    });
   }
   if (!fs.existsSync(file)) createStateDb(file);
   checkNotEmpty(file);
@@ -60,12 +62,16 @@ function createStateDb(file: string): void {
     }
   } catch (e) {
     fs.rmSync(tmp, { force: true });
-    throw new StateStoreError(`could not create ${file} (${e instanceof Error ? e.message : String(e)}): is the state dir writable?`, { cause: e });
+    throw new StateStoreError(
+      `could not create ${file} (${e instanceof Error ? e.message : String(e)}): is the state dir writable?`,
+      { cause: e },
+    );
   }
   try {
     fs.linkSync(tmp, file);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new StateStoreError(`could not create ${file}: ${(e as Error).message}`, { cause: e });
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST')
+      throw new StateStoreError(`could not create ${file}: ${(e as Error).message}`, { cause: e });
     // another process made it first: use theirs
   } finally {
     fs.rmSync(tmp, { force: true });
@@ -89,16 +95,23 @@ function checkNotEmpty(file: string): void {
 
 function unreadable(file: string, cause: unknown): StateStoreError {
   const why = cause instanceof Error ? cause.message : String(cause);
-  return new StateStoreError(`${file} cannot be read as Quire's state store (${why}); it holds ${WHAT_IT_HOLDS}. ${WHAT_TO_DO}.`, { cause });
+  return new StateStoreError(
+    `${file} cannot be read as Quire's state store (${why}); it holds ${WHAT_IT_HOLDS}. ${WHAT_TO_DO}.`,
+    { cause },
+  );
 }
 
 function migrate(db: StateDb, file: string, isNew = false): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version === 0 && !isNew) {
-    throw new StateStoreError(`${file} is not a Quire state store (an SQLite file without its schema); it should hold ${WHAT_IT_HOLDS}. ${WHAT_TO_DO}.`);
+    throw new StateStoreError(
+      `${file} is not a Quire state store (an SQLite file without its schema); it should hold ${WHAT_IT_HOLDS}. ${WHAT_TO_DO}.`,
+    );
   }
   if (version > MIGRATIONS.length) {
-    throw new StateStoreError(`${file} has schema version ${version}, newer than this Quire knows (${MIGRATIONS.length}); upgrade Quire`);
+    throw new StateStoreError(
+      `${file} has schema version ${version}, newer than this Quire knows (${MIGRATIONS.length}); upgrade Quire`,
+    );
   }
   const pending = MIGRATIONS.slice(version);
   if (!pending.length) return;

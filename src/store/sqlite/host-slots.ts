@@ -14,7 +14,9 @@ export function createHostSlots(db: StateDb): Synchronous<HostSlots> {
      WHERE rowid = (SELECT rowid FROM host_slots WHERE host = ?1 AND slot < ?2 AND lease_until <= ?3 ORDER BY slot LIMIT 1)
      RETURNING slot`,
   );
-  const release = db.prepare<[string, number, string]>('UPDATE host_slots SET owner = NULL, lease_until = 0 WHERE host = ? AND slot = ? AND owner = ?');
+  const release = db.prepare<[string, number, string]>(
+    'UPDATE host_slots SET owner = NULL, lease_until = 0 WHERE host = ? AND slot = ? AND owner = ?',
+  );
   const ensured = new Map<string, number>();
   return {
     take(host, cap, owner, now, until) {

@@ -6,7 +6,9 @@ import type { StateDb } from './database.ts';
 import type { Synchronous } from './serialized.ts';
 
 export function createKeyGenerationRecords(db: StateDb): Synchronous<Omit<KeyGenerationRecords, 'where'>> {
-  const all = db.prepare<[], { name: string; generation: number }>('SELECT name, generation FROM key_generations ORDER BY name');
+  const all = db.prepare<[], { name: string; generation: number }>(
+    'SELECT name, generation FROM key_generations ORDER BY name',
+  );
   const rotate = db.prepare<[string, number], { generation: number }>(
     `INSERT INTO key_generations (name, generation) VALUES (?, ? + 1)
      ON CONFLICT (name) DO UPDATE SET generation = max(generation + 1, excluded.generation)

@@ -9,11 +9,24 @@ export function tryLock(db: StateDb, name: string, owner: string, now: number): 
   const host = os.hostname();
   const result = db
     .transaction((): SyncLockResult => {
-      const row = db.prepare<[string], { owner: string; pid: number; host: string; acquired_at: number }>('SELECT * FROM locks WHERE name = ?').get(name);
+      const row = db
+        .prepare<[string], { owner: string; pid: number; host: string; acquired_at: number }>(
+          'SELECT * FROM locks WHERE name = ?',
+        )
+        .get(name);
       if (row && !(row.host === host && !isAlive(row.pid)) && row.pid !== process.pid) {
-        return { acquired: false, holder: { owner: row.owner, pid: row.pid, host: row.host, acquiredAt: row.acquired_at } };
+        return {
+          acquired: false,
+          holder: { owner: row.owner, pid: row.pid, host: row.host, acquiredAt: row.acquired_at },
+        };
       }
-      db.prepare('INSERT OR REPLACE INTO locks (name, owner, pid, host, acquired_at) VALUES (?, ?, ?, ?, ?)').run(name, owner, process.pid, host, now);
+      db.prepare('INSERT OR REPLACE INTO locks (name, owner, pid, host, acquired_at) VALUES (?, ?, ?, ?, ?)').run(
+        name,
+        owner,
+        process.pid,
+        host,
+        now,
+      );
       return { acquired: true, release: () => undefined };
     })
     .immediate();

@@ -4,8 +4,27 @@
 // writes is IMMEDIATE: one that read first could not wait for another process's write lock
 // (SQLite answers SQLITE_BUSY at once), and publish, servers and workers share the file.
 import { isDeadOwnerOnThisHost, newDeliveryId } from '../owners.ts';
-import { attemptErrorText, type AttemptLogEntry, type AttemptRecord, type AttemptVerdict, type ClaimedDelivery, type Delivery, type DeliveryState, type DeliveryStats, type DeliveryWithBody, type NewDelivery, type UndeliveredEntry } from '../records.ts';
-import { statsQuery, toAttemptLogEntry, toDelivery, type AttemptRow, type DeliveryRow, type StatsRow } from '../rows.ts';
+import {
+  attemptErrorText,
+  type AttemptLogEntry,
+  type AttemptRecord,
+  type AttemptVerdict,
+  type ClaimedDelivery,
+  type Delivery,
+  type DeliveryState,
+  type DeliveryStats,
+  type DeliveryWithBody,
+  type NewDelivery,
+  type UndeliveredEntry,
+} from '../records.ts';
+import {
+  statsQuery,
+  toAttemptLogEntry,
+  toDelivery,
+  type AttemptRow,
+  type DeliveryRow,
+  type StatsRow,
+} from '../rows.ts';
 import type { Outbox } from '../state-interface.ts';
 import type { Synchronous } from './serialized.ts';
 import type { StateDb } from './database.ts';
@@ -56,12 +75,17 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
   const pendingPublish = db.prepare<[string, string], DeliveryRow>(
     `SELECT * FROM deliveries WHERE site_id = ? AND slug = ? AND state = 'pending' AND origin = 'publish' ORDER BY created_at DESC`,
   );
-  const supersede = db.prepare(`UPDATE deliveries SET state = 'superseded', settled_at = ?, next_attempt_at = NULL WHERE id = ? AND state = 'pending'`);
+  const supersede = db.prepare(
+    `UPDATE deliveries SET state = 'superseded', settled_at = ?, next_attempt_at = NULL WHERE id = ? AND state = 'pending'`,
+  );
   // Returns only what a sender needs: building the whole row into an object was a third of a
   // claim's cost. Positional, like the attempt statements below: it runs for every delivery.
   // Due by now too: a sender holding a list of due ids made a moment ago must not send one that
   // another sender has meanwhile attempted and rescheduled (that would be an attempt too many).
-  const claim = db.prepare<[number, string, string, number, number, number], { id: string; site_id: string; slug: string; event: string; attempts: number }>(
+  const claim = db.prepare<
+    [number, string, string, number, number, number],
+    { id: string; site_id: string; slug: string; event: string; attempts: number }
+  >(
     `UPDATE deliveries SET lease_until = ?, lease_owner = ?
      WHERE id = ? AND state = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
        AND NOT EXISTS (SELECT 1 FROM deliveries other WHERE other.site_id = deliveries.site_id
@@ -88,12 +112,27 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
   );
   // Positional parameters: binding by position is cheaper than by name, and these two run for
   // every attempt.
-  const insertAttempt = db.prepare<[string, string, number, number, number | null, string | null, string | null, string | null, string | null, string | null]>(
+  const insertAttempt = db.prepare<
+    [
+      string,
+      string,
+      number,
+      number,
+      number | null,
+      string | null,
+      string | null,
+      string | null,
+      string | null,
+      string | null,
+    ]
+  >(
     `INSERT INTO attempts (delivery_id, url, started_at, duration_ms, status, error, error_kind, reply_url, reply_id, redirect_to)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // The new state: the verdict's, unless the delivery was superseded meanwhile (it stays so).
-  const settle = db.prepare<[number | null, string | null, string | null, string | null, string, string, number | null, string, number, string]>(
+  const settle = db.prepare<
+    [number | null, string | null, string | null, string | null, string, string, number | null, string, number, string]
+  >(
     `UPDATE deliveries SET attempts = attempts + 1, last_status = ?, last_error = ?,
        reply_url = COALESCE(?, reply_url), reply_id = COALESCE(?, reply_id),
        state = CASE WHEN state = 'pending' THEN ? ELSE state END,
@@ -118,7 +157,16 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
       const id = newDeliveryId(now);
       db.transaction(() => {
         if (d.origin === 'publish') for (const old of pendingPublish.all(d.siteId, d.slug)) supersede.run(now, old.id);
-        insert.run({ id, siteId: d.siteId, slug: d.slug, event: d.event, origin: d.origin, now, leaseOwner: lease?.owner ?? null, leaseUntil: lease?.until ?? null });
+        insert.run({
+          id,
+          siteId: d.siteId,
+          slug: d.slug,
+          event: d.event,
+          origin: d.origin,
+          now,
+          leaseOwner: lease?.owner ?? null,
+          leaseUntil: lease?.until ?? null,
+        });
         insertBody.run(id, d.body);
       }).immediate();
       queuedBodies.add(id, d.body);
@@ -144,7 +192,16 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
     // One statement: UPDATE … RETURNING.
     take(id: string, owner: string, now: number, leaseUntil: number): ClaimedDelivery | null {
       const row = claim.get(leaseUntil, owner, id, now, now, now);
-      return row ? { id: row.id, siteId: row.site_id, slug: row.slug, event: row.event, attempts: row.attempts, body: bodyFor(row.id) } : null;
+      return row
+        ? {
+            id: row.id,
+            siteId: row.site_id,
+            slug: row.slug,
+            event: row.event,
+            attempts: row.attempts,
+            body: bodyFor(row.id),
+          }
+        : null;
     },
 
     // One transaction for the lot: a claim is a committed write.
@@ -158,20 +215,33 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
     },
 
     release(ids: string[], owner: string): void {
-      const free = db.prepare('UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE id = ? AND lease_owner = ?');
+      const free = db.prepare(
+        'UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE id = ? AND lease_owner = ?',
+      );
       db.transaction(() => ids.forEach((id) => free.run(id, owner))).immediate();
     },
 
     releaseDeadLeases(now: number): number {
-      const held = db.prepare<[number], { lease_owner: string }>('SELECT DISTINCT lease_owner FROM deliveries WHERE lease_until > ? AND lease_owner IS NOT NULL').all(now);
+      const held = db
+        .prepare<[number], { lease_owner: string }>(
+          'SELECT DISTINCT lease_owner FROM deliveries WHERE lease_until > ? AND lease_owner IS NOT NULL',
+        )
+        .all(now);
       let freed = 0;
       for (const { lease_owner: owner } of held) {
         if (!isDeadOwnerOnThisHost(owner)) continue;
-        freed += db.prepare('UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = ?').run(owner).changes;
+        freed += db
+          .prepare('UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = ?')
+          .run(owner).changes;
       }
       // A dead sender's host slots too (they would be free at their lease's end anyway).
-      for (const { owner } of db.prepare<[number], { owner: string }>('SELECT DISTINCT owner FROM host_slots WHERE lease_until > ? AND owner IS NOT NULL').all(now)) {
-        if (isDeadOwnerOnThisHost(owner)) db.prepare('UPDATE host_slots SET owner = NULL, lease_until = 0 WHERE owner = ?').run(owner);
+      for (const { owner } of db
+        .prepare<[number], { owner: string }>(
+          'SELECT DISTINCT owner FROM host_slots WHERE lease_until > ? AND owner IS NOT NULL',
+        )
+        .all(now)) {
+        if (isDeadOwnerOnThisHost(owner))
+          db.prepare('UPDATE host_slots SET owner = NULL, lease_until = 0 WHERE owner = ?').run(owner);
       }
       return freed;
     },
@@ -184,9 +254,31 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
     recordAttempts(records: { id: string; attempt: AttemptRecord; verdict: AttemptVerdict; now: number }[]): void {
       db.transaction(() => {
         for (const { id, attempt: a, verdict, now } of records) {
-          insertAttempt.run(id, a.url, a.startedAt, a.durationMs, a.status, a.error, a.errorKind ?? null, a.replyUrl, a.replyId, a.redirectTo ?? null);
+          insertAttempt.run(
+            id,
+            a.url,
+            a.startedAt,
+            a.durationMs,
+            a.status,
+            a.error,
+            a.errorKind ?? null,
+            a.replyUrl,
+            a.replyId,
+            a.redirectTo ?? null,
+          );
           const { state } = verdict;
-          settle.run(a.status, attemptErrorText(a), a.replyUrl, a.replyId, state, state, state === 'pending' ? verdict.nextAttemptAt : null, state, now, id);
+          settle.run(
+            a.status,
+            attemptErrorText(a),
+            a.replyUrl,
+            a.replyId,
+            state,
+            state,
+            state === 'pending' ? verdict.nextAttemptAt : null,
+            state,
+            now,
+            id,
+          );
         }
       }).immediate();
     },
@@ -212,24 +304,36 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
     },
 
     makeDue(siteId: string, now: number): number {
-      return db.prepare(`UPDATE deliveries SET next_attempt_at = ? WHERE site_id = ? AND state = 'pending' AND next_attempt_at > ?`).run(now, siteId, now).changes;
+      return db
+        .prepare(
+          `UPDATE deliveries SET next_attempt_at = ? WHERE site_id = ? AND state = 'pending' AND next_attempt_at > ?`,
+        )
+        .run(now, siteId, now).changes;
     },
 
     pendingMadeDue(siteId: string | null, now: number): string[] {
-      return db.transaction(() => {
-        const ids = db
-          .prepare<{ site: string | null }, { id: string }>(
-            `SELECT id FROM deliveries WHERE state = 'pending' AND (@site IS NULL OR site_id = @site) ORDER BY created_at, id`,
-          )
-          .all({ site: siteId })
-          .map((r) => r.id);
-        db.prepare(`UPDATE deliveries SET next_attempt_at = @now WHERE state = 'pending' AND (@site IS NULL OR site_id = @site) AND next_attempt_at > @now`).run({ site: siteId, now });
-        return ids;
-      }).immediate();
+      return db
+        .transaction(() => {
+          const ids = db
+            .prepare<{ site: string | null }, { id: string }>(
+              `SELECT id FROM deliveries WHERE state = 'pending' AND (@site IS NULL OR site_id = @site) ORDER BY created_at, id`,
+            )
+            .all({ site: siteId })
+            .map((r) => r.id);
+          db.prepare(
+            `UPDATE deliveries SET next_attempt_at = @now WHERE state = 'pending' AND (@site IS NULL OR site_id = @site) AND next_attempt_at > @now`,
+          ).run({ site: siteId, now });
+          return ids;
+        })
+        .immediate();
     },
 
     makeOneDue(id: string, now: number): boolean {
-      return db.prepare(`UPDATE deliveries SET next_attempt_at = min(next_attempt_at, ?) WHERE id = ? AND state = 'pending'`).run(now, id).changes === 1;
+      return (
+        db
+          .prepare(`UPDATE deliveries SET next_attempt_at = min(next_attempt_at, ?) WHERE id = ? AND state = 'pending'`)
+          .run(now, id).changes === 1
+      );
     },
 
     newerForSlug(d: Delivery): Delivery | null {
@@ -268,7 +372,13 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
 
     stats(now: number, since: number): DeliveryStats {
       const r = db.prepare<{ now: number; since: number }, StatsRow>(statsQuery('@now', '@since')).get({ now, since })!;
-      return { counts: this.counts(), oldestPendingAt: r.oldest, inFlight: r.in_flight, senders: r.senders, attempts: { since, delivered: r.delivered, failed: r.failed } };
+      return {
+        counts: this.counts(),
+        oldestPendingAt: r.oldest,
+        inFlight: r.in_flight,
+        senders: r.senders,
+        attempts: { since, delivered: r.delivered, failed: r.failed },
+      };
     },
 
     list(opts: { siteId?: string | null; limit?: number; states?: DeliveryState[] } = {}): Delivery[] {
@@ -294,4 +404,3 @@ export function createOutbox(db: StateDb): Synchronous<Outbox> {
     },
   };
 }
-

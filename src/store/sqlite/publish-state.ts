@@ -2,20 +2,32 @@
 // build it stands for, published_articles, each change also appended to the change log in the
 // same transaction), and what its webhook receiver was last sent (webhook_sent_sites,
 // webhook_sent_articles), advanced only when events were queued for a registered webhook.
-import type { ArticleChange, ChangeType, FeedBuild, FeedState, RecordedArticle, RecordedChange, RecordedState, SitePublishRecord } from '../records.ts';
+import type {
+  ArticleChange,
+  ChangeType,
+  FeedBuild,
+  FeedState,
+  RecordedArticle,
+  RecordedChange,
+  RecordedState,
+  SitePublishRecord,
+} from '../records.ts';
 import type { PublishRecords } from '../state-interface.ts';
 import type { AppendableChangeLog } from './change-log.ts';
 import type { StateDb } from './database.ts';
 import type { Synchronous } from './serialized.ts';
 
 export function createPublishState(db: StateDb, changeLog: AppendableChangeLog): Synchronous<PublishRecords> {
-  const feedSite = db.prepare<[string], { commit_sha: string | null; at: number; build_id: string | null; built_at: number | null }>(
-    'SELECT commit_sha, published_at AS at, build_id, built_at FROM published_sites WHERE site_id = ?',
-  );
+  const feedSite = db.prepare<
+    [string],
+    { commit_sha: string | null; at: number; build_id: string | null; built_at: number | null }
+  >('SELECT commit_sha, published_at AS at, build_id, built_at FROM published_sites WHERE site_id = ?');
   const feedArticles = db.prepare<[string], { slug: string; state: RecordedState; payload_hash: string | null }>(
     'SELECT slug, state, payload_hash FROM published_articles WHERE site_id = ?',
   );
-  const sentSite = db.prepare<[string], { commit_sha: string | null; at: number }>('SELECT commit_sha, sent_at AS at FROM webhook_sent_sites WHERE site_id = ?');
+  const sentSite = db.prepare<[string], { commit_sha: string | null; at: number }>(
+    'SELECT commit_sha, sent_at AS at FROM webhook_sent_sites WHERE site_id = ?',
+  );
   const sentArticles = db.prepare<[string], { slug: string; state: RecordedState; payload_hash: string | null }>(
     'SELECT slug, state, payload_hash FROM webhook_sent_articles WHERE site_id = ?',
   );
@@ -25,7 +37,9 @@ export function createPublishState(db: StateDb, changeLog: AppendableChangeLog):
      ON CONFLICT (site_id) DO UPDATE SET commit_sha = excluded.commit_sha, published_at = excluded.published_at,
        build_id = coalesce(excluded.build_id, build_id), built_at = coalesce(excluded.built_at, built_at)`,
   );
-  const stateOf = db.prepare<[string, string], { state: RecordedState }>('SELECT state FROM published_articles WHERE site_id = ? AND slug = ?');
+  const stateOf = db.prepare<[string, string], { state: RecordedState }>(
+    'SELECT state FROM published_articles WHERE site_id = ? AND slug = ?',
+  );
   const upsertArticle = db.prepare(
     `INSERT INTO published_articles (site_id, slug, state, payload_hash, item, changed_at) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (site_id, slug) DO UPDATE SET state = excluded.state, payload_hash = excluded.payload_hash, item = excluded.item, changed_at = excluded.changed_at`,
@@ -53,14 +67,32 @@ export function createPublishState(db: StateDb, changeLog: AppendableChangeLog):
     feedState(siteId: string): FeedState | null {
       const site = feedSite.get(siteId);
       const record = readRecord(site, () => feedArticles.iterate(siteId));
-      return record && { ...record, build: site!.build_id !== null && site!.built_at !== null ? { id: site!.build_id, builtAt: site!.built_at } : null };
+      return (
+        record && {
+          ...record,
+          build:
+            site!.build_id !== null && site!.built_at !== null ? { id: site!.build_id, builtAt: site!.built_at } : null,
+        }
+      );
     },
-    record(siteId: string, commit: string | null, changes: RecordedChange[], now: number, sent: ArticleChange[] | null = changes, build?: FeedBuild): void {
+    record(
+      siteId: string,
+      commit: string | null,
+      changes: RecordedChange[],
+      now: number,
+      sent: ArticleChange[] | null = changes,
+      build?: FeedBuild,
+    ): void {
       upsertSite.run(siteId, commit, now, build?.id ?? null, build?.builtAt ?? null);
       const logged: { slug: string; type: ChangeType; item: string | null }[] = [];
       for (const c of changes) {
         // `updated`: published before and now; `published`: new, or back after a withdrawal.
-        const type: ChangeType = c.state !== 'published' ? c.state : stateOf.get(siteId, c.slug)?.state === 'published' ? 'updated' : 'published';
+        const type: ChangeType =
+          c.state !== 'published'
+            ? c.state
+            : stateOf.get(siteId, c.slug)?.state === 'published'
+              ? 'updated'
+              : 'published';
         logged.push({ slug: c.slug, type, item: c.state === 'published' ? c.item : null });
         upsertArticle.run(siteId, c.slug, c.state, c.payloadHash, c.state === 'published' ? c.item : null, now);
       }

@@ -1,6 +1,16 @@
 // The state store on SQLite (<state dir>/quire.db): the database and the operations over it.
 import { createSecretBox } from '../secret-box.ts';
-import type { ChangeLog, HostSlots, KeyGenerationRecords, Locks, Outbox, PublishRecords, StateParts, StateStore, Webhooks } from '../state-interface.ts';
+import type {
+  ChangeLog,
+  HostSlots,
+  KeyGenerationRecords,
+  Locks,
+  Outbox,
+  PublishRecords,
+  StateParts,
+  StateStore,
+  Webhooks,
+} from '../state-interface.ts';
 import { stateDbFileOf } from '../../config/state-layout.ts';
 import { openStateDb, type StateDb } from './database.ts';
 import { createHostSlots } from './host-slots.ts';
@@ -21,7 +31,12 @@ export interface SqliteStateStore extends StateStore {
 export function openSqliteStateStore(stateDir: string, serverSecret: string, changeLogKeep?: number): SqliteStateStore {
   const db = openStateDb(stateDir);
   const changes = createChangeLog(db, changeLogKeep);
-  const sync: { webhooks: Synchronous<Webhooks>; outbox: Synchronous<Outbox>; published: Synchronous<PublishRecords>; changes: Synchronous<ChangeLog> } = {
+  const sync: {
+    webhooks: Synchronous<Webhooks>;
+    outbox: Synchronous<Outbox>;
+    published: Synchronous<PublishRecords>;
+    changes: Synchronous<ChangeLog>;
+  } = {
     webhooks: createWebhookStore(db, createSecretBox(serverSecret)),
     outbox: createOutbox(db),
     published: createPublishState(db, changes),
@@ -51,7 +66,10 @@ export function openSqliteStateStore(stateDir: string, serverSecret: string, cha
     ...partsThrough(queued),
     locks,
     hostSlots: promised<HostSlots>(createHostSlots(db), queued),
-    keyGenerations: { where: `the state store ${stateDbFileOf(stateDir)}`, ...promised<Omit<KeyGenerationRecords, 'where'>>(createKeyGenerationRecords(db), queued) },
+    keyGenerations: {
+      where: `the state store ${stateDbFileOf(stateDir)}`,
+      ...promised<Omit<KeyGenerationRecords, 'where'>>(createKeyGenerationRecords(db), queued),
+    },
     // IMMEDIATE: the write lock is taken at the start, so a transaction that reads and then
     // writes never finds another process's write in between (SQLITE_BUSY without waiting).
     // Nested transactions of an operation inside become savepoints.

@@ -38,7 +38,8 @@ export function backupState(stateDir: string, target: string, opts: { force: boo
   try {
     const files = [STATE_DB_FILE];
     copyDatabase(source, path.join(tmp, STATE_DB_FILE));
-    for (const name of BACKUP_FILES.slice(1)) if (copyIfPresent(path.join(stateDir, name), path.join(tmp, name))) files.push(name);
+    for (const name of BACKUP_FILES.slice(1))
+      if (copyIfPresent(path.join(stateDir, name), path.join(tmp, name))) files.push(name);
     const summary = { files, ...checkCopy(path.join(tmp, STATE_DB_FILE)) };
     if (replacing) fs.rmSync(target, { recursive: true });
     fs.renameSync(tmp, target);
@@ -60,10 +61,15 @@ function checkTarget(target: string, force: boolean): boolean {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw new StateBackupError(`cannot check ${target}: ${(e as Error).message}`);
   }
-  if (!force) throw new StateBackupError(`${target} already exists; nothing was written (--force replaces an earlier backup)`);
+  if (!force)
+    throw new StateBackupError(`${target} already exists; nothing was written (--force replaces an earlier backup)`);
   const entries = stat.isDirectory() ? fs.readdirSync(target) : null;
-  const isBackup = entries?.includes(STATE_DB_FILE) && entries.every((e) => (BACKUP_FILES as readonly string[]).includes(e));
-  if (!isBackup) throw new StateBackupError(`${target} is not a Quire state backup (a folder holding only ${BACKUP_FILES.join(', ')}); not replaced, even with --force`);
+  const isBackup =
+    entries?.includes(STATE_DB_FILE) && entries.every((e) => (BACKUP_FILES as readonly string[]).includes(e));
+  if (!isBackup)
+    throw new StateBackupError(
+      `${target} is not a Quire state backup (a folder holding only ${BACKUP_FILES.join(', ')}); not replaced, even with --force`,
+    );
   return true;
 }
 
@@ -77,7 +83,9 @@ function copyDatabase(source: string, dest: string): void {
   }
   const copy = new Database(dest, { fileMustExist: true });
   try {
-    const hasIdentity = copy.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'store_identity'").get();
+    const hasIdentity = copy
+      .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'store_identity'")
+      .get();
     if (hasIdentity) copy.prepare('DELETE FROM store_identity').run();
   } finally {
     copy.close();
@@ -101,7 +109,8 @@ function checkCopy(file: string): { webhooks: number; deliveries: number } {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     const check = db.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new StateBackupError(`the copy ${file} failed SQLite's check (${String(check)}); nothing was written`);
+    if (check !== 'ok')
+      throw new StateBackupError(`the copy ${file} failed SQLite's check (${String(check)}); nothing was written`);
     const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     return { webhooks: count('webhooks'), deliveries: count('deliveries') };
   } finally {

@@ -18,7 +18,26 @@ const QUERY = `
 /** At most `limit` entries, newest first. */
 export function listUndelivered(db: StateDb, siteId: string, limit = 500): UndeliveredEntry[] {
   return db
-    .prepare<{ site: string; limit: number }, { id: string; slug: string; event: string; origin: DeliveryOrigin; settled_at: number | null; last_status: number | null; last_error: string | null }>(QUERY)
+    .prepare<
+      { site: string; limit: number },
+      {
+        id: string;
+        slug: string;
+        event: string;
+        origin: DeliveryOrigin;
+        settled_at: number | null;
+        last_status: number | null;
+        last_error: string | null;
+      }
+    >(QUERY)
     .all({ site: siteId, limit })
-    .map((r) => ({ deliveryId: r.id, slug: r.slug, event: r.event, origin: r.origin, failedAt: r.settled_at, lastStatus: r.last_status, lastError: r.last_error }));
+    .map((r) => ({
+      deliveryId: r.id,
+      slug: r.slug,
+      event: r.event,
+      origin: r.origin,
+      failedAt: r.settled_at,
+      lastStatus: r.last_status,
+      lastError: r.last_error,
+    }));
 }

@@ -66,7 +66,12 @@ export function createWebhookStore(db: StateDb, box: SecretBox): Synchronous<Web
       return db.prepare('DELETE FROM webhooks WHERE site_id = ?').run(siteId).changes > 0;
     },
     disable(siteId: string, reason: string, now: number): void {
-      db.prepare('UPDATE webhooks SET disabled_at = ?, disabled_reason = ?, updated_at = ? WHERE site_id = ?').run(now, reason, now, siteId);
+      db.prepare('UPDATE webhooks SET disabled_at = ?, disabled_reason = ?, updated_at = ? WHERE site_id = ?').run(
+        now,
+        reason,
+        now,
+        siteId,
+      );
     },
   };
 }

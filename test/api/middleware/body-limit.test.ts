@@ -33,11 +33,17 @@ describe('bodyLimit', () => {
     const res = await appWith(16).request('/form', { method: 'POST', body: 'x'.repeat(17) });
     expect(res.status).toBe(413);
     expect(res.headers.get('connection')).toBe('close');
-    expect(await res.json()).toEqual({ error: { status: 413, code: 'BODY_TOO_LARGE', message: 'the request body is larger than 16 bytes' } });
+    expect(await res.json()).toEqual({
+      error: { status: 413, code: 'BODY_TOO_LARGE', message: 'the request body is larger than 16 bytes' },
+    });
   });
 
   it('refuses a chunked body once it passes the cap', async () => {
-    const res = await appWith(16).request('/form', { method: 'POST', body: chunked('x'.repeat(40)), duplex: 'half' } as RequestInit);
+    const res = await appWith(16).request('/form', {
+      method: 'POST',
+      body: chunked('x'.repeat(40)),
+      duplex: 'half',
+    } as RequestInit);
     expect(res.status).toBe(413);
   });
 
@@ -48,7 +54,8 @@ describe('bodyLimit', () => {
 
   it('has a default cap, and refuses one that is not a whole number of bytes when it is made', () => {
     expect(() => bodyLimit()).not.toThrow();
-    for (const maxBytes of [0, -1, 1.5, Number.NaN]) expect(() => bodyLimit({ maxBytes }), String(maxBytes)).toThrow(RangeError);
+    for (const maxBytes of [0, -1, 1.5, Number.NaN])
+      expect(() => bodyLimit({ maxBytes }), String(maxBytes)).toThrow(RangeError);
   });
 
   it('is a named function, for stack traces', () => {

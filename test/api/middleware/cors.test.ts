@@ -4,7 +4,12 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { cors, corsHeaders } from '../../../src/api/middleware/cors.ts';
 
-const OPTIONS = { exposeHeaders: ['ETag', 'WWW-Authenticate'], allowMethods: ['GET', 'HEAD', 'OPTIONS'], allowHeaders: ['Authorization', 'If-None-Match'], maxAge: 600 };
+const OPTIONS = {
+  exposeHeaders: ['ETag', 'WWW-Authenticate'],
+  allowMethods: ['GET', 'HEAD', 'OPTIONS'],
+  allowHeaders: ['Authorization', 'If-None-Match'],
+  maxAge: 600,
+};
 
 function appWith(options = OPTIONS) {
   const app = new Hono();
@@ -15,7 +20,10 @@ function appWith(options = OPTIONS) {
 
 describe('cors', () => {
   it('answers a preflight 204 with the origin, methods, headers and how long to keep it', async () => {
-    const res = await appWith().request('/things', { method: 'OPTIONS', headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'GET' } });
+    const res = await appWith().request('/things', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'GET' },
+    });
     expect(res.status).toBe(204);
     expect(await res.text()).toBe('');
     expect(Object.fromEntries(res.headers)).toEqual({
@@ -48,7 +56,10 @@ describe('cors', () => {
   });
 
   it('makes the headers every answer carries from the same options', () => {
-    expect(corsHeaders(OPTIONS)).toEqual({ 'access-control-allow-origin': '*', 'access-control-expose-headers': 'ETag, WWW-Authenticate' });
+    expect(corsHeaders(OPTIONS)).toEqual({
+      'access-control-allow-origin': '*',
+      'access-control-expose-headers': 'ETag, WWW-Authenticate',
+    });
     expect(corsHeaders()).toEqual({ 'access-control-allow-origin': '*' });
     expect(Object.isFrozen(corsHeaders(OPTIONS))).toBe(true);
   });

@@ -28,7 +28,9 @@ afterAll(() => p?.cleanup());
 
 function appWith(options: Partial<KeyAuthOptions> = {}) {
   const app = new Hono<KeyAuthEnv>();
-  app.get('/v1/things', keyAuth({ keyring, reader: () => served, ...options }), (c) => c.json({ site: c.var.site.id, scope: c.var.keyScope, articles: [...c.var.site.articles.keys()].sort() }));
+  app.get('/v1/things', keyAuth({ keyring, reader: () => served, ...options }), (c) =>
+    c.json({ site: c.var.site.id, scope: c.var.keyScope, articles: [...c.var.site.articles.keys()].sort() }),
+  );
   app.onError(answerProblems());
   return app;
 }
@@ -37,9 +39,15 @@ const problem = async (res: Response) => ((await res.json()) as { error: { statu
 
 describe('keyAuth', () => {
   it('opens the site of a key sent as a bearer token, for the handlers after it', async () => {
-    const res = await appWith().request('/v1/things', { headers: { authorization: `Bearer ${keyring.keyFor('alpha')}` } });
+    const res = await appWith().request('/v1/things', {
+      headers: { authorization: `Bearer ${keyring.keyFor('alpha')}` },
+    });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ site: 'alpha', scope: 'public', articles: ['first-steps', 'news-flash', 'second-look'] });
+    expect(await res.json()).toEqual({
+      site: 'alpha',
+      scope: 'public',
+      articles: ['first-steps', 'news-flash', 'second-look'],
+    });
   });
 
   it('takes the key from ?key= too', async () => {
@@ -47,14 +55,22 @@ describe('keyAuth', () => {
     expect(((await res.json()) as { site: string }).site).toBe('beta');
   });
 
-  it('opens a preview key\'s site with its drafts, scoped as a preview', async () => {
-    const res = await appWith().request('/v1/things', { headers: { authorization: `Bearer ${keyring.previewKeyFor('alpha')}` } });
-    expect(await res.json()).toMatchObject({ site: 'alpha', scope: 'preview', articles: expect.arrayContaining(['a-draft']) });
+  it("opens a preview key's site with its drafts, scoped as a preview", async () => {
+    const res = await appWith().request('/v1/things', {
+      headers: { authorization: `Bearer ${keyring.previewKeyFor('alpha')}` },
+    });
+    expect(await res.json()).toMatchObject({
+      site: 'alpha',
+      scope: 'preview',
+      articles: expect.arrayContaining(['a-draft']),
+    });
   });
 
   it('tells which site a key opened', async () => {
     const noted: string[] = [];
-    await appWith({ noteSite: (_c, siteId) => noted.push(siteId) }).request('/v1/things', { headers: { authorization: `Bearer ${keyring.keyFor('beta')}` } });
+    await appWith({ noteSite: (_c, siteId) => noted.push(siteId) }).request('/v1/things', {
+      headers: { authorization: `Bearer ${keyring.keyFor('beta')}` },
+    });
     expect(noted).toEqual(['beta']);
   });
 
@@ -67,8 +83,15 @@ describe('keyAuth', () => {
 
   it('answers a key that opens no site 401 API_KEY_INVALID, an invalid_token challenge', async () => {
     const other = createKeyring('another-secret-0123456789abcdef0123456789ab', { generationOf: () => 1 });
-    for (const key of ['pk_alpha_nope', other.keyFor('alpha'), 'Basic YTpi', createKeyring(TEST_SECRET, { generationOf: () => 1 }).keyFor('gamma')]) {
-      const res = await appWith().request('/v1/things', { headers: { authorization: key.startsWith('Basic') ? key : `Bearer ${key}` } });
+    for (const key of [
+      'pk_alpha_nope',
+      other.keyFor('alpha'),
+      'Basic YTpi',
+      createKeyring(TEST_SECRET, { generationOf: () => 1 }).keyFor('gamma'),
+    ]) {
+      const res = await appWith().request('/v1/things', {
+        headers: { authorization: key.startsWith('Basic') ? key : `Bearer ${key}` },
+      });
       expect(res.status, key).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="quire", error="invalid_token"');
       expect((await problem(res)).code).toBe('API_KEY_INVALID');
@@ -76,13 +99,17 @@ describe('keyAuth', () => {
   });
 
   it('names its realm in the challenge', async () => {
-    expect((await appWith({ realm: 'docs' }).request('/v1/things')).headers.get('www-authenticate')).toBe('Bearer realm="docs"');
+    expect((await appWith({ realm: 'docs' }).request('/v1/things')).headers.get('www-authenticate')).toBe(
+      'Bearer realm="docs"',
+    );
   });
 
   it('answers 503 CONTENT_UNAVAILABLE with Retry-After while there is no build', async () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-nobuild-'));
     try {
-      const res = await appWith({ reader: () => timedReader(openLocalSnapshot(empty, empty)) }).request('/v1/things', { headers: { authorization: `Bearer ${keyring.keyFor('alpha')}` } });
+      const res = await appWith({ reader: () => timedReader(openLocalSnapshot(empty, empty)) }).request('/v1/things', {
+        headers: { authorization: `Bearer ${keyring.keyFor('alpha')}` },
+      });
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('5');
       expect((await problem(res)).code).toBe('CONTENT_UNAVAILABLE');
@@ -93,7 +120,9 @@ describe('keyAuth', () => {
 
   it('takes a verifier that answers with a promise (Web Crypto at the edge)', async () => {
     const later = { grant: async (key: string, sites: { has(id: string): boolean }) => keyring.grant(key, sites) };
-    const res = await appWith({ keyring: later }).request('/v1/things', { headers: { authorization: `Bearer ${keyring.keyFor('alpha')}` } });
+    const res = await appWith({ keyring: later }).request('/v1/things', {
+      headers: { authorization: `Bearer ${keyring.keyFor('alpha')}` },
+    });
     expect(((await res.json()) as { site: string }).site).toBe('alpha');
   });
 

@@ -18,14 +18,20 @@ function appWith(options: Partial<Parameters<typeof prebuiltBody>[0]> = {}) {
   const app = new Hono();
   app.get(
     '/doc/:name',
-    prebuiltBody({ encoder: createAnswerEncoder(), body: (c) => (c.req.param('name') === 'it' ? BODY : undefined), contentType: 'text/plain; charset=utf-8', ...options }),
+    prebuiltBody({
+      encoder: createAnswerEncoder(),
+      body: (c) => (c.req.param('name') === 'it' ? BODY : undefined),
+      contentType: 'text/plain; charset=utf-8',
+      ...options,
+    }),
     (c) => c.text('not here', 404),
   );
   app.onError(answerProblems());
   return app;
 }
 
-const get = (app: Hono, headers: Record<string, string> = {}, method = 'GET') => app.request('/doc/it', { method, headers });
+const get = (app: Hono, headers: Record<string, string> = {}, method = 'GET') =>
+  app.request('/doc/it', { method, headers });
 
 describe('prebuiltBody', () => {
   it('answers identity with its ETag, the content type, an hour of caching and Vary', async () => {
@@ -41,7 +47,7 @@ describe('prebuiltBody', () => {
     });
   });
 
-  it('answers the coding the request prefers, with that variant\'s ETag', async () => {
+  it("answers the coding the request prefers, with that variant's ETag", async () => {
     const res = await get(appWith(), { 'accept-encoding': 'gzip;q=0.5, br' });
     expect(res.headers.get('content-encoding')).toBe('br');
     expect(res.headers.get('etag')).toBe(`${BODY.etag.slice(0, -1)}-br"`);
@@ -68,7 +74,13 @@ describe('prebuiltBody', () => {
   });
 
   it('takes the cache, what else the answer varies by and headers of its own from its options', async () => {
-    const res = await get(appWith({ cacheControl: (_c, body) => `private, max-age=${body.bytes.byteLength}`, varyAlso: ['Authorization'], headers: { 'x-content-type-options': 'nosniff' } }));
+    const res = await get(
+      appWith({
+        cacheControl: (_c, body) => `private, max-age=${body.bytes.byteLength}`,
+        varyAlso: ['Authorization'],
+        headers: { 'x-content-type-options': 'nosniff' },
+      }),
+    );
     expect(res.headers.get('cache-control')).toBe(`private, max-age=${bytes.byteLength}`);
     expect(res.headers.get('vary')).toBe('Accept-Encoding, Authorization');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -88,12 +100,16 @@ describe('prebuiltBody', () => {
   });
 
   it('answers 503 COMPRESSION_BUSY with Retry-After when the only coding accepted cannot be made now', async () => {
-    const res = await get(appWith({ encoder: createAnswerEncoder({ maxInFlight: 0 }) }), { 'accept-encoding': 'br, identity;q=0' });
+    const res = await get(appWith({ encoder: createAnswerEncoder({ maxInFlight: 0 }) }), {
+      'accept-encoding': 'br, identity;q=0',
+    });
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('1');
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('COMPRESSION_BUSY');
     // Identity accepted: it gives way to identity.
-    const identity = await get(appWith({ encoder: createAnswerEncoder({ maxInFlight: 0 }) }), { 'accept-encoding': 'br' });
+    const identity = await get(appWith({ encoder: createAnswerEncoder({ maxInFlight: 0 }) }), {
+      'accept-encoding': 'br',
+    });
     expect(identity.status).toBe(200);
     expect(identity.headers.has('content-encoding')).toBe(false);
   });

@@ -5,7 +5,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PREVIEW_FORMAT, PREVIEW_MANIFEST_FILE, parsePreviewManifest, type PreviewDraft, type PreviewManifest } from '../../../src/export/preview-tree.ts';
+import {
+  PREVIEW_FORMAT,
+  PREVIEW_MANIFEST_FILE,
+  parsePreviewManifest,
+  type PreviewDraft,
+  type PreviewManifest,
+} from '../../../src/export/preview-tree.ts';
 import { previewTreeOf } from '../../../src/export/preview-trees.ts';
 import { PreviewWriter } from '../../../src/export/writer/preview-writer.ts';
 
@@ -17,7 +23,17 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const draft: PreviewDraft = { file: 'x.md', sourceHash: 's', inputKey: 'k', bodyHash: 'b', itemHash: 'i', kind: 'standard', publishedAt: null, updatedAt: null, images: [] };
+const draft: PreviewDraft = {
+  file: 'x.md',
+  sourceHash: 's',
+  inputKey: 'k',
+  bodyHash: 'b',
+  itemHash: 'i',
+  kind: 'standard',
+  publishedAt: null,
+  updatedAt: null,
+  images: [],
+};
 /** The manifest of a build with drafts `slugs` of site one, and draft-only images `images` (site path → name). */
 const manifestOf = (buildId: string, slugs: string[], images: Record<string, string> = {}): PreviewManifest => ({
   format: PREVIEW_FORMAT,
@@ -49,8 +65,10 @@ describe('a preview tree written by a build', () => {
     expect(parsePreviewManifest(fs.readFileSync(path.join(tree, PREVIEW_MANIFEST_FILE), 'utf8'))).toEqual(manifest);
     expect(fs.readFileSync(path.join(tree, 'one/articles/a.json'), 'utf8')).toBe('{"slug":"a"}');
     expect(fs.readFileSync(path.join(tree, 'one/images/sketch.h1.png'), 'utf8')).toBe('png bytes');
-    for (const folder of [tree, path.join(tree, 'one'), path.join(tree, 'one/articles'), path.join(tree, 'one/images')]) expect(modeOf(folder), folder).toBe('700');
-    for (const file of ['preview.json', 'one/articles/a.json', 'one/items/b.json', 'one/images/sketch.h1.png']) expect(modeOf(path.join(tree, file)), file).toBe('600');
+    for (const folder of [tree, path.join(tree, 'one'), path.join(tree, 'one/articles'), path.join(tree, 'one/images')])
+      expect(modeOf(folder), folder).toBe('700');
+    for (const file of ['preview.json', 'one/articles/a.json', 'one/items/b.json', 'one/images/sketch.h1.png'])
+      expect(modeOf(path.join(tree, file)), file).toBe('600');
     expect(workTrees()).toEqual([]);
   });
 
@@ -73,7 +91,9 @@ describe('a preview tree written by a build', () => {
     const first = firstTree();
     fs.rmSync(path.join(first.tree, 'one/items/a.json'));
     const writer = new PreviewWriter(root, first.manifest);
-    expect(() => writer.commit(manifestOf('Build2', ['a']))).toThrow('the preview tree of the current build changed during the build: one/items/a.json is gone');
+    expect(() => writer.commit(manifestOf('Build2', ['a']))).toThrow(
+      'the preview tree of the current build changed during the build: one/items/a.json is gone',
+    );
     writer.abort();
     expect(fs.existsSync(previewTreeOf(root, 'Build2'))).toBe(false);
   });

@@ -6,13 +6,21 @@ import type { Manifest, ManifestArticle, ManifestSite } from '../../../src/expor
 import { removedFiles } from '../../../src/export/writer/removed-files.ts';
 
 const articleWith = (encodings?: ContentCoding[]) => ({ ...(encodings ? { encodings } : {}) }) as ManifestArticle;
-const siteWith = (articles: Record<string, ManifestArticle>, images: Record<string, string>, listEncodings?: ContentCoding[]) => ({ articles, images, ...(listEncodings ? { listEncodings } : {}) }) as ManifestSite;
+const siteWith = (
+  articles: Record<string, ManifestArticle>,
+  images: Record<string, string>,
+  listEncodings?: ContentCoding[],
+) => ({ articles, images, ...(listEncodings ? { listEncodings } : {}) }) as ManifestSite;
 const manifestWith = (sites: Record<string, ManifestSite>) => ({ sites }) as Manifest;
 
 describe('removedFiles', () => {
   it('names what the next tree lacks: articles, variants, images, a list variant, a whole site', () => {
     const previous = manifestWith({
-      one: siteWith({ kept: articleWith(['br', 'gzip']), gone: articleWith() }, { 'a.png': 'a.1.png', 'b.png': 'b.2.png' }, ['br']),
+      one: siteWith(
+        { kept: articleWith(['br', 'gzip']), gone: articleWith() },
+        { 'a.png': 'a.1.png', 'b.png': 'b.2.png' },
+        ['br'],
+      ),
       two: siteWith({ only: articleWith(['br']) }, { 'c.png': 'c.3.png' }, ['br', 'gzip']),
     });
     const next = manifestWith({ one: siteWith({ kept: articleWith(['br']) }, { 'a.png': 'a.1.png' }) });

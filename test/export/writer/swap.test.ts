@@ -47,7 +47,9 @@ describe('swapping dist/', { timeout: 90_000 }, () => {
     p.write('one/articles/broken.md', '---\ntitle: [unclosed\n---\n');
     const server = await startCli(['start'], env({ PORT: '0' }), /curl -H "Authorization: Bearer (\S+)" (\S+)\n/);
     try {
-      expect(server.output()).toMatch(/dist\/ was missing \(a build was stopped while swapping it in\): restored it from .*\.dist\.work/);
+      expect(server.output()).toMatch(
+        /dist\/ was missing \(a build was stopped while swapping it in\): restored it from .*\.dist\.work/,
+      );
       expect(server.output()).toMatch(/Serving the last good build/);
       const [, key, url] = server.match;
       const res = await fetch(`${url}/a`, { headers: { authorization: `Bearer ${key}` } });
@@ -58,7 +60,7 @@ describe('swapping dist/', { timeout: 90_000 }, () => {
     }
   });
 
-  it('a build SIGKILLed between its two renames: the restored dist/ is served with its own drafts, not the killed build\'s', async () => {
+  it("a build SIGKILLed between its two renames: the restored dist/ is served with its own drafts, not the killed build's", async () => {
     p = createTempProject();
     writeSite(p, 'one');
     p.write('one/articles/a.md', article({ title: 'First title', status: 'published', publishedAt: '2026-01-01' }));
@@ -81,8 +83,12 @@ describe('swapping dist/', { timeout: 90_000 }, () => {
     try {
       expect(server.output()).toMatch(/Serving the last good build/);
       const [, key, url] = server.match;
-      const previewKey = (JSON.parse((await runCli(['keys', '--json'], env())).stdout) as { previewKey: string }[])[0]!.previewKey;
-      expect((((await (await fetch(`${url}/a`, { headers: { authorization: `Bearer ${key}` } })).json()) as { title: string }).title)).toBe('First title');
+      const previewKey = (JSON.parse((await runCli(['keys', '--json'], env())).stdout) as { previewKey: string }[])[0]!
+        .previewKey;
+      expect(
+        ((await (await fetch(`${url}/a`, { headers: { authorization: `Bearer ${key}` } })).json()) as { title: string })
+          .title,
+      ).toBe('First title');
       const draft = await fetch(`${url}/plan`, { headers: { authorization: `Bearer ${previewKey}` } });
       expect(draft.status).toBe(200);
       const { html, status } = (await draft.json()) as { html: string; status: string };
@@ -105,7 +111,9 @@ describe('swapping dist/', { timeout: 90_000 }, () => {
       const r = await runCli(['build'], env());
       expect(r.code, r.stderr).toBe(0);
     }
-    expect(execFileSync('git', ['-C', p.root, 'status', '--porcelain', '--untracked-files=all'], { encoding: 'utf8' })).toBe('');
+    expect(
+      execFileSync('git', ['-C', p.root, 'status', '--porcelain', '--untracked-files=all'], { encoding: 'utf8' }),
+    ).toBe('');
     expect(fs.existsSync(path.join(p.root, '.dist.work', 'spare'))).toBe(true); // there, and ignored
   });
 });

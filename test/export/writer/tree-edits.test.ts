@@ -22,7 +22,11 @@ describe('tree edits', () => {
     put('tree/one/articles/a.json');
     put('tree/one/images/deep/x.png');
     put('tree/one/images/y.png');
-    removeFiles(path.join(root, 'tree'), ['one/articles/a.json', 'one/images/deep/x.png', 'one/articles/never-there.json']);
+    removeFiles(path.join(root, 'tree'), [
+      'one/articles/a.json',
+      'one/images/deep/x.png',
+      'one/articles/never-there.json',
+    ]);
     expect(fs.existsSync(path.join(root, 'tree/one/articles'))).toBe(false);
     expect(fs.existsSync(path.join(root, 'tree/one/images/deep'))).toBe(false);
     expect(fs.readdirSync(path.join(root, 'tree/one/images'))).toEqual(['y.png']);
@@ -33,8 +37,12 @@ describe('tree edits', () => {
     const target = path.join(root, 'to/one/articles/a.json');
     expect(linkOrCopy(path.join(root, 'from/one/articles/a.json'), target)).toBe(true);
     expect(fs.statSync(target).ino).toBe(fs.statSync(path.join(root, 'from/one/articles/a.json')).ino);
-    expect(linkOrCopy(path.join(root, 'from/one/articles/gone.json'), path.join(root, 'to/one/articles/gone.json'))).toBe(false);
-    expect(linkOrCopy(path.join(root, 'from/one/articles/a.json/under-a-file'), path.join(root, 'to/x.json'))).toBe(false);
+    expect(
+      linkOrCopy(path.join(root, 'from/one/articles/gone.json'), path.join(root, 'to/one/articles/gone.json')),
+    ).toBe(false);
+    expect(linkOrCopy(path.join(root, 'from/one/articles/a.json/under-a-file'), path.join(root, 'to/x.json'))).toBe(
+      false,
+    );
   });
 
   it('writeFileParts writes every part, more than one writev takes', () => {

@@ -28,12 +28,20 @@ describe('the tree helper', () => {
   it('links every file of a tree into another but its manifest; a file the build wrote there wins', async () => {
     const from = path.join(dir, 'dist');
     const to = path.join(dir, 'tmp');
-    for (const rel of ['one/articles.json', 'one/articles/a.json', 'one/articles/b.json', 'one/images/d/x.h.png', MANIFEST_FILE]) write(from, rel, `old ${rel}`);
+    for (const rel of [
+      'one/articles.json',
+      'one/articles/a.json',
+      'one/articles/b.json',
+      'one/images/d/x.h.png',
+      MANIFEST_FILE,
+    ])
+      write(from, rel, `old ${rel}`);
     write(to, 'one/articles/b.json', 'new b'); // written by the build before the link
     helper = startTreeHelper();
     const linked = await helper.linkTree(from, to);
     expect(linked.sort()).toEqual(['one/articles.json', 'one/articles/a.json', 'one/images/d/x.h.png']);
-    for (const rel of linked) expect(fs.statSync(path.join(to, rel)).ino, rel).toBe(fs.statSync(path.join(from, rel)).ino);
+    for (const rel of linked)
+      expect(fs.statSync(path.join(to, rel)).ino, rel).toBe(fs.statSync(path.join(from, rel)).ino);
     expect(fs.readFileSync(path.join(to, 'one/articles/b.json'), 'utf8')).toBe('new b');
     expect(fs.existsSync(path.join(to, MANIFEST_FILE))).toBe(false);
   });
@@ -53,7 +61,9 @@ describe('the tree helper', () => {
 
   it('answers a failed job with its reason, and goes on with the next', async () => {
     helper = startTreeHelper();
-    await expect(helper.linkTree(path.join(dir, 'missing'), path.join(dir, 'tmp'))).rejects.toThrow(/^build helper: .*ENOENT/);
+    await expect(helper.linkTree(path.join(dir, 'missing'), path.join(dir, 'tmp'))).rejects.toThrow(
+      /^build helper: .*ENOENT/,
+    );
     write(path.join(dir, 'dist'), 'a.json', 'a');
     expect(await helper.linkTree(path.join(dir, 'dist'), path.join(dir, 'tmp2'))).toEqual(['a.json']);
   });

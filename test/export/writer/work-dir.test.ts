@@ -6,7 +6,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MANIFEST_FILE } from '../../../src/export/layout.ts';
-import { findLeftovers, newTreePaths, recoverInterruptedSwap, SPARE_CHANGES_FILE, sparePath, workDirOf } from '../../../src/export/writer/work-dir.ts';
+import {
+  findLeftovers,
+  newTreePaths,
+  recoverInterruptedSwap,
+  SPARE_CHANGES_FILE,
+  sparePath,
+  workDirOf,
+} from '../../../src/export/writer/work-dir.ts';
 
 const DEAD_PID = 4_194_301; // above any pid this machine hands out
 
@@ -62,7 +69,12 @@ describe('the work folder', () => {
 describe('leftovers', () => {
   it('are the trees of builds that are not running, here and beside dist/ (older versions), but the spare in the work folder', () => {
     fs.mkdirSync(dist);
-    const dead = [tree(work, `tmp-${DEAD_PID}-deadbeef`, null), tree(work, `old-${DEAD_PID}-0badc0de`, 1000), tree(root, `.dist.tmp-${DEAD_PID}-00ff00ff`, null), tree(root, '.dist.spare', 1000)];
+    const dead = [
+      tree(work, `tmp-${DEAD_PID}-deadbeef`, null),
+      tree(work, `old-${DEAD_PID}-0badc0de`, 1000),
+      tree(root, `.dist.tmp-${DEAD_PID}-00ff00ff`, null),
+      tree(root, '.dist.spare', 1000),
+    ];
     tree(work, `tmp-${process.pid}-feedf00d`, null); // this process's build: running
     tree(work, 'spare', 1000);
     tree(work, 'notes', null); // not a tree name

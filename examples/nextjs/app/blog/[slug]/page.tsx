@@ -18,7 +18,11 @@ const load = (slug: string) => quire([articleTag(slug)]).getArticle(slug);
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const article = await load((await params).slug);
   if (!article) return {};
-  return { title: article.title, description: article.metaDescription, alternates: { canonical: siteUrl(articlePath(article.slug)) } };
+  return {
+    title: article.title,
+    description: article.metaDescription,
+    alternates: { canonical: siteUrl(articlePath(article.slug)) },
+  };
 }
 
 export default async function ArticlePage({ params }: Props) {
