@@ -6,8 +6,8 @@ import { leaseUntil, TargetCache, type DeliveryDeps } from './send-claimed.ts';
 
 /**
  * Claims deliveries CLAIM_ROUNDS senders' worth at a time, in one statement: a claim is a
- * committed write, and its commit was the largest local cost of a delivery (claiming 8 at a time
- * gave 70 % of a bare client's rate in the deliveries benchmark, 32 at a time 80 %).
+ * committed write, and its commit was the largest local cost of a delivery, so larger claims sent
+ * more a second (docs/benchmarks-log.md, "figures first recorded in code comments").
  */
 const CLAIM_ROUNDS = 4;
 /** Each site's webhook is looked up again after this long (a change made meanwhile is seen). */
@@ -18,11 +18,11 @@ export type Claimed = { delivery: ClaimedDelivery; targets: TargetCache };
 /**
  * What the senders take their next delivery from: claimed deliveries, with the next claim made
  * as soon as fewer than one claim's worth are left, so senders do not wait for the database
- * between claims. (Claiming when only a round was left was too late at a few thousand a second:
- * a claim's round trip on a busy machine outlasted the round, and senders waited ~2,600 times in
- * a 22,000-delivery run; ~450 times since, mostly at the start of a drain.) A claimed delivery
- * waits at most 2 × CLAIM_ROUNDS + 1 attempts for a free sender; its lease covers that wait and
- * its own. Runs until a claim finds nothing, or stop() says so.
+ * between claims. (Claiming when only a round was left was too late: a claim's round trip on a
+ * busy machine outlasted the round, and the senders waited for it; docs/benchmarks-log.md, "a
+ * claim plan that stale statistics broke".) A claimed delivery waits at most 2 × CLAIM_ROUNDS + 1
+ * attempts for a free sender; its lease covers that wait and its own. Runs until a claim finds
+ * nothing, or stop() says so.
  */
 export class ClaimFeed {
   private exhausted = false;

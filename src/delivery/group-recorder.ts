@@ -60,10 +60,10 @@ export class GroupRecorder implements Recorder {
         if (!this.pending.length) return;
         // What was recorded during a write to a database server (the store says which writes it
         // has) waits for a full group or GROUP_WAIT_MS like any other: written at once, groups
-        // stayed at the few recorded during one write (a worker's 20,000 deliveries took ~1,700
-        // transactions instead of ~1,000, and PostgreSQL a fifth more CPU). On a local store
-        // (SQLite) it is written at once: there a statement costs little, and the leases it ends
-        // free sooner.
+        // stayed at the few recorded during one write, with more transactions and more of
+        // PostgreSQL's CPU (docs/benchmarks-log.md, "figures first recorded in code comments").
+        // On a local store (SQLite) it is written at once: there a statement costs little, and
+        // the leases it ends free sooner.
         if (this.pending.length >= GROUP_MAX || this.store.writes === 'local') this.writeGroup();
         else this.timer ??= setTimeout(() => this.writeGroup(), GROUP_WAIT_MS);
       });
@@ -72,9 +72,9 @@ export class GroupRecorder implements Recorder {
 
 /**
  * A group is written at once when this many wait, else after GROUP_WAIT_MS; at most GROUP_LIMIT
- * in one. 20 ms rather than 5: at a few thousand deliveries a second, groups of 2–15 became
- * groups of 10–64, with fewer statements for the worker and PostgreSQL (a slug's next delivery
- * may wait that much longer for its lease).
+ * in one. 20 ms rather than 5: 5 ms groups held only a few records at a worker's rates, and
+ * fuller ones cost the worker and PostgreSQL fewer statements (docs/benchmarks-log.md, "one round
+ * trip a claim"); a slug's next delivery may wait that much longer for its lease.
  */
 const GROUP_MAX = 64;
 const GROUP_WAIT_MS = 20;

@@ -4,11 +4,12 @@ import type { Delivery, DeliveryWithBody } from '../records.ts';
 import type { StateDb } from './database.ts';
 
 /**
- * Bodies this process queued, until they are claimed: `publish` queues its events and sends them
- * at once, and reading each body back out of SQLite cost as much as a fifth of a delivery's
- * local work. Bounded in bytes (oldest dropped first); a body not held here is read from the
- * database. A delivery's body never changes once queued, so the two always agree; the caller
- * hands the buffer over at enqueue and must not change it.
+ * Bodies this process queued, until they are claimed: `publish` queues its events and sends them at
+ * once, and reading each body back out of SQLite was a good part of a delivery's local work
+ * (docs/benchmarks-log.md, "figures first recorded in code comments"). Bounded in bytes (oldest
+ * dropped first); a body not held here is read from the database. A delivery's body never changes
+ * once queued, so the two always agree; the caller hands the buffer over at enqueue and must not
+ * change it.
  */
 class QueuedBodies {
   private readonly bodies = new Map<string, Buffer>();

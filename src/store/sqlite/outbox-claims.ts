@@ -12,9 +12,9 @@ import type { Synchronous } from './serialized.ts';
 type Claims = Pick<Synchronous<Outbox>, 'claim' | 'take' | 'takeMany' | 'takeDue' | 'release' | 'releaseDeadLeases'>;
 
 export function createClaims(db: StateDb, bodies: Bodies, dueList: Pick<DueList, 'due'>): Claims {
-  // Returns only what a sender needs: building the whole row into an object was a third of a
-  // claim's cost. Positional, like the attempt statements (outbox-attempts.ts): it runs for
-  // every delivery.
+  // Returns only what a sender needs: building the whole row into an object was much of a
+  // claim's cost (docs/benchmarks-log.md, "2026-11-25: what changed, and why"). Positional, like
+  // the attempt statements (outbox-attempts.ts): it runs for every delivery.
   // Due by now too: a sender holding a list of due ids made a moment ago must not send one that
   // another sender has meanwhile attempted and rescheduled (that would be an attempt too many).
   const claim = db.prepare<
