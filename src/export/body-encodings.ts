@@ -54,9 +54,8 @@ const settingsFor = (size: number): Settings =>
 const requestTimeSettingsFor = (size: number): Settings =>
   size < LARGE_BODY_BYTES ? REQUEST_TIME_SETTINGS : LARGE_SETTINGS;
 
-const zlib = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(
-  'node:zlib',
-) as typeof Zlib | undefined;
+type WithProcess = { process?: { getBuiltinModule?: (id: string) => unknown } };
+const zlib = (globalThis as WithProcess).process?.getBuiltinModule?.('node:zlib') as typeof Zlib | undefined;
 
 const promised = (
   run: (bytes: Uint8Array, options: object, done: (err: Error | null, out: Uint8Array) => void) => void,
