@@ -1,14 +1,14 @@
 // The Content API: GET /v1/articles, /v1/articles/{slug} and /v1/changes, keyed per site (key
-// auth), served from pre-serialized bodies (prebuilt body: ETags, 304s, content codings), open
-// to any origin (CORS); images, /openapi.json, /llms.txt and the service document beside them.
-// Caching is one hour with strong ETags, shortened so that no cached answer outlives a scheduled
-// go-live or expiry (src/snapshot/timed-view.ts). A preview key gets drafts and scheduled
-// articles too, never cacheable. A keyed route is two steps Hono composes per request (key auth,
-// then the answer), about 0.5-1 µs more than a single handler (measured in-process): the price of
-// middleware that reads and tests alone. The API's routes go onto an app given to them
-// (`addApiRoutes`: the server's root router, src/app/server-router.ts, and the edge's register
-// them on themselves, so no handler is wrapped for another app's onError), or make an app of
-// their own (`createApiApp`: tests and benches).
+// auth), served from pre-serialized bodies (prebuilt body: ETags, 304s, content codings), open to
+// any origin (CORS); images, /openapi.json, /llms.txt and the service document beside them. Caching
+// is one hour with strong ETags, shortened so that no cached answer outlives a scheduled go-live or
+// expiry (src/snapshot/timed-view.ts). A preview key gets drafts and scheduled articles too, never
+// cacheable. A keyed route is two steps Hono composes per request (key auth, then the answer),
+// which costs a little more than a single handler would (docs/benchmarks-log.md, "figures first
+// recorded in code comments"): the price of middleware that reads and tests alone. The API's routes
+// go onto an app given to them (`addApiRoutes`: the server's root router, src/app/server-router.ts,
+// and the edge's register them on themselves, so no handler is wrapped for another app's onError),
+// or make an app of their own (`createApiApp`: tests and benches).
 import { Hono, type Context } from 'hono';
 import { hashBytes } from '../export/content-hash.ts';
 import { contentTypeOf, hashInImageName, parseAssetPath } from '../export/layout.ts';

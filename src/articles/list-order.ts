@@ -7,7 +7,8 @@ type Dated = Pick<ArticleListItem, 'slug' | 'publishedAt' | 'updatedAt'>;
 /**
  * Newest first: publishedAt, then updatedAt, then slug for a stable order. Plain code-unit
  * comparison: dates are all ISO 8601 UTC in one shape, and the order must not depend on the
- * machine's locale (localeCompare's collation also ignores `-` in slugs, and is ~10x slower).
+ * machine's locale (localeCompare's collation also ignores `-` in slugs, and is slower:
+ * docs/benchmarks-log.md, "figures first recorded in code comments").
  */
 export function newestFirst(a: Dated, b: Dated): number {
   return (

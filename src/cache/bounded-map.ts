@@ -1,5 +1,6 @@
 // A Map with a fixed number of entries: the least recently used one is dropped to make room.
-// Any cache keyed by something a client can vary must be one of these, or grow without end.
+// Any cache keyed by something a client can vary must be bounded (this, or another cache of this
+// folder), or grow without end.
 export class BoundedMap<K, V> {
   readonly maxEntries: number;
   private readonly entries = new Map<K, V>();

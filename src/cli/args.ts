@@ -57,13 +57,13 @@ export class ArgValues {
     const v = this.values.get(name);
     return typeof v === 'number' ? v : undefined;
   }
-  /** The value given, else the spec's default (an option without one is a mistake in commands.ts). */
+  /** The value given, else the spec's default (an option without one is a mistake in its spec, specs/). */
   stringOrDefault(name: string): string {
     const fallback = this.defaultOf(name);
     if (typeof fallback !== 'string') throw new Error(`--${name} has no string default in its command's spec`);
     return this.string(name) ?? fallback;
   }
-  /** The value given, else the spec's default (an option without one is a mistake in commands.ts). */
+  /** The value given, else the spec's default (an option without one is a mistake in its spec, specs/). */
   integerOrDefault(name: string): number {
     const fallback = this.defaultOf(name);
     if (typeof fallback !== 'number') throw new Error(`--${name} has no integer default in its command's spec`);

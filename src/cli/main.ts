@@ -276,10 +276,11 @@ async function run(
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
-    // A command that has finished exits now rather than when the event loop drains: tearing
-    // down the heap of a 10,000-article build took 30-50 ms more, and what may still be pending
-    // is a helper thread's deletion of a replaced build, which the next build sweeps anyway.
-    // Only once stdout and stderr hold nothing unwritten (pipes to a slow reader).
+    // A command that has finished exits now rather than when the event loop drains: tearing down
+    // the heap of a large build takes longer (docs/benchmarks-log.md, "figures first recorded in
+    // code comments"), and what may still be pending is a helper thread's deletion of a replaced
+    // build, which the next build sweeps anyway. Only once stdout and stderr hold nothing unwritten
+    // (pipes to a slow reader).
     if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code);
   },
   (e: unknown) => {

@@ -40,9 +40,9 @@ export function articleKeysOf(loaded: LoadedSite, inputs: KeyInputs): (source: A
   const imagesKey = hashBytes(JSON.stringify([...loaded.images.values()].map((i) => [i.sitePath, i.size, i.mtimeMs])));
   const siteKey = JSON.stringify([RENDERER_VERSION, publicUrl, site.name, site.lang, site.url, site.articlePath]);
   // Unchanged, an article's keys are taken from the last build (the memo) instead of being hashed
-  // again (at 10,000 articles that was 20,000 serializations and hashes, a tenth of a one-change
-  // rebuild): the file is the same version when its memo is, and the rest is `context`
-  // (site-wide) and `extra`.
+  // again (for every article of a large site, a good part of a one-change rebuild:
+  // docs/benchmarks-log.md, "figures first recorded in code comments"): the file is the same
+  // version when its memo is, and the rest is `context` (site-wide) and `extra`.
   const context = hashBytes(JSON.stringify([RENDERER_VERSION, publicUrl, imagesKey, siteKey, [...authors.values()]]));
   return (source) => {
     const { meta } = source;

@@ -3,9 +3,9 @@
 // already found per source, so unchanged drafts are not rendered again just to be checked.
 //
 // Every build as a new process loads and saves all of it, so its shape on disk is chosen for
-// that: each source is one flat array, its front matter JSON text. At 10,000 articles v8
-// deserialized the objects in 60-110 ms; the flat arrays take 4-17 ms and parsing the front
-// matter 30-40 ms, and a save writes the JSON it loaded instead of serializing objects again.
+// that: each source is one flat array, its front matter JSON text, which loads in a fraction of
+// the time the objects took (docs/benchmarks-log.md, "figures first recorded in code comments"),
+// and a save writes the JSON it loaded instead of serializing objects again.
 import fs from 'node:fs';
 import v8 from 'node:v8';
 import { ensureStateDir, makePrivateDir } from '../config/state-dir.ts';
@@ -42,7 +42,8 @@ export function emptyBuildState(): BuildState {
   };
 }
 
-// v8 serialization (buildStateFileOf): Maps as they are, and several times faster than JSON for this shape.
+// v8 serialization (buildStateFileOf): Maps as they are, and faster than JSON for this shape
+// (docs/benchmarks-log.md, "figures first recorded in code comments").
 
 /**
  * On disk, `checked` keeps the keys of sources that rendered without problems in one list (nearly

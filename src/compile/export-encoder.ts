@@ -4,12 +4,11 @@
 // the build gave it up). Two at a time.
 //
 // On a machine of one or two cores, an article's body is compressed here and now instead: the
-// render workers already take every core, so the pool's threads only compete with them, and
-// handing each body over and back (a stream, a callback, a promise per coding) cost ~0.1-0.3 s
-// more CPU per 2,000 articles than compressing in place, and its per-thread allocations more
-// peak RSS (docs/benchmarks-log.md, "a cold build's output"). With more cores the pool keeps this
-// thread, which feeds the workers, free. Large bodies (a list) always go to the pool, so that
-// writing the list's index overlaps them.
+// render workers already take every core, so the pool's threads only compete with them, and handing
+// each body over and back (a stream, a callback, a promise per coding) cost more CPU than
+// compressing in place, and its per-thread allocations more peak RSS (docs/benchmarks-log.md, "a
+// cold build's output"). With more cores the pool keeps this thread, which feeds the workers, free.
+// Large bodies (a list) always go to the pool, so that writing the list's index overlaps them.
 import os from 'node:os';
 import { codingsOf, encodeForExport, encodeForExportNow } from '../export/body-encodings.ts';
 import type { EncodedVariants } from '../snapshot/snapshot-reader.ts';

@@ -5,10 +5,10 @@
 // The entries live in one SQLite file (<state dir>/cache/render.db, whose statements are in
 // src/store/render-cache-file.ts), written a batch per transaction. A file per entry cost a file
 // creation per article, which on the main thread of a cold build was most of its write time
-// (docs/benchmarks-log.md); SQLite also gives atomic entries (no torn files) and lets concurrent
-// builds share the file. It is only a cache: a damaged file
-// is deleted (the next build starts a new one), any other failure turns the disk off for the
-// build, and the build renders.
+// (docs/benchmarks-log.md, "2026-11-25: what changed, and why"); SQLite also gives atomic entries
+// (no torn files) and lets concurrent builds share the file. It is only a cache: a damaged file is
+// deleted (the next build starts a new one), any other failure turns the disk off for the build,
+// and the build renders.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { makePrivateDir } from '../config/state-dir.ts';

@@ -12,7 +12,10 @@ import { POOL_THRESHOLD, type RenderPool } from './render-pool.ts';
 
 /** Bounds memory: bodies are rendered, written and dropped this many at a time. */
 export const CHUNK = 256;
-/** Articles handed on between two looks at the event loop (~30 ms of this thread's work). */
+/**
+ * Articles handed on between two looks at the event loop, so the render workers' replies are not
+ * left waiting (docs/benchmarks-log.md, "2026-11-25: what changed, and why").
+ */
 const YIELD_EVERY = 64;
 
 export interface ChunkRendering {

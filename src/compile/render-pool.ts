@@ -1,8 +1,8 @@
 // Renders on worker threads when there is enough to render: Markdown parsing is CPU-bound.
 // Workers take small batches from a queue, so uneven documents still spread evenly, and each has
 // a few batches posted ahead: a worker that finishes one starts the next at once, even while
-// this thread is busy writing output and cannot answer (with one batch at a time, the workers of
-// a 4,000-article build waited ~40 % of the time).
+// this thread is busy writing output and cannot answer (with one batch at a time, the workers
+// waited for it: docs/benchmarks-log.md, "2026-11-25: what changed, and why").
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ImageFile } from '../content/load-content.ts';
@@ -75,19 +75,21 @@ export class RenderPoolClosedError extends Error {
 /** Below this many documents the workers' start-up costs more than it saves. */
 export const POOL_THRESHOLD = 48;
 const BATCH = 8;
-/** Batches posted to a worker and not yet answered: ~100 ms of work at 8 documents each. */
+/**
+ * Batches posted to a worker and not yet answered: enough work to last while this thread writes
+ * (docs/benchmarks-log.md, "figures first recorded in code comments").
+ */
 const IN_FLIGHT = 4;
 // A document's render needs little live memory; without a cap V8 lets garbage pile up in each
-// worker (at 10,000 articles peak RSS was 1.2 GiB uncapped). A tight cap costs speed instead:
-// every major collection drops the optimized code of the per-document closures micromark and
-// mdast-util-from-markdown create, and V8 compiles it again (4,000 articles: 29.8-31.7 s at
-// 128 MB, 26.7-28.1 s at 256 MB; 10,000 at 256 MB: peak RSS 315 MiB). A document too big for
-// the cap is rendered in the main thread.
+// worker. A tight cap costs speed instead: every major collection drops the optimized code of the
+// per-document closures micromark and mdast-util-from-markdown create, and V8 compiles it again
+// (docs/benchmarks-log.md, "Where a cold build's time went (2026-11-23, evening)"). A document
+// too big for the cap is rendered in the main thread.
 const WORKER_OLD_SPACE_MB = 256;
-// Rendering allocates a few MB of short-lived objects per document. With V8's default 16 MB
-// semi-spaces a worker ran ~460 scavenges per 2,000 documents and the collector's helper threads
-// took a third of the build's CPU; 32 MB semi-spaces (V8 sizes the young generation as three of
-// them) cut a 4,000-article build's CPU by ~10 % for ~32 MB more per worker (docs/benchmarks-log.md).
+// Rendering allocates many short-lived objects per document: with V8's default 16 MB semi-spaces
+// the collector's helper threads took much of the build's CPU, and 32 MB ones (V8 sizes the young
+// generation as three of them) cut it for a little more memory per worker (docs/benchmarks-log.md,
+// "2026-11-25: what changed, and why").
 export const WORKER_YOUNG_GENERATION_MB = 96;
 
 export function defaultWorkerCount(): number {
@@ -97,7 +99,8 @@ export function defaultWorkerCount(): number {
 /**
  * Workers in a row that die before they are ready (out of memory while loading) after which the
  * pool starts no more: it renders in this thread, as a pool of size 0. Replacing them one by one
- * cost a worker's start per batch (~90 ms): a 10,000-article build would start 1,250 of them.
+ * would cost a worker's start for every batch of a build (docs/benchmarks-log.md, "figures first
+ * recorded in code comments").
  */
 const MAX_START_FAILURES = 2;
 

@@ -18,7 +18,8 @@ import type { ExportEncoder } from './export-encoder.ts';
 /**
  * List items are kept until the list is written: each in a buffer of its own (TextEncoder), not a
  * slice of Buffer's shared pool (64 KiB slabs on Node 24), which the compressed bodies fill
- * meanwhile: an item there would keep a whole slab of them alive (80 MiB at 4,000 articles).
+ * meanwhile: an item there would keep a whole slab of them alive (docs/benchmarks-log.md,
+ * "compressed answers").
  */
 const UTF8 = new TextEncoder();
 
@@ -104,8 +105,9 @@ export class SiteOutput {
       return;
     }
     // Only hashed: publish makes it again from the stored body (a file per article cost a
-    // cold build more than making it again costs a publish). Hashed as a string: its bytes are
-    // made and freed outside the JS heap (a Buffer here waits for a collection, ~20 KB an article).
+    // cold build more than making it again costs a publish: docs/benchmarks-log.md, "fewer files
+    // per cold build"). Hashed as a string: its bytes are made and freed outside the JS heap,
+    // where a Buffer here would wait for a collection.
     const payloadJson = webhookArticleJson(body);
     this.items.push({
       slug: meta.slug,

@@ -1,10 +1,10 @@
 // How many cores the rest of the machine leaves free right now, so the build starts a render worker
 // only where one can run. A worker beyond the free cores gains no time and costs CPU: each worker
-// loads its own pipeline, compiles the same parser functions again and keeps its own heap (dense
-// 2,000 articles on 2 cores shared with other work: one worker used 12–16 % less CPU than two;
-// docs/benchmarks-log.md). Measured over a short window from the machine's CPU times and this
-// process's own, not from the load average, which lags a minute behind (a build just finished
-// would still count).
+// loads its own pipeline, compiles the same parser functions again and keeps its own heap (on 2
+// cores shared with other work, one worker used less CPU than two: docs/benchmarks-log.md, "render
+// workers only for free cores"). Measured over a short window from the machine's CPU times and this
+// process's own, not from the load average, which lags a minute behind (a build just finished would
+// still count).
 import os from 'node:os';
 
 export interface CpuSample {

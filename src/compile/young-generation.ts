@@ -1,12 +1,12 @@
-// Holds the main thread's young generation at Node 20's size during a build. On Node 24, V8 lets
-// a young generation grow to 128 MB (two 64 MB semi-spaces) where Node 20 stopped at 32 MB, and
-// a build's main thread, which keeps a chunk of articles alive while it allocates their JSON,
-// grows it to the full 128 MB: ~100 MB of peak RSS at 10,000 articles for no CPU gained
-// (docs/benchmarks-log.md). Its maximum is fixed when the heap is made, so it is capped here by turning
-// off growth once it reaches MAIN_YOUNG_GENERATION_MB: V8 reads the growth factor each time it
-// grows a young generation. That flag is the whole process's, so threads started from here on
-// (the render workers) begin at the size they would grow to, within their own resourceLimits,
-// and need no growth.
+// Holds the main thread's young generation at Node 20's size during a build. On Node 24, V8 lets a
+// young generation grow to 128 MB (two 64 MB semi-spaces) where Node 20 stopped at 32 MB, and a
+// build's main thread, which keeps a chunk of articles alive while it allocates their JSON, grows
+// it to the full 128 MB: more peak RSS for no CPU gained (docs/benchmarks-log.md, "peak RSS of a
+// cold build on Node 24"). Its maximum is fixed when the heap is made, so it is capped here by
+// turning off growth once it reaches MAIN_YOUNG_GENERATION_MB: V8 reads the growth factor each time
+// it grows a young generation. That flag is the whole process's, so threads started from here on
+// (the render workers) begin at the size they would grow to, within their own resourceLimits, and
+// need no growth.
 import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { WORKER_YOUNG_GENERATION_MB } from './render-pool.ts';

@@ -79,7 +79,8 @@ export class ConfigError extends ProblemError<'CONFIG_INVALID'> {
 }
 
 // Hand-written checks rather than a schema library: this runs before every command, and
-// loading zod alone cost ~100 ms of each command's start.
+// loading zod would lengthen each command's start (docs/benchmarks-log.md, "zod kept out of build
+// and serve").
 /** One setting's check failed: not a problem of its own, it becomes a line of the ConfigError. */
 class Invalid extends Error {}
 

@@ -34,8 +34,7 @@ export function tooLargeIssue(file: string, size: number, limit: number): Conten
  * A file of the content tree, or null (with the problem in `issues`) when it is a link, not a
  * regular file, or larger than `maxBytes`. Read synchronously: content files are small, and one
  * synchronous open, stat, read and close cost a fraction of the same calls through the thread
- * pool and their promises (reading 2,000 articles twice, as a cold build does: ~0.07 s of CPU
- * against ~0.25 s; docs/benchmarks-log.md, "A cold build's output").
+ * pool and their promises (docs/benchmarks-log.md, "a cold build's output").
  */
 export function readContentFile(file: string, maxBytes: number, issues: ContentIssue[]): Buffer | null {
   let fd: number;

@@ -1,7 +1,7 @@
 // How much one contributor's file may make a build do. Content is input from anyone who can open
 // a pull request, so every file is bounded before it is parsed; going over a limit is a problem
-// with the file's place, never a crash or a slow build. Kept far below what hurts (a 20 MB
-// article took 45 s and 4 GB to render). docs/content.md lists them.
+// with the file's place, never a crash or a slow build. Kept far below what hurts
+// (docs/benchmarks-log.md, "figures first recorded in code comments"). docs/content.md lists them.
 export const CONTENT_LIMITS = Object.freeze({
   /** Bytes of one article file (front matter and body). */
   articleBytes: 512 * 1024,

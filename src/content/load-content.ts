@@ -73,7 +73,10 @@ export interface SourceEntry {
 }
 export type SourceCache = Map<string, SourceEntry>;
 
-/** Article files looked at between two turns of the event loop (~10-20 ms of reading and parsing). */
+/**
+ * Article files looked at between two turns of the event loop: a short stretch of reading and
+ * parsing (docs/benchmarks-log.md, "figures first recorded in code comments").
+ */
 const YIELD_EVERY = 128;
 
 /** Told once, while loading, that many articles are new or changed (a build starts its renderers). */
@@ -170,7 +173,8 @@ async function loadArticles(
     // server loading a large site in its process still answers meanwhile.
     if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise(setImmediate);
     const file = files[index]!;
-    // lstat, sync: ~5x faster than fs.promises.stat for many small files; the walk saw no link here.
+    // lstat, sync: much faster than fs.promises.stat for many small files (docs/benchmarks-log.md,
+    // "figures first recorded in code comments"); the walk saw no link here.
     const stat = fsSync.lstatSync(file);
     if (stat.size > CONTENT_LIMITS.articleBytes) {
       issues.push(tooLargeIssue(file, stat.size, CONTENT_LIMITS.articleBytes));

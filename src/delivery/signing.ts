@@ -54,8 +54,9 @@ type SigningKeys = { quire: KeyObject; standardWebhooks: KeyObject };
 
 /**
  * Each secret's HMAC keys, made once: an HMAC keyed with a Buffer re-imports it on every call, which
- * cost more than twice the hashing of a 5 KB body (a KeyObject is taken as it is). Bounded: a sender
- * signs for a few thousand sites at most, and the map starts afresh beyond that.
+ * cost more than the signature itself (docs/benchmarks-log.md, "a claim plan that stale statistics
+ * broke"); a KeyObject is taken as it is. Bounded: a sender signs for a few thousand sites at most,
+ * and the map starts afresh beyond that.
  */
 const keys = new Map<string, SigningKeys>();
 const MAX_KEYS = 4096;

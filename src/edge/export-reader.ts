@@ -31,6 +31,8 @@ import {
   type ExportSite,
 } from '../export/object-export.ts';
 import { BoundedMap } from '../cache/bounded-map.ts';
+import { createByteCache } from '../cache/byte-cache.ts';
+import { createWeightedCache } from '../cache/weighted-cache.ts';
 import { ProblemError } from '../problems/problem.ts';
 
 /** What the Worker needs of an R2 bucket binding. */
@@ -270,32 +272,6 @@ export function createExportReader(options: ExportReaderOptions): ExportReader {
   };
 }
 
-/** A cache of immutable byte arrays by name, bounded by their total size (least recently used out first). */
-function createByteCache(maxBytes: number) {
-  const entries = new Map<string, Uint8Array>();
-  let total = 0;
-  return {
-    get(key: string): Uint8Array | undefined {
-      const value = entries.get(key);
-      if (value) {
-        entries.delete(key);
-        entries.set(key, value);
-      }
-      return value;
-    },
-    set(key: string, value: Uint8Array): void {
-      if (value.length > maxBytes || entries.has(key)) return;
-      entries.set(key, value);
-      total += value.length;
-      for (const [oldest, bytes] of entries) {
-        if (total <= maxBytes) break;
-        entries.delete(oldest);
-        total -= bytes.length;
-      }
-    },
-  };
-}
-
 const manifestHeader = (build: ExportBuild): Omit<Manifest, 'sites'> => ({
   format: MANIFEST_FORMAT,
   buildId: build.buildId,
@@ -304,51 +280,3 @@ const manifestHeader = (build: ExportBuild): Omit<Manifest, 'sites'> => ({
   publicUrl: build.publicUrl,
   inputs: build.inputs,
 });
-
-/**
- * A cache bounded by its number of entries and by their total weight (bytes, told once known):
- * the least recently used go first. A many-site bucket cannot fill an isolate's memory.
- */
-function createWeightedCache<V>(maxEntries: number, maxWeight: number) {
-  const entries = new Map<string, { value: V; weight: number }>();
-  let total = 0;
-  const drop = (key: string) => {
-    const held = entries.get(key);
-    if (!held) return false;
-    entries.delete(key);
-    total -= held.weight;
-    return true;
-  };
-  const evict = () => {
-    for (const oldest of entries.keys()) {
-      if (entries.size <= 1 || (entries.size <= maxEntries && total <= maxWeight)) break;
-      drop(oldest);
-    }
-  };
-  return {
-    get(key: string): V | undefined {
-      const held = entries.get(key);
-      if (!held) return undefined;
-      entries.delete(key);
-      entries.set(key, held);
-      return held.value;
-    },
-    set(key: string, value: V): void {
-      drop(key);
-      entries.set(key, { value, weight: 0 });
-      evict();
-    },
-    /** Tells the weight of an entry once it is known. */
-    weigh(key: string, weight: number): void {
-      const held = entries.get(key);
-      if (!held) return;
-      total += weight - held.weight;
-      held.weight = weight;
-      evict();
-    },
-    delete: drop,
-    get size() {
-      return entries.size;
-    },
-  };
-}

@@ -21,20 +21,19 @@ export type EncodedVariants = Partial<Record<ContentCoding, Uint8Array>>;
 export const MIN_ENCODED_BYTES = 1024;
 
 /**
- * Brotli 6 for an article's body (under 64 KiB): on article bodies as large as 32 KiB it is
- * within 0.6 % of 8's size at seven eighths of its CPU, and every article of a cold build is
- * compressed. Brotli 8 for larger bodies (a site's list up to ~2,000 articles, a filtered page):
- * there 8 is 5-10 % smaller than 6, within 6 % of 11's size at a fortieth of its CPU (9 costs
- * eight times 8 for nothing). gzip 6, zlib's default (9 gives the same size for more time).
+ * Brotli 6 for an article's body (under 64 KiB), nearly as small there as 8 for less CPU, since
+ * every article of a cold build is compressed; brotli 8 for larger bodies (a site's list up to
+ * ~2,000 articles, a filtered page), where it is clearly smaller than 6 and higher qualities cost
+ * far more CPU for a little; gzip 6, zlib's default (docs/benchmarks-log.md, "compressed answers").
  */
 const SMALL_BODY_BYTES = 64 * 1024;
 const SMALL_SETTINGS = { brotli: 6, gzip: 6 };
 const SETTINGS = { brotli: 8, gzip: 6 };
 /**
  * Bodies this large (the list of a site of some 2,000 articles and more) are made again by every
- * build that changes any article, and take time in proportion: brotli 4 and gzip 4 compress a
- * 10,000-article list (4.5 MiB) in 70 and 40 ms instead of 190 and 130 ms, for 14 % and 13 %
- * more bytes, which keeps a one-change rebuild of such a site under its second.
+ * build that changes any article, and take time in proportion: brotli 4 and gzip 4 take a
+ * fraction of 8's and 6's time for a few more bytes, which keeps a one-change rebuild of such a
+ * site under its second (docs/benchmarks-log.md, "compressed answers").
  */
 const LARGE_BODY_BYTES = 2 ** 20;
 const LARGE_SETTINGS = { brotli: 4, gzip: 4 };
@@ -42,9 +41,9 @@ const LARGE_SETTINGS = { brotli: 4, gzip: 4 };
 /**
  * Bodies made at request time (a filtered page, a list remade at a go-live, a preview) are
  * compressed while a client waits, once per distinct body, and any key can ask for many distinct
- * ones: brotli 5 there, for 15-20 % more bytes than 8 at about half its CPU and a fifth of its
- * memory (3-4 MiB a call against 17 MiB on a 1 MB page). gzip 6 needs little memory (zlib's
- * 256 KiB) and stays; bodies over 1 MiB as the build's.
+ * ones: brotli 5 there, for somewhat more bytes than 8 at a fraction of its CPU and memory
+ * (docs/benchmarks-log.md, "compressed answers"). gzip 6 needs little memory (zlib's 256 KiB)
+ * and stays; bodies over 1 MiB as the build's.
  */
 const REQUEST_TIME_SETTINGS = { brotli: 5, gzip: 6 };
 
@@ -55,9 +54,8 @@ const settingsFor = (size: number): Settings =>
 const requestTimeSettingsFor = (size: number): Settings =>
   size < LARGE_BODY_BYTES ? REQUEST_TIME_SETTINGS : LARGE_SETTINGS;
 
-const zlib = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(
-  'node:zlib',
-) as typeof Zlib | undefined;
+type WithProcess = { process?: { getBuiltinModule?: (id: string) => unknown } };
+const zlib = (globalThis as WithProcess).process?.getBuiltinModule?.('node:zlib') as typeof Zlib | undefined;
 
 const promised = (
   run: (bytes: Uint8Array, options: object, done: (err: Error | null, out: Uint8Array) => void) => void,
@@ -78,8 +76,9 @@ function optionsFor(
       [zlib.constants.BROTLI_PARAM_QUALITY]: settings.brotli,
       [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
       [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
-      // A window no larger than the body compresses it the same, and the default 4 MiB window
-      // per call cost a build ~90 MiB more peak RSS and a fifth more CPU.
+      // A window no larger than the body compresses it the same, and the default 4 MiB one,
+      // allocated per call, cost a build memory and CPU (docs/benchmarks-log.md, "compressed
+      // answers").
       [zlib.constants.BROTLI_PARAM_LGWIN]: windowBitsFor(zlib, bytes.byteLength),
     },
   };

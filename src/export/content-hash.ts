@@ -3,9 +3,10 @@
 // Worker all hash with these, so an ETag is the same whichever of them answers.
 //
 // No Node import: the Worker bundles this module too. Under Node the native hash is taken from
-// the running process (one-shot crypto.hash is ~4x faster than createHash().update().digest()
-// for the short keys a build hashes per article, and far faster than any hash in JavaScript);
-// elsewhere (workerd has no synchronous Web Crypto digest) @noble/hashes computes the same SHA-256.
+// the running process (one-shot crypto.hash is faster than createHash().update().digest() for
+// the short keys a build hashes per article, and far faster than any hash in JavaScript:
+// docs/benchmarks-log.md, "figures first recorded in code comments"); elsewhere (workerd has no
+// synchronous Web Crypto digest) @noble/hashes computes the same SHA-256.
 import { sha256 } from '@noble/hashes/sha2.js';
 
 type NodeCrypto = typeof import('node:crypto');

@@ -1,8 +1,9 @@
 // The bytes of a site's articles.json, made and cut without a JSON parser: the build writes it
 // from its items' bytes and a rebuild cuts the previous one into its items to copy unchanged
-// ones through as they are (at 10,000 articles, parsing and re-serializing the 5 MB list was a
-// tenth of a one-change rebuild); the API makes a filtered page's body the same way. Plain
-// Uint8Arrays, no Buffer: the edge Worker uses this too.
+// ones through as they are (parsing and re-serializing a large site's list was a good part of a
+// one-change rebuild: docs/benchmarks-log.md, "figures first recorded in code comments"); the API
+// makes a filtered page's body the same way. Plain Uint8Arrays, no Buffer: the edge Worker uses
+// this too.
 
 /** slug → the item's JSON bytes as they stand in articles.json. */
 export type ListItems = Map<string, Uint8Array>;
@@ -81,7 +82,7 @@ export function listBody(site: { name: string; lang: string }, items: Uint8Array
 
 /**
  * listBody() as the pieces it is made of, for writing and hashing without first copying a large
- * site's list (5 MB at 10,000 articles) into one buffer.
+ * site's list into one buffer.
  */
 export function listBodyParts(
   site: { name: string; lang: string },

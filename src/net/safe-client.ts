@@ -3,7 +3,8 @@
 // The address check runs in each new socket's own `lookup` (guarded-lookup.ts), on the addresses it
 // then connects to, so DNS rebinding gains nothing; IP-literal hosts skip lookup, so they are
 // checked with the URL. node:https with one keep-alive agent per client: fetch() takes no
-// connect-time hook and measured ~3x slower on loopback.
+// connect-time hook, and was slower on loopback (docs/benchmarks-log.md, "figures first recorded
+// in code comments").
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
@@ -87,16 +88,18 @@ export function createSafeClient({
   const agent = new https.Agent({
     keepAlive: true,
     maxSockets,
-    // Built once rather than per connection. (Adding Node's ~150 roots to it would cost ~70 ms per
-    // client; production trusts extra CAs through NODE_EXTRA_CA_CERTS instead.)
+    // Built once rather than per connection, from `ca` alone: Node's roots added to it would
+    // lengthen every client's start (docs/benchmarks-log.md, "figures first recorded in code
+    // comments"); production trusts extra CAs through NODE_EXTRA_CA_CERTS instead.
     ...(ca ? { secureContext: tls.createSecureContext({ ca }) } : {}),
   });
   // Plain http only where the policy allows it (a site being verified), never for webhooks.
   const httpAgent = policy.protocols.includes('http:') ? new http.Agent({ keepAlive: true, maxSockets }) : null;
   const verifiedSockets = new WeakSet<net.Socket>();
   // A webhook URL is checked once per client, not once per delivery: the check depends on the
-  // string and allowPrivate alone, and parsing it (URL, IP literal) was a tenth of a request's
-  // local cost. Refusals are not kept, so each one is reported afresh.
+  // string and allowPrivate alone, and parsing it (URL, IP literal) for every request cost a
+  // sender part of its rate (docs/benchmarks-log.md, "2026-11-25: what changed, and why").
+  // Refusals are not kept, so each one is reported afresh.
   const acceptedTargets = new Map<string, { url: URL; host: string }>();
   let closed = false;
 

@@ -123,9 +123,9 @@ const LOG_BATCH_CHARS = 64 * 1024;
 
 /**
  * A logger that writes whole lines through `write`, gathered for up to LOG_BATCH_MS or 64 KiB:
- * a write to stderr is a system call, and one per turn of the event loop cost a busy server a
- * third of its rate (docs/benchmarks-log.md). The server flushes at shutdown; a crash can lose the
- * last batch.
+ * a write to stderr is a system call, and one per turn of the event loop cost a busy server much
+ * of its rate (docs/benchmarks-log.md, "request log and metrics"). The server flushes at shutdown;
+ * a crash can lose the last batch.
  */
 export function createLogger({
   format,

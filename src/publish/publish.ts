@@ -7,16 +7,14 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { buildExport, type BuildCaches, type BuildResult, type BuildSettings } from '../compile/build.ts';
-import { webhookArticleJsonOf, webhookBody } from '../articles/shapes.ts';
-import { PayloadChangedError, readArticleBody, readListItems } from '../export/export-files.ts';
-import type { Manifest, ManifestSite } from '../export/manifest.ts';
-import { ProblemError } from '../problems/problem.ts';
-import { isLiveAt } from '../schedule/windows.ts';
-import type { ArticleChange, Delivery, FeedBuild, LockHolder, RecordedChange } from '../store/state-store.ts';
+import type { ArticleChange, Delivery, LockHolder } from '../store/state-store.ts';
 import { drainOutbox, type DeliveryDeps, type DrainOptions, type DrainSummary } from '../delivery/delivery-runner.ts';
 import { locateContentRepository } from '../git/repository.ts';
+import { feedBuildOf, readBody, servedAt, withListItems } from './build-payloads.ts';
 import { changedFilesSince, NO_REVISION, readRevision, uncommittedFilesIn } from './git-revision.ts';
 import { collapseEvents, planEvents, type PlannedEvent } from './plan-events.ts';
+
+export { feedBuildOf, PublishError, readBody, servedAt, withListItems } from './build-payloads.ts';
 
 export interface PublishOptions {
   siteId: string | null;
@@ -86,13 +84,6 @@ export interface PublishDeps extends DeliveryDeps {
    * change-feed entry announces what is not served yet. Absent: nothing to wait for.
    */
   untilServed?: (buildId: string) => Promise<void>;
-}
-
-export class PublishError extends ProblemError<'PUBLISH_INTERRUPTED'> {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('PUBLISH_INTERRUPTED', message, options);
-    this.name = 'PublishError';
-  }
 }
 
 /**
@@ -269,89 +260,4 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
     for (const siteId of siteIds)
       pending.push(...(await store.outbox.list({ siteId, states: ['pending'], limit: 10_000 })));
   return { status: 'done', ...plan, delivered: deliver, drain, pending, failed };
-}
-
-/** The build a manifest describes, as the feed state keeps it (see FeedBuild). */
-export const feedBuildOf = (manifest: Manifest): FeedBuild => ({
-  id: manifest.buildId,
-  builtAt: Date.parse(manifest.builtAt),
-});
-
-/**
- * What a site serves at `nowMs`: its live articles' payload hashes, and the slugs that exist but
- * are not served (drafts, and published articles still scheduled or already expired), which a
- * receiver hears of as withdrawn rather than deleted. A scheduled article is announced when a
- * publish runs after it went live (the server runs one at each go-live; see schedule/).
- */
-export function servedAt(
-  site: ManifestSite,
-  nowMs: number,
-  draftSlugs: Iterable<string>,
-): { current: Map<string, string>; withdrawn: Set<string> } {
-  const current = new Map<string, string>();
-  const withdrawn = new Set(draftSlugs);
-  for (const slug in site.articles) {
-    const entry = site.articles[slug]!;
-    if (isLiveAt(entry, nowMs)) current.set(slug, entry.payloadHash);
-    else withdrawn.add(slug);
-  }
-  return { current, withdrawn };
-}
-
-export function readBody(
-  distDir: string,
-  manifest: Manifest,
-  siteId: string,
-  slug: string,
-  event: PlannedEvent['event'],
-): Buffer {
-  if (event === 'unpublished' || event === 'deleted') {
-    return Buffer.from(webhookBody(event, JSON.stringify({ id: slug, slug })));
-  }
-  try {
-    return Buffer.from(
-      webhookBody(
-        event,
-        webhookArticleJsonOf(readArticleBody(distDir, siteId, slug, manifest.sites[siteId]!.articles[slug]!.bodyHash)),
-      ),
-    );
-  } catch (err) {
-    if (err instanceof PayloadChangedError)
-      throw new PublishError(`${err.file} changed while publishing (is another build running?); run publish again`, {
-        cause: err,
-      });
-    throw err;
-  }
-}
-
-/**
- * The changes with what the change log keeps of each published one: its item of the site's list
- * (JSON text, as the build wrote it into articles.json), from the list the manifest names.
- */
-export function withListItems(
-  distDir: string,
-  manifest: Manifest,
-  siteId: string,
-  changes: ArticleChange[],
-): RecordedChange[] {
-  if (!changes.some((c) => c.state === 'published')) return changes.map((c) => ({ ...c, item: null }));
-  let items: ReturnType<typeof readListItems>;
-  try {
-    items = readListItems(distDir, siteId, manifest.sites[siteId]!.listHash);
-  } catch (err) {
-    if (err instanceof PayloadChangedError)
-      throw new PublishError(`${err.file} changed while publishing (is another build running?); run publish again`, {
-        cause: err,
-      });
-    throw err;
-  }
-  return changes.map((c) => {
-    if (c.state !== 'published') return { ...c, item: null };
-    const item = items?.get(c.slug);
-    if (!item)
-      throw new PublishError(
-        `the list of site "${siteId}" has no item for "${c.slug}" (is another build running?); run publish again`,
-      );
-    return { ...c, item: Buffer.from(item).toString('utf8') };
-  });
 }

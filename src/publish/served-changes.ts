@@ -14,7 +14,8 @@ import { splitListItems } from '../export/list-body.ts';
 import type { ManifestSite } from '../export/manifest.ts';
 import type { ArticleChange, FeedBuild, FeedState, RecordedChange, StateStore } from '../store/state-store.ts';
 import { planEvents, type PlannedEvent } from './plan-events.ts';
-import { feedBuildOf, publishingInThisProcess, servedAt } from './publish.ts';
+import { feedBuildOf, servedAt } from './build-payloads.ts';
+import { publishingInThisProcess } from './publish.ts';
 import { queueWindowEvents } from './window-changes.ts';
 
 /** What a server serves: a build as loaded, and what is needed to tell and send its changes. */

@@ -7,7 +7,7 @@
 import type { Manifest, ManifestSite } from '../export/manifest.ts';
 import { isLiveAt, visibilityAt } from '../schedule/windows.ts';
 import type { ArticleChange, SitePublishRecord, StateParts } from '../store/state-store.ts';
-import { readBody } from './publish.ts';
+import { readBody } from './build-payloads.ts';
 import { collapseEvents, type PlannedEvent } from './plan-events.ts';
 
 export interface WindowEvents {

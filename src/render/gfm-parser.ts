@@ -2,13 +2,14 @@
 //
 // 1. Bare URLs. remark-gfm finds them twice over: a micromark tokenizer marks them while
 //    parsing, and an mdast transform (mdast-util-gfm-autolink-literal) turns URLs found in text
-//    nodes into links. The tokenizer costs about a third of all parsing, yet the transform alone
-//    gives the same tree unless a bare URL or e-mail has an unusual shape: markup characters
-//    inside it, a `mailto:` or `xmpp:` prefix, a host without a dot. A document whose every
-//    candidate has a plain shape is parsed without the tokenizer. Candidates inside code and
-//    HTML blocks do not count (neither way finds links there): when every odd-shaped candidate
-//    lies in one, the fast parse's tree is kept, since the tokenizer works on inline text only
-//    and so cannot move a block's bounds.
+//    nodes into links. The tokenizer is a large part of all parsing (docs/benchmarks-log.md,
+//    "figures first recorded in code comments"), yet the transform alone gives the same tree
+//    unless a bare URL or e-mail has an unusual shape: markup characters inside it, a `mailto:`
+//    or `xmpp:` prefix, a host without a dot. A document whose every candidate has a plain shape
+//    is parsed without the tokenizer. Candidates inside code and HTML blocks do not count
+//    (neither way finds links there): when every odd-shaped candidate lies in one, the fast
+//    parse's tree is kept, since the tokenizer works on inline text only and so cannot move a
+//    block's bounds.
 // 2. The transform itself walks every text node with four regular expressions. Each of them
 //    needs `http://`, `https://`, `www.` or `@` in the node, so when no text node holds one of
 //    those the walk is skipped. Text inside links does not count: the transform skips it.
@@ -37,11 +38,12 @@ import { unified, type Processor } from 'unified';
  * Bare-URL and e-mail candidates, the way the GFM tokenizer starts them, up to white space. An
  * e-mail candidate is a whole run of non-space characters with an `@` in it, so it is tried only
  * where a run starts (`(?<!\S)`): tried at every position, `\S*@` re-read the rest of each word
- * from each of its characters, 3 % of all rendering time.
+ * from each of its characters (docs/benchmarks-log.md, "figures first recorded in code comments").
  */
 const CANDIDATE = /(?:https?:\/\/|www\.)\S*|(?<!\S)\S*@\S*/gi;
 /** The same without e-mail candidates, which need an `@`: trying them at every word start of a
- * document that has none cost as much as the rest of this check. */
+ * document that has none was a large part of this check (docs/benchmarks-log.md, "figures first
+ * recorded in code comments"). */
 const URL_CANDIDATE = /(?:https?:\/\/|www\.)\S*/gi;
 /** Shapes both ways of finding links agree on (checked by test/render/gfm-parser.test.ts). */
 const PLAIN_URL = /^(?:https?:\/\/|www\.)[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:[/?#][a-z0-9\-./?=#%+,()]*)?[.,)]*$/i;

@@ -29,7 +29,7 @@ export interface StateStore extends StateParts {
   /**
    * What a write costs: 'local' (SQLite: a file on this machine, a statement costs little) or
    * 'round-trip' (PostgreSQL: a request to a database server). Senders group what they record by
-   * it (src/delivery/delivery-runner.ts).
+   * it (src/delivery/group-recorder.ts).
    */
   readonly writes: 'local' | 'round-trip';
   locks: Locks;

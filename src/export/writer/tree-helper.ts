@@ -1,8 +1,8 @@
 // File-system chores of a build that need no JavaScript state, run on a helper thread
-// (tree-helper-thread.ts) so they overlap the build's own work instead of adding to it: linking
-// the current dist/ into the new tree and deleting replaced trees (docs/benchmarks.md, "A cold
-// build's output"). It starts as `./tree-helper-entry.mjs` next to this module: from the sources
-// a loader for the TypeScript thread, in the CLI bundle the bundled thread itself.
+// (tree-helper-thread.ts) so they overlap the build's own work instead of adding to it: linking the
+// current dist/ into the new tree and deleting replaced trees (docs/benchmarks-log.md, "figures
+// first recorded in code comments"). It starts as `./tree-helper-entry.mjs` next to this module:
+// from the sources a loader for the TypeScript thread, in the CLI bundle the bundled thread itself.
 import { Worker } from 'node:worker_threads';
 
 /** What the helper thread is asked to do. */

@@ -29,8 +29,8 @@ export const SLUG_LEASED = (d: string, at: string) =>
  * A correlated [NOT] EXISTS check kept a check made per row, an index probe on the row's site
  * and slug: OFFSET 0 stops the planner from turning it into an anti-join, which it planned from
  * statistics taken when no delivery was pending (a queue empties and refills between analyzes)
- * as a join that read every pending delivery for each candidate: with 20,000 pending, a claim of
- * 64 took 400 ms instead of 3, and the fleet's rate fell to a twentieth.
+ * as a join that read every pending delivery for each candidate, and claims slowed the fleet to
+ * a crawl (docs/benchmarks-log.md, "a claim plan that stale statistics broke").
  */
 function perRow(subquery: string): string {
   return `${subquery} OFFSET 0`;
@@ -49,10 +49,10 @@ export const TAKE_SLUGS = `
  * Plans that must not depend on fresh statistics. A burst of deliveries into a table whose
  * statistics predate it (the autovacuum daemon analyzes it a minute later, at best) made the
  * planner take thousands of pending rows for a handful: it hashed every pending delivery to
- * claim 64 by id, and sorted all of them to choose the first 500 due (40–140 ms instead of 2).
- * Claims go by primary key; the due list in the partial index's order. No JIT: a path these
- * settings rule out still counts in the plan's cost, which then passes jit_above_cost, and
- * compiling took 400 ms for a statement that runs in 3.
+ * claim 64 by id, and sorted all of them to choose the first 500 due. Claims go by primary key;
+ * the due list in the partial index's order. No JIT: a path these settings rule out still counts
+ * in the plan's cost, which then passes jit_above_cost, and compiling took far longer than the
+ * statement runs (docs/benchmarks-log.md, "2026-11-26: delivery fleet on PostgreSQL").
  */
 export const BY_KEY: PlannerSettings = {
   enable_hashjoin: 'off',

@@ -76,7 +76,8 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   `,
   // 2: bodies apart from delivery state. Every claim and attempt updates a delivery's row, and
-  // SQLite rewrites a whole row on update: with a 12 KB body inside, that was most of the cost.
+  // SQLite rewrites a whole row on update, a body inside it included (docs/benchmarks-log.md,
+  // "figures first recorded in code comments").
   `
   CREATE TABLE delivery_bodies (
     delivery_id TEXT PRIMARY KEY REFERENCES deliveries (id) ON DELETE CASCADE,
