@@ -12,7 +12,9 @@ describe('the edge Worker bundle', () => {
     expect(inputs).toContain('src/api/app.ts');
     const nodeOnly = inputs.filter(
       (i) =>
-        /^src\/(app|cli|store|delivery|net|server|admin|mcp|compile|export\/writer|deploy|publish|follow|render|git)\//.test(i) ||
+        /^src\/(app|cli|store|delivery|net|server|admin|mcp|compile|export\/writer|deploy|publish|follow|render|git)\//.test(
+          i,
+        ) ||
         /node_modules\/(better-sqlite3|@aws-sdk|@hono\/node-server)\//.test(i) ||
         i === 'src/config/config.ts',
     );
