@@ -21,6 +21,7 @@ import { createAnswerEncoder, type AnswerEncoder } from './answer-encoding.ts';
 import type { Body, SnapshotReader } from '../snapshot/snapshot-reader.ts';
 import { timedReader, type ExpiringBody, type ServedReader, type TimedSiteContent } from '../snapshot/timed-view.ts';
 import { maxAgeUntil } from '../schedule/windows.ts';
+import { PREVIEW_CACHE, publicCacheUntil } from './answer-cache.ts';
 import { isPlainList, parseListQuery } from './list-query.ts';
 import { API_VERSION, buildOpenApiDocument } from './openapi.ts';
 import { buildLlmsTxt } from './llms-txt.ts';
@@ -56,11 +57,6 @@ export interface ApiDeps {
   encoder?: AnswerEncoder;
 }
 
-/** How long a public answer may be cached when nothing scheduled changes it sooner (spec: one hour). */
-const MAX_AGE = 3600;
-const PUBLIC_CACHE = `public, max-age=${MAX_AGE}`;
-/** Answers to a preview key: drafts must never sit in a shared cache, nor in a browser's. */
-const PREVIEW_CACHE = 'private, no-store';
 /** Images, named by their content: cached for a year (shorter for those only expiring articles use). */
 const IMAGE_MAX_AGE = 31_536_000;
 const IMAGE_CACHE = `public, max-age=${IMAGE_MAX_AGE}, immutable`;
@@ -71,8 +67,8 @@ const FEED_HEADERS = {
   vary: 'Authorization',
   ...ANSWER_HEADERS,
 };
-/** Bodies depend on the key (and their coding: prebuiltBody). */
-const BY_KEY = ['Authorization'];
+/** How a keyed body is answered: its type, what it varies by besides its coding (the key), the shared headers. */
+export const KEYED_BODY = { contentType: JSON_TYPE, varyAlso: ['Authorization'], headers: ANSWER_HEADERS } as const;
 
 /** The API app on its own: its routes, its answer for no route, its onError. */
 export function createApiApp(deps: ApiDeps): Hono {
@@ -90,13 +86,11 @@ export function addApiRoutes(app: Hono, deps: ApiDeps): void {
   const storeOf = deps.storeOf;
   const served = storeOf ? (c: Context) => timedReader(storeOf(c), clock) : () => store;
   const encoder = deps.encoder ?? createAnswerEncoder();
-  const publicCache = (until: number | null) =>
-    until === null ? PUBLIC_CACHE : `public, max-age=${maxAgeUntil(until, clock(), MAX_AGE)}`;
   /** Cache-Control for an answer to the request's key that stays true until `until` (ms; null: nothing scheduled changes it). */
   const cacheUntil = (c: Context<KeyAuthEnv>, until: number | null) =>
-    c.var.keyScope === 'preview' ? PREVIEW_CACHE : publicCache(until);
+    c.var.keyScope === 'preview' ? PREVIEW_CACHE : publicCacheUntil(until, clock());
   const auth = keyAuth({ keyring: deps.keyring, reader: served, noteSite: deps.noteSite, log: deps.log });
-  const body = { encoder, contentType: JSON_TYPE, varyAlso: BY_KEY, headers: ANSWER_HEADERS };
+  const body = { encoder, ...KEYED_BODY };
 
   app.get(
     API_ROUTES.articles,

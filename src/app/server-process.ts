@@ -21,7 +21,11 @@ import {
   openFileLimit,
   type ConnectionLimits,
 } from '../server/connection-limits.ts';
-import { allowedHosts, allowedHostsOnly } from '../server/host-check.ts';
+import { createAnswerEncoder } from '../api/answer-encoding.ts';
+import { KEYED_BODY } from '../api/app.ts';
+import { answerShape } from '../api/middleware/prebuilt-body.ts';
+import { createFastGet } from '../server/fast-get.ts';
+import { allowedHosts, allowedHostsOnly, nodeHostFilter } from '../server/host-check.ts';
 import { openListener } from '../server/serve.ts';
 import { servedForOtherUrlMessage } from '../snapshot/build-public-url.ts';
 import { forgetServedBuild, recordServedBuild } from '../snapshot/served-build.ts';
@@ -181,28 +185,38 @@ export async function startServer(
         wakeDeliveries: () => worker?.wake(),
         log,
       });
-  server.serve(
-    createServerRouter({
-      api: {
-        store: served,
-        keyring,
-        publicUrl: base,
-        log,
-        noteSite: observed.requests.noteSite,
-        // GET /v1/changes reads the change log of the state every publish records into.
-        changes: publishing?.store.changes ?? null,
-      },
-      admin: { app: admin, renderError: renderAdminRefusal },
-      hooks: following?.hooks ?? null,
-      hostCheck: hosts ? allowedHostsOnly(hosts, config.trustProxy) : null,
-      maxBodyBytes: config.maxBodyBytes,
-      readiness: createReadiness({
-        buildServed: () => store.current() !== null,
-        worker: () => worker?.health() ?? NO_STATE_STORE,
-      }),
-      metrics: observed.metrics,
+  // One encoder for the app and what answers before it: one cap on compression at request time.
+  const encoder = createAnswerEncoder();
+  const router = createServerRouter({
+    api: {
+      store: served,
+      keyring,
+      publicUrl: base,
+      log,
+      encoder,
+      noteSite: observed.requests.noteSite,
+      // GET /v1/changes reads the change log of the state every publish records into.
+      changes: publishing?.store.changes ?? null,
+    },
+    admin: { app: admin, renderError: renderAdminRefusal },
+    hooks: following?.hooks ?? null,
+    hostCheck: hosts ? allowedHostsOnly(hosts, config.trustProxy) : null,
+    maxBodyBytes: config.maxBodyBytes,
+    readiness: createReadiness({
+      buildServed: () => store.current() !== null,
+      worker: () => worker?.health() ?? NO_STATE_STORE,
     }),
-  );
+    metrics: observed.metrics,
+  });
+  const fastGet = createFastGet({
+    reader: served,
+    keyring,
+    encoder,
+    shape: answerShape(KEYED_BODY),
+    hostAllowed: nodeHostFilter(hosts, config.trustProxy),
+    noteSite: observed.requests.noteResponseSite,
+  });
+  server.serve(router, fastGet);
   app.onClose(store.watch(() => newBuildServed('Loaded the new build.')));
   // A keys.json that stops reading keeps the generations held now (never reverts them) and is reported.
   const keyTimer = setInterval(() => generations.refresh((e) => err(errorText(e))), 1000);

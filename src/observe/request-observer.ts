@@ -11,6 +11,8 @@ export interface RequestObserver {
   attach(server: Server): void;
   /** Records which site a request was for, once its key is verified (for the log line). */
   noteSite(c: Context, siteId: string): void;
+  /** The same, for a request answered before the app (src/server/fast-get.ts). */
+  noteResponseSite(res: ServerResponse, siteId: string): void;
 }
 
 /** `routePattern`: the metric label of a request path (the server's route table, src/api/routes.ts). */
@@ -59,6 +61,9 @@ export function createRequestObserver({
     noteSite(c, siteId) {
       const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
       if (outgoing) sites.set(outgoing, siteId);
+    },
+    noteResponseSite(res, siteId) {
+      sites.set(res, siteId);
     },
   };
 }

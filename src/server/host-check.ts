@@ -10,9 +10,11 @@
 // the loopback names and what a trusted proxy forwards (the proxy is reached under names Quire is
 // not told); one listening beyond loopback answers any host, having nothing to hold it to.
 // Not on the edge Worker: its platform routes by host name.
+import type { IncomingMessage } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import ipaddr from 'ipaddr.js';
 import { ApiError } from '../api/api-error.ts';
+import { BoundedMap } from '../cache/bounded-map.ts';
 import type { TrustProxy } from '../config/trust-proxy.ts';
 import { requestHost } from './client-address.ts';
 
@@ -71,6 +73,25 @@ export function isAllowedHost(allowed: AllowedHosts, host: string, fromProxy: bo
     isLoopbackName(url.hostname) &&
     names({ hostname: url.hostname, port: loopbackPort, defaultPort: loopbackPort === 80 })
   );
+}
+
+/**
+ * The Host check of a request as Node gives it, for answers made before the app (fast-get.ts):
+ * true when the app's hostCheck would let it through without a trusted proxy's forwarded host to
+ * read (such a request goes to the app). Decisions are kept per Host value (a bounded few):
+ * parsing one is most of the check's cost.
+ */
+export function nodeHostFilter(allowed: AllowedHosts | null, trust: TrustProxy): (req: IncomingMessage) => boolean {
+  if (allowed === null) return () => true;
+  const decided = new BoundedMap<string, boolean>(64);
+  return function hostAllowed(req) {
+    if (trust.kind !== 'none' && req.headers['x-forwarded-host'] !== undefined) return false;
+    const host = req.headers.host;
+    if (host === undefined) return true;
+    let ok = decided.get(host);
+    if (ok === undefined) decided.set(host, (ok = isAllowedHost(allowed, host, false)));
+    return ok;
+  };
 }
 
 /**

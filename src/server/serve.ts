@@ -1,5 +1,5 @@
 // Starts the HTTP server on the configured port, with connection limits, and resolves once it listens.
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
@@ -17,9 +17,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Answers a request before the app, returning true; or returns false without touching it (src/server/fast-get.ts). */
+export type BeforeApp = (req: IncomingMessage, res: ServerResponse) => boolean;
+
 /** A server that listens before it has an app: requests wait until `serve` gives it one. */
 export interface Listener extends RunningServer {
-  serve(app: Hono): void;
+  /** The app, and what answers before it (a few hot requests, without the app's per-request objects). */
+  serve(app: Hono, beforeApp?: BeforeApp): void;
 }
 
 /** `observe` sees the server before it takes its first request (request logs and metrics). */
@@ -47,15 +51,23 @@ export function openListener(
   observe?: (server: Server) => void,
 ): Promise<Listener> {
   let handle: Handle | null = null;
+  let first: BeforeApp | null = null;
   let give!: (handle: Handle) => void;
   const given = new Promise<Handle>((resolve) => (give = resolve));
   const fetch: Handle = (req, env) => (handle ? handle(req, env) : given.then((h) => h(req, env)));
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, port, hostname, serverOptions: serverTimeouts(limits) }, (info: AddressInfo) => {
+    // Node's server with the adapter's listener behind whatever answers first.
+    const withFirst = ((options: object, appListener: (req: IncomingMessage, res: ServerResponse) => void) =>
+      createServer(options, (req, res) => {
+        if (first === null || !first(req, res)) appListener(req, res);
+      })) as typeof createServer;
+    const options = { fetch, port, hostname, serverOptions: serverTimeouts(limits), createServer: withFirst };
+    const server = serve(options, (info: AddressInfo) => {
       resolve({
         server,
         port: info.port,
-        serve(app) {
+        serve(app, beforeApp) {
+          first = beforeApp ?? null;
           handle = (req, env) => app.fetch(req, env);
           give(handle);
         },

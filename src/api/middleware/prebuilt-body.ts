@@ -26,6 +26,38 @@ export interface PrebuiltBodyOptions<E extends Env> {
 
 const HOUR = () => 'public, max-age=3600';
 
+/** What every answer of one kind of body shares: its type, what it varies by, the headers it carries. */
+export interface AnswerShape {
+  readonly contentType: string;
+  readonly vary: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export function answerShape({
+  contentType = 'application/octet-stream',
+  varyAlso = [],
+  headers = {},
+}: {
+  contentType?: string;
+  varyAlso?: readonly string[];
+  headers?: Readonly<Record<string, string>>;
+}): AnswerShape {
+  // Answers differ by the coding whatever else they depend on.
+  return { contentType, vary: ['Accept-Encoding', ...varyAlso].join(', '), headers };
+}
+
+/** The headers of an answer (a 304's; a 200 adds its length and coding), in the order they are sent. */
+export function answerHeaders(shape: AnswerShape, etag: string, cache: string): Record<string, string> {
+  return { 'content-type': shape.contentType, 'cache-control': cache, etag, vary: shape.vary, ...shape.headers };
+}
+
+/** A 200's headers for `bytes` in `coding`: Content-Length given, not left to the server (a HEAD gets these and no body). */
+export function bodyHeaders(shape: AnswerShape, etag: string, cache: string, bytes: Uint8Array, coding: string) {
+  const sent = { ...answerHeaders(shape, etag, cache), 'content-length': String(bytes.byteLength) };
+  if (coding !== 'identity') (sent as Record<string, string>)['content-encoding'] = coding;
+  return sent;
+}
+
 /** If-None-Match uses the weak comparison (RFC 9110 13.1.2): W/"x" matches "x". */
 export function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
@@ -48,15 +80,8 @@ export const prebuiltBody = <E extends Env = Env>({
     if (Object.keys(headers).some((h) => h.toLowerCase() === name))
       throw new TypeError(`prebuiltBody: ${name} is the middleware's own header, not one of headers`);
   }
-  // Answers differ by the coding whatever else they depend on.
-  const vary = ['Accept-Encoding', ...varyAlso].join(', ');
-  const answerHeaders = (etag: string, cache: string) => ({
-    'content-type': contentType,
-    'cache-control': cache,
-    etag,
-    vary,
-    ...headers,
-  });
+  const shape = answerShape({ contentType, varyAlso, headers });
+  const vary = shape.vary;
 
   function answer(
     chosen: readonly Selected[],
@@ -81,13 +106,10 @@ export const prebuiltBody = <E extends Env = Env>({
       );
     const respond = (bytes: Variant): Response | Promise<Response> => {
       if (!(bytes instanceof Uint8Array)) return answer(chosen, i + 1, busy || bytes === BUSY, made, cache);
-      // Content-Length here, not left to the server: Hono answers HEAD with these headers and no body.
-      const sent: Record<string, string> = {
-        ...answerHeaders(candidate.etag, cache),
-        'content-length': String(bytes.byteLength),
-      };
-      if (candidate.coding !== 'identity') sent['content-encoding'] = candidate.coding;
-      return new Response(bytes, { status: 200, headers: sent });
+      return new Response(bytes, {
+        status: 200,
+        headers: bodyHeaders(shape, candidate.etag, cache, bytes, candidate.coding),
+      });
     };
     const bytes = encoder.bytes(made, candidate.coding);
     return bytes instanceof Promise ? bytes.then(respond) : respond(bytes);
@@ -101,7 +123,7 @@ export const prebuiltBody = <E extends Env = Env>({
     const ifNoneMatch = c.req.header('if-none-match');
     if (ifNoneMatch) {
       const held = candidates.find((x) => etagMatches(ifNoneMatch, x.etag));
-      if (held) return new Response(null, { status: 304, headers: answerHeaders(held.etag, cache) });
+      if (held) return new Response(null, { status: 304, headers: answerHeaders(shape, held.etag, cache) });
     }
     return answer(candidates, 0, false, made, cache);
   };
