@@ -100,12 +100,16 @@ export function createExampleSite(opts: ExampleSiteOptions) {
     type Full = { html: string; updatedAt: string | null; author: { name: string; url: string | null } | null };
     let last: Full | null = null;
     for (let attempt = 0; attempt < 20; attempt++) {
-      const res = await doFetch(`${opts.apiBase}/articles/${encodeURIComponent(slug)}`, {
-        headers: { authorization: `Bearer ${opts.apiKey}` },
-      });
-      if (res.ok) {
-        last = (await res.json()) as Full;
-        if (last.html === html) return last;
+      try {
+        const res = await doFetch(`${opts.apiBase}/articles/${encodeURIComponent(slug)}`, {
+          headers: { authorization: `Bearer ${opts.apiKey}` },
+        });
+        if (res.ok) {
+          last = (await res.json()) as Full;
+          if (last.html === html) return last;
+        }
+      } catch {
+        // The API out of reach for a moment (a kept-alive connection it had just closed): try again.
       }
       await new Promise((r) => setTimeout(r, 250));
     }
