@@ -5,10 +5,12 @@
 // Pages are read where the receiver's {url} reply points; without one, on the origin of a URL
 // given instead of the registered one (a staging deployment serves its own pages), else on
 // site.yaml's `url`, at its `articlePath`.
+import { DEFAULT_TIMEOUT_MS } from '../delivery/deliver.ts';
+import type { DeliveryDeps } from '../delivery/delivery-runner.ts';
+import type { SafeClient } from '../net/safe-client.ts';
 import { checkTargetUrl, type TargetErrorCode } from '../net/target-url.ts';
 import type { CodeIn } from '../problems/catalogue.ts';
 import type { Problem } from '../problems/problem.ts';
-import type { Webhooks } from '../store/state-store.ts';
 import type { ConformanceReport } from './conformance/report.ts';
 import { runConformance, type ConformanceDeps } from './conformance/run-conformance.ts';
 
@@ -24,12 +26,22 @@ export type CheckConformanceResult =
   | { ok: true; report: ConformanceReport }
   | ({ ok: false } & Problem<Extract<CodeIn<'delivery-request'>, 'NO_WEBHOOK'> | TargetErrorCode>);
 
+export interface CheckConformanceDeps {
+  /** The delivery parts: the state store (the webhook), the delivery client, the clock, the time-out. */
+  publishing: DeliveryDeps;
+  /** Reads the receiver's pages: verify_integration's client. */
+  pageClient: SafeClient;
+  allowPrivate: boolean;
+  settleMs?: number;
+}
+
 export async function checkConformance(
-  deps: ConformanceDeps & { webhooks: Webhooks; allowPrivate: boolean },
+  deps: CheckConformanceDeps,
   input: CheckConformanceInput,
 ): Promise<CheckConformanceResult> {
-  const webhook = await deps.webhooks.get(input.siteId);
-  const secret = webhook ? await deps.webhooks.secretOf(input.siteId) : null;
+  const { webhooks } = deps.publishing.store;
+  const webhook = await webhooks.get(input.siteId);
+  const secret = webhook ? await webhooks.secretOf(input.siteId) : null;
   if (!webhook || secret === null)
     return {
       ok: false,
@@ -43,7 +55,16 @@ export async function checkConformance(
     url = checked.url.href;
   }
   const baseUrl = input.url !== undefined || !input.site ? new URL(url).origin : input.site.url.replace(/\/+$/, '');
-  const report = await runConformance(deps, {
+  const { publishing } = deps;
+  const conformance: ConformanceDeps = {
+    webhookClient: publishing.client,
+    pageClient: deps.pageClient,
+    now: publishing.now,
+    sleep: publishing.sleep,
+    timeoutMs: publishing.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    ...(deps.settleMs !== undefined ? { settleMs: deps.settleMs } : {}),
+  };
+  const report = await runConformance(conformance, {
     siteId: input.siteId,
     url,
     secret,
