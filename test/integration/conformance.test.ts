@@ -189,6 +189,24 @@ describe('quire conformance against other receivers', { timeout: 60_000 }, () =>
     expect(posts.filter((r) => r.headers.authorization === `Bearer ${SECRET}`)).toHaveLength(posts.length - 2);
   });
 
+  it('one that stores only the first version: updated fails, out-of-date cannot be judged', async () => {
+    let first: string | null = null;
+    receiver.respond((req) => {
+      if (req.method === 'POST') {
+        first ??= req.rawBody.toString('utf8');
+        return { json: { url: `${receiver.url}/page`, id: 'x' } };
+      }
+      if (req.path !== '/page' || !first) return { status: 404 };
+      const { article } = JSON.parse(first) as { article: { html: string } };
+      return { headers: { 'content-type': 'text/html' }, body: `<!doctype html><body>${article.html}</body>` };
+    });
+    const report = await run(target());
+    const byId = Object.fromEntries(report.rules.map((r) => [r.id, r]));
+    expect(byId.updated).toMatchObject({ ok: false, code: 'UPDATE_NOT_SHOWN' });
+    expect(byId.updated!.detail).toMatch(/shows version 1, not version 2/);
+    expect(byId['out-of-date']).toMatchObject({ ok: true, warning: true, code: 'NOT_CHECKED' });
+  });
+
   it('one that does not answer: the first request fails with why, nothing else is sent', async () => {
     const closed = await startHttpsReceiver();
     const url = `${closed.url}/hook`;

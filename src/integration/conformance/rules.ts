@@ -43,7 +43,7 @@ const notAccepted = (id: RuleResult['id'], what: string, s: Sent) =>
 
 function published(o: Observations): RuleResult {
   const s = o.published;
-  if (!accepted(s) || s.outcome.kind !== 'delivered') return notAccepted('published', 'a valid `published`', s);
+  if (s.outcome.kind !== 'delivered') return notAccepted('published', 'a valid `published`', s);
   const { replyUrl, replyId, note } = s.outcome;
   const reply = replyUrl
     ? `; replied {url: ${replyUrl}, id: ${replyId}}`

@@ -60,19 +60,15 @@ export async function runConformance(
   target: ConformanceTarget,
   test: TestArticle = makeTestArticle(),
 ): Promise<ConformanceReport> {
-  const send = (r: TestRequest) =>
-    sendTestRequest(
-      {
-        client: deps.webhookClient,
-        url: target.url,
-        secret: target.secret,
-        wrongSecret,
-        timeoutMs: deps.timeoutMs,
-        now: deps.now,
-      },
-      r,
-    );
-  const wrongSecret = makeWrongSecret();
+  const receiver = {
+    client: deps.webhookClient,
+    url: target.url,
+    secret: target.secret,
+    wrongSecret: makeWrongSecret(),
+    timeoutMs: deps.timeoutMs,
+    now: deps.now,
+  };
+  const send = (r: TestRequest) => sendTestRequest(receiver, r);
   const site = receiverSite(
     {
       client: deps.pageClient,
