@@ -124,6 +124,7 @@ async function main(): Promise<void> {
       `  npm run quire -- webhook test ${siteId}`,
       '  npm run publish',
       `  npm run quire -- verify ${siteId} --url ${siteUrl}`,
+      `  npm run quire -- conformance ${siteId}`,
       '',
       `Draft previews: add to content/${siteId}/site.yaml`,
       `  previewUrl: ${siteUrl}/api/preview?slug={slug}&token={token}`,

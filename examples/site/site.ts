@@ -1,7 +1,8 @@
 // A reference receiving site: what a site owner can start from.
-// - POST /webhooks/quire: verified with Quire's receiver kit (raw body), upserted by article.id;
-//   the article's author and updatedAt come from GET /v1/articles/{slug} (a webhook payload has
-//   neither); replies {url, id}.
+// - POST /webhooks/quire: verified with Quire's receiver kit (raw body), applied in the order
+//   Quire sent the deliveries (webhook-timestamp), upserted by article.id; the article's author
+//   and updatedAt come from GET /v1/articles/{slug} (a webhook payload has neither); replies
+//   {url, id} (receive-webhook.ts). `quire conformance` runs it through every rule.
 // - GET /blog/{slug}: the article page: a self-referencing canonical, the byline (linked to the
 //   author's url when there is one), and `html` injected exactly as received.
 // - GET /sitemap.xml (announced in /robots.txt): every article with lastmod = its updatedAt,
@@ -11,7 +12,8 @@
 //   receiver kit, then the draft is fetched with the preview key, server-side, and shown
 //   uncached and unindexed. This is the route site.yaml's previewUrl points at.
 import { Hono } from 'hono';
-import { verifyPreviewToken, verifyWebhook } from '../../src/receiver/verify-webhook.ts';
+import { verifyPreviewToken } from '../../src/receiver/verify-webhook.ts';
+import { receiveWebhook, type ApiArticle } from './receive-webhook.ts';
 
 export interface StoredArticle {
   id: string;
@@ -21,11 +23,13 @@ export interface StoredArticle {
   html: string;
   updatedAt: string | null;
   author: { name: string; url: string | null } | null;
+  /** The `webhook-timestamp` of the delivery applied (seconds): an older one changes nothing. */
+  sentAt: number;
 }
 
 /**
- * Deliberate mistakes, for showing what verify_integration catches (the verifier's own tests use
- * them). A real site has none of these on.
+ * Deliberate mistakes, for showing what verify_integration and `quire conformance` catch (their
+ * own tests use them). A real site has none of these on.
  */
 export type SiteFault =
   | 'stale-lastmod' // lastmod not refreshed on `updated`
@@ -40,7 +44,14 @@ export type SiteFault =
   | 'html-only-in-hydration-json'
   | 'no-byline'
   | 'byline-only-in-json-ld'
-  | 'byline-not-linked';
+  | 'byline-not-linked'
+  // What a receiver does with deliveries (`quire conformance`):
+  | 'accepts-forged' // a request that fails verification is used all the same
+  | 'duplicates-on-redelivery' // a `published` for an article it has adds a second one
+  | 're-serializes-body' // verifies JSON.stringify(JSON.parse(body)), not the bytes received
+  | 'bearer-only' // checks the Bearer token and never the signature
+  | 'accepts-out-of-date' // applies an older delivery that arrives after a newer one
+  | 'reply-url-not-canonical'; // replies the print view's URL, whose canonical is the article page
 
 export interface ExampleSiteOptions {
   /** The webhook secret registered in Quire. */
@@ -66,46 +77,34 @@ export function createExampleSite(opts: ExampleSiteOptions) {
   const faults = opts.faults ?? new Set<SiteFault>();
   const doFetch = opts.fetchImpl ?? fetch;
   const pageUrl = (slug: string) => new URL(`/blog/${encodeURIComponent(slug)}`, opts.publicUrl).href;
+  const printUrl = (slug: string) => new URL(`/print/blog/${encodeURIComponent(slug)}`, opts.publicUrl).href;
   const app = new Hono();
 
   app.post('/webhooks/quire', async (c) => {
     const raw = Buffer.from(await c.req.arrayBuffer()); // verify the bytes, not re-serialized JSON
-    const verified = verifyWebhook(raw, c.req.raw.headers, opts.secret);
-    if (!verified.ok) return c.json({ error: verified.reason }, verified.status);
-    const { event, article } = verified.payload;
-    if (event === 'unpublished' || event === 'deleted') {
-      articles.delete(article.id);
-      return c.json({ ok: true });
-    }
-    // Author and updatedAt live in the Content API's article, not in the webhook payload.
-    const full = await fetchMatchingArticle(article.slug, article.html);
-    const previous = articles.get(article.id);
-    articles.set(article.id, {
-      id: article.id,
-      slug: article.slug,
-      title: article.title,
-      metaDescription: article.metaDescription,
-      html: article.html,
-      updatedAt: faults.has('stale-lastmod') && previous ? previous.updatedAt : (full?.updatedAt ?? null),
-      author: full?.author ? { name: full.author.name, url: full.author.url } : null,
+    const answer = await receiveWebhook(raw, c.req.raw.headers, {
+      secret: opts.secret,
+      articles,
+      faults,
+      replyUrl: (slug) => (faults.has('reply-url-not-canonical') ? printUrl(slug) : pageUrl(slug)),
+      lookUp: fetchMatchingArticle,
     });
-    return c.json({ url: pageUrl(article.slug), id: article.id });
+    return c.json(answer.body, answer.status);
   });
 
   /**
    * The API may not serve the new build yet when the webhook arrives (a separate server picks it
    * up a moment later): wait until its html is the payload's, for a few seconds at most.
    */
-  async function fetchMatchingArticle(slug: string, html: string) {
-    type Full = { html: string; updatedAt: string | null; author: { name: string; url: string | null } | null };
-    let last: Full | null = null;
+  async function fetchMatchingArticle(slug: string, html: string): Promise<ApiArticle | null> {
+    let last: ApiArticle | null = null;
     for (let attempt = 0; attempt < 20; attempt++) {
       try {
         const res = await doFetch(`${opts.apiBase}/articles/${encodeURIComponent(slug)}`, {
           headers: { authorization: `Bearer ${opts.apiKey}` },
         });
         if (res.ok) {
-          last = (await res.json()) as Full;
+          last = (await res.json()) as ApiArticle;
           if (last.html === html) return last;
         }
       } catch {
@@ -119,6 +118,13 @@ export function createExampleSite(opts: ExampleSiteOptions) {
   app.get('/blog/:slug', (c) => {
     const a = articles.get(c.req.param('slug'));
     if (!a) return c.notFound();
+    return c.html(renderPage(a, pageUrl(a.slug), opts.publicUrl, faults));
+  });
+
+  // A print view, canonical to the article page; only the reply-url-not-canonical mistake has it.
+  app.get('/print/blog/:slug', (c) => {
+    const a = articles.get(c.req.param('slug'));
+    if (!a || !faults.has('reply-url-not-canonical')) return c.notFound();
     return c.html(renderPage(a, pageUrl(a.slug), opts.publicUrl, faults));
   });
 
@@ -150,12 +156,12 @@ export function createExampleSite(opts: ExampleSiteOptions) {
         privately,
       );
     // The API's article (not a webhook payload): metaDescription may be null, it has no id.
-    const draft = (await res.json()) as Omit<StoredArticle, 'id' | 'metaDescription'> & {
+    const draft = (await res.json()) as Omit<StoredArticle, 'id' | 'metaDescription' | 'sentAt'> & {
       metaDescription: string | null;
       status?: string;
     };
     const page = renderPage(
-      { ...draft, id: slug, metaDescription: draft.metaDescription ?? '', author: draft.author ?? null },
+      { ...draft, id: slug, metaDescription: draft.metaDescription ?? '', author: draft.author ?? null, sentAt: 0 },
       pageUrl(slug),
       opts.publicUrl,
       new Set(['no-canonical']),

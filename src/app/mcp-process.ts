@@ -33,6 +33,7 @@ export async function startMcp(app: App, { err }: Pick<Output, 'err'>): Promise<
     distDir: app.config.distDir,
     publishing: app.delivery(),
     verifyClient: app.verifyClient(),
+    allowPrivateTargets: app.config.allowPrivateTargets,
     version: PACKAGE_VERSION,
   });
   await server.connect(new StdioServerTransport());

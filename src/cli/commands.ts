@@ -6,7 +6,7 @@ import type { CommandSpec } from './args.ts';
 import { build, init, preview, status, verify } from './specs/content.ts';
 import { deploy, dev, edge, mcp, start } from './specs/serving.ts';
 import { keys, state } from './specs/state.ts';
-import { deliveries, publish, redeliver, webhook, worker } from './specs/webhooks.ts';
+import { conformance, deliveries, publish, redeliver, webhook, worker } from './specs/webhooks.ts';
 
 /** Every command, in the order `quire --help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
@@ -23,6 +23,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   redeliver,
   state,
   verify,
+  conformance,
   preview,
   edge,
   deploy,

@@ -89,7 +89,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** Commands that read or write the state: a PostgreSQL state that cannot be used is told before they do anything. */
-const STATE_COMMANDS = new Set(['webhook', 'publish', 'deliveries', 'redeliver', 'worker']);
+const STATE_COMMANDS = new Set(['webhook', 'publish', 'deliveries', 'redeliver', 'worker', 'conformance']);
 
 async function run(
   spec: CommandSpec,
@@ -222,6 +222,12 @@ async function run(
         site: values.string('site') ?? null,
         json: values.flag('json'),
         limit: values.integerOrDefault('limit'),
+      });
+    case 'conformance':
+      return (await import('./commands/conformance.ts')).runConformanceCheck(ctx, {
+        site: positionals[0],
+        url: values.string('url') ?? null,
+        json: values.flag('json'),
       });
     case 'redeliver':
       return (await import('./commands/deliveries.ts')).runRedeliver(ctx, positionals[0]);

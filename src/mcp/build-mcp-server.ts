@@ -11,6 +11,7 @@ import type { SafeClient } from '../net/safe-client.ts';
 import type { DeliveryDeps } from '../delivery/delivery-runner.ts';
 import { testWebhook } from '../delivery/test-connection.ts';
 import { ArticleListSchema, ArticleSchema, type ArticleList } from '../contract/article.ts';
+import { registerConformanceTool } from './conformance-tool.ts';
 import { SiteShape, TestWebhookShape, VerifyReportShape } from './schemas.ts';
 
 export interface McpDeps {
@@ -21,6 +22,8 @@ export interface McpDeps {
   publishing: DeliveryDeps;
   /** Fetches the receiving site's pages for verify_integration (http or https, public hosts). */
   verifyClient: SafeClient;
+  /** QUIRE_ALLOW_PRIVATE_TARGETS: a loopback or private receiver may be checked (development only). */
+  allowPrivateTargets?: boolean;
   version: string;
 }
 
@@ -202,6 +205,8 @@ export function buildMcpServer(deps: McpDeps): McpServer {
       return result({ ...r.report, summary });
     },
   );
+
+  registerConformanceTool(server, deps, { site: siteArg, result, failure, unknownSite });
 
   return server;
 }

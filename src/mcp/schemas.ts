@@ -2,6 +2,7 @@
 // contract (src/contract/), so list_articles and get_article answer in the API's shapes.
 import { z } from 'zod';
 import { orNull } from '../contract/or-null.ts';
+import { RULE_IDS } from '../integration/conformance/report.ts';
 
 const nullableString = orNull(z.string());
 
@@ -52,4 +53,24 @@ export const TestWebhookShape = z.object({
   status: orNull(z.number().int()),
   durationMs: orNull(z.number()),
   replyUrl: nullableString,
+});
+
+export const ConformanceRuleShape = z.object({
+  id: z.enum(RULE_IDS),
+  ok: z.boolean().describe('False only when the rule failed'),
+  warning: z.boolean().optional().describe('The receiver works, but could do better, or the rule could not be seen'),
+  code: z.string().optional().describe('The problem code (docs/problem-codes.md)'),
+  detail: z.string(),
+  fix: z.string().optional(),
+});
+
+export const ConformanceReportShape = z.object({
+  ok: z.boolean().describe('No rule failed (warnings allowed)'),
+  summary: z.string(),
+  site: z.string(),
+  webhookUrl: z.string(),
+  testSlug: z.string(),
+  verifies: orNull(z.enum(['signature', 'both', 'bearer', 'either', 'neither'])),
+  rules: z.array(ConformanceRuleShape),
+  cleanup: z.string(),
 });

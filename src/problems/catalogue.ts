@@ -20,7 +20,9 @@ export type ProblemArea =
   /** A problem in the content tree, printed as `path:line:col  message  [CODE]`. */
   | 'content'
   /** A result of `quire verify` / `verify_integration`, passes included. */
-  | 'verify';
+  | 'verify'
+  /** A rule of `quire conformance` / `check_conformance` that a receiver failed or warns on. */
+  | 'conformance';
 
 export interface CodeEntry {
   readonly area: ProblemArea;
@@ -895,6 +897,67 @@ export const CATALOGUE = {
     area: 'verify',
     meaning: "the name links elsewhere than the author's url",
     fix: "Link the name to the author object's `url`.",
+  },
+
+  // `quire conformance`: what a receiver did with the test deliveries (a delivery it did not
+  // accept is told with the codes of "What a delivery came to", its live page with verify's).
+  REDELIVERY_REFUSED: {
+    area: 'conformance',
+    meaning: 'the same delivery sent again (as a retry sends it) was not answered 2xx',
+    fix: 'Answer every delivery of an article you already have with 2xx and upsert it by `article.id`: Quire retries until it gets a 2xx.',
+  },
+  DUPLICATED: {
+    area: 'conformance',
+    meaning: 'after the same delivery was sent again, the sitemap lists the test article more than once',
+    fix: 'Upsert by `article.id`: a delivery sent again must update the entry it made, not add another.',
+  },
+  UPDATE_NOT_SHOWN: {
+    area: 'conformance',
+    meaning: 'the page does not show what an accepted `updated` event sent',
+    fix: "Replace the stored article on `updated` (by `article.id`) and render the new `html`; expire the page's cache.",
+  },
+  OUT_OF_DATE_APPLIED: {
+    area: 'conformance',
+    meaning: 'an older delivery that arrived after a newer one replaced the newer content',
+    fix: 'Keep, per `article.id`, the `webhook-timestamp` of the delivery applied, and answer 2xx without applying one with an older timestamp (or drop a `webhook-id` already applied).',
+  },
+  FORGED_ACCEPTED: {
+    area: 'conformance',
+    meaning: 'a request with neither the right Bearer token nor a right signature was accepted, or applied',
+    fix: 'Verify every request before using it and answer 401 when verification fails (`verifyWebhook` from `quire/receiver`).',
+  },
+  FORGED_NOT_401: {
+    area: 'conformance',
+    meaning: 'a request with neither the right Bearer token nor a right signature was refused, but not with 401',
+    fix: 'Answer 401 when verification fails, as the webhook contract says.',
+  },
+  SIGNATURE_NOT_CHECKED: {
+    area: 'conformance',
+    meaning: 'the right Bearer token is enough, whatever the signature (warning): the body could be altered unnoticed',
+    fix: 'Verify the signature over the raw body (`verifyWebhook` from `quire/receiver`), not only the Bearer token.',
+  },
+  RAW_BODY_REFUSED: {
+    area: 'conformance',
+    meaning:
+      'a correctly signed body with other spacing and key order was refused (JSON serialized again before verifying)',
+    fix: 'Verify the bytes as received: read the raw body first, then parse the JSON (see "The raw-body pitfall").',
+  },
+  RAW_BODY_ALTERED_ACCEPTED: {
+    area: 'conformance',
+    meaning:
+      'a body spaced differently, under the signature of the original bytes, was accepted (JSON serialized again before verifying)',
+    fix: 'Verify the bytes as received: read the raw body first, then parse the JSON (see "The raw-body pitfall").',
+  },
+  NOT_OBSERVABLE: {
+    area: 'conformance',
+    meaning:
+      'what the receiver stored could not be seen (warning): no page for the test article, or no sitemap listing it',
+    fix: 'Reply `{url, id}` with where the article is, serve its page there and list it in the sitemap.',
+  },
+  NOT_CHECKED: {
+    area: 'conformance',
+    meaning: 'the rule could not be run (warning): a step it depends on failed or got no answer',
+    fix: 'Fix the rule that failed first, then run the check again.',
   },
 } as const satisfies Record<string, CodeEntry>;
 

@@ -19,7 +19,7 @@ import type { StateStore } from './state-interface.ts';
 export type * from './records.ts';
 export type * from './state-interface.ts';
 export { attemptErrorText, CHANGE_LOG_KEEP_PER_SITE } from './records.ts';
-export { newLeaseOwner } from './owners.ts';
+export { newDeliveryId, newLeaseOwner } from './owners.ts';
 export { StateStoreError } from './state-store-error.ts';
 export { backupState, StateBackupError, type BackupSummary } from './sqlite/state-backup.ts';
 export { StateDatabaseError } from './postgres/database-error.ts';

@@ -15,6 +15,8 @@ export interface SitemapEntry {
   lastmod: string | null;
   /** The sitemap file it was found in. */
   sitemap: string;
+  /** How many times it is listed (a receiver that stored an article twice lists it twice). */
+  times: number;
 }
 
 export interface SitemapIndex {
@@ -102,8 +104,10 @@ export async function readSitemaps(client: SafeClient, baseUrl: string, opts: Fe
     index.files.push(res.finalUrl);
     for (const u of parsed.urls) {
       const key = normalizeUrl(u.loc, res.finalUrl);
-      if (key && !index.entries.has(key))
-        index.entries.set(key, { loc: u.loc, lastmod: u.lastmod, sitemap: res.finalUrl });
+      if (!key) continue;
+      const listed = index.entries.get(key);
+      if (listed) listed.times += 1;
+      else index.entries.set(key, { loc: u.loc, lastmod: u.lastmod, sitemap: res.finalUrl, times: 1 });
     }
     for (const child of parsed.sitemaps) {
       const next = normalizeUrl(child, res.finalUrl);

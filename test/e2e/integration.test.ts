@@ -110,6 +110,7 @@ describe('Quire → webhook → example site → verify_integration', { timeout:
 
     const tools = (await mcp.listTools()).tools;
     expect(tools.map((t) => t.name).sort()).toEqual([
+      'check_conformance',
       'get_api_key',
       'get_article',
       'list_articles',
@@ -208,5 +209,27 @@ describe('Quire → webhook → example site → verify_integration', { timeout:
     // The stale lastmod from the previous test is still there (the site did not refresh it).
     expect(r.stdout).toMatch(/FAIL\s+sitemap\s+LASTMOD_STALE/);
     expect(r.code).toBe(1);
+  });
+
+  it('check_conformance passes against the example site; one that accepts forged requests fails exactly that rule', async () => {
+    type Conformance = { ok: boolean; testSlug: string; rules: { id: string; ok: boolean; warning?: boolean }[] };
+    const check = async () => {
+      const res = await mcp.callTool({ name: 'check_conformance', arguments: { site: 'notes' } });
+      expect(res.isError ?? false, JSON.stringify(res.content)).toBe(false);
+      return res.structuredContent as unknown as Conformance;
+    };
+    const report = await check();
+    expect(report.rules.filter((r) => !r.ok || r.warning)).toEqual([]);
+    expect(report.ok).toBe(true);
+    // The test article was never looked up in the Content API (the site knows it by its slug).
+    expect(site.articles.get(report.testSlug)).toMatchObject({ author: null });
+    site.faults.add('accepts-forged');
+    try {
+      const broken = await check();
+      expect(broken.ok).toBe(false);
+      expect(broken.rules.filter((r) => !r.ok).map((r) => r.id)).toEqual(['forged']);
+    } finally {
+      site.faults.delete('accepts-forged');
+    }
   });
 });

@@ -1,6 +1,7 @@
 // `npm run example:site` as a user runs it: it starts the reference site on local HTTPS with a
 // throwaway CA and prints what to set in Quire; with exactly those settings, Quire's own
-// commands deliver to it (webhook test, publish) and `quire verify` passes every check.
+// commands deliver to it (webhook test, publish), `quire verify` passes every check and `quire
+// conformance` every rule.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli, startProgram } from '../helpers/run-cli.ts';
@@ -73,5 +74,11 @@ describe('npm run example:site', { timeout: 120_000 }, () => {
     expect(report.articles.flatMap((a) => a.checks.filter((c) => c.status !== 'pass'))).toEqual([]);
     expect(report.ok).toBe(true);
     expect(verify.code).toBe(0);
+
+    // The command it prints last: the site's receiver passes every rule.
+    expect(out).toMatch(/^ {2}npm run quire -- conformance one$/m);
+    const conformance = await runCli(['conformance', 'one'], withSettings);
+    expect(conformance.stdout).toMatch(/^8 passed, 0 warnings, 0 failed$/m);
+    expect(conformance.code, conformance.stdout).toBe(0);
   });
 });

@@ -75,6 +75,7 @@ describe('tool schema portability', { timeout: 60_000 }, () => {
     expect(r.stderr).not.toMatch(/Schema portability|Warning: tool|Error: tool|portability error/);
     const tools = (JSON.parse(r.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort();
     expect(tools).toEqual([
+      'check_conformance',
       'get_api_key',
       'get_article',
       'list_articles',
@@ -89,7 +90,7 @@ describe('tool schema portability', { timeout: 60_000 }, () => {
     await client.connect(new StdioClientTransport({ ...quireStdio(['mcp'], env), stderr: 'pipe' }));
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(6);
+      expect(tools).toHaveLength(7);
       const problems: string[] = [];
       for (const tool of tools) {
         for (const [kind, schema] of [

@@ -82,6 +82,9 @@ describe('MCP tools', () => {
       expect(byName[name]!.outputSchema, name).toBeDefined();
     }
     expect(byName.test_webhook!.annotations?.readOnlyHint).toBe(false);
+    expect(byName.check_conformance!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(byName.check_conformance!.outputSchema).toBeDefined();
+    expect(byName.check_conformance!.inputSchema.required).toEqual(['site']);
     expect(byName.verify_integration!.inputSchema.required).toEqual(['site']);
   });
 
@@ -127,6 +130,15 @@ describe('MCP tools', () => {
     const s = await call('verify_integration', { site: 'zzz' });
     expect(s.isError).toBe(true);
     expect(s.text).toMatch(/no site "zzz".*one/);
+  });
+
+  it('check_conformance says that no webhook is saved yet (nothing is sent), and names an unknown site', async () => {
+    const r = await call('check_conformance', { site: 'one' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/no webhook is saved for one.*\[NO_WEBHOOK\]/);
+    const s = await call('check_conformance', { site: 'zzz' });
+    expect(s.isError).toBe(true);
+    expect(s.text).toMatch(/no site "zzz"/);
   });
 
   it('test_webhook explains that no webhook is saved yet', async () => {

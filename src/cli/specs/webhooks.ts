@@ -1,5 +1,5 @@
-// The specs of the commands about webhooks: a site's receiver, publishing what changed, the
-// delivery workers, the delivery log and sending again.
+// The specs of the commands about webhooks: a site's receiver and its conformance check,
+// publishing what changed, the delivery workers, the delivery log and sending again.
 import type { CommandSpec } from '../args.ts';
 import { json, site } from './options.ts';
 
@@ -28,6 +28,27 @@ export const webhook: CommandSpec = {
   notes: [
     '`set` without a secret keeps the saved one (change only the URL).',
     '`test` builds content/ first, then sends the newest published article as an `updated` event.',
+  ],
+};
+
+export const conformance: CommandSpec = {
+  name: 'conformance',
+  summary: "run the site's webhook receiver through what Quire will do to it, with a test article",
+  usage: ['conformance <site> [--url <webhook-url>] [--json]'],
+  options: {
+    url: {
+      type: 'string',
+      value: 'webhook-url',
+      help: "send to this receiver instead of the registered one (e.g. a staging deployment); the registered webhook's secret signs",
+    },
+    json: { type: 'boolean', help: 'print {"rules": [{"id", "ok", "warning", "code", "detail", "fix"}], …}' },
+  },
+  positionals: { max: 1 },
+  notes: [
+    'Sends a test article (slug quire-conformance-…) as published, the same delivery again, updated, a late',
+    "older delivery, a forged request, mixed credentials and the raw-body pair, and reads the receiver's pages",
+    'after each. Exit status: 0 when no rule failed (warnings allowed), 1 otherwise: fit for a CI step.',
+    'The test article stays on the receiver unless the webhook opted in to extra events (a `deleted` is sent).',
   ],
 };
 
