@@ -1,6 +1,7 @@
 // What a build learns and the next one reuses, kept in the state dir: each source file's stat,
-// hash and parsed front matter; image hashes; git history at a HEAD; and the render problems
-// already found per source, so unchanged drafts are not rendered again just to be checked.
+// hash and parsed front matter; image hashes; git history at a HEAD; the render problems and the
+// article links already found per source, so unchanged articles are not rendered again just to be
+// checked; and the problems the last compile found, told again by a build that changes nothing.
 //
 // Every build as a new process loads and saves all of it, so its shape on disk is chosen for
 // that: each source is one flat array, its front matter JSON text, which loads in a fraction of
@@ -11,6 +12,7 @@ import v8 from 'node:v8';
 import { ensureStateDir, makePrivateDir } from '../config/state-dir.ts';
 import { buildStateFileOf, cacheDirOf } from '../config/state-layout.ts';
 import type { GitHistoryCache } from '../git/git-history.ts';
+import type { ArticleLink } from '../content/article-links.ts';
 import type { ContentIssue } from '../content/issues.ts';
 import type { SourceCache, SourceEntry } from '../content/load-content.ts';
 import type { RenderProblem } from '../render/render-context.ts';
@@ -27,10 +29,19 @@ export interface BuildState {
   git: GitHistoryCache;
   /** Render problems by check key (source, renderer, images): empty when the body was fine. */
   checked: Map<string, RenderProblem[]>;
+  /** The links to articles in each body, by input key (it holds the site's url and articlePath): empty when none. */
+  links: Map<string, ArticleLink[]>;
+  /**
+   * What the last build that compiled found after loading (render problems, the checks against
+   * git dates and other articles: warnings, when it succeeded), with the inputs it compiled: a
+   * build of the same inputs tells them again without compiling.
+   */
+  compiled: { inputs: string; issues: ContentIssue[] } | null;
 }
 
 // 5: entries read before front matter had limits and control-character checks are not trusted.
-const FORMAT = `build-state-6:${RENDERER_VERSION}`;
+// 7: nor those read before a long metaDescription was a warning; links and compile problems added.
+const FORMAT = `build-state-7:${RENDERER_VERSION}`;
 
 export function emptyBuildState(): BuildState {
   return {
@@ -39,6 +50,8 @@ export function emptyBuildState(): BuildState {
     imageHashes: new Map(),
     git: { head: null, changes: new Map(), published: new Map() },
     checked: new Map(),
+    links: new Map(),
+    compiled: null,
   };
 }
 
@@ -50,9 +63,11 @@ export function emptyBuildState(): BuildState {
  * all of them) apart from those with problems: 10,000 strings deserialize much faster than
  * 10,000 map entries each holding an empty array.
  */
-interface StoredState extends Omit<BuildState, 'checked' | 'sources' | 'keys'> {
+interface StoredState extends Omit<BuildState, 'checked' | 'sources' | 'keys' | 'links'> {
   sources: StoredSource[];
   checked: { fine: string[]; problems: [string, RenderProblem[]][] };
+  /** As `checked`: the keys of bodies without article links in one list. */
+  links: { none: string[]; some: [string, ArticleLink[]][] };
 }
 
 /**
@@ -110,6 +125,7 @@ function loadSource(
 }
 
 const NO_PROBLEMS: RenderProblem[] = Object.freeze([]) as unknown as RenderProblem[];
+const NO_LINKS: ArticleLink[] = Object.freeze([]) as unknown as ArticleLink[];
 
 /**
  * The last build's state; empty when there is none, or when it is another version's or damaged
@@ -135,12 +151,15 @@ export function loadBuildState(stateDir: string): BuildState {
     const { fine, problems } = raw.state.checked;
     const checked = new Map<string, RenderProblem[]>(problems);
     for (const key of fine) checked.set(key, NO_PROBLEMS);
+    const links = new Map<string, ArticleLink[]>(raw.state.links.some);
+    for (const key of raw.state.links.none) links.set(key, NO_LINKS);
     const keys: ArticleKeyMemo = new WeakMap();
     return {
       ...raw.state,
       sources: new Map(raw.state.sources.map((stored) => loadSource(stored, keys))),
       keys,
       checked,
+      links,
     };
   } catch {
     return emptyBuildState(); // damaged (a torn write, another format): start afresh
@@ -168,8 +187,21 @@ function writeBuildState(file: string, state: BuildState): void {
     if (found.length) problems.push([key, found]);
     else fine.push(key);
   }
+  const none: string[] = [];
+  const some: [string, ArticleLink[]][] = [];
+  for (const [key, links] of state.links) {
+    if (links.length) some.push([key, links]);
+    else none.push(key);
+  }
   const sources = Array.from(state.sources, ([file, entry]) => storeSource(file, entry, state.keys.get(entry)));
-  const stored: StoredState = { sources, imageHashes: state.imageHashes, git: state.git, checked: { fine, problems } };
+  const stored: StoredState = {
+    sources,
+    imageHashes: state.imageHashes,
+    git: state.git,
+    checked: { fine, problems },
+    links: { none, some },
+    compiled: state.compiled,
+  };
   const data = v8.serialize({ format: FORMAT, state: stored });
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, data, { mode: 0o600 });

@@ -7,6 +7,7 @@ import { toIsoUtc } from '../content/dates.ts';
 import { datesFromHistory } from '../articles/dates.ts';
 import { readGitDates, type DateQuery } from '../git/git-history.ts';
 import { locateContentRepository, type RepositoryLookup } from '../git/repository.ts';
+import type { ArticleLink } from '../content/article-links.ts';
 import { hasErrors, sortIssues, type ContentIssue } from '../content/issues.ts';
 import { loadContent, type LoadedContent, type LoadedSite } from '../content/load-content.ts';
 import { keyGenerationsToRecord } from '../keys/key-record.ts';
@@ -135,6 +136,7 @@ async function build(
   const { repository, issues: repositoryIssues } = await repositoryLookup;
   const issues = content.issues;
   issues.push(...repositoryIssues);
+  const loadedIssues = issues.length;
   const queries: DateQuery[] = content.sites.flatMap((s) =>
     s.articles.flatMap((a) => {
       const wanted = datesFromHistory(a.meta);
@@ -180,8 +182,9 @@ async function build(
   };
 
   // Nothing changed, and dist/'s drafts are in place (without them, as after a state dir was
-  // lost, the build writes them again).
-  if (!hasErrors(issues) && previous?.inputs === inputs && previousPreview) {
+  // lost, the build writes them again); what compiling these inputs found is told again.
+  if (!hasErrors(issues) && previous?.inputs === inputs && previousPreview && state.compiled?.inputs === inputs) {
+    issues.push(...state.compiled.issues);
     const sites = Object.entries(previous.sites).map(([id, s]) => ({
       id,
       published: Object.keys(s.articles).length,
@@ -197,6 +200,7 @@ async function build(
       : new ExportWriter(settings.distDir, helper, previous, settings.testSwapPauseFile ?? null);
   let preview: PreviewWriter | null = null;
   const compiled: CompiledSite[] = [];
+  const links = { known: state.links, found: new Map<string, ArticleLink[]>() };
   try {
     preview = writer && new PreviewWriter(previewRoot, previousPreview);
     for (const loaded of content.sites) {
@@ -211,6 +215,7 @@ async function build(
             renderCache: caches.render,
             imageHashes: state.imageHashes,
             checked: state.checked,
+            links,
             pool,
             writer,
             preview,
@@ -229,6 +234,8 @@ async function build(
       drafts,
       draftSlugs: draftSlugsOf(content, id),
     }));
+    state.links = links.found; // the links of the articles there are now, and no others
+    state.compiled = { inputs, issues: issues.slice(loadedIssues) };
     if (hasErrors(issues)) {
       await writer?.abort();
       preview?.abort();

@@ -7,9 +7,28 @@ export interface RenderProblem
   extends Problem<
     Extract<
       CodeIn<'content'>,
-      'CONTENT_IMAGE_MISSING' | 'CONTENT_IMAGE_OUTSIDE' | 'CONTENT_TOO_DEEP' | 'CONTENT_RENDER_FAILED'
+      | 'CONTENT_IMAGE_MISSING'
+      | 'CONTENT_IMAGE_OUTSIDE'
+      | 'CONTENT_IMAGE_ALT_MISSING'
+      | 'CONTENT_TOO_DEEP'
+      | 'CONTENT_RENDER_FAILED'
     >
   > {
+  line: number;
+  column: number;
+  /** Absent: an error. */
+  severity?: 'warning';
+}
+
+/**
+ * A link of the body that may lead to an article of the same site (`mayLinkToArticle`); which
+ * article, if any, the build decides with the site's articles (src/content/article-links.ts).
+ */
+export interface BodyLink {
+  /** As the rendered HTML has it (Markdown links percent-encoded). */
+  href: string;
+  /** Its text, whitespace collapsed, cut to a length a message can quote. */
+  text: string;
   line: number;
   column: number;
 }
@@ -28,6 +47,7 @@ export interface RenderContext {
   problems: RenderProblem[];
   /** Site paths of the images the body references. */
   images: string[];
+  links: BodyLink[];
 }
 
 export function renderContext(file: VFile): RenderContext {
