@@ -72,11 +72,21 @@ export function createBuildCaches(stateDir: string): BuildCaches {
   return { state: loadBuildState(stateDir), render: createRenderCache(stateDir) };
 }
 
+/**
+ * For a build that writes nothing: the last build's state is read (it is never saved), and
+ * renders are kept in memory only, since the render cache's file is written as it is used.
+ */
+function readOnlyCaches(stateDir: string): BuildCaches {
+  return { state: loadBuildState(stateDir), render: createRenderCache(null) };
+}
+
 export interface BuildOptions {
   pool?: RenderPool;
   /**
-   * false: compute what dist/ would hold (the manifest, with every hash) without writing it;
-   * unchanged articles are taken from the current dist/ as in a normal build (publish --dry-run).
+   * false: compute what dist/ would hold (the manifest, with every hash) and every problem without
+   * writing anything: not dist/, not the state dir (its caches included), not a dist/ a killed
+   * build left missing; unchanged articles are taken from the current dist/ as in a normal build
+   * (publish --dry-run, quire check).
    */
   write?: boolean;
   /**
@@ -95,13 +105,13 @@ export async function buildExport(
   holdYoungGeneration(); // before any thread starts: see young-generation.ts
   // Before anything reads dist/ (or the helper sweeps leftovers): a dist/ a killed build left
   // missing is put back, so that a build failing on content leaves a tree to serve.
-  const recovered = recoverInterruptedSwap(settings.distDir);
+  const recovered = write ? recoverInterruptedSwap(settings.distDir) : null;
   // The helper thread first, so that deleting leftover trees overlaps loading the state.
   const helper = write ? startBuildHelper(settings.distDir) : null;
   let pool: RenderPool | undefined;
   try {
     // Inside the try: a build state that cannot be read must still let the helper thread end.
-    const caches = warmCaches ?? createBuildCaches(settings.stateDir);
+    const caches = warmCaches ?? (write ? createBuildCaches(settings.stateDir) : readOnlyCaches(settings.stateDir));
     pool = options.pool ?? createRenderPool();
     const repository = options.repository ?? locateContentRepository(settings.contentDir);
     return {
