@@ -28,7 +28,8 @@ export async function runCheck(ctx: CliContext, opts: { format: string; output: 
   }
   const report = format === 'text' ? `${text.join('\n')}\n` : checkMachineReport(check, format, process.cwd());
   if (output === null) {
-    out(report.replace(/\n$/, '')); // the report alone on stdout, for the tool that reads it
+    // The report alone on stdout, for the tool that reads it (no problem, no workflow command).
+    if (report !== '') out(report.replace(/\n$/, ''));
     err(checkSummary(check));
     return status;
   }
