@@ -33,10 +33,11 @@ export interface BuildState {
   links: Map<string, ArticleLink[]>;
   /**
    * What the last build that compiled found after loading (render problems, the checks against
-   * git dates and other articles: warnings, when it succeeded), with the inputs it compiled: a
-   * build of the same inputs tells them again without compiling.
+   * git dates and other articles: warnings, when it succeeded), with the inputs it compiled and
+   * the content folder its problems name files in: a build of the same inputs in the same folder
+   * tells them again without compiling.
    */
-  compiled: { inputs: string; issues: ContentIssue[] } | null;
+  compiled: { inputs: string; contentDir: string; issues: ContentIssue[] } | null;
 }
 
 // 5: entries read before front matter had limits and control-character checks are not trusted.

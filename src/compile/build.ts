@@ -3,6 +3,7 @@
 // the build in dist/ does nothing; unchanged articles are reused from the previous dist/.
 // Drafts go to the build's preview tree in the state dir (src/export/preview-trees.ts), in place
 // under the build id before dist/ is swapped, so the dist/ a reader sees always has its drafts.
+import path from 'node:path';
 import { toIsoUtc } from '../content/dates.ts';
 import { datesFromHistory } from '../articles/dates.ts';
 import { readGitDates, type DateQuery } from '../git/git-history.ts';
@@ -193,8 +194,11 @@ async function build(
 
   // Nothing changed, and dist/'s drafts are in place (without them, as after a state dir was
   // lost, the build writes them again); what compiling these inputs found is told again.
-  if (!hasErrors(issues) && previous?.inputs === inputs && previousPreview && state.compiled?.inputs === inputs) {
-    issues.push(...state.compiled.issues);
+  // The inputs name no folder: a project moved with its dist/ and state dir has the same ones.
+  const compiledHere =
+    state.compiled?.inputs === inputs && state.compiled.contentDir === path.resolve(settings.contentDir);
+  if (!hasErrors(issues) && previous?.inputs === inputs && previousPreview && compiledHere) {
+    issues.push(...state.compiled!.issues);
     const sites = Object.entries(previous.sites).map(([id, s]) => ({
       id,
       published: Object.keys(s.articles).length,
@@ -245,7 +249,7 @@ async function build(
       draftSlugs: draftSlugsOf(content, id),
     }));
     state.links = links.found; // the links of the articles there are now, and no others
-    state.compiled = { inputs, issues: issues.slice(loadedIssues) };
+    state.compiled = { inputs, contentDir: path.resolve(settings.contentDir), issues: issues.slice(loadedIssues) };
     if (hasErrors(issues)) {
       await writer?.abort();
       preview?.abort();

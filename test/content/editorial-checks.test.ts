@@ -1,5 +1,7 @@
 // The checks editors asked for, as builds report them: warnings at their place, never a failed
 // build, told again by a build that changes nothing, and kept true when another article changes.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildExport, type BuildResult } from '../../src/compile/build.ts';
 import { article, createTempProject, type TempProject } from '../helpers/temp-content.ts';
@@ -77,6 +79,27 @@ describe('links to articles of the same site', () => {
     const removed = await build();
     expect(removed.stats.rendered).toBe(0);
     expect(found(removed).filter((line) => line.startsWith('s/articles/x.md:6:'))).toHaveLength(5);
+  });
+
+  it('are named where the files are after the project moved with its dist/ and state dir', async () => {
+    p = createTempProject(); // no image: a copied file's time may differ, and the inputs with it
+    p.write('s/site.yaml', 'name: S\nlang: en\nurl: https://s.example.com\n');
+    p.write('s/articles/x.md', article({ title: 'X', status: 'published' }, '[gone](gone.md)\n'));
+    p.write('s/articles/d.md', article({ title: 'D' }));
+    expect(found(await build())).toEqual(['s/articles/x.md:6:1 CONTENT_LINK_UNKNOWN warning']);
+    const moved = `${p.root}-moved`;
+    fs.cpSync(p.root, moved, { recursive: true, preserveTimestamps: true });
+    try {
+      const there = await buildExport({
+        contentDir: path.join(moved, 'content'),
+        distDir: path.join(moved, 'dist'),
+        stateDir: path.join(moved, '.quire'),
+        publicUrl: 'http://x',
+      });
+      expect(there.issues.map((i) => i.file)).toEqual([path.join(moved, 'content/s/articles/x.md')]);
+    } finally {
+      fs.rmSync(moved, { recursive: true, force: true });
+    }
   });
 
   it('in the articlePath form are not read when articlePath is only {slug}: every page would be an article', async () => {
