@@ -9,7 +9,9 @@ import { SLUG, type ArticleSource, type Site } from './model.ts';
 
 /** A link of a body as the render found it (src/render/render-context.ts's BodyLink). */
 export interface FoundLink {
+  /** As the rendered HTML has it (Markdown links percent-encoded). */
   href: string;
+  /** Its text, whitespace collapsed, cut to a length a message can quote. */
   text: string;
   line: number;
   column: number;

@@ -1,5 +1,6 @@
 // What one render call hands its plugins, carried on the VFile so processors are built once.
 import type { VFile } from 'vfile';
+import type { FoundLink } from '../content/article-links.ts';
 import type { CodeIn } from '../problems/catalogue.ts';
 import type { Problem } from '../problems/problem.ts';
 
@@ -21,17 +22,11 @@ export interface RenderProblem
 }
 
 /**
- * A link of the body that may lead to an article of the same site (`mayLinkToArticle`); which
- * article, if any, the build decides with the site's articles (src/content/article-links.ts).
+ * A link of the body that may lead to an article of the same site (`mayLinkToArticle`): its href as
+ * the rendered HTML has it, its text cut to a length a message can quote, its place. Which article,
+ * if any, the build decides with the site's articles (src/content/article-links.ts).
  */
-export interface BodyLink {
-  /** As the rendered HTML has it (Markdown links percent-encoded). */
-  href: string;
-  /** Its text, whitespace collapsed, cut to a length a message can quote. */
-  text: string;
-  line: number;
-  column: number;
-}
+export type BodyLink = FoundLink;
 
 /** Whether a render's problems say it failed (such results are not cached: the failure may not recur). */
 export const renderFailed = (problems: readonly RenderProblem[]): boolean =>
