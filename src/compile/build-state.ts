@@ -29,8 +29,8 @@ export interface BuildState {
   git: GitHistoryCache;
   /** Render problems by check key (source, renderer, images): empty when the body was fine. */
   checked: Map<string, RenderProblem[]>;
-  /** The links to articles in each body, by input key (it holds the site's url and articlePath): empty when none. */
-  links: Map<string, ArticleLink[]>;
+  /** The links to articles in each body, by input key (it holds the site's url and articlePath): see linksOf. */
+  links: StoredLinks;
   /**
    * What the last build that compiled found after loading (render problems, the checks against
    * git dates and other articles: warnings, when it succeeded), with the inputs it compiled and
@@ -51,7 +51,7 @@ export function emptyBuildState(): BuildState {
     imageHashes: new Map(),
     git: { head: null, changes: new Map(), published: new Map() },
     checked: new Map(),
-    links: new Map(),
+    links: { map: new Map(), json: null },
     compiled: null,
   };
 }
@@ -67,8 +67,23 @@ export function emptyBuildState(): BuildState {
 interface StoredState extends Omit<BuildState, 'checked' | 'sources' | 'keys' | 'links'> {
   sources: StoredSource[];
   checked: { fine: string[]; problems: [string, RenderProblem[]][] };
-  /** As `checked`: the keys of bodies without article links in one list. */
-  links: { none: string[]; some: [string, ArticleLink[]][] };
+  /** The links as JSON text: one string deserializes at once, and is parsed only by a build that compiles. */
+  links: string;
+}
+
+/**
+ * The links by input key, as loaded (`json`, not parsed yet: a build that changes nothing never
+ * reads them, and they were half its load time as objects) or as a build found them (`map`).
+ */
+export interface StoredLinks {
+  map: Map<string, ArticleLink[]> | null;
+  json: string | null;
+}
+
+/** The links by input key (an article with none has an empty list). */
+export function linksOf(state: BuildState): Map<string, ArticleLink[]> {
+  state.links.map ??= new Map(JSON.parse(state.links.json ?? '[]') as [string, ArticleLink[]][]);
+  return state.links.map;
 }
 
 /**
@@ -126,7 +141,6 @@ function loadSource(
 }
 
 const NO_PROBLEMS: RenderProblem[] = Object.freeze([]) as unknown as RenderProblem[];
-const NO_LINKS: ArticleLink[] = Object.freeze([]) as unknown as ArticleLink[];
 
 /**
  * The last build's state; empty when there is none, or when it is another version's or damaged
@@ -152,15 +166,13 @@ export function loadBuildState(stateDir: string): BuildState {
     const { fine, problems } = raw.state.checked;
     const checked = new Map<string, RenderProblem[]>(problems);
     for (const key of fine) checked.set(key, NO_PROBLEMS);
-    const links = new Map<string, ArticleLink[]>(raw.state.links.some);
-    for (const key of raw.state.links.none) links.set(key, NO_LINKS);
     const keys: ArticleKeyMemo = new WeakMap();
     return {
       ...raw.state,
       sources: new Map(raw.state.sources.map((stored) => loadSource(stored, keys))),
       keys,
       checked,
-      links,
+      links: { map: null, json: raw.state.links },
     };
   } catch {
     return emptyBuildState(); // damaged (a torn write, another format): start afresh
@@ -188,19 +200,13 @@ function writeBuildState(file: string, state: BuildState): void {
     if (found.length) problems.push([key, found]);
     else fine.push(key);
   }
-  const none: string[] = [];
-  const some: [string, ArticleLink[]][] = [];
-  for (const [key, links] of state.links) {
-    if (links.length) some.push([key, links]);
-    else none.push(key);
-  }
   const sources = Array.from(state.sources, ([file, entry]) => storeSource(file, entry, state.keys.get(entry)));
   const stored: StoredState = {
     sources,
     imageHashes: state.imageHashes,
     git: state.git,
     checked: { fine, problems },
-    links: { none, some },
+    links: state.links.map ? JSON.stringify([...state.links.map]) : (state.links.json ?? '[]'),
     compiled: state.compiled,
   };
   const data = v8.serialize({ format: FORMAT, state: stored });

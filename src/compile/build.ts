@@ -13,7 +13,7 @@ import { hasErrors, sortIssues, type ContentIssue } from '../content/issues.ts';
 import { loadContent, type LoadedContent, type LoadedSite } from '../content/load-content.ts';
 import { keyGenerationsToRecord } from '../keys/key-record.ts';
 import { RENDERER_VERSION } from '../render/renderer-version.ts';
-import { loadBuildState, saveBuildState, type BuildState } from './build-state.ts';
+import { linksOf, loadBuildState, saveBuildState, type BuildState } from './build-state.ts';
 import { compileSite, type CompiledSite, type PreviousSite } from './compile-site.ts';
 import { ExportWriter } from '../export/writer/export-writer.ts';
 import { startBuildHelper, type HelperSlot } from '../export/writer/build-helper.ts';
@@ -214,7 +214,7 @@ async function build(
       : new ExportWriter(settings.distDir, helper, previous, settings.testSwapPauseFile ?? null);
   let preview: PreviewWriter | null = null;
   const compiled: CompiledSite[] = [];
-  const links = { known: state.links, found: new Map<string, ArticleLink[]>() };
+  const links = { known: linksOf(state), found: new Map<string, ArticleLink[]>() };
   try {
     preview = writer && new PreviewWriter(previewRoot, previousPreview);
     for (const loaded of content.sites) {
@@ -248,7 +248,7 @@ async function build(
       drafts,
       draftSlugs: draftSlugsOf(content, id),
     }));
-    state.links = links.found; // the links of the articles there are now, and no others
+    state.links = { map: links.found, json: null }; // the links of the articles there are now, and no others
     state.compiled = { inputs, contentDir: path.resolve(settings.contentDir), issues: issues.slice(loadedIssues) };
     if (hasErrors(issues)) {
       await writer?.abort();
