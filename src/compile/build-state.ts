@@ -82,7 +82,12 @@ export interface StoredLinks {
 
 /** The links by input key (an article with none has an empty list). */
 export function linksOf(state: BuildState): Map<string, ArticleLink[]> {
-  state.links.map ??= new Map(JSON.parse(state.links.json ?? '[]') as [string, ArticleLink[]][]);
+  if (state.links.map) return state.links.map;
+  try {
+    state.links.map = new Map(JSON.parse(state.links.json ?? '[]') as [string, ArticleLink[]][]);
+  } catch {
+    state.links.map = new Map(); // a cache: without it, every article is rendered again and checked
+  }
   return state.links.map;
 }
 
