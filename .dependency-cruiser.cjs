@@ -32,6 +32,7 @@ const LAYERS = {
     'verify',
     'schedule',
     'host',
+    'report',
   ],
   /** Site owners' code: packages of their own, each kept to what it may take by its rules. */
   kits: ['receiver', 'client', 'astro'],

@@ -57,7 +57,7 @@ function renderByStage(markdown: string, cpu: Map<Stage, number>): string {
   const limit = CONTENT_LIMITS.nestingDepth;
   if (deepestBlockLine(markdown, limit)) throw new Error('too deep');
   lap('line scan');
-  const ctx: RenderContext = { articleDir: 'articles', bodyLine: 1, resolveImage, problems: [], images: [] };
+  const ctx: RenderContext = { articleDir: 'articles', bodyLine: 1, resolveImage, problems: [], images: [], links: [] };
   const file = new VFile({ value: markdown, data: { quire: ctx } });
   const mdast = parseGfm(markdown, file) as MdastRoot;
   lap('parse');

@@ -1,5 +1,5 @@
 // How build results read on a terminal.
-import { formatIssue } from '../content/issues.ts';
+import { formatIssue, type ContentIssue } from '../content/issues.ts';
 import type { BuildResult } from '../compile/build.ts';
 import type { Manifest } from '../export/manifest.ts';
 import { visibilityAt, type Visibility } from '../schedule/windows.ts';
@@ -16,6 +16,25 @@ function windowCounts(manifest: Manifest | null, now: number): Record<Visibility
   return counts;
 }
 
+/**
+ * Each problem as `path:line:col  message  [CODE]` and its hint, paths shown from `pathsFrom`. A
+ * file name or a value quoted from content may hold line breaks: escaped, so it cannot forge a
+ * line of the report (other control characters are escaped for every line printed).
+ */
+export function issueLines(issues: readonly ContentIssue[], pathsFrom: string): string[] {
+  return issues.map((i) =>
+    formatIssue(
+      {
+        ...i,
+        file: printable(i.file),
+        message: printable(i.message),
+        ...(i.hint ? { hint: printable(i.hint) } : {}),
+      },
+      pathsFrom,
+    ),
+  );
+}
+
 /** The build's outcome and its problems, their paths shown from `pathsFrom` (see problemPathsFrom). */
 export function reportBuild(
   result: BuildResult,
@@ -25,20 +44,7 @@ export function reportBuild(
 ): void {
   if (result.recovered)
     out(`dist/ was missing (a build was stopped while swapping it in): restored it from ${result.recovered}`);
-  // A file name or a value quoted from content may hold line breaks: escaped, so it cannot
-  // forge a line of the report (other control characters are escaped for every line printed).
-  for (const i of result.issues)
-    out(
-      formatIssue(
-        {
-          ...i,
-          file: printable(i.file),
-          message: printable(i.message),
-          ...(i.hint ? { hint: printable(i.hint) } : {}),
-        },
-        pathsFrom,
-      ),
-    );
+  for (const line of issueLines(result.issues, pathsFrom)) out(line);
   const errors = result.issues.filter((i) => i.severity === 'error').length;
   const warnings = result.issues.length - errors;
   const s = result.stats;

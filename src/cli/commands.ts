@@ -3,7 +3,7 @@
 // dispatches; `quire --help` and `quire <command> --help` print them. An option's default is in
 // its spec, once: the parser hands it to the command and --help prints it.
 import type { CommandSpec } from './args.ts';
-import { build, init, preview, status, verify } from './specs/content.ts';
+import { build, check, init, preview, status, verify } from './specs/content.ts';
 import { deploy, dev, edge, mcp, start } from './specs/serving.ts';
 import { keys, state } from './specs/state.ts';
 import { conformance, deliveries, publish, redeliver, webhook, worker } from './specs/webhooks.ts';
@@ -14,6 +14,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   start,
   dev,
   build,
+  check,
   keys,
   webhook,
   publish,

@@ -1,5 +1,6 @@
 // What `quire init` writes: a content repository with one site, one author and a first article,
-// the .gitignore lines that keep state and build output out of git, and a commented CI workflow.
+// the .gitignore lines that keep state and build output out of git, and a CI workflow that checks
+// pull requests (with a publish job for main, commented).
 // Kept as data in this module rather than as template files: the CLI runs from a bundle, where
 // no file of the package is beside the code.
 
@@ -30,18 +31,20 @@ export function gitignoreText(): string {
   ].join('\n');
 }
 
-const WORKFLOW = `# Builds the content on every push, so a broken article fails the check, not the site.
-# Quire is installed from this repository's package.json and lock file (\`npm ci\`), and
-# \`npx --no quire\` runs that installed copy (\`--no\`: never a package of that name from the
-# registry, which is not Quire).
+const WORKFLOW = `# Checks the content of every pull request: \`quire check --format github\` runs every check a
+# build makes, writes nothing, and shows each problem on the pull request's lines (an error fails
+# the check, a warning does not). Quire is installed from this repository's package.json and lock
+# file (\`npm ci\`), and \`npx --no quire\` runs that installed copy (\`--no\`: never a package of
+# that name from the registry, which is not Quire).
 name: quire
 
 on:
-  push:
   pull_request:
+  push:
+    branches: [main] # the branch that is published; change it if yours is another
 
 jobs:
-  build:
+  check:
     runs-on: ubuntu-latest
     steps:
       - uses: actions/checkout@v4
@@ -52,19 +55,21 @@ jobs:
           node-version: 24
           cache: npm
       - run: npm ci
-      - run: npx --no quire build
+      - run: npx --no quire check --format github
 
-  # To send webhooks to your sites from CI instead, replace \`npx --no quire build\` with
-  # \`npx --no quire publish\` on the main branch only. Publishing needs what \`quire start\` and
-  # \`quire webhook set\` keep in the state dir (.quire/, never committed): the receivers and
-  # their secrets, and what was already sent. So give it
+  # To send webhooks to your sites from CI, uncomment this job: it runs for a push to main only
+  # (a merged pull request), never for a pull request, and only once the check has passed.
+  # Publishing needs what \`quire start\` and \`quire webhook set\` keep in the state dir (.quire/,
+  # never committed): the receivers and their secrets, and what was already sent. So give it
   #   - QUIRE_SECRET: the same server secret as your server (a repository secret), and
   #   - the state dir, kept between runs (e.g. actions/cache or a mounted volume, with
   #     QUIRE_STATE_DIR pointing at it).
-  # Without that state each run would see every article as new.
+  # Without that state each run would see every article as new. (A server that follows this
+  # repository, \`quire start --follow\`, publishes by itself: then leave this job out.)
   #
   #   publish:
-  #     if: github.ref == 'refs/heads/main'
+  #     needs: check
+  #     if: github.event_name == 'push' && github.ref == 'refs/heads/main'
   #     runs-on: ubuntu-latest
   #     env:
   #       QUIRE_SECRET: \${{ secrets.QUIRE_SECRET }}

@@ -108,6 +108,11 @@ async function run(
       });
     case 'build':
       return (await import('./commands/build.ts')).runBuild(ctx);
+    case 'check':
+      return (await import('./commands/check.ts')).runCheck(ctx, {
+        format: values.stringOrDefault('format'),
+        output: values.string('output') ?? null,
+      });
     case 'start': {
       const url = values.string('follow');
       if (url === undefined && (values.string('branch') !== undefined || values.integer('interval') !== undefined)) {

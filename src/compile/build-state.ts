@@ -1,6 +1,7 @@
 // What a build learns and the next one reuses, kept in the state dir: each source file's stat,
-// hash and parsed front matter; image hashes; git history at a HEAD; and the render problems
-// already found per source, so unchanged drafts are not rendered again just to be checked.
+// hash and parsed front matter; image hashes; git history at a HEAD; the render problems and the
+// article links already found per source, so unchanged articles are not rendered again just to be
+// checked; and the problems the last compile found, told again by a build that changes nothing.
 //
 // Every build as a new process loads and saves all of it, so its shape on disk is chosen for
 // that: each source is one flat array, its front matter JSON text, which loads in a fraction of
@@ -11,6 +12,7 @@ import v8 from 'node:v8';
 import { ensureStateDir, makePrivateDir } from '../config/state-dir.ts';
 import { buildStateFileOf, cacheDirOf } from '../config/state-layout.ts';
 import type { GitHistoryCache } from '../git/git-history.ts';
+import type { ArticleLink } from '../content/article-links.ts';
 import type { ContentIssue } from '../content/issues.ts';
 import type { SourceCache, SourceEntry } from '../content/load-content.ts';
 import type { RenderProblem } from '../render/render-context.ts';
@@ -27,10 +29,20 @@ export interface BuildState {
   git: GitHistoryCache;
   /** Render problems by check key (source, renderer, images): empty when the body was fine. */
   checked: Map<string, RenderProblem[]>;
+  /** The links to articles in each body, by input key (it holds the site's url and articlePath): see linksOf. */
+  links: StoredLinks;
+  /**
+   * What the last build that compiled found after loading (render problems, the checks against
+   * git dates and other articles: warnings, when it succeeded), with the inputs it compiled and
+   * the content folder its problems name files in: a build of the same inputs in the same folder
+   * tells them again without compiling.
+   */
+  compiled: { inputs: string; contentDir: string; issues: ContentIssue[] } | null;
 }
 
 // 5: entries read before front matter had limits and control-character checks are not trusted.
-const FORMAT = `build-state-6:${RENDERER_VERSION}`;
+// 7: nor those read before a long metaDescription was a warning; links and compile problems added.
+const FORMAT = `build-state-7:${RENDERER_VERSION}`;
 
 export function emptyBuildState(): BuildState {
   return {
@@ -39,6 +51,8 @@ export function emptyBuildState(): BuildState {
     imageHashes: new Map(),
     git: { head: null, changes: new Map(), published: new Map() },
     checked: new Map(),
+    links: { map: new Map(), json: null },
+    compiled: null,
   };
 }
 
@@ -50,9 +64,31 @@ export function emptyBuildState(): BuildState {
  * all of them) apart from those with problems: 10,000 strings deserialize much faster than
  * 10,000 map entries each holding an empty array.
  */
-interface StoredState extends Omit<BuildState, 'checked' | 'sources' | 'keys'> {
+interface StoredState extends Omit<BuildState, 'checked' | 'sources' | 'keys' | 'links'> {
   sources: StoredSource[];
   checked: { fine: string[]; problems: [string, RenderProblem[]][] };
+  /** The links as JSON text: one string deserializes at once, and is parsed only by a build that compiles. */
+  links: string;
+}
+
+/**
+ * The links by input key, as loaded (`json`, not parsed yet: a build that changes nothing never
+ * reads them, and they were half its load time as objects) or as a build found them (`map`).
+ */
+export interface StoredLinks {
+  map: Map<string, ArticleLink[]> | null;
+  json: string | null;
+}
+
+/** The links by input key (an article with none has an empty list). */
+export function linksOf(state: BuildState): Map<string, ArticleLink[]> {
+  if (state.links.map) return state.links.map;
+  try {
+    state.links.map = new Map(JSON.parse(state.links.json ?? '[]') as [string, ArticleLink[]][]);
+  } catch {
+    state.links.map = new Map(); // a cache: without it, every article is rendered again and checked
+  }
+  return state.links.map;
 }
 
 /**
@@ -141,6 +177,7 @@ export function loadBuildState(stateDir: string): BuildState {
       sources: new Map(raw.state.sources.map((stored) => loadSource(stored, keys))),
       keys,
       checked,
+      links: { map: null, json: raw.state.links },
     };
   } catch {
     return emptyBuildState(); // damaged (a torn write, another format): start afresh
@@ -169,7 +206,14 @@ function writeBuildState(file: string, state: BuildState): void {
     else fine.push(key);
   }
   const sources = Array.from(state.sources, ([file, entry]) => storeSource(file, entry, state.keys.get(entry)));
-  const stored: StoredState = { sources, imageHashes: state.imageHashes, git: state.git, checked: { fine, problems } };
+  const stored: StoredState = {
+    sources,
+    imageHashes: state.imageHashes,
+    git: state.git,
+    checked: { fine, problems },
+    links: state.links.map ? JSON.stringify([...state.links.map]) : (state.links.json ?? '[]'),
+    compiled: state.compiled,
+  };
   const data = v8.serialize({ format: FORMAT, state: stored });
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, data, { mode: 0o600 });

@@ -3,15 +3,17 @@
 // the build in dist/ does nothing; unchanged articles are reused from the previous dist/.
 // Drafts go to the build's preview tree in the state dir (src/export/preview-trees.ts), in place
 // under the build id before dist/ is swapped, so the dist/ a reader sees always has its drafts.
+import path from 'node:path';
 import { toIsoUtc } from '../content/dates.ts';
 import { datesFromHistory } from '../articles/dates.ts';
 import { readGitDates, type DateQuery } from '../git/git-history.ts';
 import { locateContentRepository, type RepositoryLookup } from '../git/repository.ts';
+import type { ArticleLink } from '../content/article-links.ts';
 import { hasErrors, sortIssues, type ContentIssue } from '../content/issues.ts';
 import { loadContent, type LoadedContent, type LoadedSite } from '../content/load-content.ts';
 import { keyGenerationsToRecord } from '../keys/key-record.ts';
 import { RENDERER_VERSION } from '../render/renderer-version.ts';
-import { loadBuildState, saveBuildState, type BuildState } from './build-state.ts';
+import { linksOf, loadBuildState, saveBuildState, type BuildState } from './build-state.ts';
 import { compileSite, type CompiledSite, type PreviousSite } from './compile-site.ts';
 import { ExportWriter } from '../export/writer/export-writer.ts';
 import { startBuildHelper, type HelperSlot } from '../export/writer/build-helper.ts';
@@ -71,11 +73,21 @@ export function createBuildCaches(stateDir: string): BuildCaches {
   return { state: loadBuildState(stateDir), render: createRenderCache(stateDir) };
 }
 
+/**
+ * For a build that writes nothing: the last build's state is read (it is never saved), and
+ * renders are kept in memory only, since the render cache's file is written as it is used.
+ */
+function readOnlyCaches(stateDir: string): BuildCaches {
+  return { state: loadBuildState(stateDir), render: createRenderCache(null) };
+}
+
 export interface BuildOptions {
   pool?: RenderPool;
   /**
-   * false: compute what dist/ would hold (the manifest, with every hash) without writing it;
-   * unchanged articles are taken from the current dist/ as in a normal build (publish --dry-run).
+   * false: compute what dist/ would hold (the manifest, with every hash) and every problem without
+   * writing anything: not dist/, not the state dir (its caches included), not a dist/ a killed
+   * build left missing; unchanged articles are taken from the current dist/ as in a normal build
+   * (publish --dry-run, quire check).
    */
   write?: boolean;
   /**
@@ -94,13 +106,13 @@ export async function buildExport(
   holdYoungGeneration(); // before any thread starts: see young-generation.ts
   // Before anything reads dist/ (or the helper sweeps leftovers): a dist/ a killed build left
   // missing is put back, so that a build failing on content leaves a tree to serve.
-  const recovered = recoverInterruptedSwap(settings.distDir);
+  const recovered = write ? recoverInterruptedSwap(settings.distDir) : null;
   // The helper thread first, so that deleting leftover trees overlaps loading the state.
   const helper = write ? startBuildHelper(settings.distDir) : null;
   let pool: RenderPool | undefined;
   try {
     // Inside the try: a build state that cannot be read must still let the helper thread end.
-    const caches = warmCaches ?? createBuildCaches(settings.stateDir);
+    const caches = warmCaches ?? (write ? createBuildCaches(settings.stateDir) : readOnlyCaches(settings.stateDir));
     pool = options.pool ?? createRenderPool();
     const repository = options.repository ?? locateContentRepository(settings.contentDir);
     return {
@@ -135,6 +147,7 @@ async function build(
   const { repository, issues: repositoryIssues } = await repositoryLookup;
   const issues = content.issues;
   issues.push(...repositoryIssues);
+  const loadedIssues = issues.length;
   const queries: DateQuery[] = content.sites.flatMap((s) =>
     s.articles.flatMap((a) => {
       const wanted = datesFromHistory(a.meta);
@@ -180,8 +193,12 @@ async function build(
   };
 
   // Nothing changed, and dist/'s drafts are in place (without them, as after a state dir was
-  // lost, the build writes them again).
-  if (!hasErrors(issues) && previous?.inputs === inputs && previousPreview) {
+  // lost, the build writes them again); what compiling these inputs found is told again.
+  // The inputs name no folder: a project moved with its dist/ and state dir has the same ones.
+  const compiledHere =
+    state.compiled?.inputs === inputs && state.compiled.contentDir === path.resolve(settings.contentDir);
+  if (!hasErrors(issues) && previous?.inputs === inputs && previousPreview && compiledHere) {
+    issues.push(...state.compiled!.issues);
     const sites = Object.entries(previous.sites).map(([id, s]) => ({
       id,
       published: Object.keys(s.articles).length,
@@ -197,6 +214,7 @@ async function build(
       : new ExportWriter(settings.distDir, helper, previous, settings.testSwapPauseFile ?? null);
   let preview: PreviewWriter | null = null;
   const compiled: CompiledSite[] = [];
+  const links = { known: linksOf(state), found: new Map<string, ArticleLink[]>() };
   try {
     preview = writer && new PreviewWriter(previewRoot, previousPreview);
     for (const loaded of content.sites) {
@@ -211,6 +229,7 @@ async function build(
             renderCache: caches.render,
             imageHashes: state.imageHashes,
             checked: state.checked,
+            links,
             pool,
             writer,
             preview,
@@ -229,6 +248,8 @@ async function build(
       drafts,
       draftSlugs: draftSlugsOf(content, id),
     }));
+    state.links = { map: links.found, json: null }; // the links of the articles there are now, and no others
+    state.compiled = { inputs, contentDir: path.resolve(settings.contentDir), issues: issues.slice(loadedIssues) };
     if (hasErrors(issues)) {
       await writer?.abort();
       preview?.abort();

@@ -4,6 +4,13 @@
 // over from the previous dist/ (a draft: the previous preview tree) without being read or rendered.
 // What an article is comes from src/articles/; how fast it is made (chunks, workers, collections,
 // compression) from render-in-chunks.ts and export-encoder.ts; what is written from site-output.ts.
+import {
+  articleLinkProblems,
+  articleLinksOf,
+  siteArticles,
+  type ArticleLink,
+  type SiteArticles,
+} from '../content/article-links.ts';
 import { issue, type ContentIssue } from '../content/issues.ts';
 import type { LoadedSite } from '../content/load-content.ts';
 import { fieldPlace, type ArticleSource } from '../content/model.ts';
@@ -44,6 +51,8 @@ export interface CompileDeps {
   imageHashes: ImageHashCache;
   /** Render problems by check key (article-keys.ts). */
   checked: Map<string, RenderProblem[]>;
+  /** The article links of each body: the last build's by input key, and this build's as they are found. */
+  links: { known: ReadonlyMap<string, ArticleLink[]>; found: Map<string, ArticleLink[]> };
   /** Worker threads for large batches; without it everything renders in this thread. */
   pool?: RenderPool;
   /** Where output goes; null when the build has already failed and only checks remain. */
@@ -78,6 +87,8 @@ interface SiteRun {
   images: ImageUse;
   /** Slug → title of the site's published articles, for `related`. */
   published: Map<string, string>;
+  /** Every article of the site, drafts included, for the link checks. */
+  articles: SiteArticles;
   output: SiteOutput;
 }
 
@@ -99,6 +110,7 @@ export async function compileSite(
     issues,
     images: new ImageUse(resolver.resolve),
     published,
+    articles: siteArticles(site.id, loaded.articles),
     output: new SiteOutput(site, writer, deps.preview, encoder),
   };
 
@@ -171,13 +183,16 @@ function takeOverUnchanged(
     const { meta } = source;
     const { checkKey, inputKey } = keysOf(source);
     if (meta.status === 'published') checkExpiryAgainstHistory(source, deps.dates.get(source.file), issues);
+    // Its problems and links must be known to take it over: they are told again, unrendered.
+    const links = deps.links.known.get(inputKey);
     if (meta.status !== 'published') {
       // A draft's preview files (src/snapshot/preview-view.ts) are taken over like a published
       // article's when nothing they depend on changed.
       const draft = deps.previous?.drafts?.drafts[meta.slug];
       const problems = deps.checked.get(checkKey);
-      if (problems && draft?.inputKey === inputKey) {
+      if (problems && links && draft?.inputKey === inputKey) {
         reportProblems(source, problems, issues);
+        checkLinks(run, source, inputKey, links);
         draft.images.forEach(images.byDraft);
         output.keepDraft(meta.slug, draft);
         reused++;
@@ -186,12 +201,12 @@ function takeOverUnchanged(
     }
     const before = deps.previous?.site.articles[meta.slug];
     const item = deps.previous?.items.get(meta.slug);
-    if (before?.inputKey === inputKey && item) {
+    const problems = deps.checked.get(checkKey);
+    if (before?.inputKey === inputKey && item && problems && links) {
       // Its files are taken over from the current dist/ (the writer completes the tree from the manifest).
       before.images.forEach(images.byPublished);
-      const problems = deps.checked.get(checkKey) ?? [];
       reportProblems(source, problems, issues);
-      deps.checked.set(checkKey, problems);
+      checkLinks(run, source, inputKey, links);
       output.keepPublished(meta.slug, before, item);
       reused++;
     } else todo.push({ source, checkKey, inputKey });
@@ -205,6 +220,7 @@ function compileRendered(run: SiteRun, { source, checkKey, inputKey }: Job, mark
   const { site, authors } = run.loaded;
   if (!renderFailed(out.problems)) deps.checked.set(checkKey, out.problems);
   reportProblems(source, out.problems, run.issues);
+  checkLinks(run, source, inputKey, articleLinksOf(out.links, source.sitePath, site));
   const { meta } = source;
   const use = meta.status === 'published' ? images.byPublished : images.byDraft;
   const frontImage = meta.image?.kind === 'file' ? use(meta.image.sitePath) : undefined;
@@ -245,5 +261,12 @@ function checkExpiryAgainstHistory(source: ArticleSource, dates: FileDates | und
 }
 
 function reportProblems(source: ArticleSource, problems: RenderProblem[], issues: ContentIssue[]): void {
-  for (const p of problems) issues.push(issue(source.file, p, p.code, p.message));
+  for (const p of problems)
+    issues.push(issue(source.file, p, p.code, p.message, p.severity ? { severity: p.severity } : {}));
+}
+
+/** The body's links to articles checked against the site as it is now, and kept for the next build. */
+function checkLinks(run: SiteRun, source: ArticleSource, inputKey: string, links: ArticleLink[]): void {
+  run.deps.links.found.set(inputKey, links);
+  run.issues.push(...articleLinkProblems(source, links, run.articles));
 }

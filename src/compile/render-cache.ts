@@ -139,7 +139,8 @@ function parseEntry(text: string): Entry | undefined {
       e.images.every((i) => typeof i?.sitePath === 'string' && (i.url === null || typeof i.url === 'string')) &&
       typeof o?.html === 'string' &&
       typeof o.excerpt === 'string' &&
-      Array.isArray(o.problems);
+      Array.isArray(o.problems) &&
+      Array.isArray(o.links);
     return wellFormed ? (e as Entry) : undefined;
   } catch {
     return undefined;

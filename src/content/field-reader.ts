@@ -34,6 +34,11 @@ export class FieldReader {
     this.issues.push(issue(this.file, this.placeOf(name), code, message, hint ? { hint } : {}));
   }
 
+  /** A warning at the field's value: the value is still used. */
+  warn(name: string, code: IssueCode, message: string, hint: string): void {
+    this.issues.push(issue(this.file, this.placeOf(name), code, message, { hint, severity: 'warning' }));
+  }
+
   /** A text field; numbers are accepted and turned into text (a title may be `1984`). */
   string(name: string, opts: { required?: boolean } = {}): string | null {
     this.read.add(name);

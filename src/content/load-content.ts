@@ -266,7 +266,7 @@ async function loadImages(
   return images;
 }
 
-/** Cross-article checks: duplicate slugs, unknown authors, related slugs and images. */
+/** Cross-article checks: duplicate slugs, unknown authors, related slugs (and drafts among them) and images. */
 function checkArticles(loaded: LoadedSite, issues: ContentIssue[], unread: readonly string[]): void {
   // A related slug naming an article whose file could not be read is that file's problem, already
   // reported: its slug is guessed from its file name so the fault is not told twice.
@@ -313,6 +313,20 @@ function checkArticles(loaded: LoadedSite, issues: ContentIssue[], unread: reado
             r,
             'CONTENT_RELATED_UNKNOWN',
             `related slug "${r.slug}" matches no article of site "${loaded.site.id}"`,
+          ),
+        );
+      } else if (meta.status === 'published' && bySlug.get(r.slug)?.meta.status === 'draft') {
+        // A draft naming a draft is not told: the two are likely to be published together.
+        issues.push(
+          issue(
+            a.file,
+            r,
+            'CONTENT_RELATED_DRAFT',
+            `related article "${r.slug}" is a draft, left out until it is published`,
+            {
+              severity: 'warning',
+              hint: `publish "${r.slug}", or remove it from \`related\``,
+            },
           ),
         );
       }

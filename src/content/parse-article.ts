@@ -72,7 +72,7 @@ export function parseArticle(file: string, bytes: Uint8Array): ParsedArticle {
     title: title ?? '',
     slug,
     status,
-    metaDescription: f.string('metaDescription'),
+    metaDescription: readMetaDescription(f),
     excerpt: f.string('excerpt'),
     lang: lang !== null && LANG_TAG.test(lang) ? lang : null,
     image: readImage(f),
@@ -90,6 +90,28 @@ export function parseArticle(file: string, bytes: Uint8Array): ParsedArticle {
   // Without a title the file is still an article to the cross-file checks (its author, images
   // and related slugs), so all of its problems show at once; the missing title fails the build.
   return { meta, markdown: split.body, bodyLine, issues };
+}
+
+/**
+ * Search engines show about this much of a description: Google cuts its snippets at about 920
+ * pixels, some 155–160 characters of Latin text, and ends them with "…". Past it, what the editor
+ * wrote last is not read in search results.
+ */
+export const META_DESCRIPTION_SHOWN = 160;
+
+/** `metaDescription`; longer than search engines show, a warning (it is still published in full). */
+function readMetaDescription(f: FieldReader): string | null {
+  const text = f.string('metaDescription');
+  const length = text === null ? 0 : Array.from(text).length;
+  if (length > META_DESCRIPTION_SHOWN) {
+    f.warn(
+      'metaDescription',
+      'CONTENT_META_DESCRIPTION_LONG',
+      `\`metaDescription\` is ${length} characters; search engines show about ${META_DESCRIPTION_SHOWN} and cut the rest`,
+      `shorten it to ${META_DESCRIPTION_SHOWN} characters or fewer, the most important words first`,
+    );
+  }
+  return text;
 }
 
 /**

@@ -47,6 +47,15 @@ export async function locateContentRepository(contentDir: string): Promise<Repos
   return { repository, issues: [] };
 }
 
+/**
+ * The work tree of the repository the content folder is in, found as locateContentRepository
+ * finds it but without running git: for naming files relative to it, also when git may not run
+ * (a planted repository in the content tree). Null outside a repository.
+ */
+export function workTreeAbove(contentDir: string): string | null {
+  return findEnclosingRepository(path.resolve(contentDir))?.workTree ?? null;
+}
+
 /** A content root that is a link is refused: it could point anywhere, and git stores links. */
 function contentRootIssue(root: string): ContentIssue | null {
   let stat: fs.Stats;

@@ -621,6 +621,36 @@ export const CATALOGUE = {
     meaning: "an image path that leaves the site's `images/`",
     fix: 'Keep images under `images/` and refer to them from there.',
   },
+  CONTENT_IMAGE_ALT_MISSING: {
+    area: 'content',
+    meaning:
+      'a warning: an image in the body without alt text (`![](…)`, or an HTML `<img>` with no `alt`); screen readers and search engines have nothing to say for it',
+    fix: 'Describe the image in the brackets: `![A map of the old town](../images/map.png)`. For an HTML image that is decoration only, write `alt=""`.',
+  },
+  CONTENT_LINK_UNKNOWN: {
+    area: 'content',
+    meaning:
+      "a warning: a link in the body to an article of the same site that does not exist (a relative `.md` link, or a link in the form of the site's `articlePath`)",
+    fix: 'Correct the link to an existing article (its file, or its slug in the `articlePath` form), or remove it.',
+  },
+  CONTENT_LINK_DRAFT: {
+    area: 'content',
+    meaning:
+      'a warning: a published article links to an article of the same site that is a draft, so readers would find nothing there',
+    fix: 'Publish the linked article first (or with this one), or remove the link until it is.',
+  },
+  CONTENT_RELATED_DRAFT: {
+    area: 'content',
+    meaning:
+      'a warning: a published article names a draft in `related`; drafts are left out of `related` until they are published',
+    fix: 'Publish the related article, or remove its slug from `related`.',
+  },
+  CONTENT_META_DESCRIPTION_LONG: {
+    area: 'content',
+    meaning:
+      'a warning: a `metaDescription` longer than 160 characters, about what a search engine shows of it (Google cuts snippets at about 920 pixels, some 155–160 characters)',
+    fix: 'Shorten it to 160 characters or fewer, the most important words first.',
+  },
   CONTENT_ENCODING_INVALID: { area: 'content', meaning: 'a file that is not valid UTF-8', fix: 'Save it as UTF-8.' },
   CONTENT_FRONTMATTER_LANGUAGE: {
     area: 'content',

@@ -2,10 +2,13 @@
 // - relative image paths become the image's public URL. Paths resolve against the article file
 //   (as GitHub's preview does); "/images/x.png" against the site folder;
 // - in-page links ("#fn-1", "#setup") get the "user-content-" prefix that the sanitizer gives
-//   ids, so an article cannot clobber globals of the page it lands on and its links still work.
+//   ids, so an article cannot clobber globals of the page it lands on and its links still work;
+// - links that may lead to another article are noted, for the build to check against the site;
+// - an HTML <img> with no alt attribute is a warning (Markdown images: alt-text.ts).
 import path from 'node:path';
-import type { Element, Root, RootContent } from 'hast';
+import type { Element, ElementContent, Root, RootContent } from 'hast';
 import type { VFile } from 'vfile';
+import { mayLinkToArticle } from '../content/article-links.ts';
 import { renderContext, type RenderContext } from './render-context.ts';
 
 export const ID_PREFIX = 'user-content-';
@@ -17,12 +20,57 @@ export function rehypePrepareTree() {
     const walk = (nodes: RootContent[]) => {
       for (const node of nodes) {
         if (node.type !== 'element') continue;
-        if (node.tagName === 'img') resolveImage(node, ctx);
-        else if (node.tagName === 'a') prefixFragment(node);
+        if (node.tagName === 'img') {
+          // Only HTML leaves alt out: a Markdown image always has one, perhaps empty (alt-text.ts).
+          if (node.properties.alt === undefined) altMissing(node, ctx);
+          resolveImage(node, ctx);
+        } else if (node.tagName === 'a') {
+          noteLink(node, ctx);
+          prefixFragment(node);
+        }
         if (node.children.length) walk(node.children);
       }
     };
     walk(tree.children);
+  };
+}
+
+/** Link text longer than this is cut in messages: enough to find the link by. */
+const LINK_TEXT_SHOWN = 80;
+
+function noteLink(node: Element, ctx: RenderContext): void {
+  const href = node.properties.href;
+  if (typeof href !== 'string' || !mayLinkToArticle(href)) return;
+  const text = textOf(node).replace(/\s+/g, ' ').trim();
+  ctx.links.push({
+    href,
+    text: text.length > LINK_TEXT_SHOWN ? `${text.slice(0, LINK_TEXT_SHOWN)}…` : text,
+    ...placeOf(node, ctx),
+  });
+}
+
+function textOf(node: ElementContent): string {
+  if (node.type === 'text') return node.value;
+  if (node.type !== 'element') return '';
+  if (node.tagName === 'img' && typeof node.properties.alt === 'string') return node.properties.alt;
+  return node.children.map(textOf).join('');
+}
+
+function altMissing(node: Element, ctx: RenderContext): void {
+  const src = typeof node.properties.src === 'string' ? node.properties.src : '';
+  ctx.problems.push({
+    ...placeOf(node, ctx),
+    code: 'CONTENT_IMAGE_ALT_MISSING',
+    message: `image "${src}" has no alt attribute`,
+    severity: 'warning',
+  });
+}
+
+/** A node's place in the file (the body starts at ctx.bodyLine). */
+function placeOf(node: Element, ctx: RenderContext): { line: number; column: number } {
+  return {
+    line: (node.position?.start.line ?? 1) + ctx.bodyLine - 1,
+    column: node.position?.start.column ?? 1,
   };
 }
 
@@ -36,10 +84,7 @@ function prefixFragment(node: Element): void {
 function resolveImage(node: Element, ctx: RenderContext): void {
   const src = node.properties.src;
   if (typeof src !== 'string' || src === '' || HAS_SCHEME.test(src) || src.startsWith('//')) return;
-  const place = {
-    line: (node.position?.start.line ?? 1) + ctx.bodyLine - 1,
-    column: node.position?.start.column ?? 1,
-  };
+  const place = placeOf(node, ctx);
   let decoded: string;
   try {
     decoded = decodeURIComponent(src.replace(/[?#].*$/, ''));

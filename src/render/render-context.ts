@@ -1,5 +1,6 @@
 // What one render call hands its plugins, carried on the VFile so processors are built once.
 import type { VFile } from 'vfile';
+import type { FoundLink } from '../content/article-links.ts';
 import type { CodeIn } from '../problems/catalogue.ts';
 import type { Problem } from '../problems/problem.ts';
 
@@ -7,12 +8,25 @@ export interface RenderProblem
   extends Problem<
     Extract<
       CodeIn<'content'>,
-      'CONTENT_IMAGE_MISSING' | 'CONTENT_IMAGE_OUTSIDE' | 'CONTENT_TOO_DEEP' | 'CONTENT_RENDER_FAILED'
+      | 'CONTENT_IMAGE_MISSING'
+      | 'CONTENT_IMAGE_OUTSIDE'
+      | 'CONTENT_IMAGE_ALT_MISSING'
+      | 'CONTENT_TOO_DEEP'
+      | 'CONTENT_RENDER_FAILED'
     >
   > {
   line: number;
   column: number;
+  /** Absent: an error. */
+  severity?: 'warning';
 }
+
+/**
+ * A link of the body that may lead to an article of the same site (`mayLinkToArticle`): its href as
+ * the rendered HTML has it, its text cut to a length a message can quote, its place. Which article,
+ * if any, the build decides with the site's articles (src/content/article-links.ts).
+ */
+export type BodyLink = FoundLink;
 
 /** Whether a render's problems say it failed (such results are not cached: the failure may not recur). */
 export const renderFailed = (problems: readonly RenderProblem[]): boolean =>
@@ -28,6 +42,7 @@ export interface RenderContext {
   problems: RenderProblem[];
   /** Site paths of the images the body references. */
   images: string[];
+  links: BodyLink[];
 }
 
 export function renderContext(file: VFile): RenderContext {

@@ -11,9 +11,10 @@ import { unified, type Processor } from 'unified';
 import { VFile } from 'vfile';
 import { CONTENT_LIMITS } from '../content/limits.ts';
 import { parseGfm } from './gfm-parser.ts';
+import { imagesWithoutAlt } from './alt-text.ts';
 import { deepestBlockLine, deepestHtml, deepestNode, type DeepPlace } from './nesting.ts';
 import { rehypePrepareTree } from './prepare-tree.ts';
-import type { RenderContext, RenderProblem } from './render-context.ts';
+import type { BodyLink, RenderContext, RenderProblem } from './render-context.ts';
 import { markSanitized, type SafeHtml } from './safe-html.ts';
 import { sanitizeSchema } from './sanitize-schema.ts';
 
@@ -35,6 +36,8 @@ export interface RenderOutput {
   excerpt: string;
   problems: RenderProblem[];
   images: string[];
+  /** Links that may lead to another article of the site (checked by the build). */
+  links: BodyLink[];
 }
 
 const FOOTNOTE_LABELS: Record<string, { label: string; back: string }> = {
@@ -88,6 +91,7 @@ export function renderMarkdown(input: RenderInput): RenderOutput {
       resolveImage: input.resolveImage,
       problems: [],
       images: [],
+      links: [],
     };
     const file = new VFile({ value: input.markdown, data: { quire: ctx } });
     const mdast = parseGfm(input.markdown, file) as MdastRoot;
@@ -96,10 +100,12 @@ export function renderMarkdown(input: RenderInput): RenderOutput {
     const withRaw = containsRawHtml(mdast); // recursive: safe once the depth is known to be bounded
     const deepHtml = withRaw ? deepestHtml(mdast, limit) : null;
     if (deepHtml) return tooDeep(input, deepHtml);
+    ctx.problems.push(...imagesWithoutAlt(mdast, input.bodyLine));
     const processor = htmlProcessor(input.lang, withRaw);
     const hast = processor.runSync(mdast, file);
     const html = processor.stringify(hast, file);
-    return { html: markSanitized(html), excerpt: deriveExcerpt(hast), problems: ctx.problems, images: ctx.images };
+    const problems = ctx.problems.sort((a, b) => a.line - b.line || a.column - b.column);
+    return { html: markSanitized(html), excerpt: deriveExcerpt(hast), problems, images: ctx.images, links: ctx.links };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return failed(input, { line: 1, column: 1 }, 'CONTENT_RENDER_FAILED', `the body could not be rendered: ${message}`);
@@ -117,7 +123,7 @@ function tooDeep(input: RenderInput, at: DeepPlace): RenderOutput {
 
 function failed(input: RenderInput, at: DeepPlace, code: RenderProblem['code'], message: string): RenderOutput {
   const problem: RenderProblem = { line: at.line + input.bodyLine - 1, column: at.column, code, message };
-  return { html: markSanitized(''), excerpt: '', problems: [problem], images: [] };
+  return { html: markSanitized(''), excerpt: '', problems: [problem], images: [], links: [] };
 }
 
 function containsRawHtml(node: { type: string; children?: unknown[] }): boolean {

@@ -2,4 +2,4 @@
 // rendering pipeline (unified, micromark, parse5…) just to read a string.
 
 /** Bump when output for the same input changes: it keys the render cache. */
-export const RENDERER_VERSION = 'quire-render-2';
+export const RENDERER_VERSION = 'quire-render-3';

@@ -53,15 +53,31 @@ describe('quire init', () => {
     git(root, 'add', '-A');
     expect(git(root, 'diff', '--cached', '--name-only').trim().split('\n').sort()).toEqual(TEMPLATE);
 
-    // The workflow is valid YAML whose job installs from the lock file and builds with the installed Quire.
-    const workflow = parse(fs.readFileSync(path.join(root, '.github', 'workflows', 'quire.yml'), 'utf8')) as {
+    // The workflow is valid YAML whose job installs from the lock file and checks with the installed
+    // Quire, on pull requests and on main, the one branch its (commented) publish job runs for.
+    const workflowText = fs.readFileSync(path.join(root, '.github', 'workflows', 'quire.yml'), 'utf8');
+    const workflow = parse(workflowText) as {
+      on: { pull_request: null; push: { branches: string[] } };
       jobs: Record<string, { steps: { run?: string }[] }>;
     };
-    expect(Object.keys(workflow.jobs)).toEqual(['build']);
-    expect(workflow.jobs.build!.steps.flatMap((s) => (s.run ? [s.run] : []))).toEqual([
+    expect(workflow.on).toEqual({ pull_request: null, push: { branches: ['main'] } });
+    expect(Object.keys(workflow.jobs)).toEqual(['check']);
+    expect(workflow.jobs.check!.steps.flatMap((s) => (s.run ? [s.run] : []))).toEqual([
       'npm ci',
-      'npx --no quire build',
+      'npx --no quire check --format github',
     ]);
+    // The commented publish job, uncommented: from its first line to the end.
+    const commented = workflowText.slice(workflowText.indexOf('  #   publish:')).trimEnd().split('\n');
+    const publishJob = parse(commented.map((line) => line.slice(4)).join('\n')) as {
+      publish: { needs: string; if: string };
+    };
+    expect(publishJob.publish).toMatchObject({
+      needs: 'check',
+      if: "github.event_name == 'push' && github.ref == 'refs/heads/main'",
+    });
+    // And the check it runs passes on what init wrote.
+    const check = await runCli(['check', '--format', 'github'], env(root), root);
+    expect([check.code, check.stdout]).toEqual([0, '']);
   });
 
   it('writes into the directory named, made if missing, with the site id given', async () => {

@@ -194,7 +194,7 @@ describe('Quire installed into a content repository', () => {
     ]);
   }, 90_000);
 
-  it('passes the workflow init wrote in a fresh clone: npm ci and the build job, then a publish to a receiver', async () => {
+  it('passes the workflow init wrote in a fresh clone: npm ci and the check job, then a publish to a receiver', async () => {
     execFileSync('git', ['-C', repo, 'add', '-A']);
     execFileSync('git', [
       '-C',
@@ -214,10 +214,10 @@ describe('Quire installed into a content repository', () => {
       const clone = path.join(elsewhere, 'clone');
       execFileSync('git', ['clone', '-q', repo, clone]);
       const workflow = parse(fs.readFileSync(path.join(clone, '.github', 'workflows', 'quire.yml'), 'utf8')) as {
-        jobs: { build: { steps: { run?: string }[] } };
+        jobs: { check: { steps: { run?: string }[] } };
       };
-      const steps = workflow.jobs.build.steps.flatMap((s) => (s.run ? [s.run] : []));
-      expect(steps).toEqual(['npm ci', 'npx --no quire build']);
+      const steps = workflow.jobs.check.steps.flatMap((s) => (s.run ? [s.run] : []));
+      expect(steps).toEqual(['npm ci', 'npx --no quire check --format github']);
       // What a CI machine's npm ci reads: every `file:` the lock names must be in the clone (npm's
       // cache on this machine holds the tarball by its integrity, and would hide one that is not).
       expect(fileSpecsOutside(clone)).toEqual([]);
@@ -225,7 +225,8 @@ describe('Quire installed into a content repository', () => {
       const results = [];
       for (const step of steps)
         results.push(await run('sh', ['-c', step], clone, { npm_config_prefer_offline: 'true' }));
-      expect(results[1]!.stdout).toMatch(/^Built 1 article \(1 live, 0 drafts\)/);
+      expect(results[1]!.stdout).toBe(''); // no problem, so no workflow command
+      expect(results[1]!.stderr).toMatch(/Checked 1 article in 1 site: no problems/);
 
       // The commented publish job's step, against a local HTTPS receiver.
       const secret = 'a-receiver-secret-0123456789abcdef';

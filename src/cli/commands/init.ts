@@ -124,6 +124,7 @@ function writeFiles(out: (line: string) => void, root: string, files: readonly T
 function nextSteps(out: (line: string) => void, root: string, siteId: string): void {
   const cd = path.relative(process.cwd(), root);
   if (cd) out(`  cd ${cd}`);
+  out('  npx --no quire check      every check, nothing written (CI runs it on pull requests)');
   out('  npx --no quire build      check and compile content/ into dist/');
   out("  npx --no quire start      serve the Content API; it prints each site's key");
   out(`Edit content/${siteId}/site.yaml first: its url is where your site shows the articles.`);

@@ -1,5 +1,5 @@
 // The specs of the commands about the content repository and its build: making one (init),
-// building it, what goes live next, checking the receiving site, preview links.
+// building and checking it, what goes live next, checking the receiving site, preview links.
 import { DEFAULT_PREVIEW_TTL } from '../../keys/preview-token.ts';
 import type { CommandSpec } from '../args.ts';
 import { site } from './options.ts';
@@ -33,6 +33,31 @@ export const build: CommandSpec = {
   usage: ['build'],
   options: {},
   positionals: { max: 0 },
+};
+
+export const check: CommandSpec = {
+  name: 'check',
+  summary: 'run every check a build makes, writing nothing; report the problems for a terminal or for CI',
+  usage: ['check [--format text|github|gitlab|sarif|json] [--output <file>]'],
+  options: {
+    format: {
+      type: 'string',
+      value: 'format',
+      help: 'text; github (workflow commands: problems on the pull request), gitlab (Code Quality report), sarif (SARIF 2.1.0) or json',
+      default: 'text',
+    },
+    output: {
+      type: 'string',
+      value: 'file',
+      help: 'write the report to <file> instead; the terminal then gets the text report',
+    },
+  },
+  positionals: { max: 0 },
+  notes: [
+    'Writes neither dist/ nor the state dir. Exit status 1 when there is an error; warnings alone: 0.',
+    'The CI formats name files relative to the root of the repository the content is in (outside one,',
+    'to the current folder), as GitHub and GitLab expect; text names them as `quire build` does.',
+  ],
 };
 
 export const status: CommandSpec = {
