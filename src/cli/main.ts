@@ -110,15 +110,28 @@ async function run(
       return (await import('./commands/build.ts')).runBuild(ctx);
     case 'start': {
       const url = values.string('follow');
-      if (url === undefined && (values.string('branch') !== undefined || values.integer('interval') !== undefined)) {
-        return refuseCommandLine(err, 'quire start: --branch and --interval go with --follow <git-url-or-path>');
+      if (
+        url === undefined &&
+        (values.string('branch') !== undefined ||
+          values.integer('interval') !== undefined ||
+          values.list('previews').length)
+      ) {
+        return refuseCommandLine(
+          err,
+          'quire start: --branch, --interval and --previews go with --follow <git-url-or-path>',
+        );
       }
       return (await import('./commands/serve.ts')).runServer(ctx, {
         watch: false,
         follow:
           url === undefined
             ? undefined
-            : { url, branch: values.string('branch'), intervalSeconds: values.integerOrDefault('interval') },
+            : {
+                url,
+                branch: values.string('branch'),
+                intervalSeconds: values.integerOrDefault('interval'),
+                previews: values.list('previews'),
+              },
       });
     }
     case 'dev':

@@ -322,7 +322,7 @@ describe('start --follow', () => {
       const run = await runCli(['start', ...args], serverEnv());
       expect(run.code, run.stderr).toBe(2);
       expect(run.stderr).toMatch(
-        /^quire start: (--branch|the repository URL|remote helpers|--branch and --interval go with --follow)/,
+        /^quire start: (--branch|the repository URL|remote helpers|--branch, --interval and --previews go with --follow)/,
       );
     }
     expect(fs.existsSync(marker)).toBe(false);
