@@ -329,4 +329,44 @@ describe('start --follow --previews', { timeout: 120_000 }, () => {
     expect((await get(after, '/articles/on-c', { key: after.previewKey, ref: 'c' })).status).toBe(200);
     expect(server.output()).not.toMatch(/Branch preview [ac] removed/);
   });
+
+  it('never checks out a branch larger than QUIRE_PREVIEW_BRANCH_MAX_BYTES; its last good preview stays', async () => {
+    const { p, remote, onBranch } = authorAndRemote();
+    const MiB = 1024 * 1024;
+    const server = await startCli(
+      ['start', '--follow', remote, '--interval', '1', '--previews', 'big'],
+      { ...env(), PORT: '0', QUIRE_PREVIEW_BRANCH_MAX_BYTES: String(2 * MiB) },
+      /Branch previews: .*\n/,
+    );
+    cleanups.push(() => server.stop());
+    const small = onBranch(
+      'big',
+      () => p.write('site/articles/small.md', article({ title: 'Small' })),
+      '2026-03-02T10:00:00Z',
+    );
+    await waitFor(
+      () => server.output().includes(`Branch preview big: serving commit ${small.slice(0, 12)}.`),
+      server.output,
+    );
+    // 8 MiB of zeros: a few KB over the wire, 8 MiB once checked out.
+    const zeros = onBranch(
+      'big',
+      () => fs.writeFileSync(path.join(p.root, 'zeros.bin'), Buffer.alloc(8 * MiB)),
+      '2026-03-03T10:00:00Z',
+    );
+    await waitFor(
+      () => /Branch preview big: fetch failed \(its preview of [0-9a-f]{12} stays\)/.test(server.output()),
+      server.output,
+    );
+    expect(server.output()).toContain(
+      `commit ${zeros.slice(0, 12)} was not checked out: it holds files of more than ${2 * MiB} bytes in all (QUIRE_PREVIEW_BRANCH_MAX_BYTES); the largest seen is zeros.bin (${8 * MiB} bytes)  [FOLLOW_SYNC_TOO_LARGE]`,
+    );
+    const checkout = branchPaths(branchPreviewsDir(p.stateDir), 'big').checkout;
+    expect(fs.existsSync(path.join(checkout, 'zeros.bin'))).toBe(false);
+    const k = await keysOf(server.output());
+    expect((await get(k, '/articles/small', { key: k.previewKey, ref: 'big' })).status).toBe(200);
+    // Tried once per commit, not at every tick.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(server.output().match(/Branch preview big: fetch failed/g)).toHaveLength(1);
+  });
 });
