@@ -188,7 +188,7 @@ describe('start --follow --previews', { timeout: 120_000 }, () => {
       base: string;
       articles: { slug: string; change: string; state: string; token: string; url: string }[];
     };
-    expect(listed).toMatchObject({ ref, base: 'main' });
+    expect(listed).toMatchObject({ ref, base: 'main', commit: spring });
     expect(listed.articles.map((a) => [a.slug, a.change, a.state]).sort()).toEqual([
       ['first', 'changed', 'published'],
       ['idea', 'added', 'draft'],
@@ -202,7 +202,9 @@ describe('start --follow --previews', { timeout: 120_000 }, () => {
     expect(idea.url).toMatch(/^https:\/\/site\.example\.com\/api\/preview\?slug=idea&token=/);
     const comment = await runCli(['preview', '--changed', '--ref', ref], env());
     expect(comment.code, comment.stderr).toBe(0);
-    expect(comment.stdout).toContain('**Previews of `content/spring`** (against `main`):');
+    expect(comment.stdout).toContain(
+      `**Previews of \`content/spring\`** at \`${spring.slice(0, 12)}\` (against \`main\`):`,
+    );
     expect(comment.stdout).toMatch(
       /^- \[An idea\]\(<https:\/\/site\.example\.com\/api\/preview\?slug=idea&token=\S+>\): new, draft · `site\/idea`$/m,
     );

@@ -85,9 +85,19 @@ export async function runPreviewChanged(
     expiresAt = made.expiresAt;
     return { ...a, url: previewLink(template, a.slug, made.token), token: made.token };
   });
+  // The commit the preview was built from: a workflow waits for its pull request's head to be it.
+  const commit = head.built;
   if (opts.format === 'json')
-    out(JSON.stringify({ ref: head.branch, base: against.branch, expiresAt: expiresAt || null, articles: linked }));
-  else out(commentOf(head.branch, against.branch, linked, expiresAt));
+    out(
+      JSON.stringify({
+        ref: head.branch,
+        base: against.branch,
+        commit,
+        expiresAt: expiresAt || null,
+        articles: linked,
+      }),
+    );
+  else out(commentOf(head.branch, commit, against.branch, linked, expiresAt));
   return 0;
 }
 
@@ -100,8 +110,15 @@ async function articlesOf(where: BranchLocation, now: number) {
 }
 
 /** The pull-request comment: a list of titles with their links. */
-function commentOf(branch: string, base: string, articles: readonly LinkedArticle[], expiresAt: string): string {
-  if (!articles.length) return `No article is added or changed on \`${branch}\` since it left \`${base}\`.\n`;
+function commentOf(
+  branch: string,
+  commit: string | null,
+  base: string,
+  articles: readonly LinkedArticle[],
+  expiresAt: string,
+): string {
+  const at = commit ? ` at \`${commit.slice(0, 12)}\`` : '';
+  if (!articles.length) return `No article is added or changed on \`${branch}\`${at} since it left \`${base}\`.\n`;
   const lines = articles.map((a) => {
     const title = escapeMarkdown(a.title);
     const what = `${a.change === 'added' ? 'new' : 'changed'}${a.state === 'published' ? '' : `, ${a.state}`}`;
@@ -112,7 +129,7 @@ function commentOf(branch: string, base: string, articles: readonly LinkedArticl
   });
   const until = expiresAt ? ` The links work until ${expiresAt} (UTC).` : '';
   return [
-    `**Previews of \`${branch}\`** (against \`${base}\`):`,
+    `**Previews of \`${branch}\`**${at} (against \`${base}\`):`,
     '',
     ...lines,
     '',
