@@ -37,6 +37,8 @@ beforeAll(async () => {
   await build(main);
   branch = createTempProject();
   writeSite(branch, 'one');
+  writeSite(branch, 'three');
+  branch.write('three/articles/hello.md', article({ title: 'Hello', status: 'draft' }));
   branch.write('one/images/plan.png', 'an image only the branch has');
   branch.write('one/articles/live.md', article({ title: 'Live', status: 'published' }, 'As on the branch.\n'));
   branch.write(
@@ -112,6 +114,15 @@ describe('a ref on the Content API', () => {
     }
     const other = await get('/v1/articles?ref=content/spring', keyring.previewKeyFor('two'));
     expect([other.status, await codeOf(other)]).toEqual([404, 'REF_NOT_FOUND']);
+  });
+
+  it("reads a site only the branch has, with that site's preview key and the ref only", async () => {
+    const added = await get('/v1/articles/hello?ref=content/spring', keyring.previewKeyFor('three'));
+    expect(added.status).toBe(200);
+    expect((await get('/v1/articles/hello', keyring.previewKeyFor('three'))).status).toBe(401);
+    expect(await codeOf(await get('/v1/articles?ref=content/spring', keyring.keyFor('three')))).toBe(
+      'REF_PREVIEW_KEY_ONLY',
+    );
   });
 
   it('refuses a ref named twice, or two different ways; and asks for a key first', async () => {

@@ -39,9 +39,10 @@ export interface KeyAuthOptions {
 }
 
 /**
- * The preview of the branch `ref` names, for the key it is asked with (checked against the sites
- * of both the served build and the branch's: a branch may add one): the reader and the grant.
- * Refused: API_KEY_INVALID, REF_PREVIEW_KEY_ONLY for any key but a preview key, REF_NOT_FOUND.
+ * The preview of the branch `ref` names, for the key it is asked with: the reader and the grant.
+ * A site key is refused (REF_PREVIEW_KEY_ONLY) before the branch is looked up; a key for a site
+ * only the branch has is checked against the branch's sites. Refused: API_KEY_INVALID,
+ * REF_PREVIEW_KEY_ONLY for any key but a preview key, REF_NOT_FOUND.
  */
 export async function refGrant(
   keyring: KeyVerifier,
@@ -51,16 +52,18 @@ export async function refGrant(
   ref: string,
   invalid: Record<string, string> = {},
 ): Promise<{ store: ServedReader; grant: KeyGrant }> {
-  const store = couldBeBranch(ref) ? (refs?.reader(ref) ?? null) : null;
-  const branchSites = store?.current()?.sites;
-  const servedSites = served.current()?.sites;
-  const grant = await keyring.grant(key, { has: (id) => !!(servedSites?.has(id) || branchSites?.has(id)) });
-  if (!grant) throw new ApiError('API_KEY_INVALID', 'the key is not valid for any site on this server', invalid);
-  if (grant.scope !== 'preview')
-    throw new ApiError(
+  const previewOnly = () =>
+    new ApiError(
       'REF_PREVIEW_KEY_ONLY',
       "a branch's preview is read with the site's preview key (pv_…), not the site key",
     );
+  let grant = await keyring.grant(key, served.current()?.sites ?? new Map());
+  if (grant && grant.scope !== 'preview') throw previewOnly();
+  const store = couldBeBranch(ref) ? (refs?.reader(ref) ?? null) : null;
+  const branchSites = store?.current()?.sites;
+  if (!grant && branchSites) grant = await keyring.grant(key, branchSites);
+  if (!grant) throw new ApiError('API_KEY_INVALID', 'the key is not valid for any site on this server', invalid);
+  if (grant.scope !== 'preview') throw previewOnly();
   if (!store || !branchSites?.has(grant.siteId))
     throw new ApiError('REF_NOT_FOUND', 'no branch of this name is previewed here for this site');
   return { store, grant };
