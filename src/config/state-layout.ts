@@ -12,10 +12,11 @@
 //   preview/<buildId>/       each build's drafts (src/export/preview-trees.ts)
 //   follow/checkout/         the repository `start --follow` keeps (src/follow/checkout.ts)
 //   follow/branches/         branch previews (`start --follow --previews`, src/follow/branch-store.ts):
-//     repo.git/              the repository of every previewed branch (src/follow/branch-repository.ts)
+//     followed.json          the followed branch's name, for commands beside the server
+//     repo/                  the repository of every previewed branch (src/follow/branch-repository.ts)
 //     cache/render.db        the render cache their builds share
 //     <id>/branch.json       one branch's record: its name, when it was pushed, the commit built
-//     <id>/checkout/         its working tree (a worktree of repo.git)
+//     <id>/checkout/         its working tree (a worktree of repo/)
 //     <id>/dist/             its export, and its drafts' trees in <id>/state/preview/ (never public)
 //
 // Everything in it is its user's only (state-dir.ts). A backup copies quire.db, keys.json and
