@@ -10,7 +10,9 @@
 // - GET /api/preview?slug=…&token=… (when given the site's preview key): a draft preview. The
 //   token (from `quire preview` or the admin, via site.yaml's previewUrl) is checked with the
 //   receiver kit, then the draft is fetched with the preview key, server-side, and shown
-//   uncached and unindexed. This is the route site.yaml's previewUrl points at.
+//   uncached and unindexed. This is the route site.yaml's previewUrl points at. A link to a
+//   branch's preview (`quire preview --ref`) names the branch in its token (`checked.ref`): the
+//   article is fetched with `Quire-Ref: <branch>`, so it is that branch's version.
 import { Hono } from 'hono';
 import { verifyPreviewToken } from '../../src/receiver/verify-webhook.ts';
 import { receiveWebhook, type ApiArticle } from './receive-webhook.ts';
@@ -147,7 +149,11 @@ export function createExampleSite(opts: ExampleSiteOptions) {
         privately,
       );
     const res = await doFetch(`${opts.apiBase}/articles/${encodeURIComponent(slug)}`, {
-      headers: { authorization: `Bearer ${previewKey}` },
+      headers: {
+        authorization: `Bearer ${previewKey}`,
+        // The branch the signed token names, and only that: a ref is never taken from the query.
+        ...(checked.ref ? { 'quire-ref': checked.ref } : {}),
+      },
     });
     if (!res.ok)
       return c.text(
@@ -166,7 +172,7 @@ export function createExampleSite(opts: ExampleSiteOptions) {
       opts.publicUrl,
       new Set(['no-canonical']),
       {
-        banner: `Preview of a ${draft.status ?? 'draft'} article, until ${checked.expiresAt}. Not public.`,
+        banner: `Preview of a ${draft.status ?? 'draft'} article${checked.ref ? ` on the branch ${checked.ref}` : ''}, until ${checked.expiresAt}. Not public.`,
       },
     );
     return c.html(page, 200, privately);

@@ -32,6 +32,28 @@ export interface AdminDeps {
   log?: (line: string) => void;
   /** Called after a change that should reach receivers soon (Redeliver queued behind another). */
   wakeDeliveries?: () => void;
+  /** The branches previewed (`start --follow --previews`), which the Articles tab can show; absent: none. */
+  branches?: AdminBranches | null;
+}
+
+/** A previewed branch as the Articles tab shows it: read-only, nothing of it is published. */
+export interface AdminBranch {
+  branch: string;
+  /** The commit its preview serves; null before its first good build. */
+  built: string | null;
+  /** What its last build read and found; null before one. */
+  facts: ContentFacts | null;
+  /** Its content tree (problem places are shown from it). */
+  contentDir: string;
+  /** Its preview as served now; null before its first good build. */
+  reader: SnapshotReader | null;
+}
+
+export interface AdminBranches {
+  /** The followed branch, what the tab shows without a branch named; null until the remote named it. */
+  followed(): string | null;
+  /** The previewed branches, the most recently pushed first. */
+  list(): AdminBranch[];
 }
 
 export type AdminEnv = { Variables: { session: Session } };

@@ -7,7 +7,7 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 export const API_CORS: CorsOptions = {
   exposeHeaders: ['ETag', 'WWW-Authenticate'],
   allowMethods: ['GET', 'HEAD', 'OPTIONS'],
-  allowHeaders: ['Authorization', 'Content-Type', 'If-None-Match'],
+  allowHeaders: ['Authorization', 'Content-Type', 'If-None-Match', 'Quire-Ref'],
   maxAge: 86_400,
 };
 

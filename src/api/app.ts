@@ -29,7 +29,8 @@ import { API_ROUTES, SERVICE_ROUTES } from './routes.ts';
 import { ANSWER_HEADERS, API_CORS, CORS, JSON_TYPE } from './answer-headers.ts';
 import { answerProblems, noRoute } from './error-response.ts';
 import { cors } from './middleware/cors.ts';
-import { keyAuth, keyOf, type KeyAuthEnv } from './middleware/key-auth.ts';
+import { keyAuth, keyOf, refGrant, type KeyAuthEnv, type RefReaders } from './middleware/key-auth.ts';
+import { refOf } from './request-ref.ts';
 import { etagMatches, prebuiltBody } from './middleware/prebuilt-body.ts';
 
 export interface ApiDeps {
@@ -55,6 +56,11 @@ export interface ApiDeps {
   changes?: ChangeHistory | null;
   /** Compresses bodies made at request time (default: createAnswerEncoder()). */
   encoder?: AnswerEncoder;
+  /**
+   * The branches previewed (`start --follow --previews`), read by preview keys that name one
+   * (`?ref=`, `Quire-Ref`); absent or null: every ref is 404 REF_NOT_FOUND.
+   */
+  refs?: RefReaders | null;
 }
 
 /** Images, named by their content: cached for a year (shorter for those only expiring articles use). */
@@ -89,7 +95,13 @@ export function addApiRoutes(app: Hono, deps: ApiDeps): void {
   /** Cache-Control for an answer to the request's key that stays true until `until` (ms; null: nothing scheduled changes it). */
   const cacheUntil = (c: Context<KeyAuthEnv>, until: number | null) =>
     c.var.keyScope === 'preview' ? PREVIEW_CACHE : publicCacheUntil(until, clock());
-  const auth = keyAuth({ keyring: deps.keyring, reader: served, noteSite: deps.noteSite, log: deps.log });
+  const auth = keyAuth({
+    keyring: deps.keyring,
+    reader: served,
+    noteSite: deps.noteSite,
+    log: deps.log,
+    refs: deps.refs,
+  });
   const body = { encoder, ...KEYED_BODY };
 
   app.get(
@@ -144,11 +156,24 @@ export function addApiRoutes(app: Hono, deps: ApiDeps): void {
   });
 
   // Images need no key: those that articles live now use. The site's preview key also gets those
-  // of its drafts and scheduled articles, uncached; without it they are not there (404).
+  // of its drafts and scheduled articles, uncached; without it they are not there (404). A branch's
+  // images (`?ref=`) are its preview's: for the site's preview key only, as its articles are.
   app.get(API_ROUTES.asset, async (c) => {
     const asset = parseAssetPath(new URL(c.req.url).pathname);
-    const store = served(c);
-    const preview = asset ? await isPreviewOf(c, store, asset.siteId) : false;
+    let store = served(c);
+    let preview = false;
+    const ref = refOf(c);
+    if (ref !== null) {
+      const key = keyOf(c);
+      if (key === null)
+        throw new ApiError('API_KEY_MISSING', "a branch's images are read with the site's preview key", {
+          'www-authenticate': 'Bearer realm="quire"',
+        });
+      const branch = await refGrant(deps.keyring, deps.refs, store, key, ref);
+      if (asset?.siteId !== branch.grant.siteId) throw new ApiError('ROUTE_NOT_FOUND', 'no such asset');
+      store = branch.store;
+      preview = true;
+    } else preview = asset ? await isPreviewOf(c, store, asset.siteId) : false;
     const bytes = !asset
       ? null
       : preview

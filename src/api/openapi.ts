@@ -47,6 +47,11 @@ export function buildOpenApiDocument(publicUrl: string) {
     ...errorResponse('401 The key is missing, malformed, forged or not valid for any site.', 'API_KEY_INVALID'),
     headers: { 'WWW-Authenticate': { schema: { type: 'string' }, description: '`Bearer realm="quire"`' } },
   };
+  const refPreviewKeyOnly = errorResponse(
+    "403 A ref (a branch's preview) asked with the site key: previews are read with the preview key.",
+    'REF_PREVIEW_KEY_ONLY',
+  );
+  const refNotFound = errorResponse('404 The ref names no branch previewed here.', 'REF_NOT_FOUND');
   const notAcceptable = errorResponse(
     '406 Accept-Encoding refuses identity and accepts no coding the answer has (br, gzip).',
     'ENCODING_NOT_ACCEPTABLE',
@@ -98,7 +103,7 @@ export function buildOpenApiDocument(publicUrl: string) {
       version: API_VERSION,
       summary: "Read-only, keyed access to a site's published articles, and the publish webhook.",
       description:
-        'Each site has one key, `pk_<site_id>.<signature>`. Send it as `Authorization: Bearer <key>` (recommended) or as `?key=<key>`; it scopes every result to its site. Only published articles are returned: an article scheduled (publishedAt still ahead) appears at that instant, and one past its expiresAt is withdrawn. A site\'s preview key, `pv_<site_id>.<signature>`, gets the same endpoints with drafts and scheduled articles too, each with `status` (and `expiresAt` where set), never cacheable (`Cache-Control: private, no-store`); keep it server-side. CORS is open. Responses may be cached for one hour (less when a scheduled change comes sooner); revalidate with `If-None-Match`. Every error has the body `{"error": {"status", "code", "message"}}`.',
+        'Each site has one key, `pk_<site_id>.<signature>`. Send it as `Authorization: Bearer <key>` (recommended) or as `?key=<key>`; it scopes every result to its site. Only published articles are returned: an article scheduled (publishedAt still ahead) appears at that instant, and one past its expiresAt is withdrawn. A site\'s preview key, `pv_<site_id>.<signature>`, gets the same endpoints with drafts and scheduled articles too, each with `status` (and `expiresAt` where set), never cacheable (`Cache-Control: private, no-store`); keep it server-side. On a server that previews branches, the preview key with `?ref=<branch>` (or `Quire-Ref: <branch>`) reads that branch\'s preview instead; a site key with a ref is refused (403 `REF_PREVIEW_KEY_ONLY`). CORS is open. Responses may be cached for one hour (less when a scheduled change comes sooner); revalidate with `If-None-Match`. Every error has the body `{"error": {"status", "code", "message"}}`.',
     },
     servers: [{ url: `${publicUrl}/v1` }],
     security,
@@ -132,6 +137,8 @@ export function buildOpenApiDocument(publicUrl: string) {
               schema: { type: 'string', format: 'date-time' },
               description: 'Only articles whose `updatedAt` is at or after this time.',
             },
+            { $ref: '#/components/parameters/Ref' },
+            { $ref: '#/components/parameters/QuireRef' },
             { $ref: '#/components/parameters/IfNoneMatch' },
             { $ref: '#/components/parameters/AcceptEncoding' },
           ],
@@ -144,6 +151,8 @@ export function buildOpenApiDocument(publicUrl: string) {
             '304': notModified,
             '400': errorResponse('400 A list parameter has an invalid value.', 'QUERY_INVALID'),
             '401': unauthorized,
+            '403': refPreviewKeyOnly,
+            '404': refNotFound,
             '406': notAcceptable,
             '503': compressionBusy,
           },
@@ -160,6 +169,8 @@ export function buildOpenApiDocument(publicUrl: string) {
               required: true,
               schema: { type: 'string', pattern: SLUG.source, maxLength: MAX_SLUG_LENGTH },
             },
+            { $ref: '#/components/parameters/Ref' },
+            { $ref: '#/components/parameters/QuireRef' },
             { $ref: '#/components/parameters/IfNoneMatch' },
             { $ref: '#/components/parameters/AcceptEncoding' },
           ],
@@ -171,7 +182,11 @@ export function buildOpenApiDocument(publicUrl: string) {
             },
             '304': notModified,
             '401': unauthorized,
-            '404': errorResponse('404 No published article with this slug for the keyed site.', 'ARTICLE_NOT_FOUND'),
+            '403': refPreviewKeyOnly,
+            '404': errorResponse(
+              '404 No published article with this slug for the keyed site (ARTICLE_NOT_FOUND), or the ref names no branch previewed here (REF_NOT_FOUND).',
+              'ARTICLE_NOT_FOUND',
+            ),
             '406': notAcceptable,
             '503': compressionBusy,
           },
@@ -263,6 +278,21 @@ export function buildOpenApiDocument(publicUrl: string) {
         queryKey: { type: 'apiKey', in: 'query', name: 'key', description: 'The site key as a query parameter.' },
       },
       parameters: {
+        Ref: {
+          name: 'ref',
+          in: 'query',
+          required: false,
+          schema: { type: 'string', maxLength: 200, pattern: '^[A-Za-z0-9._/-]+$' },
+          description:
+            "A branch previewed by a server that follows a repository with `--previews`: the answer is that branch's preview (drafts included), for the site's preview key only (a site key gets 403 `REF_PREVIEW_KEY_ONLY`; a branch not previewed here is 404 `REF_NOT_FOUND`); `private, no-store`. The same as the `Quire-Ref` header.",
+        },
+        QuireRef: {
+          name: 'Quire-Ref',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', maxLength: 200, pattern: '^[A-Za-z0-9._/-]+$' },
+          description: 'The branch whose preview to read, as `?ref=` (both given must name the same branch).',
+        },
         IfNoneMatch: {
           name: 'If-None-Match',
           in: 'header',

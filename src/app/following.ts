@@ -17,6 +17,8 @@ import {
   redactUrl,
   type FollowSource,
 } from '../follow/follow-source.ts';
+import { parseBranchPatterns, type BranchPatterns } from '../follow/branch-pattern.ts';
+import type { BranchPreviews } from '../follow/branch-previews.ts';
 import { createHookApp } from '../follow/hook-routes.ts';
 import { errorText } from '../problems/problem.ts';
 import { publish } from '../publish/publish.ts';
@@ -28,19 +30,25 @@ export interface FollowArgs {
   url: string;
   branch: string | undefined;
   intervalSeconds: number;
+  /** `--previews` patterns: the branches previewed beside the followed one (none: no previews). */
+  previews: readonly string[];
 }
 
 export interface FollowPlan {
   source: FollowSource;
   intervalSeconds: number;
   checkout: Checkout;
+  /** The branches to preview (--previews); null: none. */
+  previews: BranchPatterns | null;
 }
 
 /** The checked options, or an error message (a usage error: exit 2). */
 export function planFollow(config: QuireConfig, args: FollowArgs): FollowPlan | string {
   let source: FollowSource;
+  let previews: BranchPatterns | null;
   try {
     source = parseFollowSource(args.url, args.branch ?? null, process.cwd());
+    previews = args.previews.length ? parseBranchPatterns(args.previews) : null;
   } catch (e) {
     if (e instanceof FollowSourceError) return e.message;
     throw e;
@@ -53,6 +61,7 @@ export function planFollow(config: QuireConfig, args: FollowArgs): FollowPlan | 
     source,
     intervalSeconds,
     checkout: createCheckout(followCheckoutDir(config.stateDir), source, { maxBytes: config.followMaxBytes }),
+    previews,
   };
 }
 
@@ -92,6 +101,12 @@ export async function syncBeforeStart({ out, err }: Output, plan: FollowPlan): P
   }
 }
 
+/** Asks for `branch`'s preview to be made again (the answer does not wait for it). */
+function previewed(previews: BranchPreviews, branch: string): true {
+  void previews.pushed(branch);
+  return true;
+}
+
 /** The branch as the log names it: the remote's default until the remote was asked which that is. */
 export const followedBranch = (plan: FollowPlan): string => plan.checkout.branch() ?? 'its default branch';
 
@@ -107,6 +122,8 @@ export interface FollowingDeps {
   noteBuild: (result: BuildResult) => void;
   /** Serves the build in dist/ now, if it is a new one: what the webhooks announce is served before they are sent. */
   serveNewBuild: () => void;
+  /** The branch previews (--previews), refreshed by push notifications that name their branch; null: none. */
+  previews: BranchPreviews | null;
 }
 
 /** The follower, not yet started, and the push endpoint to mount at /hooks (null without a secret). */
@@ -161,6 +178,8 @@ export function createFollowing(
     err,
   });
   const secret = config.gitHookSecret;
+  const { previews } = deps;
+  const patterns = plan.previews;
   const hooks =
     secret === null
       ? null
@@ -169,6 +188,8 @@ export function createFollowing(
           branch: () => plan.checkout.branch(),
           trigger: () => void follower.trigger(),
           log: out,
+          preview:
+            previews && patterns ? (branch) => patterns.matches(branch) && previewed(previews, branch) : undefined,
         });
   return { follower, hooks };
 }

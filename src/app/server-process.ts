@@ -33,6 +33,7 @@ import { timedReader } from '../snapshot/timed-view.ts';
 import { StateDatabaseError, StateStoreError } from '../store/state-store.ts';
 import { printable } from '../text/printable.ts';
 import type { App } from './app.ts';
+import { adminBranches, createBranchPreviewing, refReaders } from './branch-previewing.ts';
 import { oneAtATime, watchContent } from './content-watch.ts';
 import { startFeedRecording } from './feed-recording.ts';
 import { createFollowing, followedBranch, followedContentDir, syncBeforeStart, type FollowPlan } from './following.ts';
@@ -139,6 +140,9 @@ export async function startServer(
   const served = timedReader(store);
   const worker = publishing ? startDeliveryWorker(publishing) : null;
   if (worker) app.onClose(() => worker.stop());
+  // Branches matching --previews: each built apart, in the state dir, read only through refs.
+  const previews = follow ? createBranchPreviewing(config, output, follow, () => app.publicUrl) : null;
+  if (previews) app.onClose(() => previews.stop());
   const following = follow
     ? createFollowing(config, output, follow, {
         settings: buildSettings,
@@ -147,6 +151,7 @@ export async function startServer(
         build: builds.build,
         noteBuild: builds.note,
         serveNewBuild: () => serveNewBuild('Loaded the new build.'),
+        previews,
       })
     : null;
   if (following) app.onClose(() => following.follower.stop());
@@ -184,6 +189,7 @@ export async function startServer(
         lastBuild: builds.lastBuild,
         wakeDeliveries: () => worker?.wake(),
         log,
+        branches: follow && previews ? adminBranches(follow, previews) : null,
       });
   // One encoder for the app and what answers before it: one cap on compression at request time.
   const encoder = createAnswerEncoder();
@@ -197,6 +203,8 @@ export async function startServer(
       noteSite: observed.requests.noteSite,
       // GET /v1/changes reads the change log of the state every publish records into.
       changes: publishing?.store.changes ?? null,
+      // A ref names a previewed branch, or the followed one (the build served).
+      refs: follow ? refReaders(follow, served, previews) : null,
     },
     admin: { app: admin, renderError: renderAdminRefusal },
     hooks: following?.hooks ?? null,
@@ -236,12 +244,16 @@ export async function startServer(
       adminToken: publishing ? adminToken : null,
       following:
         follow && following
-          ? `Following ${displayUrl(follow.source)} (${followedBranch(follow)}): fetching ${every}; push endpoint: ${following.hooks ? `${base}/hooks/git` : 'off (set QUIRE_GIT_HOOK_SECRET)'}\n`
+          ? `Following ${displayUrl(follow.source)} (${followedBranch(follow)}): fetching ${every}; push endpoint: ${following.hooks ? `${base}/hooks/git` : 'off (set QUIRE_GIT_HOOK_SECRET)'}\n` +
+            (follow.previews
+              ? `Branch previews: ${follow.previews.shown} (at most ${config.previewBranchesMax}), for preview keys with ?ref=<branch> or Quire-Ref\n`
+              : '')
           : null,
     },
     out,
   );
   following?.follower.start();
+  previews?.start();
 
   if (watch) {
     const rebuild = oneAtATime(async () => {

@@ -115,15 +115,28 @@ async function run(
       });
     case 'start': {
       const url = values.string('follow');
-      if (url === undefined && (values.string('branch') !== undefined || values.integer('interval') !== undefined)) {
-        return refuseCommandLine(err, 'quire start: --branch and --interval go with --follow <git-url-or-path>');
+      if (
+        url === undefined &&
+        (values.string('branch') !== undefined ||
+          values.integer('interval') !== undefined ||
+          values.list('previews').length)
+      ) {
+        return refuseCommandLine(
+          err,
+          'quire start: --branch, --interval and --previews go with --follow <git-url-or-path>',
+        );
       }
       return (await import('./commands/serve.ts')).runServer(ctx, {
         watch: false,
         follow:
           url === undefined
             ? undefined
-            : { url, branch: values.string('branch'), intervalSeconds: values.integerOrDefault('interval') },
+            : {
+                url,
+                branch: values.string('branch'),
+                intervalSeconds: values.integerOrDefault('interval'),
+                previews: values.list('previews'),
+              },
       });
     }
     case 'dev':
@@ -157,14 +170,33 @@ async function run(
         json: values.flag('json'),
         now: Date.now(),
       });
-    case 'preview':
+    case 'preview': {
+      const ref = values.string('ref') ?? null;
+      if (values.flag('changed')) {
+        if (positionals.length || values.flag('json') || ref === null)
+          return refuseCommandLine(
+            err,
+            `quire preview --changed: takes --ref <branch> (and --base, --format, --ttl), no site or slug; --format json for JSON\n${helpText(spec)}`,
+          );
+        return (await import('./commands/preview-changed.ts')).runPreviewChanged(ctx, {
+          ref,
+          base: values.string('base') ?? null,
+          format: values.stringOrDefault('format'),
+          ttl: values.stringOrDefault('ttl'),
+          now: Date.now(),
+        });
+      }
+      if (values.string('base') !== undefined || values.string('format') !== undefined)
+        return refuseCommandLine(err, `quire preview: --base and --format go with --changed\n${helpText(spec)}`);
       return (await import('./commands/preview.ts')).runPreview(ctx, {
         site: positionals[0] ?? null,
         slug: positionals[1] ?? null,
         ttl: values.stringOrDefault('ttl'),
         json: values.flag('json'),
+        ref,
         now: Date.now(),
       });
+    }
     case 'webhook':
       return (await import('./commands/webhook.ts')).runWebhook(ctx, {
         action: positionals[0],

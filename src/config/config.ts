@@ -52,6 +52,10 @@ export interface QuireConfig {
   readonly gitHookSecret: string | null;
   /** QUIRE_FOLLOW_MAX_BYTES: what one sync of `start --follow` may fetch, and the checked-out tree's size at most. */
   readonly followMaxBytes: number;
+  /** QUIRE_PREVIEW_BRANCHES_MAX: how many branches `start --follow --previews` previews at once. */
+  readonly previewBranchesMax: number;
+  /** QUIRE_PREVIEW_BRANCH_MAX_BYTES: what one sync of a previewed branch may fetch, and its tree's size at most. */
+  readonly previewBranchMaxBytes: number;
   /**
    * QUIRE_TEST_SWAP_PAUSE_FILE, for tests only: a build that swaps dist/ in writes this file and
    * waits between its two renames, so a test can kill it at the one moment dist/ is missing.
@@ -245,6 +249,16 @@ const SETTINGS = {
     about:
       "start --follow: bytes one fetch may bring, and the checked-out tree's size at most; a commit over it is not checked out (default 1073741824, 1 GiB)",
   },
+  QUIRE_PREVIEW_BRANCHES_MAX: {
+    read: wholeNumber(1, 1000),
+    about:
+      'start --follow --previews: branches previewed at once; past it the least recently pushed is dropped, with a log line (default 10)',
+  },
+  QUIRE_PREVIEW_BRANCH_MAX_BYTES: {
+    read: wholeNumber(1024 * 1024, 2 ** 50, 'a whole number of bytes'),
+    about:
+      "start --follow --previews: bytes one fetch of a previewed branch may bring, and its tree's size at most; a commit over it is not previewed (default: QUIRE_FOLLOW_MAX_BYTES)",
+  },
   QUIRE_S3_BUCKET: {
     read: bucketName,
     about:
@@ -296,6 +310,7 @@ function readSettings(env: Record<string, string | undefined>): Settings {
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_FOLLOW_MAX_BYTES = 1024 ** 3;
 export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 64;
+export const DEFAULT_PREVIEW_BRANCHES_MAX = 10;
 
 /** Pure: builds the frozen config from an environment map and a working directory. */
 export function parseConfig(env: Record<string, string | undefined>, cwd: string = process.cwd()): QuireConfig {
@@ -325,6 +340,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd: string
     metrics: e.QUIRE_METRICS ?? false,
     gitHookSecret: e.QUIRE_GIT_HOOK_SECRET ?? null,
     followMaxBytes: e.QUIRE_FOLLOW_MAX_BYTES ?? DEFAULT_FOLLOW_MAX_BYTES,
+    previewBranchesMax: e.QUIRE_PREVIEW_BRANCHES_MAX ?? DEFAULT_PREVIEW_BRANCHES_MAX,
+    previewBranchMaxBytes: e.QUIRE_PREVIEW_BRANCH_MAX_BYTES ?? e.QUIRE_FOLLOW_MAX_BYTES ?? DEFAULT_FOLLOW_MAX_BYTES,
     testSwapPauseFile: e.QUIRE_TEST_SWAP_PAUSE_FILE ? path.resolve(cwd, e.QUIRE_TEST_SWAP_PAUSE_FILE) : null,
     s3: Object.freeze({
       bucket: e.QUIRE_S3_BUCKET ?? null,

@@ -11,6 +11,13 @@
 //   cache/render/            a file per entry, left by earlier versions (deleted when seen)
 //   preview/<buildId>/       each build's drafts (src/export/preview-trees.ts)
 //   follow/checkout/         the repository `start --follow` keeps (src/follow/checkout.ts)
+//   follow/branches/         branch previews (`start --follow --previews`, src/follow/branch-store.ts):
+//     followed.json          the followed branch's name, for commands beside the server
+//     repo/                  the repository of every previewed branch (src/follow/branch-repository.ts)
+//     cache/render.db        the render cache their builds share
+//     <id>/branch.json       one branch's record: its name, when it was pushed, the commit built
+//     <id>/checkout/         its working tree (a worktree of repo/)
+//     <id>/dist/             its export, and its drafts' trees in <id>/state/preview/ (never public)
 //
 // Everything in it is its user's only (state-dir.ts). A backup copies quire.db, keys.json and
 // secret (src/store/sqlite/state-backup.ts); the rest is made again.
@@ -43,3 +50,5 @@ export const buildStateFileOf = (stateDir: string): string => path.join(cacheDir
 export const previewRootOf = (stateDir: string): string => path.join(stateDir, 'preview');
 /** The working tree of `start --follow` (a git repository of its own). */
 export const followCheckoutDir = (stateDir: string): string => path.join(stateDir, 'follow', 'checkout');
+/** Everything of branch previews: their repository, render cache and a folder per branch. */
+export const branchPreviewsDir = (stateDir: string): string => path.join(stateDir, 'follow', 'branches');

@@ -66,7 +66,7 @@ export function createCheckout(dir: string, source: FollowSource, opts: Checkout
   };
   let branch = source.branch;
   const fetch = async (followed: string) => {
-    const watch = watchIncomingPack(repository.gitDir, opts.maxBytes);
+    const watch = watchIncomingPack(repository.gitDir, opts.maxBytes, 'QUIRE_FOLLOW_MAX_BYTES');
     try {
       await runGit(
         repository,
@@ -118,19 +118,7 @@ export function createCheckout(dir: string, source: FollowSource, opts: Checkout
       await fetch(branch);
       const commit = (await git(['rev-parse', '--verify', '-q', `${FOLLOWED_REF}^{commit}`])).trim();
       if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`unexpected commit id from git: ${commit.slice(0, 80)}`);
-      const size = await measureTree(repository, commit, opts.maxBytes);
-      if (size.over) {
-        const what =
-          size.files > MAX_TREE_FILES
-            ? `more than ${MAX_TREE_FILES} files`
-            : `files of more than ${opts.maxBytes} bytes in all (QUIRE_FOLLOW_MAX_BYTES)`;
-        const largest = size.largest
-          ? `; the largest seen is ${printable(size.largest.path)} (${size.largest.bytes} bytes)`
-          : '';
-        throw new FollowSyncTooLargeError(
-          `commit ${commit.slice(0, 12)} was not checked out: it holds ${what}${largest}`,
-        );
-      }
+      await refuseLargeTree(repository, commit, opts.maxBytes, 'QUIRE_FOLLOW_MAX_BYTES');
       await git(['-c', 'advice.detachedHead=false', 'checkout', '-q', '--force', '--detach', commit, '--']);
       await git(['clean', '-q', '-ffdx']);
       return { commit, previous };
@@ -139,10 +127,36 @@ export function createCheckout(dir: string, source: FollowSource, opts: Checkout
 }
 
 /**
- * Measures the packs a running fetch is writing (`objects/pack/tmp_pack_*`) and aborts the fetch
- * once they pass `maxBytes`; what it wrote is removed.
+ * FollowSyncTooLargeError when checking `commit` out would write more than `maxBytes` (the
+ * `setting` that says so), or more than MAX_TREE_FILES files: measured before anything is written.
  */
-function watchIncomingPack(gitDir: string, maxBytes: number): { signal: AbortSignal; stop(): void } {
+export async function refuseLargeTree(
+  repository: GitTarget,
+  commit: string,
+  maxBytes: number,
+  setting: string,
+): Promise<void> {
+  const size = await measureTree(repository, commit, maxBytes);
+  if (!size.over) return;
+  const what =
+    size.files > MAX_TREE_FILES
+      ? `more than ${MAX_TREE_FILES} files`
+      : `files of more than ${maxBytes} bytes in all (${setting})`;
+  const largest = size.largest
+    ? `; the largest seen is ${printable(size.largest.path)} (${size.largest.bytes} bytes)`
+    : '';
+  throw new FollowSyncTooLargeError(`commit ${commit.slice(0, 12)} was not checked out: it holds ${what}${largest}`);
+}
+
+/**
+ * Measures the packs a running fetch is writing (`objects/pack/tmp_pack_*`) and aborts the fetch
+ * once they pass `maxBytes` (the `setting` that says so); what it wrote is removed.
+ */
+export function watchIncomingPack(
+  gitDir: string,
+  maxBytes: number,
+  setting: string,
+): { signal: AbortSignal; stop(): void } {
   const controller = new AbortController();
   const packDir = path.join(gitDir, 'objects', 'pack');
   const incoming = () => {
@@ -164,7 +178,7 @@ function watchIncomingPack(gitDir: string, maxBytes: number): { signal: AbortSig
     if (bytes > maxBytes) {
       controller.abort(
         new FollowSyncTooLargeError(
-          `the fetch was stopped: it had received more than ${maxBytes} bytes (QUIRE_FOLLOW_MAX_BYTES); nothing new was checked out`,
+          `the fetch was stopped: it had received more than ${maxBytes} bytes (${setting}); nothing new was checked out`,
         ),
       );
     }

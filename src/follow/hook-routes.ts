@@ -2,8 +2,10 @@
 // server follows a repository with QUIRE_GIT_HOOK_SECRET set; the body is capped by the server's
 // body limit like every other route. The answer does not wait for the fetch (GitHub and GitLab
 // give up on slow hooks): 202 once the run is asked for, 401 without a valid signature; the body
-// is `{"status": "queued" | "ignored" | "refused", "reason"?}`.
+// is `{"status": "queued" | "ignored" | "refused", "reason"?, "preview"?}`. A push to a branch the
+// server previews (--previews) refreshes that branch's preview instead (`"preview": <branch>`).
 import { Hono } from 'hono';
+import { branchProblem } from './follow-source.ts';
 import { pushedRef, verifyPushHook } from './hook-verification.ts';
 
 export interface HookDeps {
@@ -12,6 +14,11 @@ export interface HookDeps {
   branch: () => string | null;
   /** Asks for a fetch (coalesced by the caller). */
   trigger: () => void;
+  /**
+   * A push to another branch: asks for its preview to be made again when the server previews it
+   * (true), else false. Absent: the server previews no branch.
+   */
+  preview?: (branch: string) => boolean;
   log: (line: string) => void;
 }
 
@@ -35,6 +42,12 @@ export function createHookApp(deps: HookDeps): Hono {
     const ref = pushedRef(body);
     const branch = deps.branch();
     if (ref !== null && branch !== null && ref !== `refs/heads/${branch}`) {
+      // A name from the payload is input: checked as --branch is before anything uses it.
+      const pushed = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
+      if (pushed !== null && branchProblem(pushed) === null && deps.preview?.(pushed)) {
+        deps.log(`Push notification (${sender}) for the branch preview ${pushed}: fetching.`);
+        return c.json({ status: 'queued', preview: pushed }, 202, noStore);
+      }
       return c.json({ status: 'ignored', reason: `this server follows refs/heads/${branch}` }, 202, noStore);
     }
     deps.log(`Push notification (${sender}): fetching.`);

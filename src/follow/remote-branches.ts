@@ -18,10 +18,14 @@ export class FollowBranchMissingError extends ProblemError<'FOLLOW_BRANCH_MISSIN
   }
 }
 
-type RemoteCallOptions = Pick<GitCallOptions, 'timeoutMs'>;
+type RemoteCallOptions = Pick<GitCallOptions, 'timeoutMs' | 'maxBufferBytes'>;
+
+/** What a listing of a remote's branches may print: about 80,000 of them (more is refused, not read). */
+export const LS_REMOTE_MAX_BYTES = 8 * 1024 * 1024;
 
 const lsRemote = (source: FollowSource, dir: string, options: string[], patterns: string[], opts: RemoteCallOptions) =>
   runGit({ kind: 'none', dir }, ['ls-remote', ...options, '--', source.url, ...patterns], {
+    maxBufferBytes: LS_REMOTE_MAX_BYTES,
     ...opts,
     allowFileProtocol: source.local,
     env: credentialEnvironment(source.credentials),
@@ -36,6 +40,24 @@ export async function remoteBranches(
   const out = await lsRemote(source, dir, ['--heads'], [], opts);
   const names = out.split('\n').flatMap((line) => /^[0-9a-f]{40,64}\trefs\/heads\/(.+)$/.exec(line)?.[1] ?? []);
   return [...new Set(names)].sort();
+}
+
+/**
+ * The remote's branches and the commit each points at, leaving out every name Quire would not
+ * follow (branchProblem): a name from the remote is input, and what is dropped here reaches nothing.
+ */
+export async function remoteBranchTips(
+  source: FollowSource,
+  dir: string,
+  opts: RemoteCallOptions = {},
+): Promise<Map<string, string>> {
+  const out = await lsRemote(source, dir, ['--heads'], [], opts);
+  const tips = new Map<string, string>();
+  for (const line of out.split('\n')) {
+    const m = /^([0-9a-f]{40,64})\trefs\/heads\/(.+)$/.exec(line);
+    if (m && branchProblem(m[2]!) === null) tips.set(m[2]!, m[1]!);
+  }
+  return tips;
 }
 
 /** The branch the remote's HEAD names; FollowBranchMissingError when it names none this can follow. */

@@ -5,7 +5,9 @@
 // Format (the receiver kit reads it with its own code, kept self-contained; a test holds the two
 // to each other): `<payload>.<signature>`, both base64url, the payload the JSON
 // {"v":1,"site","slug","exp"} (exp in whole seconds since the epoch), the signature an
-// HMAC-SHA256 of "quire-preview-token\0<payload>" keyed by the preview key.
+// HMAC-SHA256 of "quire-preview-token\0<payload>" keyed by the preview key. A link to a branch's
+// preview (`quire preview --ref`) is {"v":2,"site","slug","ref","exp"}: another version, so a kit
+// that knows only version 1 refuses it rather than open the published article instead.
 import { createHmac } from 'node:crypto';
 
 export const PREVIEW_TOKEN_LABEL = 'quire-preview-token';
@@ -23,16 +25,16 @@ export interface PreviewToken {
 
 export function createPreviewToken(
   previewKey: string,
-  target: { site: string; slug: string },
+  target: { site: string; slug: string; ref?: string | null },
   ttlMs: number,
   now: number,
 ): PreviewToken {
   if (!(ttlMs > 0 && ttlMs <= MAX_PREVIEW_TTL_MS))
     throw new RangeError(`a preview link lasts more than 0 and at most ${MAX_PREVIEW_TTL_MS / 86_400_000} days`);
   const exp = Math.floor((now + ttlMs) / 1000);
-  const payload = Buffer.from(JSON.stringify({ v: 1, site: target.site, slug: target.slug, exp })).toString(
-    'base64url',
-  );
+  const { site, slug, ref } = target;
+  const claims = ref == null ? { v: 1, site, slug, exp } : { v: 2, site, slug, ref, exp };
+  const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
   const signature = createHmac('sha256', previewKey).update(`${PREVIEW_TOKEN_LABEL}\0${payload}`).digest('base64url');
   return { token: `${payload}.${signature}`, expiresAt: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') };
 }

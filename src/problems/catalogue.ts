@@ -74,11 +74,25 @@ export const CATALOGUE = {
     meaning: 'a preview key asked for GET /v1/changes, which tells only what is published',
     fix: 'Read the change feed with the site key (`pk_…`).',
   },
+  REF_PREVIEW_KEY_ONLY: {
+    area: 'api',
+    status: 403,
+    meaning:
+      'a site key (`pk_…`) named a branch (`?ref=` or `Quire-Ref`): branch previews hold drafts and unmerged work, for the preview key only',
+    fix: "Read a branch's preview with the site's preview key (`pv_…`), on the site's server; without a ref the site key reads what is published.",
+  },
   ARTICLE_NOT_FOUND: {
     area: 'api',
     status: 404,
     meaning: "no published article with that slug for the key's site",
     fix: 'Take the slug from the list; drafts are never served.',
+  },
+  REF_NOT_FOUND: {
+    area: 'api',
+    status: 404,
+    meaning:
+      "the ref (`?ref=`, `Quire-Ref`) names no branch this server previews: none that matches `--previews`, one gone from the remote or dropped past `QUIRE_PREVIEW_BRANCHES_MAX`, one with no good build yet, or a branch without the key's site",
+    fix: "Check the branch's name (the server's log names each preview it makes and drops); push the branch again, or fix its build.",
   },
   ROUTE_NOT_FOUND: { area: 'api', status: 404, meaning: 'unknown path', fix: 'See `/openapi.json` for the routes.' },
   METHOD_NOT_ALLOWED: {
@@ -286,6 +300,12 @@ export const CATALOGUE = {
     area: 'setup',
     meaning: '`quire preview`: the site has no `previewUrl` in `site.yaml`, so there is no page to link to',
     fix: "Add `previewUrl` to `site.yaml`, a URL of the site's preview route with `{slug}` and `{token}` (the message has an example).",
+  },
+  BRANCH_NOT_PREVIEWED: {
+    area: 'setup',
+    meaning:
+      '`quire preview --ref`: the server beside this command (its state dir) previews no branch of that name, or has not built it yet',
+    fix: 'Start the server with `--previews <pattern>` matching the branch, push it, and wait for `Branch preview <b>: serving commit …` in its log.',
   },
   GIT_COMMAND_FAILED: {
     area: 'setup',

@@ -60,7 +60,11 @@ export interface VerifyOptions {
 }
 
 export type PreviewTokenResult =
-  | { ok: true; site: string; slug: string; expiresAt: string }
+  /**
+   * `ref`: the branch whose preview the link opens (`quire preview --ref`); fetch the article with
+   * it (`Quire-Ref: <ref>` or `?ref=<ref>`). Absent: the link opens the article as the server serves it.
+   */
+  | { ok: true; site: string; slug: string; expiresAt: string; ref?: string }
   | { ok: false; reason: 'malformed' | 'signature' | 'expired' | 'other-article' | 'other-site'; message: string };
 
 export interface PreviewTokenExpectation {
@@ -257,6 +261,26 @@ const BASE64URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 const MAX_PREVIEW_EXP_SEC = 253_402_300_799;
 
 /**
+ * A branch name as Quire previews one (src/follow/follow-source.ts `branchProblem`, which a test
+ * holds this to): letters, digits, `.`, `_`, `-` and `/`, at most 200, no `..` or `//`, no part
+ * starting with `.`, not starting with `-` or `/`, not ending with `/`, `.` or `.lock`.
+ */
+export function isPreviewRef(ref: unknown): ref is string {
+  return (
+    typeof ref === 'string' &&
+    ref.length <= 200 &&
+    /^[A-Za-z0-9._/-]+$/.test(ref) &&
+    !ref.startsWith('-') &&
+    !ref.includes('..') &&
+    !ref.includes('//') &&
+    !/(^|\/)\./.test(ref) &&
+    !/[/.]$/.test(ref) &&
+    !ref.startsWith('/') &&
+    !ref.endsWith('.lock')
+  );
+}
+
+/**
  * Base64url as the signer writes it (RFC 4648 §5, no padding), else null: only the alphabet, no
  * length that leaves a lone character, and the unused low bits of the last character zero. So a
  * byte string has one spelling, and a receiver that remembers used tokens cannot be handed the
@@ -324,14 +348,18 @@ export function* previewTokenSteps(
       'signature',
       "the token was not signed with this site's preview key (forged, or the preview key was rotated)",
     );
-  let claims: { v?: unknown; site?: unknown; slug?: unknown; exp?: unknown };
+  let claims: { v?: unknown; site?: unknown; slug?: unknown; ref?: unknown; exp?: unknown };
   try {
     claims = JSON.parse(fromUtf8.decode(payloadBytes));
   } catch {
     return refuse('malformed', "the token's payload is not JSON");
   }
-  if (claims?.v !== 1 || typeof claims.site !== 'string' || typeof claims.slug !== 'string') {
-    return refuse('malformed', "the token's payload is not a version 1 preview claim");
+  if (typeof claims?.site !== 'string' || typeof claims.slug !== 'string') {
+    return refuse('malformed', "the token's payload is not a preview claim");
+  }
+  // Version 1 opens the article as served and has no ref; version 2 names the branch it opens.
+  if (claims.v === 1 ? 'ref' in claims : claims.v !== 2 || !isPreviewRef(claims.ref)) {
+    return refuse('malformed', "the token's payload is not a version 1 or 2 preview claim");
   }
   // Bounded before it becomes a Date: out of range, Date would throw instead of refusing.
   if (!Number.isSafeInteger(claims.exp) || (claims.exp as number) < 0 || (claims.exp as number) > MAX_PREVIEW_EXP_SEC) {
@@ -349,5 +377,6 @@ export function* previewTokenSteps(
     site: claims.site,
     slug: claims.slug,
     expiresAt: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    ...(claims.v === 2 ? { ref: claims.ref as string } : {}),
   };
 }

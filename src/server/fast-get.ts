@@ -1,8 +1,8 @@
 // The Content API's most common requests answered on Node's own request and response, before Hono
 // builds a Request, a Context and a Response for them: GET /v1/articles and /v1/articles/{slug}
 // with a site key in `Authorization: Bearer`, for a body the build stored in the coding the
-// request prefers. Everything else (a query, a preview key, a refusal, a 406, a body compressed at
-// request time, a host that is not answered, a trusted proxy's forwarded host) returns false and
+// request prefers. Everything else (a query, a ref, a preview key, a refusal, a 406, a body
+// compressed at request time, a host that is not answered, a trusted proxy's forwarded host) returns false and
 // goes to the app as before. The answer is the app's own, byte for byte: the body, its ETag and
 // Cache-Control come from the same snapshot and rules (answer-cache.ts, prebuilt-body.ts), and a
 // test holds the two paths equal (test/server/fast-get.test.ts). Why: on the hot path the app
@@ -59,7 +59,8 @@ export function createFastGet(deps: FastGetDeps): (req: IncomingMessage, res: Se
       if (slug.length === 0 || slug.length > MAX_SLUG_LENGTH || !SLUG.test(slug)) return false;
     }
     const authorization = req.headers.authorization;
-    if (!authorization) return false;
+    // A ref (Quire-Ref, or ?ref= which a query already sends on) names a branch's preview: the app's.
+    if (!authorization || req.headers['quire-ref'] !== undefined) return false;
     const key = requestKey(authorization, () => undefined);
     if (key === null || !hostAllowed(req)) return false;
     const snapshot = reader.current();

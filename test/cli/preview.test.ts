@@ -135,4 +135,30 @@ describe('quire preview', () => {
       });
     }
   });
+
+  it('refuses --ref, --changed, --base and --format used wrongly, and a branch no server here previews', async () => {
+    project();
+    const usage = [
+      ['preview', '--changed'],
+      ['preview', 'one', 'draft', '--changed', '--ref', 'x'],
+      ['preview', '--changed', '--ref', 'x', '--json'],
+      ['preview', 'one', 'draft', '--base', 'main'],
+      ['preview', 'one', 'draft', '--format', 'json'],
+      ['preview', 'one', 'draft', '--ref', '--upload-pack=x'],
+      ['preview', 'one', 'draft', '--ref=a..b'],
+      ['preview', '--changed', '--ref', 'x', '--format', 'html'],
+    ];
+    for (const args of usage) {
+      const r = await runCli(args, env());
+      expect({ args, code: r.code }).toEqual({ args, code: 2 });
+      expect(r.stderr).toContain('[COMMAND_LINE_INVALID]');
+    }
+    const one = await runCli(['preview', 'one', 'draft', '--ref', 'content/x'], env());
+    expect(one.code).toBe(1);
+    expect(one.stderr).toMatch(/no preview of the branch "content\/x" .*\[BRANCH_NOT_PREVIEWED\]/);
+    const changed = await runCli(['preview', '--changed', '--ref', 'content/x'], env());
+    expect(changed.code).toBe(1);
+    expect(changed.stderr).toContain('[BRANCH_NOT_PREVIEWED]');
+    expect(changed.stdout).toBe('');
+  });
 });

@@ -39,6 +39,8 @@ describe('parseConfig', () => {
       metrics: false,
       gitHookSecret: null,
       followMaxBytes: 1024 ** 3,
+      previewBranchesMax: 10,
+      previewBranchMaxBytes: 1024 ** 3,
       testSwapPauseFile: null,
       s3: { bucket: null, prefix: '', endpoint: null, region: 'auto' },
     });
@@ -91,6 +93,19 @@ describe('parseConfig', () => {
     expect(parseConfig({ QUIRE_GIT_HOOK_SECRET: 'h'.repeat(16) }, '/srv/site').gitHookSecret).toBe('h'.repeat(16));
     expect(problemsOf({ QUIRE_GIT_HOOK_SECRET: 'short' })).toEqual([
       'QUIRE_GIT_HOOK_SECRET: must be at least 16 characters (use e.g. `openssl rand -hex 32`)',
+    ]);
+  });
+
+  it('reads the bounds of branch previews: a count, and bytes that default to the follow bound', () => {
+    expect(
+      parseConfig({ QUIRE_PREVIEW_BRANCHES_MAX: '3', QUIRE_PREVIEW_BRANCH_MAX_BYTES: String(64 * 1024 ** 2) }, '/srv'),
+    ).toMatchObject({ previewBranchesMax: 3, previewBranchMaxBytes: 64 * 1024 ** 2 });
+    expect(parseConfig({ QUIRE_FOLLOW_MAX_BYTES: String(8 * 1024 ** 2) }, '/srv').previewBranchMaxBytes).toBe(
+      8 * 1024 ** 2,
+    );
+    expect(problemsOf({ QUIRE_PREVIEW_BRANCHES_MAX: '0', QUIRE_PREVIEW_BRANCH_MAX_BYTES: '10' })).toEqual([
+      'QUIRE_PREVIEW_BRANCHES_MAX: must be between 1 and 1000',
+      'QUIRE_PREVIEW_BRANCH_MAX_BYTES: must be between 1048576 and 1125899906842624',
     ]);
   });
 

@@ -317,12 +317,15 @@ describe('start --follow', () => {
       ['--follow', `ext::sh -c touch% ${marker}`],
       ['--follow', remote, '--branch', 'main..other'],
       ['--interval', '5'],
+      ['--previews', '*'],
+      ['--follow', remote, `--previews=--upload-pack=touch ${marker}`],
+      ['--follow', remote, '--previews', 'a..*'],
     ];
     for (const args of attempts) {
       const run = await runCli(['start', ...args], serverEnv());
       expect(run.code, run.stderr).toBe(2);
       expect(run.stderr).toMatch(
-        /^quire start: (--branch|the repository URL|remote helpers|--branch and --interval go with --follow)/,
+        /^quire start: (--branch|--previews|the repository URL|remote helpers|--branch, --interval and --previews go with --follow)/,
       );
     }
     expect(fs.existsSync(marker)).toBe(false);

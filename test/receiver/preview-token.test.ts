@@ -3,7 +3,9 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createKeyring } from '../../src/keys/api-keys.ts';
+import { branchProblem } from '../../src/follow/follow-source.ts';
 import { createPreviewToken, parseDuration, previewLink } from '../../src/keys/preview-token.ts';
+import { isPreviewRef } from '../../src/receiver/verify-steps.ts';
 import { verifyPreviewToken } from '../../src/receiver/verify-webhook.ts';
 
 const generations = new Map<string, number>();
@@ -26,6 +28,63 @@ describe('preview tokens', () => {
     const { token, expiresAt } = createPreviewToken(key, { site: 'one', slug: 'draft-post' }, 24 * HOUR, NOW);
     expect(expiresAt).toBe('2026-11-27T10:00:00Z');
     expect(check(token)).toEqual({ ok: true, site: 'one', slug: 'draft-post', expiresAt });
+  });
+
+  it('a token that names a branch (quire preview --ref) is accepted with its ref; one without has none', () => {
+    const { token, expiresAt } = createPreviewToken(
+      key,
+      { site: 'one', slug: 'draft-post', ref: 'content/spring' },
+      24 * HOUR,
+      NOW,
+    );
+    expect(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString())).toMatchObject({
+      v: 2,
+      ref: 'content/spring',
+    });
+    expect(check(token)).toEqual({ ok: true, site: 'one', slug: 'draft-post', expiresAt, ref: 'content/spring' });
+    expect(check(make())).not.toHaveProperty('ref');
+    expect(check(make({ site: 'one', slug: 'draft-post', ref: null } as never))).not.toHaveProperty('ref');
+  });
+
+  it.each([
+    ['version 1 with a ref (a kit of version 1 would ignore it)', { v: 1, ref: 'content/spring' }],
+    ['version 2 without a ref', { v: 2 }],
+    ['version 2 with a ref that is no branch name', { v: 2, ref: '../../etc' }],
+    ['version 2 with a ref that is not a string', { v: 2, ref: ['main'] }],
+    ['version 3', { v: 3, ref: 'main' }],
+  ])('refuses a signed token of %s', (_name, claims) => {
+    const exp = NOW / 1000 + 7200;
+    const payload = Buffer.from(JSON.stringify({ site: 'one', slug: 'draft-post', exp, ...claims })).toString(
+      'base64url',
+    );
+    expect(check(signedToken(payload))).toMatchObject({ ok: false, reason: 'malformed' });
+  });
+
+  it("reads a ref as Quire's branch names are read (the kit's own check, held to follow-source.ts)", () => {
+    const names = [
+      'main',
+      'content/spring',
+      'feature/a.b_c-d',
+      'x'.repeat(200),
+      'x'.repeat(201),
+      '',
+      '-x',
+      '/x',
+      'x/',
+      'x.',
+      'x.lock',
+      'a..b',
+      'a//b',
+      '.hidden',
+      'a/.b',
+      'a b',
+      'a:b',
+      'a~b',
+      'ä',
+      'a\nb',
+    ];
+    for (const name of names) expect([name, isPreviewRef(name)]).toEqual([name, branchProblem(name) === null]);
+    expect(isPreviewRef(undefined)).toBe(false);
   });
 
   it('expires at its time, to the second', () => {

@@ -205,6 +205,20 @@ describe('the Web Crypto receiver answers as the Node one', () => {
       key,
     ],
     ['too long', `${'A'.repeat(2000)}.${'A'.repeat(43)}`, NOW, 'draft-post', key],
+    [
+      'naming a branch',
+      createPreviewToken(key, { site: 'one', slug: 'draft-post', ref: 'content/spring' }, HOUR, NOW).token,
+      NOW,
+      'draft-post',
+      key,
+    ],
+    [
+      'signed, a ref that is no branch name',
+      signedClaims({ v: 2, site: 'one', slug: 'draft-post', ref: '-x', exp: NOW / 1000 + 60 }),
+      NOW,
+      'draft-post',
+      key,
+    ],
   ];
 
   it.each(tokens)('preview token: %s', async (_name, t, now, slug, previewKey) => {

@@ -181,6 +181,12 @@ describe('keyed GETs answered before the app', () => {
           'if-none-match': etag,
         },
       ]);
+    for (const ref of ['main', 'feature/x', '..'])
+      requests.push([
+        'GET',
+        '/v1/articles/long-read',
+        { host: 'localhost:PORT', authorization: `Bearer ${key}`, 'quire-ref': ref },
+      ]);
     for (const host of ['evil.example', '127.0.0.1:PORT', 'localhost'])
       requests.push(['GET', '/v1/articles', { host, authorization: `Bearer ${key}` }]);
     requests.push(['HEAD', '/v1/articles/long-read', { host: 'localhost:PORT', authorization: `Bearer ${key}` }]);

@@ -73,9 +73,10 @@ function windowNote(a: ArticleStatusRow, timezone: string) {
   return null;
 }
 
-function apiCell(siteId: string, a: ArticleStatusRow) {
+function apiCell(siteId: string, a: ArticleStatusRow, ref: string | null) {
   if (a.live && a.slug !== null) {
-    const link = <a href={`/admin/sites/${siteId}/articles/${a.slug}.json`}>JSON</a>;
+    const query = ref === null ? '' : `?ref=${encodeURIComponent(ref)}`;
+    const link = <a href={`/admin/sites/${siteId}/articles/${a.slug}.json${query}`}>JSON</a>;
     return a.state === 'published' ? (
       link
     ) : (
@@ -90,16 +91,67 @@ function apiCell(siteId: string, a: ArticleStatusRow) {
   return <span class="muted small">not in the API</span>;
 }
 
+/** The branches the tab can show: the followed one and each previewed one, and the one shown (null: the followed). */
+export interface BranchChoice {
+  followed: string | null;
+  list: { branch: string; built: string | null }[];
+  shown: { branch: string; built: string | null } | null;
+}
+
+/** A read-only choice (a GET form: it changes nothing, so it carries no CSRF token). */
+function BranchSelector(props: { siteId: string; branches: BranchChoice }) {
+  const { followed, list, shown } = props.branches;
+  return (
+    <section class="card" aria-labelledby="branch-h">
+      <h2 id="branch-h">Branch</h2>
+      <form method="get" action={`/admin/sites/${props.siteId}/articles`}>
+        <label for="ref">Show the articles of</label>{' '}
+        <select id="ref" name="ref">
+          <option value="" selected={shown === null}>
+            {followed ?? 'the followed branch'} (followed: what is published)
+          </option>
+          {list.map((b) => (
+            <option value={b.branch} selected={shown?.branch === b.branch}>
+              {b.branch} (preview{b.built ? `, ${b.built.slice(0, 12)}` : ': no good build yet'})
+            </option>
+          ))}
+        </select>{' '}
+        <button type="submit">Show</button>
+      </form>
+      {shown ? (
+        <p class="muted small">
+          The preview of the branch <code>{shown.branch}</code>
+          {shown.built ? (
+            <>
+              {' '}
+              at commit <code>{shown.built.slice(0, 12)}</code>
+            </>
+          ) : (
+            ': no commit of it has built yet'
+          )}
+          . Read-only: nothing of it is published; preview keys read it with <code>?ref={shown.branch}</code>.
+        </p>
+      ) : list.length ? null : (
+        <p class="muted small">No branch is previewed now: push one whose name matches --previews.</p>
+      )}
+    </section>
+  );
+}
+
 export function ArticlesTab(props: {
   csrf: string;
   flash: Flash | null;
   site: { id: string; name: string; timezone: string };
   articles: ArticleStatusRow[];
   siteProblems: ArticleProblem[];
+  /** Branch previews, when the server makes them; null: none. */
+  branches?: BranchChoice | null;
 }) {
   const counts = countStates(props.articles);
+  const ref = props.branches?.shown?.branch ?? null;
   return (
     <SiteFrame csrf={props.csrf} flash={props.flash} site={props.site} tab="articles">
+      {props.branches ? <BranchSelector siteId={props.site.id} branches={props.branches} /> : null}
       {props.siteProblems.length ? (
         <section class="card" aria-labelledby="problems-h">
           <h2 id="problems-h">Build problems</h2>
@@ -169,7 +221,7 @@ export function ArticlesTab(props: {
                   <td class="small" data-label="Updated">
                     {formatTime(a.updatedAt)}
                   </td>
-                  <td data-label="API">{apiCell(props.site.id, a)}</td>
+                  <td data-label="API">{apiCell(props.site.id, a, ref)}</td>
                 </tr>
               ))}
             </tbody>

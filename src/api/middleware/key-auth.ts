@@ -4,14 +4,25 @@
 // scheduled articles). Refused: 503 CONTENT_UNAVAILABLE while there is no build, 401
 // API_KEY_MISSING and API_KEY_INVALID with a WWW-Authenticate challenge. A site key is checked
 // without a promise on Node (the hot path); the edge's Web Crypto check answers with one.
+// A request that names a branch (`?ref=`, `Quire-Ref`: request-ref.ts) reads that branch's preview
+// instead, and only with a preview key: a site key is refused (403 REF_PREVIEW_KEY_ONLY) before
+// the branch is looked up, so it learns nothing of which branches exist; a branch not previewed
+// here is 404 REF_NOT_FOUND.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { KeyGrant, KeyScope, KeyVerifier } from '../../keys/api-keys.ts';
 import type { SiteContent } from '../../snapshot/snapshot-reader.ts';
 import type { ServedReader } from '../../snapshot/timed-view.ts';
 import { ApiError } from '../api-error.ts';
 import { requestKey } from '../request-key.ts';
+import { couldBeBranch, refOf } from '../request-ref.ts';
 
 export type KeyAuthEnv = { Variables: { site: SiteContent; keyScope: KeyScope } };
+
+/** The branches a server previews, each as served now (`start --follow --previews`). */
+export interface RefReaders {
+  /** The preview of branch `ref` (the followed branch's: the build served); null when there is none here. */
+  reader(ref: string): ServedReader | null;
+}
 
 export interface KeyAuthOptions {
   keyring: KeyVerifier;
@@ -21,8 +32,41 @@ export interface KeyAuthOptions {
   noteSite?: (c: Context, siteId: string) => void;
   /** Where a preview that could not be read is told. */
   log?: (line: string) => void;
+  /** The branch previews a ref reads; absent or null: none (every ref is REF_NOT_FOUND). */
+  refs?: RefReaders | null;
   /** The realm named in the challenge. */
   realm?: string;
+}
+
+/**
+ * The preview of the branch `ref` names, for the key it is asked with: the reader and the grant.
+ * A site key is refused (REF_PREVIEW_KEY_ONLY) before the branch is looked up; a key for a site
+ * only the branch has is checked against the branch's sites. Refused: API_KEY_INVALID,
+ * REF_PREVIEW_KEY_ONLY for any key but a preview key, REF_NOT_FOUND.
+ */
+export async function refGrant(
+  keyring: KeyVerifier,
+  refs: RefReaders | null | undefined,
+  served: ServedReader,
+  key: string,
+  ref: string,
+  invalid: Record<string, string> = {},
+): Promise<{ store: ServedReader; grant: KeyGrant }> {
+  const previewOnly = () =>
+    new ApiError(
+      'REF_PREVIEW_KEY_ONLY',
+      "a branch's preview is read with the site's preview key (pv_…), not the site key",
+    );
+  let grant = await keyring.grant(key, served.current()?.sites ?? new Map());
+  if (grant && grant.scope !== 'preview') throw previewOnly();
+  const store = couldBeBranch(ref) ? (refs?.reader(ref) ?? null) : null;
+  const branchSites = store?.current()?.sites;
+  if (!grant && branchSites) grant = await keyring.grant(key, branchSites);
+  if (!grant) throw new ApiError('API_KEY_INVALID', 'the key is not valid for any site on this server', invalid);
+  if (grant.scope !== 'preview') throw previewOnly();
+  if (!store || !branchSites?.has(grant.siteId))
+    throw new ApiError('REF_NOT_FOUND', 'no branch of this name is previewed here for this site');
+  return { store, grant };
 }
 
 /** The key a request carries, as sent; null without one. */
@@ -33,6 +77,7 @@ export const keyAuth = ({
   reader,
   noteSite,
   log = () => {},
+  refs = null,
   realm = 'quire',
 }: KeyAuthOptions): MiddlewareHandler<KeyAuthEnv> => {
   if (typeof keyring?.grant !== 'function') throw new TypeError('keyAuth: keyring must be a key verifier (grant)');
@@ -81,6 +126,19 @@ export const keyAuth = ({
     return opened(c, next, grant === null ? undefined : sites.get(grant.siteId), 'public');
   }
 
+  async function branch(
+    c: Context<KeyAuthEnv>,
+    next: () => Promise<void>,
+    served: ServedReader,
+    key: string,
+    ref: string,
+  ) {
+    const { store, grant } = await refGrant(keyring, refs, served, key, ref, invalid);
+    const site = await previewOf(store, grant.siteId);
+    if (!site) throw new ApiError('REF_NOT_FOUND', 'no branch of this name is previewed here for this site');
+    return opened(c, next, site, 'preview');
+  }
+
   return function keyAuth(c, next) {
     const store = reader(c);
     const snapshot = store.current();
@@ -95,6 +153,8 @@ export const keyAuth = ({
         'send the site key as `Authorization: Bearer <key>` or `?key=<key>`',
         missing,
       );
+    const ref = refOf(c);
+    if (ref !== null) return branch(c, next, store, key, ref);
     const grant = keyring.grant(key, snapshot.sites);
     return grant instanceof Promise
       ? grant.then((g) => granted(c, next, store, g, snapshot.sites))

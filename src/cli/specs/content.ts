@@ -95,8 +95,12 @@ export const verify: CommandSpec = {
 
 export const preview: CommandSpec = {
   name: 'preview',
-  summary: "print a signed link that opens a draft (or any article) on the site's preview route",
-  usage: ['preview <site> <slug> [--ttl <duration>] [--json]'],
+  summary:
+    "print a signed link that opens a draft (or any article) on the site's preview route; --changed: a branch's links",
+  usage: [
+    'preview <site> <slug> [--ref <branch>] [--ttl <duration>] [--json]',
+    'preview --changed --ref <branch> [--base <branch>] [--format markdown|json] [--ttl <duration>]',
+  ],
   options: {
     ttl: {
       type: 'string',
@@ -104,12 +108,37 @@ export const preview: CommandSpec = {
       help: 'how long the link works: 90m, 24h, 7d; at most 30d',
       default: DEFAULT_PREVIEW_TTL,
     },
-    json: { type: 'boolean', help: 'print {"url", "token", "expiresAt"}' },
+    ref: {
+      type: 'string',
+      value: 'branch',
+      help: 'a branch the server beside this command previews (start --follow --previews): the link opens its version',
+    },
+    json: { type: 'boolean', help: 'print {"url", "token", "expiresAt"} (and "ref" with --ref)' },
+    changed: {
+      type: 'boolean',
+      help: 'list the articles the --ref branch adds or changes since it left its base, each with a link',
+    },
+    base: {
+      type: 'string',
+      value: 'branch',
+      help: 'with --changed: the branch compared with (default: the followed branch)',
+    },
+    format: {
+      type: 'string',
+      value: 'markdown|json',
+      help: 'with --changed: a pull-request comment (markdown) or JSON',
+      default: 'markdown',
+    },
   },
   positionals: { max: 2 },
   notes: [
     'The link is the site.yaml previewUrl with {slug} and {token} filled in. The token is signed',
     "with the site's preview key, for this article only; the site checks it with verifyPreviewToken",
     'from the receiver kit. Rotating the preview key (`quire keys rotate <site> --preview`) ends every link.',
+    'With --ref, the token names the branch too (verifyPreviewToken returns it as `ref`): the site fetches',
+    'the article with `Quire-Ref: <branch>`. Run it beside the server that previews the branch (its state dir).',
+    '--changed lists, per site, the articles whose file the branch changed since it left the base (as',
+    '`git diff base...branch`), new or changed, as its last good preview has them: the text of a',
+    'pull-request comment (docs/own-repository.md shows how a workflow posts it).',
   ],
 };

@@ -12,7 +12,7 @@ const listenSettings = {
 export const start: CommandSpec = {
   name: 'start',
   summary: 'build content/ and serve the Content API and the Publishing app (npm start)',
-  usage: ['start [--follow <git-url-or-path> [--branch <b>] [--interval <seconds>]]'],
+  usage: ['start [--follow <git-url-or-path> [--branch <b>] [--interval <seconds>] [--previews <pattern>]…]'],
   options: {
     follow: {
       type: 'string',
@@ -32,6 +32,12 @@ export const start: CommandSpec = {
       max: 86_400,
       default: 60,
     },
+    previews: {
+      type: 'string',
+      value: 'pattern',
+      help: "also build each branch whose name matches (`*` is any text: '*', 'content/*') into a preview of its own, read with the preview key and ?ref=<branch> (repeat for more patterns)",
+      multiple: true,
+    },
   },
   settingOptions: listenSettings,
   positionals: { max: 0 },
@@ -40,6 +46,10 @@ export const start: CommandSpec = {
     "With --follow, content comes from the checkout's content/ folder; each new commit is built and",
     'published as `quire publish` does (same lock, outbox and retries). With QUIRE_GIT_HOOK_SECRET set,',
     'POST /hooks/git (GitHub X-Hub-Signature-256 or GitLab X-Gitlab-Token) fetches at once.',
+    'With --previews, matching branches are built apart in the state dir (never dist/), drafts included:',
+    'never public, no webhooks, no change feed; rebuilt when pushed, removed when deleted. At most',
+    'QUIRE_PREVIEW_BRANCHES_MAX of them (the least recently pushed dropped first), each fetch and tree',
+    'at most QUIRE_PREVIEW_BRANCH_MAX_BYTES.',
   ],
 };
 
