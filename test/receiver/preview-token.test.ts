@@ -3,7 +3,8 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createKeyring } from '../../src/keys/api-keys.ts';
-import { createPreviewToken, parseDuration, previewLink } from '../../src/keys/preview-token.ts';
+import { createPreviewToken, previewLink } from '../../src/keys/preview-token.ts';
+import { parseDuration } from '../../src/text/duration.ts';
 import { verifyPreviewToken } from '../../src/receiver/verify-webhook.ts';
 
 const generations = new Map<string, number>();

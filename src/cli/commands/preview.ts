@@ -1,6 +1,7 @@
 // `quire preview <site> <slug>`: a signed, expiring link to one article on the site's preview route.
 import { loadContent } from '../../content/load-content.ts';
-import { createPreviewToken, MAX_PREVIEW_TTL_MS, parseDuration, previewLink } from '../../keys/preview-token.ts';
+import { createPreviewToken, MAX_PREVIEW_TTL_MS, previewLink } from '../../keys/preview-token.ts';
+import { parseDuration } from '../../text/duration.ts';
 import { isKnownSite, refuseCommandLine, type CliContext } from '../context.ts';
 import type { ArticleMeta } from '../../content/model.ts';
 import { withCode } from '../../problems/problem.ts';
