@@ -112,7 +112,7 @@ export async function runPageProblems(ctx: CliContext, opts: { site: string; jso
   }
   for (const p of problems) {
     const v = p.verification;
-    ctx.out(printable(`${p.slug}\t${verificationWords(v)}\t${v.url ?? ''}\t${p.deliveryId}`));
+    ctx.out([p.slug, verificationWords(v), v.url ?? '', p.deliveryId].map((field) => printable(field)).join('\t'));
     if (v.message) ctx.out(printable(`  ${v.message}`));
     if (v.fix) ctx.out(printable(`  fix: ${v.fix}`));
   }
