@@ -78,6 +78,7 @@ describe('tool schema portability', { timeout: 60_000 }, () => {
       'get_api_key',
       'get_article',
       'list_articles',
+      'list_deliveries',
       'list_sites',
       'test_webhook',
       'verify_integration',
@@ -89,7 +90,7 @@ describe('tool schema portability', { timeout: 60_000 }, () => {
     await client.connect(new StdioClientTransport({ ...quireStdio(['mcp'], env), stderr: 'pipe' }));
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(6);
+      expect(tools).toHaveLength(7);
       const problems: string[] = [];
       for (const tool of tools) {
         for (const [kind, schema] of [
