@@ -123,6 +123,12 @@ export function startPageVerifier(deps: PageVerifierDeps, options: PageVerifierO
         },
         claimed,
       ).catch((e: unknown) => failedCheck(claimed, deps.now(), e));
+      // Stopping cut its requests short: what it found says nothing of the page, so it is given
+      // back for the next verifier (a page found live was found live).
+      if (stopping && result.state !== 'live') {
+        await deps.store.pageChecks.release([claimed.deliveryId], owner);
+        return;
+      }
       await deps.store.pageChecks.record(claimed.deliveryId, owner, result);
       if (result.state !== 'live')
         log(

@@ -278,6 +278,21 @@ describe('the live page of each acknowledged delivery', { timeout: 60_000 }, () 
     expect((await store.pageChecks.counts('notes')).pending).toBeLessThanOrEqual(4);
   });
 
+  it('stopping gives back a check it cut short: no verdict is made of what it could not finish', async () => {
+    openStore();
+    const id = await delivered(store, 'cut-short', { base: silent.url });
+    const verifier = verify(store, { timeoutMs: 1_000, budgetMs: 10_000 });
+    await waitFor(
+      () => silent.requests.length > 0,
+      () => 'no request',
+      5_000,
+    );
+    const stopping = Date.now();
+    await verifier.stop();
+    expect(Date.now() - stopping).toBeLessThan(3_000); // the request in flight, not the budget
+    expect(await verificationOf(store, id)).toMatchObject({ state: 'pending', checkedAt: null });
+  });
+
   it('a newer acknowledged delivery of the article ends the check still waiting for an older one', async () => {
     openStore();
     const older = await delivered(store, 'edited', { delayMs: 60_000 });
