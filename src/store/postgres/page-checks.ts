@@ -38,7 +38,7 @@ export const ACKNOWLEDGED_CHECKS = `
     UPDATE page_checks o SET due_at = NULL, state = CASE WHEN o.state = 'pending' THEN 'superseded' ELSE o.state END
     FROM v JOIN deliveries d ON d.id = v.id
     WHERE v.state = 'delivered' AND d.state = 'pending' AND o.site_id = d.site_id AND o.slug = d.slug
-      AND o.due_at IS NOT NULL AND o.delivery_id < d.id
+      AND o.due_at IS NOT NULL AND o.delivery_id <> d.id
   ), due_checks AS (
     UPDATE page_checks p SET state = 'pending', due_at = v.at + p.delay_ms
     FROM v JOIN deliveries d ON d.id = v.id

@@ -30,11 +30,13 @@ export function createPageCheckWrites(db: StateDb): PageCheckWrites {
     `UPDATE page_checks SET state = 'pending', due_at = @now + delay_ms
      WHERE delivery_id = @id AND state = 'awaiting' AND EXISTS (SELECT 1 FROM deliveries WHERE id = @id AND state = 'delivered')`,
   );
-  // The page older deliveries of the article were to be checked against is gone: their checks end.
+  // The page the article's earlier acknowledged deliveries were to be checked against is gone:
+  // their checks end. (Any other waiting check of the article is one: it fell due at its own
+  // acknowledgment. Ids are not compared: two queued in one millisecond are in random order.)
   const endOlder = db.prepare<{ id: string }>(
     `UPDATE page_checks SET due_at = NULL, state = CASE WHEN state = 'pending' THEN 'superseded' ELSE state END
      WHERE (site_id, slug) = (SELECT site_id, slug FROM deliveries WHERE id = @id AND state = 'delivered')
-       AND due_at IS NOT NULL AND delivery_id < @id`,
+       AND due_at IS NOT NULL AND delivery_id <> @id`,
   );
   return {
     queue(id, d) {
