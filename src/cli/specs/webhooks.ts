@@ -86,6 +86,8 @@ export const worker: CommandSpec = {
     '(its leases run out and another takes its deliveries). SIGTERM: no new claims, what is in flight is',
     'finished, exit 0. `quire publish --no-deliver` queues for them; `quire deliveries --stats` shows the fleet.',
     'Logs one line per delivery attempt on stderr, as the server does (QUIRE_LOG_FORMAT=json: JSON lines).',
+    "Beside sending, it checks the live page of each acknowledged delivery (site.yaml's verifyAfterDelivery): each",
+    'check once across the fleet, one page of a site at a time, its requests under --per-host with the deliveries.',
   ],
 };
 
