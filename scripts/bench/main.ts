@@ -1,4 +1,4 @@
-// `npm run bench [-- --only build,parse,api,compression,lists,deliveries,fleet,publish,eleventy,ratio,edge,deploy] [--sizes 1000,4000,10000]
+// `npm run bench [-- --only build,parse,api,compression,lists,deliveries,page-checks,fleet,publish,eleventy,ratio,edge,deploy] [--sizes 1000,4000,10000]
 // [--corpus standard|dense]`: every benchmark, printed as Markdown tables for docs/benchmarks.md.
 // `ratio` is only the alternating Quire/Eleventy rounds that `eleventy` ends with.
 import os from 'node:os';
@@ -9,6 +9,7 @@ import { benchLists } from './lists.ts';
 import { ensureBundle } from '../../bin/cli-bundle.js';
 import { coldBuild, median, rebuilds, warmRebuilds } from './build.ts';
 import { benchDeliveries } from './deliveries.ts';
+import { benchPageChecks } from './page-checks.ts';
 import { benchFleet } from './fleet.ts';
 import { parseCorpusVariant } from './corpus.ts';
 import { eleventyBuild, ensureEleventy } from './eleventy.ts';
@@ -25,7 +26,7 @@ const { values } = parseArgs({
 });
 const corpus = parseCorpusVariant(values.corpus);
 const only = new Set(
-  (values.only ?? 'build,parse,eleventy,api,compression,lists,deliveries,publish,edge,deploy').split(','),
+  (values.only ?? 'build,parse,eleventy,api,compression,lists,deliveries,page-checks,publish,edge,deploy').split(','),
 );
 const sizes = values.sizes!.split(',').map(Number);
 const largest = Math.max(...sizes);
@@ -154,6 +155,16 @@ if (only.has('deliveries')) {
   out(
     `\n| Webhook deliveries (1,000 × ${(d.bytes / 1024).toFixed(1)} KB, loopback HTTPS) | per second |\n|---|---|\n| bare keep-alive https.request loop | ${d.barePerSec.toFixed(0)} |\n| Quire outbox → delivery runner → SSRF-safe client | ${d.quirePerSec.toFixed(0)} (${(d.ratio * 100).toFixed(0)} %) |`,
   );
+}
+
+if (only.has('page-checks')) {
+  out(
+    '\n| Live page check after each delivery (100 deliveries, reference site on loopback HTTPS) | site articles (sitemap entries) | verifier CPU per check | requests to the site per check | checks/s, one site |\n|---|---|---|---|---|',
+  );
+  for (const r of await benchPageChecks())
+    out(
+      `| robots.txt, sitemap, page; the four checks | ${r.siteArticles.toLocaleString('en')} | ${r.cpuMsPerCheck.toFixed(1)} ms | ${r.requestsPerCheck.toFixed(1)} (${r.byKind.robots} robots.txt, ${r.byKind.sitemap} sitemap, ${r.byKind.page} page) | ${r.checksPerSecond.toFixed(0)} |`,
+    );
 }
 
 if (only.has('publish')) {

@@ -1,7 +1,7 @@
 // The server (`quire start`, `quire dev`): assembled here. It listens first, builds (or, following
 // a repository, checks it out and builds its commit), serves the build through the root router
 // (the Content API, the Publishing app, the push hook, health and metrics), runs the delivery
-// worker and the schedule timer, refreshes the keys, and (dev) rebuilds on change. What it
+// worker with its page verifier and the schedule timer, refreshes the keys, and (dev) rebuilds on change. What it
 // opens, the App closes, the last first, when the command returns.
 import { randomBytes } from 'node:crypto';
 import { createAdminApp, renderAdminRefusal } from '../admin/admin-app.tsx';
@@ -10,6 +10,7 @@ import { createBuildCaches } from '../compile/build.ts';
 import type { QuireConfig } from '../config/config.ts';
 import type { DeliveryDeps } from '../delivery/delivery-runner.ts';
 import { startDeliveryWorker } from '../delivery/delivery-worker.ts';
+import { startPageVerifier } from '../delivery/page-verifier.ts';
 import { displayUrl } from '../follow/follow-source.ts';
 import { createServerObservability } from '../observe/server-observability.ts';
 import { createReadiness, type WorkerHealth } from '../observe/readiness.ts';
@@ -143,6 +144,11 @@ export async function startServer(
   // Branches matching --previews: each built apart, in the state dir, read only through refs.
   const previews = follow ? createBranchPreviewing(config, output, follow, () => app.publicUrl) : null;
   if (previews) app.onClose(() => previews.stop());
+  // Beside it, the checks of delivered articles' live pages.
+  const verifier = publishing
+    ? startPageVerifier({ store: publishing.store, client: app.verifyClient(), now: publishing.now, log })
+    : null;
+  if (verifier) app.onClose(() => verifier.stop());
   const following = follow
     ? createFollowing(config, output, follow, {
         settings: buildSettings,

@@ -1,10 +1,13 @@
-// The delivery worker (`quire worker`): assembled here. It only delivers what is queued, with the
-// fleet's claims, leases and per-host cap, and logs one line per attempt as the server does
-// (QUIRE_LOG_FORMAT). The command line stops it at a signal.
+// The delivery worker (`quire worker`): assembled here. It delivers what is queued, with the
+// fleet's claims, leases and per-host cap, logs one line per attempt as the server does
+// (QUIRE_LOG_FORMAT), and checks delivered articles' live pages beside it (page-verifier.ts). The command line stops it at a signal.
+import { CHECK_BUDGET_MS } from '../delivery/check-delivered-page.ts';
 import { startFleetWorker, type FleetWorker } from '../delivery/fleet-worker.ts';
+import { createHostCap } from '../delivery/host-cap.ts';
+import { startPageVerifier } from '../delivery/page-verifier.ts';
 import { createLogger } from '../observe/log-lines.ts';
 import { deliveryLine } from '../observe/server-observability.ts';
-import { StateStoreError } from '../store/state-store.ts';
+import { newLeaseOwner, StateStoreError } from '../store/state-store.ts';
 import type { App } from './app.ts';
 import type { Output } from './output.ts';
 
@@ -44,9 +47,29 @@ export async function startWorker(app: App, opts: WorkerOptions, { err }: Output
   app.onClose(() => logger.flush());
   deps.log = logger.message;
   deps.observeAttempt = (attempt) => logger.delivery(deliveryLine(attempt));
-  return startFleetWorker(deps, {
+  const fleet = startFleetWorker(deps, {
     concurrency: opts.concurrency,
     perHost: opts.perHost,
     healthIntervalMs: opts.healthIntervalSeconds * 1000,
   });
+  // Beside the sender, the checks of delivered articles' live pages, under the same per-host cap.
+  const verifier = startPageVerifier({
+    store: deps.store,
+    client: app.verifyClient(),
+    now: deps.now,
+    log: logger.message,
+    hostCap: opts.perHost
+      ? createHostCap(deps, {
+          perHost: opts.perHost,
+          owner: newLeaseOwner('verify-slots'),
+          leaseMs: CHECK_BUDGET_MS + 10_000,
+        })
+      : null,
+  });
+  return {
+    done: fleet.done.finally(() => verifier.stop()),
+    async stop() {
+      await Promise.all([fleet.stop(), verifier.stop()]);
+    },
+  };
 }

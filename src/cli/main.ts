@@ -230,6 +230,7 @@ async function run(
         if (
           values.flag('json') ||
           values.flag('stats') ||
+          values.flag('problems') ||
           values.integer('limit') !== undefined ||
           (positionals[1] !== undefined && values.string('site') !== undefined)
         ) {
@@ -242,6 +243,15 @@ async function run(
           ctx,
           positionals[1] !== undefined ? { deliveryId: positionals[1] } : { siteId: values.string('site') ?? null },
         );
+      }
+      if (values.flag('problems')) {
+        const site = values.string('site');
+        if (site === undefined || values.flag('stats') || values.integer('limit') !== undefined)
+          return refuseCommandLine(
+            err,
+            `quire deliveries --problems: takes --site <id> and --json, nothing else\n${helpText(spec)}`,
+          );
+        return (await import('./commands/deliveries.ts')).runPageProblems(ctx, { site, json: values.flag('json') });
       }
       if (values.flag('stats')) {
         if (values.string('site') !== undefined || values.integer('limit') !== undefined) {

@@ -145,6 +145,7 @@ export async function compileSite(
       lang: site.lang,
       url: site.url,
       articlePath: site.articlePath,
+      verifyAfterDelivery: site.verifyAfterDeliveryMs ?? false,
       listHash: list.hash,
       ...(list.encodings.length ? { listEncodings: list.encodings } : {}),
       articles: output.manifestArticles(),

@@ -5,12 +5,22 @@ import { readContentFile, symlinkIssue, walkFiles, type FileBudget } from './con
 import { FieldReader } from './field-reader.ts';
 import { issue, START, type ContentIssue } from './issues.ts';
 import { CONTENT_LIMITS } from './limits.ts';
-import { DEFAULT_ARTICLE_PATH, DEFAULT_TIMEZONE, LANG_TAG, SITE_ID, type Author, type Site } from './model.ts';
+import {
+  DEFAULT_ARTICLE_PATH,
+  DEFAULT_TIMEZONE,
+  DEFAULT_VERIFY_DELAY_MS,
+  LANG_TAG,
+  MAX_VERIFY_DELAY_MS,
+  SITE_ID,
+  type Author,
+  type Site,
+} from './model.ts';
 import { decodeUtf8 } from './parse-article.ts';
 import { parseYamlMapping } from './yaml-fields.ts';
 import { isMissingFile } from '../problems/problem.ts';
+import { parseDuration } from '../text/duration.ts';
 
-const SITE_FIELDS = ['name', 'lang', 'url', 'articlePath', 'timezone', 'previewUrl'] as const;
+const SITE_FIELDS = ['name', 'lang', 'url', 'articlePath', 'timezone', 'previewUrl', 'verifyAfterDelivery'] as const;
 const AUTHOR_FIELDS = ['name', 'bio', 'url'] as const;
 
 async function readYaml(file: string, issues: ContentIssue[]) {
@@ -79,10 +89,32 @@ export async function loadSite(dir: string, issues: ContentIssue[]): Promise<Sit
   }
   const timezone = readTimezone(f);
   const previewUrl = readPreviewUrl(f);
+  const verifyAfterDeliveryMs = readVerifyAfterDelivery(f);
   f.warnUnknown(SITE_FIELDS);
   const failed = issues.slice(before).some((i) => i.severity === 'error');
   if (failed || name === null || lang === null || url === null) return null;
-  return { id, name, lang, url, articlePath, timezone, previewUrl, dir };
+  return { id, name, lang, url, articlePath, timezone, previewUrl, verifyAfterDeliveryMs, dir };
+}
+
+/**
+ * `verifyAfterDelivery`: whether each delivered article's live page is checked, and when first:
+ * `false` (never), `true` or absent (after the default delay), or the delay (`30s`, `2m`, `0`).
+ */
+function readVerifyAfterDelivery(f: FieldReader): number | null {
+  const value = f.string('verifyAfterDelivery');
+  if (value === null || value === 'true') return DEFAULT_VERIFY_DELAY_MS;
+  if (value === 'false') return null;
+  const ms = parseDuration(value);
+  if (ms === null || ms > MAX_VERIFY_DELAY_MS) {
+    f.fail(
+      'verifyAfterDelivery',
+      'CONTENT_FIELD_TYPE',
+      `\`verifyAfterDelivery\` must be true, false or a delay of at most 1h: "${value}"`,
+      'e.g. verifyAfterDelivery: 2m (the first check two minutes after each delivery), or false to turn the checks off',
+    );
+    return DEFAULT_VERIFY_DELAY_MS;
+  }
+  return ms;
 }
 
 /** An IANA zone name the runtime knows (`Europe/Paris`), as the runtime spells it. */
@@ -162,6 +194,7 @@ export function standInSite(dir: string): Site {
     articlePath: DEFAULT_ARTICLE_PATH,
     timezone: DEFAULT_TIMEZONE,
     previewUrl: null,
+    verifyAfterDeliveryMs: null,
     dir,
   };
 }

@@ -13,6 +13,10 @@ export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
 
 export const DEFAULT_ARTICLE_PATH = '/blog/{slug}';
 export const DEFAULT_TIMEZONE = 'UTC';
+/** How long after a delivery is acknowledged its page is first checked, unless site.yaml says (`verifyAfterDelivery`). */
+export const DEFAULT_VERIFY_DELAY_MS = 30_000;
+/** The longest first delay site.yaml may ask for: a page check is about the delivery just made. */
+export const MAX_VERIFY_DELAY_MS = 3_600_000;
 
 export interface Site {
   id: string;
@@ -28,6 +32,11 @@ export interface Site {
    * has none.
    */
   previewUrl: string | null;
+  /**
+   * How long after each acknowledged `published` or `updated` delivery the article's live page is
+   * first checked (`verifyAfterDelivery:`, default DEFAULT_VERIFY_DELAY_MS), or null: not checked.
+   */
+  verifyAfterDeliveryMs: number | null;
   /** Absolute path of content/<site>. */
   dir: string;
 }

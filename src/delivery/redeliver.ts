@@ -42,7 +42,14 @@ export async function redeliver(
   const now = deps.now();
   const owner = newLeaseOwner('redeliver');
   const id = await outbox.enqueue(
-    { siteId: original.siteId, slug: original.slug, event: original.event, body: original.body, origin: 'redeliver' },
+    {
+      siteId: original.siteId,
+      slug: original.slug,
+      event: original.event,
+      body: original.body,
+      origin: 'redeliver',
+      pageCheck: original.pageCheck,
+    },
     now,
   );
   const sent = await sendOne(deps, id, owner);

@@ -56,6 +56,12 @@ export interface ManifestSite {
   lang: string;
   url: string;
   articlePath: string;
+  /**
+   * How long after each acknowledged `published` or `updated` delivery the article's live page is
+   * first checked (ms), or false: not checked (site.yaml `verifyAfterDelivery`). Absent (a build
+   * made before the checks): the default delay.
+   */
+  verifyAfterDelivery?: number | false;
   listHash: string;
   /** The compressed variants of its list in the tree; absent: none. */
   listEncodings?: ContentCoding[];

@@ -9,6 +9,7 @@
 // preview (`quire preview --ref`) is {"v":2,"site","slug","ref","exp"}: another version, so a kit
 // that knows only version 1 refuses it rather than open the published article instead.
 import { createHmac } from 'node:crypto';
+import { parseDuration } from '../text/duration.ts';
 
 export const PREVIEW_TOKEN_LABEL = 'quire-preview-token';
 /** How long a preview link works when not told (`quire preview --ttl`; the web app's links). */
@@ -42,12 +43,4 @@ export function createPreviewToken(
 /** The site's previewUrl template with the article and token filled in (each URL-encoded). */
 export function previewLink(template: string, slug: string, token: string): string {
   return template.replaceAll('{slug}', encodeURIComponent(slug)).replaceAll('{token}', encodeURIComponent(token));
-}
-
-/** `24h`, `90m`, `7d`, `3600s` (or a bare number of seconds) → milliseconds; null when not one. */
-export function parseDuration(text: string): number | null {
-  const m = /^(\d{1,7})([smhd]?)$/.exec(text.trim());
-  if (!m) return null;
-  const unit = { '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as '' | 's' | 'm' | 'h' | 'd'];
-  return Number(m[1]) * unit;
 }

@@ -1,4 +1,5 @@
-// The MCP tool server: verify_integration and the helpers a site owner needs to wire a site up.
+// The MCP tool server: verify_integration, the deliveries with their live page checks, and the
+// helpers a site owner needs to wire a site up.
 // Every tool is backed by the same code as the API, CLI and web app. Results are returned as
 // structuredContent and, for clients that show only text, as JSON text too.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -11,8 +12,9 @@ import type { SafeClient } from '../net/safe-client.ts';
 import type { DeliveryDeps } from '../delivery/delivery-runner.ts';
 import { testWebhook } from '../delivery/test-connection.ts';
 import { ArticleListSchema, ArticleSchema, type ArticleList } from '../contract/article.ts';
+import { attemptJson, pageProblemJson } from '../delivery/attempt-json.ts';
 import { registerConformanceTool } from './conformance-tool.ts';
-import { SiteShape, TestWebhookShape, VerifyReportShape } from './schemas.ts';
+import { DeliveryAttemptShape, PageProblemShape, SiteShape, TestWebhookShape, VerifyReportShape } from './schemas.ts';
 
 export interface McpDeps {
   snapshot: () => Snapshot | null;
@@ -166,6 +168,36 @@ export function buildMcpServer(deps: McpDeps): McpServer {
         durationMs: r.attempt.durationMs,
         replyUrl: r.attempt.replyUrl,
       });
+    },
+  );
+
+  server.registerTool(
+    'list_deliveries',
+    {
+      title: "List a site's deliveries",
+      description:
+        "What `quire deliveries --json` prints: each delivery attempt, newest first, with its delivery's check of the article's live page after it was acknowledged (`verification.state`: live, render_problem with the failing check's code and fix, unverified, pending, off). With `problems`, only the articles delivered but not live and right.",
+      inputSchema: {
+        site: siteArg,
+        problems: z
+          .boolean()
+          .optional()
+          .describe("Only the site's articles whose last page check found a problem or could not tell"),
+        limit: z.number().int().min(1).max(1000).optional().describe('At most this many (default 50)'),
+      },
+      outputSchema: { attempts: z.array(DeliveryAttemptShape), problems: z.array(PageProblemShape) },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ site, problems, limit }) => {
+      const { store } = deps.publishing;
+      if (!siteOf(site) && !(await store.outbox.list({ siteId: site, limit: 1 })).length) return unknownSite(site);
+      if (problems)
+        return result({
+          attempts: [],
+          problems: (await store.pageChecks.problems(site, limit ?? 50)).map((p) => pageProblemJson(site, p)),
+        });
+      const log = await store.outbox.attemptLog({ siteId: site, limit: limit ?? 50 });
+      return result({ attempts: log.map(attemptJson), problems: [] });
     },
   );
 

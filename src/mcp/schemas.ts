@@ -74,3 +74,55 @@ export const ConformanceReportShape = z.object({
   rules: z.array(ConformanceRuleShape),
   cleanup: z.string(),
 });
+
+/** A delivery's page check (`verification` of `quire deliveries --json`); null when it has none. */
+export const VerificationShape = z.object({
+  state: z.enum(['pending', 'live', 'render_problem', 'unverified', 'off']),
+  code: z.string().optional(),
+  message: z.string().optional(),
+  fix: z.string().optional(),
+  url: z.string().optional(),
+  checks: z
+    .array(
+      z.object({
+        id: z.string(),
+        status: z.string(),
+        code: z.string(),
+        message: z.string(),
+        expected: nullableString,
+        actual: nullableString,
+        fix: nullableString,
+      }),
+    )
+    .optional(),
+  checkedAt: z.string().optional(),
+  nextCheckAt: z.string().optional(),
+});
+
+/** One delivery attempt as `quire deliveries --json` prints it. */
+export const DeliveryAttemptShape = z.object({
+  time: z.string(),
+  delivery: z.string(),
+  site: z.string(),
+  event: z.string(),
+  slug: z.string(),
+  origin: z.string(),
+  state: z.string(),
+  status: orNull(z.number().int()),
+  durationMs: z.number(),
+  error: nullableString,
+  errorKind: nullableString,
+  replyUrl: nullableString,
+  replyId: nullableString,
+  verification: orNull(VerificationShape),
+});
+
+/** An article delivered but not live and right (`quire deliveries --problems --json`). */
+export const PageProblemShape = z.object({
+  delivery: z.string(),
+  site: z.string(),
+  event: z.string(),
+  slug: z.string(),
+  deliveredAt: nullableString,
+  verification: VerificationShape,
+});

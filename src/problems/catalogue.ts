@@ -787,6 +787,18 @@ export const CATALOGUE = {
     meaning: 'the article URL redirects (the canonical is the final URL)',
     fix: 'Link to the final URL, or serve the page at the article URL.',
   },
+  // The check of a delivered article's live page (after each delivery), when it was not made.
+  PAGE_CHECKS_DROPPED: {
+    area: 'verify',
+    meaning:
+      'the page was not checked after its delivery: more page checks waited for the site than the cap (it is slow or does not answer), and the oldest were dropped',
+    fix: "Check the site's availability and speed; `quire verify <site>` checks its articles now.",
+  },
+  PAGE_CHECK_FAILED: {
+    area: 'verify',
+    meaning: 'the page check after a delivery could not be made (an error of Quire, logged)',
+    fix: 'See the log line of the check; `quire verify <site> --slug <slug>` checks the article now.',
+  },
   // Sitemap.
   SITEMAP_NOT_FOUND: {
     area: 'verify',

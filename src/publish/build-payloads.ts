@@ -2,12 +2,13 @@
 // event and the list item the change log keeps (read from dist/ and checked against the manifest,
 // so a concurrent rebuild is caught, not sent), and the build as the feed state keeps it. Used by
 // `publish` and by a running server's go-lives and expiries (served-changes.ts, window-changes.ts).
-import { webhookArticleJsonOf, webhookBody } from '../articles/shapes.ts';
+import { webhookArticleJson, webhookBody, type ArticleBody } from '../articles/shapes.ts';
+import { articleUrl, DEFAULT_VERIFY_DELAY_MS } from '../content/model.ts';
 import { PayloadChangedError, readArticleBody, readListItems } from '../export/export-files.ts';
 import type { Manifest, ManifestSite } from '../export/manifest.ts';
 import { ProblemError } from '../problems/problem.ts';
 import { isLiveAt } from '../schedule/windows.ts';
-import type { ArticleChange, FeedBuild, RecordedChange } from '../store/state-store.ts';
+import type { ArticleChange, FeedBuild, PageCheckRequest, RecordedChange } from '../store/state-store.ts';
 import type { PlannedEvent } from './plan-events.ts';
 
 /** The build output changed while publishing (another build ran): run publish again. */
@@ -45,6 +46,7 @@ export function servedAt(
   return { current, withdrawn };
 }
 
+/** The bytes of a webhook event of the build. */
 export function readBody(
   distDir: string,
   manifest: Manifest,
@@ -52,16 +54,27 @@ export function readBody(
   slug: string,
   event: PlannedEvent['event'],
 ): Buffer {
+  return readDelivery(distDir, manifest, siteId, slug, event).body;
+}
+
+/**
+ * A webhook event of the build as it is queued: its bytes, and what the article's live page must
+ * show once the delivery is acknowledged (null for a removal: there is no page to check).
+ */
+export function readDelivery(
+  distDir: string,
+  manifest: Manifest,
+  siteId: string,
+  slug: string,
+  event: PlannedEvent['event'],
+): { body: Buffer; pageCheck: PageCheckRequest } {
   if (event === 'unpublished' || event === 'deleted') {
-    return Buffer.from(webhookBody(event, JSON.stringify({ id: slug, slug })));
+    return { body: Buffer.from(webhookBody(event, JSON.stringify({ id: slug, slug }))), pageCheck: null };
   }
+  const site = manifest.sites[siteId]!;
+  let article: ArticleBody;
   try {
-    return Buffer.from(
-      webhookBody(
-        event,
-        webhookArticleJsonOf(readArticleBody(distDir, siteId, slug, manifest.sites[siteId]!.articles[slug]!.bodyHash)),
-      ),
-    );
+    article = JSON.parse(readArticleBody(distDir, siteId, slug, site.articles[slug]!.bodyHash)) as ArticleBody;
   } catch (err) {
     if (err instanceof PayloadChangedError)
       throw new PublishError(`${err.file} changed while publishing (is another build running?); run publish again`, {
@@ -69,6 +82,20 @@ export function readBody(
       });
     throw err;
   }
+  return { body: Buffer.from(webhookBody(event, webhookArticleJson(article))), pageCheck: pageCheckOf(site, article) };
+}
+
+/** What the article's page must show, from the build; 'off' when its site turned the checks off. */
+function pageCheckOf(site: ManifestSite, article: ArticleBody): PageCheckRequest {
+  const delayMs = site.verifyAfterDelivery ?? DEFAULT_VERIFY_DELAY_MS;
+  if (delayMs === false) return 'off';
+  return {
+    siteUrl: site.url,
+    articleUrl: articleUrl(site, article.slug),
+    updatedAt: article.updatedAt,
+    author: article.author ? { name: article.author.name, url: article.author.url } : null,
+    delayMs,
+  };
 }
 
 /**

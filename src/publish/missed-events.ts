@@ -23,7 +23,14 @@ export async function queueMissedEvents(store: StateParts, siteId: string, now: 
   for (const missed of await store.outbox.unacknowledged(siteId)) {
     if (!stillTrue(missed.slug, missed.event)) continue; // overtaken by what was recorded since
     await store.outbox.enqueue(
-      { siteId, slug: missed.slug, event: missed.event, body: missed.body, origin: 'publish' },
+      {
+        siteId,
+        slug: missed.slug,
+        event: missed.event,
+        body: missed.body,
+        origin: 'publish',
+        pageCheck: missed.pageCheck,
+      },
       now,
     );
     queued++;

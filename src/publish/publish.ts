@@ -7,10 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { buildExport, type BuildCaches, type BuildResult, type BuildSettings } from '../compile/build.ts';
-import type { ArticleChange, Delivery, LockHolder } from '../store/state-store.ts';
+import type { ArticleChange, Delivery, LockHolder, PageCheckRequest } from '../store/state-store.ts';
 import { drainOutbox, type DeliveryDeps, type DrainOptions, type DrainSummary } from '../delivery/delivery-runner.ts';
 import { locateContentRepository } from '../git/repository.ts';
-import { feedBuildOf, readBody, servedAt, withListItems } from './build-payloads.ts';
+import { feedBuildOf, readBody, readDelivery, servedAt, withListItems } from './build-payloads.ts';
 import { changedFilesSince, NO_REVISION, readRevision, uncommittedFilesIn } from './git-revision.ts';
 import { collapseEvents, planEvents, type PlannedEvent } from './plan-events.ts';
 
@@ -145,7 +145,13 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
   const started = deps.now();
 
   const reports: SiteReport[] = [];
-  const queued: { siteId: string; slug: string; event: PlannedEvent['event']; body: Buffer }[] = [];
+  const queued: {
+    siteId: string;
+    slug: string;
+    event: PlannedEvent['event'];
+    body: Buffer;
+    pageCheck: PageCheckRequest;
+  }[] = [];
   const records: { siteId: string; changes: ArticleChange[]; sent: ArticleChange[] | null }[] = [];
   for (const siteId of siteIds) {
     const webhook = await store.webhooks.get(siteId);
@@ -197,14 +203,15 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
     if (!opts.baseline) report.notSent = plan.notSent;
     records.push({ siteId, changes: feedChanges, sent: plan.changes });
     if (opts.dryRun || opts.baseline) continue;
-    for (const e of plan.events) queued.push({ siteId, slug: e.slug, event: e.event, body: Buffer.alloc(0) });
+    for (const e of plan.events)
+      queued.push({ siteId, slug: e.slug, event: e.event, body: Buffer.alloc(0), pageCheck: null });
   }
 
   if (!opts.dryRun) {
     await deps.untilServed?.(manifest.buildId);
     // Bodies are read before the transaction (it must not wait on the disk), checked against
     // the manifest so a concurrent rebuild cannot slip a different payload under a recorded hash.
-    for (const q of queued) q.body = readBody(settings.distDir, manifest, q.siteId, q.slug, q.event);
+    for (const q of queued) Object.assign(q, readDelivery(settings.distDir, manifest, q.siteId, q.slug, q.event));
     const recorded = records.map((r) => ({
       ...r,
       changes: withListItems(settings.distDir, manifest, r.siteId, r.changes),
@@ -214,7 +221,10 @@ async function publishLocked(deps: PublishDeps, opts: PublishOptions): Promise<P
         const pending = await tx.outbox.pendingPublishFor(q.siteId, q.slug);
         const event = collapseEvents(pending?.event ?? null, q.event);
         const body = event === q.event ? q.body : readBody(settings.distDir, manifest, q.siteId, q.slug, event);
-        await tx.outbox.enqueue({ siteId: q.siteId, slug: q.slug, event, body, origin: 'publish' }, started);
+        await tx.outbox.enqueue(
+          { siteId: q.siteId, slug: q.slug, event, body, origin: 'publish', pageCheck: q.pageCheck },
+          started,
+        );
       }
       // The feed state now stands for this build: a server still serving an older one records nothing from it.
       for (const r of recorded)

@@ -7,7 +7,7 @@
 import type { Manifest, ManifestSite } from '../export/manifest.ts';
 import { isLiveAt, visibilityAt } from '../schedule/windows.ts';
 import type { ArticleChange, SitePublishRecord, StateParts } from '../store/state-store.ts';
-import { readBody } from './build-payloads.ts';
+import { readDelivery } from './build-payloads.ts';
 import { collapseEvents, type PlannedEvent } from './plan-events.ts';
 
 export interface WindowEvents {
@@ -37,7 +37,7 @@ export async function queueWindowEvents(
       const pending = await tx.outbox.pendingPublishFor(siteId, c.slug);
       const event = collapseEvents(pending?.event ?? null, 'published');
       await tx.outbox.enqueue(
-        { siteId, slug: c.slug, event, body: readBody(distDir, manifest, siteId, c.slug, event), origin: 'publish' },
+        { siteId, slug: c.slug, event, origin: 'publish', ...readDelivery(distDir, manifest, siteId, c.slug, event) },
         nowMs,
       );
       events.push({ slug: c.slug, event });
@@ -47,8 +47,8 @@ export async function queueWindowEvents(
           siteId,
           slug: c.slug,
           event: 'unpublished',
-          body: readBody(distDir, manifest, siteId, c.slug, 'unpublished'),
           origin: 'publish',
+          ...readDelivery(distDir, manifest, siteId, c.slug, 'unpublished'),
         },
         nowMs,
       );

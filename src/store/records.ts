@@ -1,6 +1,7 @@
 // What the state store keeps, as the rest of Quire sees it: plain values, the same whichever
 // database holds them. Implementations map their rows to these and back.
 import type { NetErrorKind } from '../net/net-errors.ts';
+import type { PageCheckRequest, Verification } from './page-check-records.ts';
 
 /** Each site's webhook registration (its secret stays sealed inside the store). */
 export interface WebhookRecord {
@@ -43,9 +44,10 @@ export interface Delivery {
   replyId: string | null;
 }
 
-/** A delivery with the exact bytes it sends. */
+/** A delivery with the exact bytes it sends, and what its article's live page is to be checked against. */
 export interface DeliveryWithBody extends Delivery {
   body: Buffer;
+  pageCheck: PageCheckRequest;
 }
 
 /** What a sender needs of a delivery it has claimed: who it goes to, what it is, its bytes. */
@@ -65,6 +67,8 @@ export interface NewDelivery {
   event: string;
   body: Buffer;
   origin: DeliveryOrigin;
+  /** Its article's live page, checked once the delivery is acknowledged (absent: not checked). */
+  pageCheck?: PageCheckRequest;
 }
 
 export interface AttemptRecord {
@@ -97,6 +101,8 @@ export interface AttemptLogEntry extends AttemptRecord {
   event: string;
   origin: DeliveryOrigin;
   deliveryState: DeliveryState;
+  /** Its delivery's page check; null: none (not an article event, not acknowledged, replaced by a newer delivery before it was checked). */
+  verification: Verification | null;
 }
 
 /** An article whose newest settled delivery (tests aside) failed: the web app's badge. */

@@ -2,6 +2,7 @@
 // becomes (records.ts): one mapping, whichever database the row came from.
 import type { NetErrorKind } from '../net/net-errors.ts';
 import type { AttemptLogEntry, Delivery, DeliveryOrigin, DeliveryState } from './records.ts';
+import { verificationOf, type PageCheckColumns } from './page-check-rows.ts';
 
 export interface DeliveryRow {
   id: string;
@@ -37,8 +38,8 @@ export const toDelivery = (r: DeliveryRow): Delivery => ({
   replyId: r.reply_id,
 });
 
-/** An attempt joined with its delivery's facts (the attempt log). */
-export interface AttemptRow {
+/** An attempt joined with its delivery's facts and page check (the attempt log). */
+export interface AttemptRow extends PageCheckColumns {
   delivery_id: string;
   site_id: string;
   slug: string;
@@ -72,6 +73,7 @@ export const toAttemptLogEntry = (r: AttemptRow): AttemptLogEntry => ({
   replyUrl: r.reply_url,
   replyId: r.reply_id,
   redirectTo: r.redirect_to,
+  verification: verificationOf(r, r.delivery_state),
 });
 
 /** The outbox's figures for DeliveryStats (besides the counts per state), in either store's parameter syntax. */

@@ -24,6 +24,7 @@ import type {
   WebhookChange,
   WebhookRecord,
 } from './records.ts';
+import type { ClaimedPageCheck, PageCheckProblem, PageCheckResult, VerificationCounts } from './page-check-records.ts';
 
 export interface StateStore extends StateParts {
   /**
@@ -34,6 +35,7 @@ export interface StateStore extends StateParts {
   readonly writes: 'local' | 'round-trip';
   locks: Locks;
   hostSlots: HostSlots;
+  pageChecks: PageChecks;
   keyGenerations: KeyGenerationRecords;
   /**
    * Runs `work` as one transaction: all of its writes or none. Inside, use `tx`, not the store:
@@ -211,6 +213,31 @@ export interface ChangeLog {
   after(siteId: string, position: number, limit: number): Promise<ChangePage>;
   /** What the site's feed state has as published (null: nothing recorded yet), and the position that state stands at. */
   publishedNow(siteId: string): Promise<PublishedNow>;
+}
+
+/**
+ * The checks of delivered articles' live pages. A delivery queued with a plan (Outbox.enqueue's
+ * `pageCheck`) has its check fall due its plan's delay after it is acknowledged (recorded as
+ * delivered); a newer acknowledged delivery of the same article ends the checks still waiting for
+ * older ones (their page is gone). Verifiers claim checks with leases, like deliveries, so each is
+ * made once however many run, and at most one check of a site runs at a time.
+ */
+export interface PageChecks {
+  /** Leases up to `limit` due checks, the earliest due first, one per site, none of a site whose check another verifier holds. */
+  take(now: number, limit: number, owner: string, leaseUntil: number): Promise<ClaimedPageCheck[]>;
+  /** Records what a check this verifier holds found (and when it is due again), freeing its lease. */
+  record(deliveryId: string, owner: string, result: PageCheckResult): Promise<void>;
+  /** Gives back checks this verifier took and did not make: due again at once. */
+  release(deliveryIds: string[], owner: string): Promise<void>;
+  /**
+   * Keeps at most `cap` checks waiting per site: the oldest deliveries' beyond it are dropped
+   * (one never made is left `unverified`, PAGE_CHECKS_DROPPED). Returns what each site lost.
+   */
+  dropOverCap(cap: number, now: number): Promise<{ siteId: string; dropped: number }[]>;
+  /** Per article of the site, its newest acknowledged delivery when its check found a problem or could not tell; newest first. */
+  problems(siteId: string, limit?: number): Promise<PageCheckProblem[]>;
+  /** Acknowledged deliveries by what their check came to (of one site, or every site). */
+  counts(siteId?: string | null): Promise<VerificationCounts>;
 }
 
 /**

@@ -17,6 +17,7 @@ import { openSqliteStateStore } from './sqlite/sqlite-state-store.ts';
 import type { StateStore } from './state-interface.ts';
 
 export type * from './records.ts';
+export type * from './page-check-records.ts';
 export type * from './state-interface.ts';
 export { attemptErrorText, CHANGE_LOG_KEEP_PER_SITE } from './records.ts';
 export { newDeliveryId, newLeaseOwner } from './owners.ts';

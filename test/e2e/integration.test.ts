@@ -114,6 +114,7 @@ describe('Quire → webhook → example site → verify_integration', { timeout:
       'get_api_key',
       'get_article',
       'list_articles',
+      'list_deliveries',
       'list_sites',
       'test_webhook',
       'verify_integration',

@@ -79,6 +79,7 @@ describe('tool schema portability', { timeout: 60_000 }, () => {
       'get_api_key',
       'get_article',
       'list_articles',
+      'list_deliveries',
       'list_sites',
       'test_webhook',
       'verify_integration',
@@ -90,7 +91,7 @@ describe('tool schema portability', { timeout: 60_000 }, () => {
     await client.connect(new StdioClientTransport({ ...quireStdio(['mcp'], env), stderr: 'pipe' }));
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(7);
+      expect(tools).toHaveLength(8);
       const problems: string[] = [];
       for (const tool of tools) {
         for (const [kind, schema] of [

@@ -4,8 +4,9 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createKeyring } from '../../src/keys/api-keys.ts';
 import { branchProblem } from '../../src/follow/follow-source.ts';
-import { createPreviewToken, parseDuration, previewLink } from '../../src/keys/preview-token.ts';
+import { createPreviewToken, previewLink } from '../../src/keys/preview-token.ts';
 import { isPreviewRef } from '../../src/receiver/verify-steps.ts';
+import { parseDuration } from '../../src/text/duration.ts';
 import { verifyPreviewToken } from '../../src/receiver/verify-webhook.ts';
 
 const generations = new Map<string, number>();

@@ -1,4 +1,5 @@
-// A site's Deliveries tab: the attempt log, what waits and what failed; "Send pending now" (a few
+// A site's Deliveries tab: the attempt log with each delivery's live page check, what waits, what
+// failed and what was delivered but is not right on the site; "Send pending now" (a few
 // sent in the request, the rest made due for the worker) and Redeliver.
 import type { Hono } from 'hono';
 import { redeliver } from '../../delivery/redeliver.ts';
@@ -29,6 +30,7 @@ export function addDeliveriesTab(
     const retried = retryFlash.take(c.get('session'), (f) => f.siteId === site.id)?.outcomes ?? null;
     const log = await outbox.attemptLog({ siteId: site.id, limit: 200 });
     const { pending } = await outbox.counts(site.id);
+    const pageProblems = await deps.publishing.store.pageChecks.problems(site.id, 100);
     return c.html(
       <DeliveriesTab
         csrf={c.get('session').csrf}
@@ -37,6 +39,7 @@ export function addDeliveriesTab(
         log={log}
         pending={pending}
         undelivered={undelivered}
+        pageProblems={pageProblems}
         retried={retried}
       />,
     );

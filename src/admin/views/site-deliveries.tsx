@@ -1,8 +1,14 @@
 import { outcomeOfRecord } from '../../delivery/attempt-record.ts';
 import type { RetryOutcome } from '../../delivery/retry-now.ts';
-import { attemptErrorText, type AttemptLogEntry, type UndeliveredEntry } from '../../store/state-store.ts';
+import {
+  attemptErrorText,
+  type AttemptLogEntry,
+  type PageCheckProblem,
+  type UndeliveredEntry,
+} from '../../store/state-store.ts';
 import type { Flash } from './layout.tsx';
 import { CsrfField, formatTime } from './layout.tsx';
+import { PageCheck, PageProblems } from './page-check.tsx';
 import { SiteFrame } from './site-frame.tsx';
 
 function statusBadge(a: AttemptLogEntry) {
@@ -111,6 +117,7 @@ export function DeliveriesTab(props: {
   log: AttemptLogEntry[];
   pending: number;
   undelivered: UndeliveredEntry[];
+  pageProblems: PageCheckProblem[];
   retried: RetryOutcome[] | null;
 }) {
   const { site, csrf } = props;
@@ -119,6 +126,7 @@ export function DeliveriesTab(props: {
       {props.retried ? <RetryResult outcomes={props.retried} /> : null}
       {props.pending ? <SendPendingNow csrf={csrf} siteId={site.id} pending={props.pending} /> : null}
       {props.undelivered.length ? <NotDelivered csrf={csrf} siteId={site.id} entries={props.undelivered} /> : null}
+      {props.pageProblems.length ? <PageProblems entries={props.pageProblems} /> : null}
       <section class="card" aria-labelledby="log-h">
         <h2 id="log-h">
           Delivery log {props.pending ? <span class="badge warn">{props.pending} pending</span> : null}
@@ -173,6 +181,7 @@ export function DeliveriesTab(props: {
                       ) : null}
                       {a.error ? <div class="muted">{attemptErrorText(a)}</div> : null}
                       {!a.replyUrl && !a.error ? <span class="muted">{a.deliveryState}</span> : null}
+                      <PageCheck verification={a.verification} />
                       <div class="muted mono small">{a.deliveryId}</div>
                     </td>
                     <td>

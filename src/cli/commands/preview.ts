@@ -3,7 +3,8 @@
 import { locateBranch } from '../../app/branch-locations.ts';
 import { discoverSites, loadContent } from '../../content/load-content.ts';
 import { branchProblem } from '../../follow/follow-source.ts';
-import { createPreviewToken, MAX_PREVIEW_TTL_MS, parseDuration, previewLink } from '../../keys/preview-token.ts';
+import { createPreviewToken, MAX_PREVIEW_TTL_MS, previewLink } from '../../keys/preview-token.ts';
+import { parseDuration } from '../../text/duration.ts';
 import { isKnownSite, refuseCommandLine, type CliContext } from '../context.ts';
 import type { ArticleMeta } from '../../content/model.ts';
 import { withCode } from '../../problems/problem.ts';

@@ -107,14 +107,17 @@ export const worker: CommandSpec = {
     '(its leases run out and another takes its deliveries). SIGTERM: no new claims, what is in flight is',
     'finished, exit 0. `quire publish --no-deliver` queues for them; `quire deliveries --stats` shows the fleet.',
     'Logs one line per delivery attempt on stderr, as the server does (QUIRE_LOG_FORMAT=json: JSON lines).',
+    "Beside sending, it checks the live page of each acknowledged delivery (site.yaml's verifyAfterDelivery): each",
+    'check once across the fleet, one page of a site at a time, its requests under --per-host with the deliveries.',
   ],
 };
 
 export const deliveries: CommandSpec = {
   name: 'deliveries',
-  summary: 'every delivery attempt: time, event, slug, status, duration, error, reply URL',
+  summary: 'every delivery attempt: time, event, slug, status, duration, error, reply URL, live page check',
   usage: [
     'deliveries [--site <id>] [--json] [--limit <n>]',
+    'deliveries --site <id> --problems [--json]',
     'deliveries --stats [--json]',
     'deliveries retry [<delivery-id> | --site <id>]',
   ],
@@ -123,7 +126,11 @@ export const deliveries: CommandSpec = {
     json,
     stats: {
       type: 'boolean',
-      help: "the whole outbox instead of the log: pending, in flight, senders, the last hour's attempts",
+      help: "the whole outbox instead of the log: pending, in flight, senders, the last hour's attempts, page checks",
+    },
+    problems: {
+      type: 'boolean',
+      help: "the site's articles delivered but not live and right: their last page check found a problem or could not tell",
     },
     limit: {
       type: 'integer',
@@ -139,6 +146,9 @@ export const deliveries: CommandSpec = {
     '`retry` sends pending deliveries (waiting for their next attempt after a failure) now, in this process,',
     "and prints each result; without an id or --site, every site's. Delivered and failed ones are not",
     'sent again (that is `quire redeliver <id>`). Exit status: 0 all delivered, 1 something still pending or failed.',
+    "Each acknowledged `published` or `updated` delivery's live page is checked by a running server or worker",
+    "(`page`: live, render problem <code>, unverified <code>, pending, off; site.yaml's verifyAfterDelivery).",
+    '`--problems` exits 1 when it lists any.',
   ],
 };
 

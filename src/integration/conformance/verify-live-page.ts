@@ -1,10 +1,9 @@
 // Verifies one article's live page, at the URL its receiver replied, with verify_integration's
-// four checks (sitemap, canonical, unmodified html, byline). A stand-in: the "verify this
-// article's live page" step made for checks after each delivery is meant to replace it, with
-// the same inputs and result.
+// four checks (sitemap, canonical, unmodified html, byline): the same step the check after each
+// delivery makes (checkLivePage), the sitemaps read from the page's own origin.
 import type { SafeClient } from '../../net/safe-client.ts';
-import type { CheckResult } from '../../verify/report.ts';
-import { verifyIntegration } from '../../verify/verify-integration.ts';
+import { checkLivePage } from '../../verify/check-article-page.ts';
+import { summarize, type CheckResult } from '../../verify/report.ts';
 
 export interface LivePage {
   slug: string;
@@ -25,16 +24,13 @@ export async function verifyLivePage(
   deps: { client: SafeClient; timeoutMs?: number },
   page: LivePage,
 ): Promise<LivePageResult> {
-  const report = await verifyIntegration(
+  const report = await checkLivePage(
     { client: deps.client, ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}) },
     {
-      siteId: '',
-      baseUrl: new URL(page.url).origin,
-      articlePath: '',
-      articles: [
-        { slug: page.slug, html: page.html, updatedAt: page.updatedAt, author: page.author, replyUrl: page.url },
-      ],
+      siteUrl: new URL(page.url).origin,
+      pageUrl: page.url,
+      article: { slug: page.slug, html: page.html, updatedAt: page.updatedAt, author: page.author },
     },
   );
-  return { ok: report.ok, checks: report.articles.flatMap((a) => a.checks) };
+  return { ok: summarize([report]).ok, checks: report.checks };
 }

@@ -2,8 +2,9 @@
 // empty PostgreSQL state in one transaction — webhooks with their sealed secrets as they are
 // (the same server secret opens them), every delivery with its bytes and attempts, what each
 // site was last sent and its change log (positions and store identity kept, so feed cursors
-// stay valid), the API key generations — so no history is lost. Leases are not copied (no sender of the old
-// state may run meanwhile: a held publish lock refuses the copy); locks are the new database's.
+// stay valid), the API key generations, the page checks — so no history is lost. Leases are not
+// copied (no sender of the old state may run meanwhile: a held publish lock refuses the copy);
+// locks are the new database's.
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { isAlive } from '../owners.ts';
@@ -137,6 +138,45 @@ export async function copySqliteStateToPostgres(stateDir: string, url: string): 
         ],
         ['text', 'text', 'bigint', 'int', 'int', 'text', 'text', 'text', 'text', 'text'],
         attempts,
+      );
+      // Page checks with what they found; a check that was running is due again (leases are not copied).
+      const checkColumns = [
+        'delivery_id',
+        'site_id',
+        'slug',
+        'state',
+        'plan',
+        'delay_ms',
+        'due_at',
+        'tries',
+        'checked_at',
+        'code',
+        'message',
+        'fix',
+        'url',
+        'checks',
+      ];
+      await insertRows(
+        db,
+        'page_checks',
+        checkColumns,
+        [
+          'text',
+          'text',
+          'text',
+          'text',
+          'text',
+          'bigint',
+          'bigint',
+          'int',
+          'bigint',
+          'text',
+          'text',
+          'text',
+          'text',
+          'text',
+        ],
+        all(`SELECT ${checkColumns.join(', ')} FROM page_checks ORDER BY delivery_id`),
       );
       const sites = all<Record<string, unknown>>('SELECT * FROM published_sites');
       await insertRows(

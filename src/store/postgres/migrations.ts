@@ -206,6 +206,37 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE attempts SET redirect_to = substr(error, 18, length(error) - 17 - 38)
    WHERE status BETWEEN 300 AND 399 AND error LIKE 'redirect (___ to %) not followed: register the final URL';
   `,
+  // 8: page checks (as SQLite's migration 11), and one row per site whose check a verifier is
+  // making: taking a check takes its site's row (an upsert that waits for a concurrent one and
+  // sees its result, as slug_leases), so the fleet makes one check of a site at a time.
+  `
+  CREATE TABLE page_checks (
+    delivery_id text COLLATE "C" PRIMARY KEY REFERENCES deliveries (id) ON DELETE CASCADE,
+    site_id     text COLLATE "C" NOT NULL,
+    slug        text COLLATE "C" NOT NULL,
+    state       text NOT NULL CHECK (state IN ('awaiting', 'off', 'pending', 'live', 'render_problem', 'unverified', 'superseded')),
+    plan        text,
+    delay_ms    bigint NOT NULL DEFAULT 0,
+    due_at      bigint,
+    tries       integer NOT NULL DEFAULT 0,
+    lease_until bigint,
+    lease_owner text,
+    checked_at  bigint,
+    code        text,
+    message     text,
+    fix         text,
+    url         text,
+    checks      text
+  );
+  CREATE INDEX page_checks_site ON page_checks (site_id, slug, delivery_id);
+  CREATE INDEX page_checks_due ON page_checks (due_at) WHERE due_at IS NOT NULL;
+  CREATE INDEX page_checks_waiting ON page_checks (site_id, slug) WHERE due_at IS NOT NULL;
+  CREATE TABLE page_check_sites (
+    site_id     text COLLATE "C" PRIMARY KEY,
+    owner       text NOT NULL,
+    lease_until bigint NOT NULL
+  );
+  `,
 ];
 
 const MIGRATION_LOCK = 'quire:migrations';

@@ -1,14 +1,17 @@
 // Attempts on PostgreSQL: recorded in one statement however many there are (each attempt's row,
-// its delivery's new state, both leases given back), and the attempt log.
+// its delivery's new state, both leases given back, an acknowledged one's page check made due),
+// and the attempt log.
 import { attemptErrorText } from '../records.ts';
+import { PAGE_CHECK_COLUMNS } from '../page-check-rows.ts';
 import { toAttemptLogEntry, type AttemptRow } from '../rows.ts';
 import type { Outbox } from '../state-interface.ts';
 import { prepared, type Db } from './connection.ts';
+import { ACKNOWLEDGED_CHECKS } from './page-checks.ts';
 
 /**
  * Attempts recorded, as one statement: each attempt's row; the delivery's new state (the
  * verdict's, unless it was superseded meanwhile: it stays so), its lease and its slug's lease
- * given back. The ids are distinct.
+ * given back; an acknowledged one's page check made due. The ids are distinct.
  */
 const RECORD_ATTEMPTS = prepared(
   'record_attempts',
@@ -27,7 +30,7 @@ const RECORD_ATTEMPTS = prepared(
       settled_at = CASE WHEN d.state = 'pending' AND v.state <> 'pending' THEN v.at ELSE d.settled_at END,
       lease_until = NULL, lease_owner = NULL
     FROM v WHERE d.id = v.id
-  )
+  )${ACKNOWLEDGED_CHECKS}
   DELETE FROM slug_leases WHERE delivery_id IN (SELECT id FROM v)`,
 );
 
@@ -68,8 +71,8 @@ export function createAttempts(db: Db): Attempts {
 
     async attemptLog(opts = {}) {
       const rows = await db.rows<AttemptRow>(
-        `SELECT a.*, d.site_id, d.slug, d.event, d.origin, d.state AS delivery_state FROM attempts a
-         JOIN deliveries d ON d.id = a.delivery_id
+        `SELECT a.*, d.site_id, d.slug, d.event, d.origin, d.state AS delivery_state, ${PAGE_CHECK_COLUMNS} FROM attempts a
+         JOIN deliveries d ON d.id = a.delivery_id LEFT JOIN page_checks pc ON pc.delivery_id = a.delivery_id
          WHERE ($1::text IS NULL OR d.site_id = $1) ORDER BY a.started_at DESC, a.id DESC LIMIT $2`,
         [opts.siteId ?? null, opts.limit ?? 200],
       );

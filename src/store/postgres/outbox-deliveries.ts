@@ -7,6 +7,7 @@ import type { Outbox } from '../state-interface.ts';
 import type { Db } from './connection.ts';
 import { NOTIFY_DUE } from './due-watch.ts';
 import { COLUMNS, TAKE_SLUGS, withBody } from './outbox-sql.ts';
+import { queuePageCheck } from './page-checks.ts';
 
 type Deliveries = Pick<
   Outbox,
@@ -21,11 +22,14 @@ type Deliveries = Pick<
   | 'undelivered'
 >;
 
+type BodyRow = Parameters<typeof withBody>[0];
+
 export function createDeliveries(db: Db): Deliveries {
   return {
     async get(id) {
-      const [row] = await db.rows<DeliveryRow & { body: Buffer | null }>(
-        `SELECT ${COLUMNS}, b.body FROM deliveries d LEFT JOIN delivery_bodies b ON b.delivery_id = d.id WHERE d.id = $1`,
+      const [row] = await db.rows<BodyRow>(
+        `SELECT ${COLUMNS}, b.body, pc.state AS pc_state, pc.plan AS pc_plan FROM deliveries d
+         LEFT JOIN delivery_bodies b ON b.delivery_id = d.id LEFT JOIN page_checks pc ON pc.delivery_id = d.id WHERE d.id = $1`,
         [id],
       );
       return row ? withBody(row) : null;
@@ -60,6 +64,7 @@ export function createDeliveries(db: Db): Deliveries {
             : `INSERT INTO delivery_bodies (delivery_id, body) SELECT $1::text, $2::bytea FROM (${NOTIFY_DUE}) AS wake`,
           [id, d.body],
         );
+        await queuePageCheck(tx, id, d);
         // Sent by its caller at once: its slug is taken too, if no other sender has it.
         if (lease) await tx.run(TAKE_SLUGS, [[d.siteId], [d.slug], [id], lease.owner, lease.until, now]);
       });
@@ -102,8 +107,9 @@ export function createDeliveries(db: Db): Deliveries {
     },
 
     async unacknowledged(siteId) {
-      const rows = await db.rows<DeliveryRow & { body: Buffer | null }>(
-        `SELECT ${COLUMNS}, b.body FROM deliveries d LEFT JOIN delivery_bodies b ON b.delivery_id = d.id
+      const rows = await db.rows<BodyRow>(
+        `SELECT ${COLUMNS}, b.body, pc.state AS pc_state, pc.plan AS pc_plan FROM deliveries d
+         LEFT JOIN delivery_bodies b ON b.delivery_id = d.id LEFT JOIN page_checks pc ON pc.delivery_id = d.id
          WHERE d.site_id = $1 AND d.state = 'failed' AND d.origin <> 'test'
            AND d.id = (SELECT o.id FROM deliveries o WHERE o.site_id = d.site_id AND o.slug = d.slug
              AND o.origin <> 'test' AND o.state <> 'superseded' ORDER BY o.created_at DESC, o.id DESC LIMIT 1)

@@ -1,14 +1,19 @@
 // What the PostgreSQL outbox's pieces share: the per-row checks of a delivery's slug, taking a
 // slug's lease, the planner settings claims and the due list run under, and a delivery's columns.
+import { pageCheckRequestOf, type PageCheckColumns } from '../page-check-rows.ts';
 import type { DeliveryRow } from '../rows.ts';
 import { toDelivery } from '../rows.ts';
 import type { PlannerSettings } from './connection.ts';
 
 export const COLUMNS =
   'd.id, d.site_id, d.slug, d.event, d.origin, d.state, d.attempts, d.next_attempt_at, d.created_at, d.settled_at, d.last_status, d.last_error, d.reply_url, d.reply_id';
-export const withBody = (r: DeliveryRow & { body: Buffer | null }) => ({
+/** A delivery read with its body and the state and plan of its page check (`pc_state`, `pc_plan`). */
+export const withBody = (
+  r: DeliveryRow & { body: Buffer | null } & Pick<PageCheckColumns, 'pc_state' | 'pc_plan'>,
+) => ({
   ...toDelivery(r),
   body: r.body ?? Buffer.alloc(0),
+  pageCheck: pageCheckRequestOf(r),
 });
 
 /**

@@ -19,6 +19,7 @@ import { createKeyGenerationRecords } from './key-generations.ts';
 import { createLocks } from './locks.ts';
 import { migrate } from './migrations.ts';
 import { createOutbox, IN_INDEX_ORDER } from './outbox.ts';
+import { createPageChecks } from './page-checks.ts';
 import { createPublishRecords } from './publish-state.ts';
 import { claimIdentity, readDatabaseKey } from './store-identity.ts';
 import { createWebhooks } from './webhooks.ts';
@@ -65,6 +66,7 @@ export function openPostgresStateStore(
     writes: 'round-trip',
     ...partsOn(onPool, claims),
     hostSlots: createHostSlots(onPool),
+    pageChecks: createPageChecks(onPool),
     keyGenerations: createKeyGenerationRecords(onPool, `the PostgreSQL state at ${describeUrl(url)}`),
     locks: createLocks(url, ready),
     ready,

@@ -206,4 +206,34 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE attempts SET redirect_to = substr(error, 18, length(error) - 17 - 38)
    WHERE status BETWEEN 300 AND 399 AND error LIKE 'redirect (___ to %) not followed: register the final URL';
   `,
+  // 11: page checks: each acknowledged `published` or `updated` delivery's article page, checked on
+  // the receiving site (src/delivery/page-verifier.ts). A row is written with its delivery when
+  // one is to be checked ('awaiting'; 'off' when its site turned the checks off), falls due when
+  // the delivery is acknowledged (`due_at`), and keeps what the last check found; `due_at` stays
+  // set while checks are to come. Apart from deliveries: SQLite rewrites a whole row on update,
+  // and a delivery's is updated at every claim and attempt.
+  `
+  CREATE TABLE page_checks (
+    delivery_id TEXT PRIMARY KEY REFERENCES deliveries (id) ON DELETE CASCADE,
+    site_id     TEXT NOT NULL,
+    slug        TEXT NOT NULL,
+    state       TEXT NOT NULL CHECK (state IN ('awaiting', 'off', 'pending', 'live', 'render_problem', 'unverified', 'superseded')),
+    plan        TEXT,             -- JSON: what the page must show (PageCheckPlan); null when off
+    delay_ms    INTEGER NOT NULL DEFAULT 0, -- the first check this long after the delivery is acknowledged
+    due_at      INTEGER,          -- epoch ms: the next check; null: none to come
+    tries       INTEGER NOT NULL DEFAULT 0,
+    lease_until INTEGER,
+    lease_owner TEXT,
+    checked_at  INTEGER,
+    code        TEXT,             -- the failing check's code, or why the verifier could not tell
+    message     TEXT,
+    fix         TEXT,
+    url         TEXT,             -- the page checked
+    checks      TEXT              -- JSON: the four checks of the last check (StoredCheck[])
+  ) STRICT;
+  CREATE INDEX page_checks_site ON page_checks (site_id, slug, delivery_id);
+  CREATE INDEX page_checks_due ON page_checks (due_at) WHERE due_at IS NOT NULL;
+  CREATE INDEX page_checks_waiting ON page_checks (site_id, slug) WHERE due_at IS NOT NULL;
+  CREATE INDEX page_checks_leased ON page_checks (site_id) WHERE lease_until IS NOT NULL;
+  `,
 ];

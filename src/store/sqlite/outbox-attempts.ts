@@ -1,14 +1,16 @@
-// Attempts on SQLite: each attempt's row and its delivery's new state, many in one transaction,
-// and the attempt log.
+// Attempts on SQLite: each attempt's row and its delivery's new state (an acknowledged one's page
+// check made due), many in one transaction, and the attempt log.
 import { attemptErrorText, type AttemptLogEntry, type AttemptRecord, type AttemptVerdict } from '../records.ts';
+import { PAGE_CHECK_COLUMNS } from '../page-check-rows.ts';
 import { toAttemptLogEntry, type AttemptRow } from '../rows.ts';
 import type { Outbox } from '../state-interface.ts';
 import type { StateDb } from './database.ts';
+import type { PageCheckWrites } from './page-checks.ts';
 import type { Synchronous } from './serialized.ts';
 
 type Attempts = Pick<Synchronous<Outbox>, 'recordAttempt' | 'recordAttempts' | 'attemptLog'>;
 
-export function createAttempts(db: StateDb): Attempts {
+export function createAttempts(db: StateDb, checks: PageCheckWrites): Attempts {
   // Positional parameters: binding by position is cheaper than by name, and these two run for
   // every attempt.
   const insertAttempt = db.prepare<
@@ -75,6 +77,7 @@ export function createAttempts(db: StateDb): Attempts {
             now,
             id,
           );
+          if (state === 'delivered') checks.acknowledged(id, now);
         }
       }).immediate();
     },
@@ -82,8 +85,8 @@ export function createAttempts(db: StateDb): Attempts {
     attemptLog(opts: { siteId?: string | null; limit?: number } = {}): AttemptLogEntry[] {
       return db
         .prepare<{ site: string | null; limit: number }, AttemptRow>(
-          `SELECT a.*, d.site_id, d.slug, d.event, d.origin, d.state AS delivery_state FROM attempts a
-           JOIN deliveries d ON d.id = a.delivery_id
+          `SELECT a.*, d.site_id, d.slug, d.event, d.origin, d.state AS delivery_state, ${PAGE_CHECK_COLUMNS} FROM attempts a
+           JOIN deliveries d ON d.id = a.delivery_id LEFT JOIN page_checks pc ON pc.delivery_id = a.delivery_id
            WHERE (@site IS NULL OR d.site_id = @site) ORDER BY a.started_at DESC, a.id DESC LIMIT @limit`,
         )
         .all({ site: opts.siteId ?? null, limit: opts.limit ?? 200 })

@@ -1,6 +1,7 @@
 // A delivery's body on SQLite: kept in its own table (delivery_bodies), and held in memory by the
 // process that queued it until it is claimed.
 import type { Delivery, DeliveryWithBody } from '../records.ts';
+import type { PageCheckRequest } from '../page-check-records.ts';
 import type { StateDb } from './database.ts';
 
 /**
@@ -40,7 +41,7 @@ export interface Bodies {
   queued(id: string, body: Buffer): void;
   /** A delivery's body: the one held here (given up), else the stored one. */
   bodyFor(id: string): Buffer;
-  withBody(d: Delivery): DeliveryWithBody;
+  withBody(d: Delivery, pageCheck: PageCheckRequest): DeliveryWithBody;
 }
 
 export function createBodies(db: StateDb): Bodies {
@@ -50,6 +51,6 @@ export function createBodies(db: StateDb): Bodies {
   return {
     queued: (id, body) => queuedBodies.add(id, body),
     bodyFor,
-    withBody: (d) => ({ ...d, body: bodyFor(d.id) }),
+    withBody: (d, pageCheck) => ({ ...d, body: bodyFor(d.id), pageCheck }),
   };
 }

@@ -3,9 +3,11 @@
 import { newDeliveryId } from '../owners.ts';
 import type { Delivery, DeliveryState, DeliveryWithBody, NewDelivery, UndeliveredEntry } from '../records.ts';
 import { toDelivery, type DeliveryRow } from '../rows.ts';
+import { pageCheckRequestOf, type PageCheckColumns } from '../page-check-rows.ts';
 import type { Outbox } from '../state-interface.ts';
 import type { StateDb } from './database.ts';
 import type { Bodies } from './outbox-bodies.ts';
+import type { PageCheckWrites } from './page-checks.ts';
 import type { Synchronous } from './serialized.ts';
 import { listUndelivered } from './undelivered.ts';
 
@@ -22,8 +24,14 @@ type Deliveries = Pick<
   | 'undelivered'
 >;
 
-export function createDeliveries(db: StateDb, bodies: Bodies): Deliveries {
-  const byId = db.prepare<[string], DeliveryRow>('SELECT * FROM deliveries WHERE id = ?');
+type WithCheck = DeliveryRow & Pick<PageCheckColumns, 'pc_state' | 'pc_plan'>;
+
+export function createDeliveries(db: StateDb, bodies: Bodies, checks: PageCheckWrites): Deliveries {
+  const byId = db.prepare<[string], WithCheck>(
+    `SELECT d.*, pc.state AS pc_state, pc.plan AS pc_plan FROM deliveries d
+     LEFT JOIN page_checks pc ON pc.delivery_id = d.id WHERE d.id = ?`,
+  );
+  const withBody = (row: WithCheck) => bodies.withBody(toDelivery(row), pageCheckRequestOf(row));
   const insert = db.prepare(
     `INSERT INTO deliveries (id, site_id, slug, event, origin, state, next_attempt_at, created_at, lease_owner, lease_until)
      VALUES (@id, @siteId, @slug, @event, @origin, 'pending', @now, @now, @leaseOwner, @leaseUntil)`,
@@ -39,7 +47,7 @@ export function createDeliveries(db: StateDb, bodies: Bodies): Deliveries {
   return {
     get(id: string): DeliveryWithBody | null {
       const row = byId.get(id);
-      return row ? bodies.withBody(toDelivery(row)) : null;
+      return row ? withBody(row) : null;
     },
 
     pendingPublishFor(siteId: string, slug: string): Delivery | null {
@@ -62,6 +70,7 @@ export function createDeliveries(db: StateDb, bodies: Bodies): Deliveries {
           leaseUntil: lease?.until ?? null,
         });
         insertBody.run(id, d.body);
+        checks.queue(id, d);
       }).immediate();
       bodies.queued(id, d.body);
       return id;
@@ -102,14 +111,15 @@ export function createDeliveries(db: StateDb, bodies: Bodies): Deliveries {
 
     unacknowledged(siteId: string): DeliveryWithBody[] {
       return db
-        .prepare<[string], DeliveryRow>(
-          `SELECT * FROM deliveries d WHERE d.site_id = ? AND d.state = 'failed' AND d.origin <> 'test'
+        .prepare<[string], WithCheck>(
+          `SELECT d.*, pc.state AS pc_state, pc.plan AS pc_plan FROM deliveries d LEFT JOIN page_checks pc ON pc.delivery_id = d.id
+           WHERE d.site_id = ? AND d.state = 'failed' AND d.origin <> 'test'
              AND d.id = (SELECT o.id FROM deliveries o WHERE o.site_id = d.site_id AND o.slug = d.slug
                AND o.origin <> 'test' AND o.state <> 'superseded' ORDER BY o.created_at DESC, o.id DESC LIMIT 1)
            ORDER BY d.created_at, d.id`,
         )
         .all(siteId)
-        .map((row) => bodies.withBody(toDelivery(row)));
+        .map(withBody);
     },
 
     undelivered(siteId: string, limit?: number): UndeliveredEntry[] {

@@ -5,7 +5,8 @@
 // (SQLite answers SQLITE_BUSY at once), and publish, servers and workers share the file.
 // The pieces: deliveries as records (outbox-deliveries.ts), the due list (outbox-due.ts), claims
 // (outbox-claims.ts), attempts recorded (outbox-attempts.ts), the figures (outbox-figures.ts),
-// and the bodies, held in memory from enqueue to claim (outbox-bodies.ts).
+// the bodies, held in memory from enqueue to claim (outbox-bodies.ts), and the page check a
+// delivery is queued with and which its acknowledgment makes due (page-checks.ts).
 import type { Outbox } from '../state-interface.ts';
 import type { StateDb } from './database.ts';
 import { createAttempts } from './outbox-attempts.ts';
@@ -14,16 +15,18 @@ import { createClaims } from './outbox-claims.ts';
 import { createDeliveries } from './outbox-deliveries.ts';
 import { createDueList } from './outbox-due.ts';
 import { createFigures } from './outbox-figures.ts';
+import { createPageCheckWrites } from './page-checks.ts';
 import type { Synchronous } from './serialized.ts';
 
 export function createOutbox(db: StateDb): Synchronous<Outbox> {
   const bodies = createBodies(db);
   const dueList = createDueList(db);
+  const checks = createPageCheckWrites(db);
   return {
-    ...createDeliveries(db, bodies),
+    ...createDeliveries(db, bodies, checks),
     ...dueList,
     ...createClaims(db, bodies, dueList),
-    ...createAttempts(db),
+    ...createAttempts(db, checks),
     ...createFigures(db),
   };
 }

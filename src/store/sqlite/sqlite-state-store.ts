@@ -6,6 +6,7 @@ import type {
   KeyGenerationRecords,
   Locks,
   Outbox,
+  PageChecks,
   PublishRecords,
   StateParts,
   StateStore,
@@ -18,6 +19,7 @@ import { createKeyGenerationRecords } from './key-generations.ts';
 import { tryLock } from './locks.ts';
 import { createChangeLog } from './change-log.ts';
 import { createOutbox } from './outbox.ts';
+import { createPageChecks } from './page-checks.ts';
 import { createPublishState } from './publish-state.ts';
 import { ConnectionQueue, promised, settled, type Synchronous } from './serialized.ts';
 import { createWebhookStore } from './webhooks.ts';
@@ -66,6 +68,7 @@ export function openSqliteStateStore(stateDir: string, serverSecret: string, cha
     ...partsThrough(queued),
     locks,
     hostSlots: promised<HostSlots>(createHostSlots(db), queued),
+    pageChecks: promised<PageChecks>(createPageChecks(db), queued),
     keyGenerations: {
       where: `the state store ${stateDbFileOf(stateDir)}`,
       ...promised<Omit<KeyGenerationRecords, 'where'>>(createKeyGenerationRecords(db), queued),
