@@ -1,7 +1,8 @@
-// Content API speed: the real server (createApiApp on @hono/node-server) next to a bare
-// node:http server answering the same bytes with the same headers, on loopback. The load comes
-// from another process (load-child.mjs): autocannon for saturation throughput, an open-loop
-// generator for latency at half the bare server's saturation rate; and 304s.
+// Content API speed: the server as `quire start` serves it (the keyed GETs answered before the
+// app, the root router with its host check, a request log) and the API app alone, next to a bare
+// node:http server answering the same bytes with the same headers, in identity and br, on
+// loopback. The load comes from another process (load-child.mjs): autocannon for saturation
+// throughput, an open-loop generator for latency at half the bare server's saturation rate; and 304s.
 //   npm run bench -- --only api
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,14 +10,20 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createApiApp } from '../../src/api/app.ts';
-import { createServerRouter } from '../../src/app/server-router.ts';
-import { openLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
-import { buildExport } from '../../src/compile/build.ts';
-import { createKeyring } from '../../src/keys/api-keys.ts';
-import { createServerObservability } from '../../src/observe/server-observability.ts';
+import { createAnswerEncoder } from '../../src/api/answer-encoding.ts';
+import { createApiApp, KEYED_BODY } from '../../src/api/app.ts';
+import { answerShape } from '../../src/api/middleware/prebuilt-body.ts';
 import { routePattern } from '../../src/api/routes.ts';
-import { listen } from '../../src/server/serve.ts';
+import { createServerRouter } from '../../src/app/server-router.ts';
+import { buildExport } from '../../src/compile/build.ts';
+import { NO_TRUSTED_PROXY } from '../../src/config/trust-proxy.ts';
+import { createKeyring, type Keyring } from '../../src/keys/api-keys.ts';
+import { createServerObservability } from '../../src/observe/server-observability.ts';
+import { createFastGet } from '../../src/server/fast-get.ts';
+import { allowedHosts, allowedHostsOnly, nodeHostFilter } from '../../src/server/host-check.ts';
+import { listen, openListener, type RunningServer } from '../../src/server/serve.ts';
+import { openLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
+import { timedReader, type ServedReader } from '../../src/snapshot/timed-view.ts';
 import { writeCorpus } from './corpus.ts';
 
 interface Row {
@@ -26,6 +33,8 @@ interface Row {
   reqPerSec: number;
   p50: number;
   p99: number;
+  /** req/s against the bare server's in the same rounds (saturation rows). */
+  ratio?: number;
 }
 
 const ROUNDS = 3;
@@ -62,6 +71,66 @@ export function run(
   });
 }
 
+/** Raw bytes and headers of one answer, as sent (no decoding, unlike fetch). */
+function rawGet(
+  port: number,
+  route: string,
+  headers: Record<string, string>,
+): Promise<{ headers: Record<string, string>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: route, headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const kept = { ...res.headers } as Record<string, string>;
+          for (const h of ['date', 'connection', 'keep-alive']) delete kept[h];
+          resolve({ headers: kept, body: Buffer.concat(chunks) });
+        });
+      })
+      .on('error', reject);
+  });
+}
+
+/**
+ * The Content API as `quire start` serves it: the root router with the host check and a request log
+ * line per request (to a file, batched as to stderr), and the keyed GETs answered before it
+ * (src/server/fast-get.ts), composed as src/app/server-process.ts composes them.
+ */
+async function startServerLikeQuireStart(
+  store: ServedReader,
+  keyring: Keyring,
+  logFile: number,
+): Promise<RunningServer> {
+  const observed = createServerObservability({
+    format: 'text',
+    metrics: false,
+    pending: () => ({ count: 0, oldestCreatedAt: null }),
+    routePattern,
+    write: (chunk) => fs.writeSync(logFile, chunk),
+  });
+  const server = await openListener(0, '127.0.0.1', undefined, observed.requests.attach);
+  const hosts = allowedHosts({ publicUrl: null, listenHost: '127.0.0.1', port: server.port });
+  const encoder = createAnswerEncoder();
+  const router = createServerRouter({
+    api: { store, keyring, publicUrl: 'http://127.0.0.1', encoder, noteSite: observed.requests.noteSite },
+    hostCheck: hosts ? allowedHostsOnly(hosts, NO_TRUSTED_PROXY) : null,
+  });
+  const fastGet = createFastGet({
+    reader: store,
+    keyring,
+    encoder,
+    shape: answerShape(KEYED_BODY),
+    hostAllowed: nodeHostFilter(hosts, NO_TRUSTED_PROXY),
+    noteSite: observed.requests.noteResponseSite,
+  });
+  server.serve(router, fastGet);
+  return server;
+}
+
+/** The codings measured: what a client that sends no Accept-Encoding gets, and brotli. */
+const CODINGS = { identity: {}, br: { 'accept-encoding': 'br' } } as Record<string, Record<string, string>>;
+
 export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
   const roundSeconds = Math.max(2, Math.round(duration / 2));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-api-'));
@@ -73,40 +142,29 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
   };
   writeCorpus(settings.contentDir, count);
   await buildExport(settings);
-  const store = openLocalSnapshot(settings.distDir, settings.stateDir);
-  store.reload();
+  const snapshot = openLocalSnapshot(settings.distDir, settings.stateDir);
+  snapshot.reload();
+  const store = timedReader(snapshot);
   const keyring = createKeyring('k'.repeat(40), { generationOf: () => 0 });
   const key = keyring.keyFor('bench');
-  const quire = await listen(createApiApp({ store, keyring, publicUrl: settings.publicUrl }), 0, '127.0.0.1');
-  // The server's router as `quire start` runs it (without its host check): one log line per request (to a file, written as to
-  // stderr: synchronously) and metrics on.
+  // The API app alone (no router, no host check, no log): what the app itself costs.
+  const app = await listen(createApiApp({ store, keyring, publicUrl: settings.publicUrl }), 0, '127.0.0.1');
   const logFile = fs.openSync(path.join(dir, 'requests.log'), 'a');
-  const observedServer = (metrics: boolean) => {
-    const observed = createServerObservability({
-      format: 'text',
-      metrics,
-      pending: () => ({ count: 0, oldestCreatedAt: null }),
-      routePattern,
-      write: (chunk) => fs.writeSync(logFile, chunk),
-    });
-    const app = createServerRouter({
-      api: { store, keyring, publicUrl: settings.publicUrl, noteSite: observed.requests.noteSite },
-      metrics: observed.metrics,
-    });
-    return listen(app, 0, '127.0.0.1', undefined, observed.requests.attach);
-  };
-  const quireLogged = await observedServer(false);
-  const quireMetered = await observedServer(true);
+  const quire = await startServerLikeQuireStart(store, keyring, logFile);
 
-  // The bare server: the same bytes and headers, taken from the real server's answers.
+  // The bare server: the same bytes and headers, taken from the real server's answers, per coding.
   const routes = { list: '/v1/articles', article: '/v1/articles/article-1' };
+  const auth = { authorization: `Bearer ${key}` };
   const canned = new Map<string, { headers: Record<string, string>; body: Buffer }>();
-  for (const route of Object.values(routes)) {
-    const res = await fetch(`http://127.0.0.1:${quire.port}${route}`, { headers: { authorization: `Bearer ${key}` } });
-    canned.set(route, { headers: Object.fromEntries(res.headers), body: Buffer.from(await res.arrayBuffer()) });
-  }
+  for (const route of Object.values(routes))
+    for (const [coding, headers] of Object.entries(CODINGS))
+      canned.set(
+        `${coding} ${route}`,
+        await rawGet(quire.port, route, { ...auth, ...headers, host: `127.0.0.1:${quire.port}` }),
+      );
   const bare = http.createServer((req, res) => {
-    const c = canned.get(req.url ?? '')!;
+    const coding = req.headers['accept-encoding'] === 'br' ? 'br' : 'identity';
+    const c = canned.get(`${coding} ${req.url ?? ''}`)!;
     if (req.headers['if-none-match'] === c.headers.etag) {
       res.writeHead(304, c.headers);
       return res.end();
@@ -116,77 +174,84 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
   });
   await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
   const barePort = (bare.address() as AddressInfo).port;
+  const url = (port: number, route: string) => `http://127.0.0.1:${port}${route}`;
 
   const rows: Row[] = [];
-  const auth = { authorization: `Bearer ${key}` };
   try {
     for (const [name, route] of Object.entries(routes)) {
-      // Every measurement in alternating rounds: on a shared machine capacity drifts within
-      // minutes, and one run each would compare two different machines. Throughput: the best
-      // round of each; latency at the fixed rate: the median round's.
-      const etag = canned.get(route)!.headers.etag!;
-      const sat = {
-        bare: [] as Load[],
-        quire: [] as Load[],
-        logged: [] as Load[],
-        metered: [] as Load[],
-        notModified: [] as Load[],
-      };
-      for (let round = 0; round < ROUNDS; round++) {
-        sat.bare.push(
-          await run(`http://127.0.0.1:${barePort}${route}`, auth, { duration: roundSeconds, connections: 50 }),
-        );
-        sat.quire.push(
-          await run(`http://127.0.0.1:${quire.port}${route}`, auth, { duration: roundSeconds, connections: 50 }),
-        );
-        sat.logged.push(
-          await run(`http://127.0.0.1:${quireLogged.port}${route}`, auth, { duration: roundSeconds, connections: 50 }),
-        );
-        sat.metered.push(
-          await run(`http://127.0.0.1:${quireMetered.port}${route}`, auth, { duration: roundSeconds, connections: 50 }),
-        );
-        sat.notModified.push(
-          await run(
-            `http://127.0.0.1:${quire.port}${route}`,
-            { ...auth, 'if-none-match': etag },
-            { duration: roundSeconds, connections: 50 },
-          ),
-        );
+      for (const [coding, codingHeaders] of Object.entries(CODINGS)) {
+        const headers = { ...auth, ...codingHeaders };
+        const label = `${name}, ${coding}`;
+        // Every measurement in alternating rounds: on a shared machine capacity drifts within
+        // minutes, and one run each would compare two different machines. Throughput: the best
+        // round of each; latency at the fixed rate: the median round's.
+        const sat = { bare: [] as Load[], app: [] as Load[], quire: [] as Load[] };
+        for (let round = 0; round < ROUNDS; round++) {
+          sat.bare.push(await run(url(barePort, route), headers, { duration: roundSeconds, connections: 50 }));
+          sat.quire.push(await run(url(quire.port, route), headers, { duration: roundSeconds, connections: 50 }));
+          sat.app.push(await run(url(app.port, route), headers, { duration: roundSeconds, connections: 50 }));
+        }
+        const best = (rounds: Load[]) => rounds.reduce((a, b) => (b.reqPerSec > a.reqPerSec ? b : a));
+        const bareSat = best(sat.bare);
+        const mode = `saturation, 50 conns (best of ${ROUNDS})`;
+        rows.push({ route: label, server: 'bare node:http, same bytes', mode, ...bareSat });
+        rows.push({
+          route: label,
+          server: 'Quire as `quire start` serves',
+          mode,
+          ...best(sat.quire),
+          ratio: best(sat.quire).reqPerSec / bareSat.reqPerSec,
+        });
+        rows.push({
+          route: label,
+          server: 'the API app alone (createApiApp)',
+          mode,
+          ...best(sat.app),
+          ratio: best(sat.app).reqPerSec / bareSat.reqPerSec,
+        });
+        const rate = Math.round(bareSat.reqPerSec / 2);
+        // The bare server at the same rate: on a small machine the load generator shares the cores,
+        // and its own jitter is in every p99; its row shows how much.
+        const fixed = { bare: [] as Load[], quire: [] as Load[] };
+        for (let round = 0; round < ROUNDS; round++) {
+          fixed.bare.push(await run(url(barePort, route), headers, { duration: roundSeconds, connections: 16, rate }));
+          fixed.quire.push(
+            await run(url(quire.port, route), headers, { duration: roundSeconds, connections: 16, rate }),
+          );
+        }
+        const medianByP99 = (rounds: Load[]) =>
+          [...rounds].sort((a, b) => a.p99 - b.p99)[Math.floor(rounds.length / 2)]!;
+        const fixedMode = `fixed ${rate} req/s (half bare), median of ${ROUNDS}`;
+        rows.push({ route: label, server: 'bare node:http, same bytes', mode: fixedMode, ...medianByP99(fixed.bare) });
+        rows.push({
+          route: label,
+          server: 'Quire as `quire start` serves',
+          mode: fixedMode,
+          ...medianByP99(fixed.quire),
+        });
+        if (coding === 'identity') {
+          const etag = canned.get(`identity ${route}`)!.headers.etag!;
+          const notModified: Load[] = [];
+          for (let round = 0; round < ROUNDS; round++)
+            notModified.push(
+              await run(
+                url(quire.port, route),
+                { ...headers, 'if-none-match': etag },
+                { duration: roundSeconds, connections: 50 },
+              ),
+            );
+          rows.push({
+            route: label,
+            server: 'Quire as `quire start` serves',
+            mode: `304 (If-None-Match), 50 conns (best of ${ROUNDS})`,
+            ...best(notModified),
+          });
+        }
       }
-      const best = (rounds: Load[]) => rounds.reduce((a, b) => (b.reqPerSec > a.reqPerSec ? b : a));
-      const bareSat = best(sat.bare);
-      const mode = `saturation, 50 conns (best of ${ROUNDS})`;
-      rows.push({ route: name, server: 'bare node:http', mode, ...bareSat });
-      rows.push({ route: name, server: 'Quire', mode, ...best(sat.quire) });
-      rows.push({ route: name, server: 'Quire, request log', mode, ...best(sat.logged) });
-      rows.push({ route: name, server: 'Quire, request log + metrics', mode, ...best(sat.metered) });
-      const rate = Math.round(bareSat.reqPerSec / 2);
-      // The bare server at the same rate: on a small machine the load generator shares the cores,
-      // and its own jitter is in every p99; its row shows how much.
-      const fixed = { bare: [] as Load[], quire: [] as Load[] };
-      for (let round = 0; round < ROUNDS; round++) {
-        fixed.bare.push(
-          await run(`http://127.0.0.1:${barePort}${route}`, auth, { duration: roundSeconds, connections: 16, rate }),
-        );
-        fixed.quire.push(
-          await run(`http://127.0.0.1:${quire.port}${route}`, auth, { duration: roundSeconds, connections: 16, rate }),
-        );
-      }
-      const medianByP99 = (rounds: Load[]) => [...rounds].sort((a, b) => a.p99 - b.p99)[Math.floor(rounds.length / 2)]!;
-      const fixedMode = `fixed ${rate} req/s (half bare), median of ${ROUNDS}`;
-      rows.push({ route: name, server: 'bare node:http', mode: fixedMode, ...medianByP99(fixed.bare) });
-      rows.push({ route: name, server: 'Quire', mode: fixedMode, ...medianByP99(fixed.quire) });
-      rows.push({
-        route: name,
-        server: 'Quire',
-        mode: `304 (If-None-Match), 50 conns (best of ${ROUNDS})`,
-        ...best(sat.notModified),
-      });
     }
   } finally {
     await quire.close();
-    await quireLogged.close();
-    await quireMetered.close();
+    await app.close();
     fs.closeSync(logFile);
     bare.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -95,10 +95,15 @@ if (only.has('eleventy') || only.has('ratio')) {
 }
 
 if (only.has('api')) {
-  out('\n| Content API (1,000 articles) | server | load | req/s | p50 | p99 |\n|---|---|---|---|---|---|');
+  out(
+    '\n| Content API (1,000 articles) | server | load | req/s | vs bare | p50 | p99 |\n|---|---|---|---|---|---|---|',
+  );
   const ms = (x: number) => (x < 10 ? x.toFixed(1) : x.toFixed(0));
   for (const r of await benchApi())
-    out(`| ${r.route} | ${r.server} | ${r.mode} | ${r.reqPerSec.toFixed(0)} | ${ms(r.p50)} ms | ${ms(r.p99)} ms |`);
+    out(
+      `| ${r.route} | ${r.server} | ${r.mode} | ${r.reqPerSec.toFixed(0)} | ${r.ratio === undefined ? '' : `${r.ratio.toFixed(2)}×`} | ${ms(r.p50)} ms | ${ms(r.p99)} ms |`,
+    );
+  out(`(load average at the end: ${os.loadavg()[0]!.toFixed(1)})`);
 }
 
 if (only.has('compression')) {
