@@ -1,29 +1,15 @@
-// Content API speed: the server as `quire start` serves it (the keyed GETs answered before the
-// app, the root router with its host check, a request log) and the API app alone, next to a bare
-// node:http server answering the same bytes with the same headers, in identity and br, on
-// loopback. The load comes from another process (load-child.mjs): autocannon for saturation
-// throughput, an open-loop generator for latency at half the bare server's saturation rate; and 304s.
+// Content API speed: `quire start` as a user runs it (its own process, the request log on stderr
+// to a file), next to a bare node:http server in a process of its own answering the same bytes
+// with the same headers, in identity and br, on loopback. The load comes from a third process
+// (load-child.mjs): autocannon for saturation throughput, an open-loop generator for latency at
+// half the bare server's saturation rate; and 304s. Each server in its own process: in one shared
+// with the bench (and with the other server), a collection caused by either stalls both.
 //   npm run bench -- --only api
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createAnswerEncoder } from '../../src/api/answer-encoding.ts';
-import { createApiApp, KEYED_BODY } from '../../src/api/app.ts';
-import { answerShape } from '../../src/api/middleware/prebuilt-body.ts';
-import { routePattern } from '../../src/api/routes.ts';
-import { createServerRouter } from '../../src/app/server-router.ts';
-import { buildExport } from '../../src/compile/build.ts';
-import { NO_TRUSTED_PROXY } from '../../src/config/trust-proxy.ts';
-import { createKeyring, type Keyring } from '../../src/keys/api-keys.ts';
-import { createServerObservability } from '../../src/observe/server-observability.ts';
-import { createFastGet } from '../../src/server/fast-get.ts';
-import { allowedHosts, allowedHostsOnly, nodeHostFilter } from '../../src/server/host-check.ts';
-import { listen, openListener, type RunningServer } from '../../src/server/serve.ts';
-import { openLocalSnapshot } from '../../src/snapshot/local-snapshot.ts';
-import { timedReader, type ServedReader } from '../../src/snapshot/timed-view.ts';
 import { writeCorpus } from './corpus.ts';
 
 interface Row {
@@ -39,6 +25,8 @@ interface Row {
 
 const ROUNDS = 3;
 const LOAD_CHILD = path.join(import.meta.dirname, 'load-child.mjs');
+const BARE_CHILD = path.join(import.meta.dirname, 'bare-child.mjs');
+const QUIRE = path.join(import.meta.dirname, '..', '..', 'bin', 'quire.js');
 
 export interface Load {
   reqPerSec: number;
@@ -92,40 +80,24 @@ function rawGet(
   });
 }
 
-/**
- * The Content API as `quire start` serves it: the root router with the host check and a request log
- * line per request (to a file, batched as to stderr), and the keyed GETs answered before it
- * (src/server/fast-get.ts), composed as src/app/server-process.ts composes them.
- */
-async function startServerLikeQuireStart(
-  store: ServedReader,
-  keyring: Keyring,
-  logFile: number,
-): Promise<RunningServer> {
-  const observed = createServerObservability({
-    format: 'text',
-    metrics: false,
-    pending: () => ({ count: 0, oldestCreatedAt: null }),
-    routePattern,
-    write: (chunk) => fs.writeSync(logFile, chunk),
+/** A child process, and the first line of its stdout matching `ready` (its first group). */
+function startChild(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+  stderrFile: number | 'ignore',
+): Promise<{ child: ChildProcess; match: string }> {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', stderrFile] });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      seen += chunk;
+      const m = ready.exec(seen);
+      if (m) resolve({ child, match: m[1]! });
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}) before it was ready:\n${seen}`)));
   });
-  const server = await openListener(0, '127.0.0.1', undefined, observed.requests.attach);
-  const hosts = allowedHosts({ publicUrl: null, listenHost: '127.0.0.1', port: server.port });
-  const encoder = createAnswerEncoder();
-  const router = createServerRouter({
-    api: { store, keyring, publicUrl: 'http://127.0.0.1', encoder, noteSite: observed.requests.noteSite },
-    hostCheck: hosts ? allowedHostsOnly(hosts, NO_TRUSTED_PROXY) : null,
-  });
-  const fastGet = createFastGet({
-    reader: store,
-    keyring,
-    encoder,
-    shape: answerShape(KEYED_BODY),
-    hostAllowed: nodeHostFilter(hosts, NO_TRUSTED_PROXY),
-    noteSite: observed.requests.noteResponseSite,
-  });
-  server.serve(router, fastGet);
-  return server;
 }
 
 /** The codings measured: what a client that sends no Accept-Encoding gets, and brotli. */
@@ -141,39 +113,37 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
     publicUrl: 'http://127.0.0.1',
   };
   writeCorpus(settings.contentDir, count);
-  await buildExport(settings);
-  const snapshot = openLocalSnapshot(settings.distDir, settings.stateDir);
-  snapshot.reload();
-  const store = timedReader(snapshot);
-  const keyring = createKeyring('k'.repeat(40), { generationOf: () => 0 });
-  const key = keyring.keyFor('bench');
-  // The API app alone (no router, no host check, no log): what the app itself costs.
-  const app = await listen(createApiApp({ store, keyring, publicUrl: settings.publicUrl }), 0, '127.0.0.1');
+  const env = {
+    ...process.env,
+    QUIRE_CONTENT_DIR: settings.contentDir,
+    QUIRE_DIST_DIR: settings.distDir,
+    QUIRE_STATE_DIR: settings.stateDir,
+    PORT: '0',
+  };
+  execFileSync(process.execPath, [QUIRE, 'build'], { env, stdio: 'ignore' });
+  const key = (
+    JSON.parse(execFileSync(process.execPath, [QUIRE, 'keys', '--json'], { env, encoding: 'utf8' })) as {
+      key: string;
+    }[]
+  )[0]!.key;
+  // `quire start` as a user runs it, its request log (stderr) to a file as a service manager keeps it.
   const logFile = fs.openSync(path.join(dir, 'requests.log'), 'a');
-  const quire = await startServerLikeQuireStart(store, keyring, logFile);
+  const quire = await startChild([QUIRE, 'start'], env, /Content API on http:\/\/[^:]+:(\d+)\//, logFile);
+  const quirePort = Number(quire.match);
 
-  // The bare server: the same bytes and headers, taken from the real server's answers, per coding.
+  // The bare server: the same bytes and headers, taken from Quire's answers, per coding.
   const routes = { list: '/v1/articles', article: '/v1/articles/article-1' };
   const auth = { authorization: `Bearer ${key}` };
-  const canned = new Map<string, { headers: Record<string, string>; body: Buffer }>();
+  const canned: Record<string, { headers: Record<string, string>; body: string }> = {};
   for (const route of Object.values(routes))
-    for (const [coding, headers] of Object.entries(CODINGS))
-      canned.set(
-        `${coding} ${route}`,
-        await rawGet(quire.port, route, { ...auth, ...headers, host: `127.0.0.1:${quire.port}` }),
-      );
-  const bare = http.createServer((req, res) => {
-    const coding = req.headers['accept-encoding'] === 'br' ? 'br' : 'identity';
-    const c = canned.get(`${coding} ${req.url ?? ''}`)!;
-    if (req.headers['if-none-match'] === c.headers.etag) {
-      res.writeHead(304, c.headers);
-      return res.end();
+    for (const [coding, headers] of Object.entries(CODINGS)) {
+      const answer = await rawGet(quirePort, route, { ...auth, ...headers, host: `127.0.0.1:${quirePort}` });
+      canned[`${coding} ${route}`] = { headers: answer.headers, body: answer.body.toString('base64') };
     }
-    res.writeHead(200, c.headers);
-    res.end(c.body);
-  });
-  await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
-  const barePort = (bare.address() as AddressInfo).port;
+  const cannedFile = path.join(dir, 'canned.json');
+  fs.writeFileSync(cannedFile, JSON.stringify(canned));
+  const bare = await startChild([BARE_CHILD, cannedFile], env, /^(\d+)\n/, 'ignore');
+  const barePort = Number(bare.match);
   const url = (port: number, route: string) => `http://127.0.0.1:${port}${route}`;
 
   const rows: Row[] = [];
@@ -185,11 +155,10 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
         // Every measurement in alternating rounds: on a shared machine capacity drifts within
         // minutes, and one run each would compare two different machines. Throughput: the best
         // round of each; latency at the fixed rate: the median round's.
-        const sat = { bare: [] as Load[], app: [] as Load[], quire: [] as Load[] };
+        const sat = { bare: [] as Load[], quire: [] as Load[] };
         for (let round = 0; round < ROUNDS; round++) {
           sat.bare.push(await run(url(barePort, route), headers, { duration: roundSeconds, connections: 50 }));
-          sat.quire.push(await run(url(quire.port, route), headers, { duration: roundSeconds, connections: 50 }));
-          sat.app.push(await run(url(app.port, route), headers, { duration: roundSeconds, connections: 50 }));
+          sat.quire.push(await run(url(quirePort, route), headers, { duration: roundSeconds, connections: 50 }));
         }
         const best = (rounds: Load[]) => rounds.reduce((a, b) => (b.reqPerSec > a.reqPerSec ? b : a));
         const bareSat = best(sat.bare);
@@ -202,13 +171,6 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
           ...best(sat.quire),
           ratio: best(sat.quire).reqPerSec / bareSat.reqPerSec,
         });
-        rows.push({
-          route: label,
-          server: 'the API app alone (createApiApp)',
-          mode,
-          ...best(sat.app),
-          ratio: best(sat.app).reqPerSec / bareSat.reqPerSec,
-        });
         const rate = Math.round(bareSat.reqPerSec / 2);
         // The bare server at the same rate: on a small machine the load generator shares the cores,
         // and its own jitter is in every p99; its row shows how much.
@@ -216,7 +178,7 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
         for (let round = 0; round < ROUNDS; round++) {
           fixed.bare.push(await run(url(barePort, route), headers, { duration: roundSeconds, connections: 16, rate }));
           fixed.quire.push(
-            await run(url(quire.port, route), headers, { duration: roundSeconds, connections: 16, rate }),
+            await run(url(quirePort, route), headers, { duration: roundSeconds, connections: 16, rate }),
           );
         }
         const medianByP99 = (rounds: Load[]) =>
@@ -230,12 +192,12 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
           ...medianByP99(fixed.quire),
         });
         if (coding === 'identity') {
-          const etag = canned.get(`identity ${route}`)!.headers.etag!;
+          const etag = canned[`identity ${route}`]!.headers.etag!;
           const notModified: Load[] = [];
           for (let round = 0; round < ROUNDS; round++)
             notModified.push(
               await run(
-                url(quire.port, route),
+                url(quirePort, route),
                 { ...headers, 'if-none-match': etag },
                 { duration: roundSeconds, connections: 50 },
               ),
@@ -250,10 +212,9 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
       }
     }
   } finally {
-    await quire.close();
-    await app.close();
+    quire.child.kill();
+    bare.child.kill();
     fs.closeSync(logFile);
-    bare.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
   return rows;

@@ -1,5 +1,6 @@
-// `quire build` exactly as `npm run build` runs it (or, with a script path as the first
-// argument, that script with the remaining arguments, e.g. Eleventy's CLI), reporting at exit the
+// `quire build` exactly as `npm run build` runs it (with `--quire` first, the quire command the
+// remaining arguments name; with a script path first, that script with the remaining arguments,
+// e.g. Eleventy's CLI), reporting at exit the
 // process's peak RSS (worker threads included) and CPU time on stderr's last line.
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -11,7 +12,10 @@ process.on('exit', () => {
     `\n${JSON.stringify({ maxRssKiB: usage.maxRSS, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6 })}\n`,
   );
 });
-if (script) {
+if (script === '--quire') {
+  process.argv.splice(2, 1);
+  await import('../../bin/quire.js');
+} else if (script) {
   process.argv.splice(1, 2, path.resolve(script));
   createRequire(import.meta.url)(path.resolve(script));
 } else {

@@ -28,8 +28,9 @@ export function childUsage(stderr: string): { maxRssKiB: number; cpuSeconds: num
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-function project(count: number, corpus: CorpusVariant = 'standard') {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `quire-bench-build-${count}-`));
+/** A temp project of `count` corpus articles, and the environment that points `quire` at it. */
+export function benchProject(count: number, corpus: CorpusVariant = 'standard', name = 'build') {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `quire-bench-${name}-${count}-`));
   const contentDir = path.join(dir, 'content');
   writeCorpus(contentDir, count, corpus);
   const env = {
@@ -38,12 +39,14 @@ function project(count: number, corpus: CorpusVariant = 'standard') {
     QUIRE_DIST_DIR: path.join(dir, 'dist'),
     QUIRE_STATE_DIR: path.join(dir, '.quire'),
     QUIRE_SECRET: 'b'.repeat(40),
+    // The bench's receivers are on loopback.
+    QUIRE_ALLOW_PRIVATE_TARGETS: '1',
   };
   return { dir, contentDir, env };
 }
 
 export function coldBuild(count: number, corpus: CorpusVariant = 'standard'): ColdBuild {
-  const p = project(count, corpus);
+  const p = benchProject(count, corpus);
   try {
     const started = performance.now();
     const r = spawnSync(process.execPath, [CHILD], { env: p.env, encoding: 'utf8' });
@@ -61,7 +64,7 @@ export function rebuilds(
   runs = 5,
   corpus: CorpusVariant = 'standard',
 ): { noChangeMs: number; oneChangeMs: number } {
-  const p = project(count, corpus);
+  const p = benchProject(count, corpus);
   const build = () => {
     const t = performance.now();
     execFileSync(process.execPath, [QUIRE, 'build'], { env: p.env, stdio: 'ignore' });
@@ -92,7 +95,7 @@ export async function warmRebuilds(
   const { buildExport, createBuildCaches } = await import('../../src/compile/build.ts');
   const { parseConfig } = await import('../../src/config/config.ts');
   const { openApp } = await import('../../src/app/app.ts');
-  const p = project(count, corpus);
+  const p = benchProject(count, corpus);
   try {
     execFileSync(process.execPath, [QUIRE, 'build'], { env: p.env, stdio: 'ignore' }); // cold, not measured
     const app = openApp(parseConfig(p.env), { log: () => {} });

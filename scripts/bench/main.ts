@@ -1,5 +1,6 @@
-// `npm run bench [-- --only build,parse,api,compression,lists,deliveries,page-checks,fleet,publish,eleventy,ratio,edge,deploy] [--sizes 1000,4000,10000]
-// [--corpus standard|dense]`: every benchmark, printed as Markdown tables for docs/benchmarks.md.
+// `npm run bench [-- --only build,parse,api,compression,lists,deliveries,page-checks,fleet,publish,large,eleventy,ratio,edge,deploy]
+// [--sizes 1000,4000,10000] [--large 100000] [--corpus standard|dense]`: every benchmark, printed as Markdown tables for
+// docs/benchmarks.md.
 // `ratio` is only the alternating Quire/Eleventy rounds that `eleventy` ends with.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -15,18 +16,22 @@ import { parseCorpusVariant } from './corpus.ts';
 import { eleventyBuild, ensureEleventy } from './eleventy.ts';
 import { benchParse } from './parse.ts';
 import { benchPublishDryRun } from './publish-dry-run.ts';
+import { benchLargeSite } from './large.ts';
 import { benchDeploy, benchEdge } from './edge.ts';
 
 const { values } = parseArgs({
   options: {
     only: { type: 'string' },
     sizes: { type: 'string', default: '1000,4000,10000' },
+    large: { type: 'string', default: '100000' },
     corpus: { type: 'string', default: 'standard' },
   },
 });
 const corpus = parseCorpusVariant(values.corpus);
 const only = new Set(
-  (values.only ?? 'build,parse,eleventy,api,compression,lists,deliveries,page-checks,publish,edge,deploy').split(','),
+  (values.only ?? 'build,parse,eleventy,api,compression,lists,deliveries,page-checks,publish,large,edge,deploy').split(
+    ',',
+  ),
 );
 const sizes = values.sizes!.split(',').map(Number);
 const largest = Math.max(...sizes);
@@ -90,6 +95,23 @@ if (only.has('eleventy') || only.has('ratio')) {
   pairs.forEach((x, i) => out(`| round ${i + 1} | ${row(x.quire)} | ${row(x.eleventy)} | ${ratios[i]!.toFixed(2)}× |`));
   out(
     `| median | ${median(pairs.map((x) => x.quire.seconds)).toFixed(1)} s | ${median(pairs.map((x) => x.eleventy.seconds)).toFixed(1)} s | ${median(ratios).toFixed(2)}× |`,
+  );
+  out(`(load average at the end: ${os.loadavg()[0]!.toFixed(1)})`);
+}
+
+if (only.has('large')) {
+  const l = benchLargeSite(Number(values.large), corpus);
+  const ms = (xs: number[]) => `${median(xs).toFixed(0)} ms (${xs.map((x) => x.toFixed(0)).join(', ')})`;
+  out(
+    `\n| ${l.articles.toLocaleString('en')} articles, one project, \`quire\` commands (median of 3) | time | peak RSS |\n|---|---|---|`,
+  );
+  out(
+    `| cold build | ${l.cold.seconds.toFixed(1)} s (CPU ${l.cold.cpuSeconds.toFixed(1)} s) | ${l.cold.peakRssMiB.toFixed(0)} MiB |`,
+  );
+  out(`| rebuild, nothing changed | ${ms(l.noChangeMs)} | |`);
+  out(`| rebuild, one article changed | ${ms(l.oneChangeMs)} | |`);
+  out(
+    `| publish --dry-run, one article changed | ${ms(l.dryRunMs)} | ${l.rebuildPeakRssMiB.toFixed(0)} MiB (largest of the rebuilds and dry runs) |`,
   );
   out(`(load average at the end: ${os.loadavg()[0]!.toFixed(1)})`);
 }

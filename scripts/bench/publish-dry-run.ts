@@ -3,25 +3,15 @@
 //   npm run bench -- --only publish
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { editArticle, writeCorpus } from './corpus.ts';
+import { benchProject } from './build.ts';
+import { editArticle } from './corpus.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const QUIRE = path.join(ROOT, 'bin', 'quire.js');
 
 export function benchPublishDryRun(count = 10_000, runs = 5): { medianMs: number; runsMs: number[]; count: number } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-publish-'));
-  const contentDir = path.join(dir, 'content');
-  writeCorpus(contentDir, count);
-  const env = {
-    ...process.env,
-    QUIRE_CONTENT_DIR: contentDir,
-    QUIRE_DIST_DIR: path.join(dir, 'dist'),
-    QUIRE_STATE_DIR: path.join(dir, '.quire'),
-    QUIRE_SECRET: 'b'.repeat(40),
-    QUIRE_ALLOW_PRIVATE_TARGETS: '1',
-  };
+  const { dir, contentDir, env } = benchProject(count, 'standard', 'publish');
   const quire = (...args: string[]) =>
     execFileSync(process.execPath, [QUIRE, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   try {

@@ -150,7 +150,17 @@ export function createLogger({
     if (batch.length >= LOG_BATCH_CHARS) flush();
     else timer ??= setTimeout(flush, LOG_BATCH_MS);
   };
-  const time = () => new Date(now()).toISOString();
+  // A busy server logs many lines in the same millisecond: its timestamp is formatted once.
+  let stampedMs = Number.NaN;
+  let stamp = '';
+  const time = () => {
+    const ms = now();
+    if (ms !== stampedMs) {
+      stampedMs = ms;
+      stamp = new Date(ms).toISOString();
+    }
+    return stamp;
+  };
   return {
     request: (l) => emit(formatRequest(format, time(), l)),
     delivery: (l) => emit(formatDelivery(format, time(), l)),

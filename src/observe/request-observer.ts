@@ -15,6 +15,15 @@ export interface RequestObserver {
   noteResponseSite(res: ServerResponse, siteId: string): void;
 }
 
+// The site travels on the response itself: a WeakMap entry per request cost the hot path more, and
+// its collector work (docs/benchmarks.md, "The Content API").
+const SITE = Symbol('quire.site');
+type Noted = ServerResponse & { [SITE]?: string };
+const noteOn = (res: ServerResponse, siteId: string) => {
+  (res as Noted)[SITE] = siteId;
+};
+const siteOf = (res: ServerResponse): string | null => (res as Noted)[SITE] ?? null;
+
 /** `routePattern`: the metric label of a request path (the server's route table, src/api/routes.ts). */
 export function createRequestObserver({
   logger,
@@ -25,7 +34,6 @@ export function createRequestObserver({
   metrics: Metrics | null;
   routePattern: (path: string) => string;
 }): RequestObserver {
-  const sites = new WeakMap<ServerResponse, string>();
   return {
     attach(server) {
       server.prependListener('request', function observeRequest(req, res) {
@@ -44,7 +52,7 @@ export function createRequestObserver({
             status: res.statusCode,
             ms,
             bytes: socket.bytesWritten - writtenBefore,
-            site: sites.get(res) ?? null,
+            site: siteOf(res),
           });
           if (metrics) {
             const q = target.indexOf('?');
@@ -60,10 +68,8 @@ export function createRequestObserver({
     },
     noteSite(c, siteId) {
       const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
-      if (outgoing) sites.set(outgoing, siteId);
+      if (outgoing) noteOn(outgoing, siteId);
     },
-    noteResponseSite(res, siteId) {
-      sites.set(res, siteId);
-    },
+    noteResponseSite: noteOn,
   };
 }
