@@ -115,8 +115,12 @@ export async function buildExport(
     const caches = warmCaches ?? (write ? createBuildCaches(settings.stateDir) : readOnlyCaches(settings.stateDir));
     pool = options.pool ?? createRenderPool();
     const repository = options.repository ?? locateContentRepository(settings.contentDir);
+    // A pool of this build's own is closed as soon as the last site is rendered: its workers'
+    // heaps would otherwise stay through the end of the build, when the list, the manifest and
+    // the state are made and the build's memory peaks (docs/benchmarks.md, "Memory").
+    const ownPool = options.pool ? null : pool;
     return {
-      ...(await build(settings, caches, pool, write, helper, repository)),
+      ...(await build(settings, caches, pool, write, helper, repository, () => ownPool?.close())),
       recovered,
       cleanup: () => helper?.current()?.waitUntilEnded() ?? Promise.resolve(),
     };
@@ -133,6 +137,7 @@ async function build(
   write: boolean,
   helper: HelperSlot | null,
   repositoryLookup: Promise<RepositoryLookup>,
+  renderingDone: () => Promise<void> | undefined,
 ): Promise<Omit<BuildResult, 'cleanup' | 'recovered'>> {
   const started = performance.now();
   const { state } = caches;
@@ -242,6 +247,7 @@ async function build(
         ),
       );
     }
+    await renderingDone();
     const sites = compiled.map(({ id, published, drafts }) => ({
       id,
       published,

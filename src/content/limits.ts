@@ -13,6 +13,10 @@ export const CONTENT_LIMITS = Object.freeze({
   yamlAliases: 100,
   /** Nesting of the Markdown body (block quotes, lists, emphasis, links, HTML elements). */
   nestingDepth: 100,
-  /** Files and folders under the sites' articles/, images/ and authors/. */
-  files: 100_000,
+  /**
+   * Files and folders under the sites' articles/, images/ and authors/: room for sites of some
+   * hundreds of thousands of articles with their images (a build's memory stays flat in their
+   * number: docs/benchmarks.md, "Memory"), the same bound as a followed checkout's files.
+   */
+  files: 1_000_000,
 });
