@@ -147,6 +147,7 @@ async function build(
   const onManyChanged = () => {
     if (caches.render.isCold()) pool.warm();
   };
+  const gitBefore = { head: state.git.head, published: state.git.published.size };
   const content = await loadContent(settings.contentDir, state.sources, { threshold: POOL_THRESHOLD, onManyChanged });
   // The content folder is checked for planted repositories before git is asked anything.
   const { repository, issues: repositoryIssues } = await repositoryLookup;
@@ -168,18 +169,27 @@ async function build(
   const inputs = inputsOf(content, dates, settings.publicUrl, keyGenerations);
   const articles = content.sites.reduce((n, s) => n + s.articles.length, 0);
   let stateSaved = false;
-  const saveState = () => {
+  const saveState = (compiledNothing = false) => {
     // A build that writes nothing (publish --dry-run) leaves the state dir as it is too.
     if (!write || stateSaved) return;
-    prune(state, content);
-    saveBuildState(settings.stateDir, state);
+    const pruned = prune(state, content);
     stateSaved = true;
+    // Nothing learnt: no file read, no entry dropped, git's history cache as it was loaded. Saving
+    // it again would cost a large site a tenth of its rebuild (docs/benchmarks.md, "Rebuilds").
+    const learnt =
+      !compiledNothing ||
+      pruned ||
+      content.read > 0 ||
+      state.git.head !== gitBefore.head ||
+      state.git.published.size !== gitBefore.published;
+    if (learnt) saveBuildState(settings.stateDir, state);
   };
   const finish = (
     result: Omit<BuildResult, 'stats' | 'issues' | 'cleanup' | 'loaded' | 'recovered'>,
     compiled: CompiledSite[],
+    compiledNothing = false,
   ): Omit<BuildResult, 'cleanup' | 'recovered'> => {
-    saveState();
+    saveState(compiledNothing);
     return {
       ...result,
       issues: sortIssues(issues),
@@ -210,7 +220,7 @@ async function build(
       drafts: (content.sites.find((l) => l.site.id === id)?.articles.length ?? 0) - Object.keys(s.articles).length,
       draftSlugs: draftSlugsOf(content, id),
     }));
-    return finish({ ok: true, manifest: previous, written: false, sites }, []);
+    return finish({ ok: true, manifest: previous, written: false, sites }, [], true);
   }
 
   const writer =
@@ -339,22 +349,26 @@ function sweepReplacedPreviews(root: string, keep: (string | undefined)[], since
   }
 }
 
-/** Keeps the persisted state to what the content has now. */
-function prune(state: BuildState, content: LoadedContent): void {
+/** Keeps the persisted state to what the content has now; whether it dropped anything. */
+function prune(state: BuildState, content: LoadedContent): boolean {
   const files = new Set<string>();
   const imageKeys = new Set<string>();
   for (const s of content.sites) {
     for (const a of s.articles) files.add(a.file);
     for (const i of s.images.values()) imageKeys.add(`${i.file}\0${i.size}\0${i.mtimeMs}`);
   }
-  for (const file of state.sources.keys()) if (!files.has(file)) state.sources.delete(file);
-  for (const key of state.imageHashes.keys()) if (!imageKeys.has(key)) state.imageHashes.delete(key);
+  let dropped = false;
+  for (const file of state.sources.keys()) if (!files.has(file)) dropped = state.sources.delete(file) || dropped;
+  for (const key of state.imageHashes.keys())
+    if (!imageKeys.has(key)) dropped = state.imageHashes.delete(key) || dropped;
   const maxChecked = 4 * Math.max(1000, files.size);
   if (state.checked.size > maxChecked) {
     const drop = state.checked.size - maxChecked;
     let i = 0;
     for (const key of state.checked.keys()) if (i++ < drop) state.checked.delete(key);
+    dropped = true;
   }
+  return dropped;
 }
 
 function draftSlugsOf(content: LoadedContent, siteId: string): string[] {

@@ -52,6 +52,8 @@ export const NO_CONTENT_FACTS: ContentFacts = Object.freeze({ sites: [], issues:
 export interface LoadedContent {
   sites: LoadedSite[];
   issues: ContentIssue[];
+  /** Article files read because they were new or changed (the others came from the cache). */
+  read: number;
 }
 
 /**
@@ -107,7 +109,7 @@ export async function loadContent(
     checkArticles({ site, authors, articles, images }, issues, unread);
     sites.push({ site, authors, articles, images });
   }
-  return { sites, issues };
+  return { sites, issues, read: changed };
 }
 
 /**

@@ -634,6 +634,31 @@ describe('a closed render pool', () => {
 });
 
 describe('incremental builds', () => {
+  it('save the build state only when they learnt something: not after a build of nothing new', async () => {
+    setup();
+    const stateFile = path.join(p.stateDir, 'cache', 'build-state.v8');
+    const first = await buildExport(settings());
+    expect(first.ok).toBe(true);
+    const saved = () => {
+      const st = fs.statSync(stateFile);
+      return `${st.ino}:${st.mtimeMs}`;
+    };
+    const afterFirst = saved();
+    const again = await buildExport(settings());
+    expect(again.written).toBe(false);
+    expect(saved()).toBe(afterFirst); // nothing read, nothing dropped: not written again
+    // The same bytes with a new mtime: read again (a new stat to keep), so saved, with nothing built.
+    const live = path.join(p.contentDir, 'site/articles/live.md');
+    fs.utimesSync(live, new Date(), new Date(Date.now() + 10_000));
+    const touched = await buildExport(settings());
+    expect(touched.written).toBe(false);
+    expect(saved()).not.toBe(afterFirst);
+    const afterTouch = saved();
+    // And the next build does not read it again: nothing to save.
+    await buildExport(settings());
+    expect(saved()).toBe(afterTouch);
+  });
+
   it('give the same dist/ as a clean build after every kind of edit', async () => {
     p = createTempProject();
     writeSite(p, 'site');
