@@ -80,6 +80,18 @@ function rawGet(
   });
 }
 
+/** A port that was free a moment ago. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = http.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /** A child process, and the first line of its stdout matching `ready` (its first group). */
 function startChild(
   args: string[],
@@ -118,7 +130,11 @@ export async function benchApi(count = 1000, duration = 10): Promise<Row[]> {
     QUIRE_CONTENT_DIR: settings.contentDir,
     QUIRE_DIST_DIR: settings.distDir,
     QUIRE_STATE_DIR: settings.stateDir,
-    PORT: '0',
+    // The port `quire start` will listen on, known before the build: the public URL (and so the
+    // build's inputs) names it, and the server then starts on the build made here, as a server
+    // restarted on CI's build does. (A server that rendered a cold build in its own process serves
+    // measurably slower afterwards: docs/benchmarks-log.md, 2026-11-29.)
+    PORT: String(await freePort()),
   };
   execFileSync(process.execPath, [QUIRE, 'build'], { env, stdio: 'ignore' });
   const key = (
