@@ -10,8 +10,7 @@ import path from 'node:path';
 import { makePrivateDir } from '../config/state-dir.ts';
 import { runGit, type GitTarget } from '../git/git-runner.ts';
 import { branchPaths, REPOSITORY_FOLDER } from './branch-store.ts';
-import { refuseLargeTree, type SyncResult, watchIncomingPack } from './checkout.ts';
-import { credentialEnvironment } from './credentials.ts';
+import { commitAt, fetchWithinBound, refuseLargeTree, type SyncResult } from './checkout.ts';
 import { branchProblem, type FollowSource } from './follow-source.ts';
 import { remoteBranchTips } from './remote-branches.ts';
 
@@ -84,37 +83,8 @@ export function createBranchRepository({
       makePrivateDir(paths.dir);
       const ref = previewRef(root, branch);
       const refspecs = [`+refs/heads/${branch}:${ref}`, ...(base === null ? [] : [`+refs/heads/${base}:${BASE_REF}`])];
-      const watch = watchIncomingPack(repository.gitDir, maxBytes, BOUND);
-      try {
-        await runGit(
-          repository,
-          // One pack per fetch (never unpacked into loose objects), so its size can be watched.
-          [
-            '-c',
-            'fetch.unpackLimit=1',
-            '-c',
-            'transfer.unpackLimit=1',
-            'fetch',
-            '-q',
-            '--no-tags',
-            '--no-recurse-submodules',
-            '--no-write-fetch-head',
-            '--',
-            source.url,
-            ...refspecs,
-          ],
-          {
-            ...opts,
-            signal: watch.signal,
-            allowFileProtocol: source.local,
-            env: credentialEnvironment(source.credentials),
-          },
-        );
-      } finally {
-        watch.stop();
-      }
-      const commit = (await git(repository, ['rev-parse', '--verify', '-q', `${ref}^{commit}`])).trim();
-      if (!COMMIT.test(commit)) throw new Error(`unexpected commit id from git: ${commit.slice(0, 80)}`);
+      await fetchWithinBound(repository, source, refspecs, { ...opts, setting: BOUND, writeFetchHead: false });
+      const commit = await commitAt(repository, ref, opts);
       await refuseLargeTree(repository, commit, maxBytes, BOUND);
       const worktree = worktreeOf(branch);
       const previous = fs.existsSync(path.join(paths.checkout, '.git')) ? await headOf(worktree) : null;

@@ -66,31 +66,11 @@ export function createCheckout(dir: string, source: FollowSource, opts: Checkout
   };
   let branch = source.branch;
   const fetch = async (followed: string) => {
-    const watch = watchIncomingPack(repository.gitDir, opts.maxBytes, 'QUIRE_FOLLOW_MAX_BYTES');
     try {
-      await runGit(
-        repository,
-        // Every fetch kept as one pack (never unpacked into loose objects), so its size can be watched.
-        [
-          '-c',
-          'fetch.unpackLimit=1',
-          '-c',
-          'transfer.unpackLimit=1',
-          'fetch',
-          '-q',
-          '--no-tags',
-          '--no-recurse-submodules',
-          '--',
-          source.url,
-          `+refs/heads/${followed}:${FOLLOWED_REF}`,
-        ],
-        {
-          ...opts,
-          signal: watch.signal,
-          allowFileProtocol: source.local,
-          env: credentialEnvironment(source.credentials),
-        },
-      );
+      await fetchWithinBound(repository, source, [`+refs/heads/${followed}:${FOLLOWED_REF}`], {
+        ...opts,
+        setting: 'QUIRE_FOLLOW_MAX_BYTES',
+      });
     } catch (e) {
       if (!(e instanceof GitCommandError) || e.timedOut) throw e;
       // Asked only once a fetch failed, so a good sync costs one call: a remote that answers and
@@ -99,8 +79,6 @@ export function createCheckout(dir: string, source: FollowSource, opts: Checkout
       const branches = await remoteBranches(source, dir, opts).catch(() => null);
       if (branches && !branches.includes(followed)) throw missingBranch(source, followed, branches);
       throw e;
-    } finally {
-      watch.stop();
     }
   };
   return {
@@ -116,14 +94,62 @@ export function createCheckout(dir: string, source: FollowSource, opts: Checkout
       const previous = await head();
       branch ??= await defaultBranch(source, dir, opts);
       await fetch(branch);
-      const commit = (await git(['rev-parse', '--verify', '-q', `${FOLLOWED_REF}^{commit}`])).trim();
-      if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`unexpected commit id from git: ${commit.slice(0, 80)}`);
+      const commit = await commitAt(repository, FOLLOWED_REF, opts);
       await refuseLargeTree(repository, commit, opts.maxBytes, 'QUIRE_FOLLOW_MAX_BYTES');
       await git(['-c', 'advice.detachedHead=false', 'checkout', '-q', '--force', '--detach', commit, '--']);
       await git(['clean', '-q', '-ffdx']);
       return { commit, previous };
     },
   };
+}
+
+/**
+ * Fetches `refspecs` from the source into `repository`, stopped once the pack it receives passes
+ * `maxBytes` (the `setting` that says so). Every fetch is kept as one pack (never unpacked into
+ * loose objects), so its size can be watched.
+ */
+export async function fetchWithinBound(
+  repository: GitTarget & { kind: 'repository' },
+  source: FollowSource,
+  refspecs: string[],
+  opts: CheckoutOptions & { setting: string; writeFetchHead?: boolean },
+): Promise<void> {
+  const { setting, writeFetchHead = true, ...runOptions } = opts;
+  const watch = watchIncomingPack(repository.gitDir, opts.maxBytes, setting);
+  try {
+    await runGit(
+      repository,
+      [
+        '-c',
+        'fetch.unpackLimit=1',
+        '-c',
+        'transfer.unpackLimit=1',
+        'fetch',
+        '-q',
+        '--no-tags',
+        '--no-recurse-submodules',
+        ...(writeFetchHead ? [] : ['--no-write-fetch-head']),
+        '--',
+        source.url,
+        ...refspecs,
+      ],
+      {
+        ...runOptions,
+        signal: watch.signal,
+        allowFileProtocol: source.local,
+        env: credentialEnvironment(source.credentials),
+      },
+    );
+  } finally {
+    watch.stop();
+  }
+}
+
+/** The commit `ref` names in `repository`, checked to be a commit id before it goes on a command line. */
+export async function commitAt(repository: GitTarget, ref: string, opts: CheckoutOptions): Promise<string> {
+  const commit = (await runGit(repository, ['rev-parse', '--verify', '-q', `${ref}^{commit}`], opts)).trim();
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`unexpected commit id from git: ${commit.slice(0, 80)}`);
+  return commit;
 }
 
 /**
@@ -152,11 +178,7 @@ export async function refuseLargeTree(
  * Measures the packs a running fetch is writing (`objects/pack/tmp_pack_*`) and aborts the fetch
  * once they pass `maxBytes` (the `setting` that says so); what it wrote is removed.
  */
-export function watchIncomingPack(
-  gitDir: string,
-  maxBytes: number,
-  setting: string,
-): { signal: AbortSignal; stop(): void } {
+function watchIncomingPack(gitDir: string, maxBytes: number, setting: string): { signal: AbortSignal; stop(): void } {
   const controller = new AbortController();
   const packDir = path.join(gitDir, 'objects', 'pack');
   const incoming = () => {

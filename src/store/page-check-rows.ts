@@ -3,7 +3,13 @@
 // shown (VerificationState) and two more: 'awaiting' (its delivery is not acknowledged yet) and
 // 'superseded' (a newer delivery of the article was acknowledged before it was checked).
 import type { DeliveryState } from './records.ts';
-import type { PageCheckPlan, PageCheckRequest, StoredCheck, Verification } from './page-check-records.ts';
+import type {
+  ClaimedPageCheck,
+  PageCheckPlan,
+  PageCheckRequest,
+  StoredCheck,
+  Verification,
+} from './page-check-records.ts';
 
 export type PageCheckRowState =
   | 'awaiting'
@@ -76,4 +82,29 @@ export function verificationOf(r: PageCheckColumns, deliveryState: DeliveryState
         nextCheckAt: r.pc_due_at,
       };
   }
+}
+
+/** A claimed check as both stores read it: its row, its delivery's event and reply URL, and the body sent. */
+export interface ClaimRow {
+  delivery_id: string;
+  site_id: string;
+  slug: string;
+  plan: string;
+  tries: number;
+  event: string;
+  reply_url: string | null;
+  body: Buffer | null;
+}
+
+export function claimedPageCheckOf(r: ClaimRow): ClaimedPageCheck {
+  return {
+    deliveryId: r.delivery_id,
+    siteId: r.site_id,
+    slug: r.slug,
+    event: r.event,
+    plan: JSON.parse(r.plan) as PageCheckPlan,
+    tries: r.tries,
+    replyUrl: r.reply_url,
+    body: r.body ?? Buffer.alloc(0),
+  };
 }

@@ -4,8 +4,10 @@
 // wins), then leases the checks whose site was won, all in one statement: each check is made
 // once across the fleet, and one site is checked by one verifier at a time.
 import type { NewDelivery } from '../records.ts';
-import type { PageCheckPlan, VerificationCounts } from '../page-check-records.ts';
+import type { VerificationCounts } from '../page-check-records.ts';
 import {
+  claimedPageCheckOf,
+  type ClaimRow,
   droppedMessage,
   PAGE_CHECK_COLUMNS,
   SHOWN_STATES,
@@ -71,33 +73,13 @@ const TAKE = `
   JOIN deliveries d ON d.id = l.delivery_id LEFT JOIN delivery_bodies b ON b.delivery_id = l.delivery_id
   ORDER BY l.due_at, l.delivery_id`;
 
-type ClaimRow = {
-  delivery_id: string;
-  site_id: string;
-  slug: string;
-  plan: string;
-  tries: number;
-  event: string;
-  reply_url: string | null;
-  body: Buffer | null;
-};
-
 const shown = SHOWN_STATES.map((s) => `'${s}'`).join(', ');
 
 export function createPageChecks(db: Db): PageChecks {
   return {
     async take(now, limit, owner, leaseUntil) {
       const rows = await db.rows<ClaimRow>(TAKE, [now, limit, owner, leaseUntil]);
-      return rows.map((r) => ({
-        deliveryId: r.delivery_id,
-        siteId: r.site_id,
-        slug: r.slug,
-        event: r.event,
-        plan: JSON.parse(r.plan) as PageCheckPlan,
-        tries: r.tries,
-        replyUrl: r.reply_url,
-        body: r.body ?? Buffer.alloc(0),
-      }));
+      return rows.map(claimedPageCheckOf);
     },
 
     // A check that was dropped or ended while it ran keeps what it found, and no more are to come.

@@ -2,8 +2,10 @@
 // is acknowledged, claimed by verifiers with leases. Every claim is one IMMEDIATE transaction, so
 // two processes never take the same check, nor two of one site.
 import type { NewDelivery } from '../records.ts';
-import type { ClaimedPageCheck, PageCheckPlan, PageCheckResult, VerificationCounts } from '../page-check-records.ts';
+import type { ClaimedPageCheck, PageCheckResult, VerificationCounts } from '../page-check-records.ts';
 import {
+  claimedPageCheckOf,
+  type ClaimRow,
   droppedMessage,
   PAGE_CHECK_COLUMNS,
   SHOWN_STATES,
@@ -51,17 +53,6 @@ export function createPageCheckWrites(db: StateDb): PageCheckWrites {
     },
   };
 }
-
-type ClaimRow = {
-  delivery_id: string;
-  site_id: string;
-  slug: string;
-  plan: string;
-  tries: number;
-  event: string;
-  reply_url: string | null;
-  body: Buffer | null;
-};
 
 export function createPageChecks(db: StateDb): Synchronous<PageChecks> {
   // The first due check of each site with none leased, the earliest due sites first.
@@ -127,16 +118,7 @@ export function createPageChecks(db: StateDb): Synchronous<PageChecks> {
           claim
             .all({ now, limit, owner, until: leaseUntil })
             .map(({ delivery_id }) => claimed.get(delivery_id)!)
-            .map((r) => ({
-              deliveryId: r.delivery_id,
-              siteId: r.site_id,
-              slug: r.slug,
-              event: r.event,
-              plan: JSON.parse(r.plan) as PageCheckPlan,
-              tries: r.tries,
-              replyUrl: r.reply_url,
-              body: r.body ?? Buffer.alloc(0),
-            })),
+            .map(claimedPageCheckOf),
         )
         .immediate();
     },
